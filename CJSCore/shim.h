@@ -1,0 +1,40 @@
+// The only C in StateHub: JavaScriptCore's public C API, the GLib main-context calls the
+// engine thread needs, and declarations the library exports but no public header has.
+// Only the JSEngine module imports this (see Sources/JSEngine/Platform/).
+#ifndef CJSCORE_SHIM_H
+#define CJSCORE_SHIM_H
+
+#include <JavaScriptCore/JavaScript.h>
+#include <glib.h>
+
+// Exported by libjavascriptcoregtk-4.1 (checked with `nm -D`), declared only in JSC's
+// private headers. On Apple platforms these are private API: see docs/engine.md.
+
+/// Called with the rejected promise and its reason when a rejection has no handler,
+/// including an error thrown inside a `.then` callback.
+void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function, JSValueRef *exception);
+
+typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
+/// Stops scripts running longer than `limit` seconds when `callback` answers true.
+void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit, JSShouldTerminateCallback callback, void *context);
+void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
+
+// GLib helpers: Swift cannot call macros, and G_SOURCE_REMOVE callbacks are simpler here.
+
+static gboolean cjs_source_remove(gpointer data) { (void)data; return G_SOURCE_REMOVE; }
+
+/// A one-shot timeout source attached to `context` whose only job is to wake
+/// `g_main_context_iteration` after `milliseconds`. Caller destroys and unrefs it.
+static inline GSource *cjs_attach_wakeup_timeout(GMainContext *context, guint milliseconds) {
+    GSource *source = g_timeout_source_new(milliseconds);
+    g_source_set_callback(source, cjs_source_remove, NULL, NULL);
+    g_source_attach(source, context);
+    return source;
+}
+
+static inline void cjs_source_destroy(GSource *source) {
+    g_source_destroy(source);
+    g_source_unref(source);
+}
+
+#endif

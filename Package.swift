@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "StateHub",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "JSEngine", targets: ["JSEngine"]),
+        .library(name: "Trace", targets: ["Trace"]),
+        .library(name: "StateHub", targets: ["StateHub"]),
+        .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
+        .library(name: "StyleTokens", targets: ["StyleTokens"]),
+        .executable(name: "statehub", targets: ["StateHubCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // The only C in the package: JavaScriptCore's public C API plus the few
+        // exported-but-undeclared functions and GLib main-context calls we need.
+        .systemLibrary(
+            name: "CJSCore",
+            path: "CJSCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+        .target(
+            name: "JSEngine",
+            dependencies: [
+                .target(name: "CJSCore", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // Every file under js/ as Swift string constants, generated at build time.
+        .executableTarget(name: "EmbedJSTool"),
+        .plugin(name: "EmbedJS", capability: .buildTool(), dependencies: ["EmbedJSTool"]),
+        .target(name: "JSSources", plugins: ["EmbedJS"]),
+        .target(name: "Trace"),
+        .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        .target(name: "StyleTokens", dependencies: ["JSEngine", "CapabilityBridge"]),
+        .executableTarget(
+            name: "StateHubCLI",
+            dependencies: [
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
+        .testTarget(name: "TraceTests", dependencies: ["Trace"]),
+        .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// \(t) — placeholder until its first type lands.
