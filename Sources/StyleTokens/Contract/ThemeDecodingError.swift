@@ -1,0 +1,38 @@
+/// Why a theme document could not be read as a `ThemeContract`.
+///
+/// Decoding stops at the first structural problem (bad JSON, a missing required field,
+/// a value of the wrong JSON type); semantic problems are collected all at once by
+/// `ThemeValidator` afterwards.
+public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The bytes are not valid UTF-8.
+    case notUTF8
+    /// The text is not JSON; `line` and `column` are 1-based.
+    case malformedJSON(line: Int, column: Int, reason: String)
+    /// The same key appears twice in one object.
+    case duplicateKey(path: String)
+    /// A required field is absent.
+    case missingField(path: String)
+    /// A field holds the wrong JSON type.
+    case wrongType(path: String, expected: String, found: String)
+
+    /// Where the problem is, as a JSON path (`$` for the whole document).
+    public var path: String {
+        switch self {
+        case .notUTF8, .malformedJSON: "$"
+        case .duplicateKey(let path), .missingField(let path), .wrongType(let path, _, _): path
+        }
+    }
+
+    /// What is wrong, without the path.
+    public var reason: String {
+        switch self {
+        case .notUTF8: "the file is not valid UTF-8"
+        case .malformedJSON(let line, let column, let reason): "malformed JSON at line \(line), column \(column): \(reason)"
+        case .duplicateKey: "duplicate key"
+        case .missingField: "required field is missing"
+        case .wrongType(_, let expected, let found): "expected \(expected), found \(found)"
+        }
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
