@@ -1,0 +1,256 @@
+import Synchronization
+
+/// Records every message that crosses the web ↔ native boundary.
+///
+/// Shared by the store hub (channel `nativeBridge`) and the capability bridge
+/// (channel `bridge`), so one trace shows a page's whole conversation with native.
+///
+/// - **Memory**: the last `capacity` records are kept in a ring buffer
+///   (default 10 000); older ones are dropped and counted in ``droppedCount``.
+/// - **File** (optional): each record is also appended as one NDJSON line (format
+///   in docs/trace.md). Records are batched and encoded off the lock in chunks of
+///   `flushEvery` records; call ``flush()`` to push out what is pending and
+///   ``close()`` at the end. A write failure never reaches the hot path: the file
+///   stops growing and ``flush()`` / ``close()`` throw it.
+/// - **Live**: ``liveRecords(bufferingNewest:)`` streams records as they are made.
+///
+/// Invariants: `step`s are assigned 0, 1, 2, … in the order records enter the
+/// lock, with no gaps or duplicates whatever the number of recording threads;
+/// `time` (monotonic nanoseconds since `init`) is read under the same lock, so it
+/// never decreases as `step` grows; ``records``, the file and every live stream
+/// see records in step order.
+///
+/// Cost of ``record(_:channel:engine:store:type:seq:message:note:)`` without file
+/// and stream: the redactor (if any), one clock read and one uncontended lock;
+/// O(1), no allocation beyond the ring's growth up to `capacity` (the record
+/// shares the caller's strings). With a file, O(message) amortized encoding work
+/// every `flushEvery` records, done by the recording thread that fills the batch
+/// (others keep recording meanwhile).
+public final class TraceRecorder: Sendable {
+    /// How many records are kept in memory.
+    public let capacity: Int
+    /// The NDJSON file the records are appended to, if any.
+    public let filePath: String?
+
+    private let redactor: Redactor?
+    private let flushEvery: Int
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private let state: Mutex<State>
+    /// Lock order: `file` before `state`, never the other way round.
+    private let file: Mutex<NDJSONFileSink?>
+
+    private struct State: Sendable {
+        var ring: RingBuffer<TraceRecord>
+        var nextStep = 0
+        /// Records not yet handed to the file sink (only used with a file).
+        var pending: [TraceRecord] = []
+        let hasFile: Bool
+        var closed = false
+        var subscribers: [Int: AsyncStream<TraceRecord>.Continuation] = [:]
+        var nextSubscriberID = 0
+    }
+
+    /// A recorder that keeps the last `capacity` records in memory only.
+    ///
+    /// - Parameters:
+    ///   - capacity: records kept in memory (≥ 0; 0 keeps none, e.g. for live streams only).
+    ///   - redactor: applied to every message before it is stored (see ``TraceRedactor``).
+    public convenience init(capacity: Int = 10_000, redactor: Redactor? = nil) {
+        self.init(capacity: capacity, sink: nil, redactor: redactor, flushEvery: 256)
+    }
+
+    /// A recorder that keeps the last `capacity` records in memory and appends every
+    /// record to the NDJSON file at `filePath` (created, or truncated if it exists).
+    ///
+    /// - Parameter flushEvery: records batched before they are encoded and written (≥ 1).
+    /// - Throws: ``TraceRecorderError/cannotOpen(path:reason:)``.
+    public convenience init(
+        capacity: Int = 10_000,
+        filePath: String,
+        redactor: Redactor? = nil,
+        flushEvery: Int = 256
+    ) throws(TraceRecorderError) {
+        let sink = try NDJSONFileSink(path: filePath)
+        self.init(capacity: capacity, sink: sink, redactor: redactor, flushEvery: flushEvery)
+    }
+
+    private init(capacity: Int, sink: NDJSONFileSink?, redactor: Redactor?, flushEvery: Int) {
+        precondition(capacity >= 0, "TraceRecorder capacity must not be negative")
+        precondition(flushEvery >= 1, "TraceRecorder flushEvery must be at least 1")
+        self.capacity = capacity
+        self.filePath = sink?.path
+        self.redactor = redactor
+        self.flushEvery = flushEvery
+        var initial = State(ring: RingBuffer(capacity: capacity), hasFile: sink != nil)
+        if sink != nil { initial.pending.reserveCapacity(flushEvery) }
+        self.state = Mutex(initial)
+        self.file = Mutex(sink)
+        self.start = clock.now
+    }
+
+    deinit {
+        let subscribers = state.withLock { s in
+            s.closed = true
+            return Array(s.subscribers.values)
+        }
+        for continuation in subscribers { continuation.finish() }
+        file.withLock { sink in
+            writePending(&sink)
+            sink?.close()
+        }
+    }
+
+    // MARK: - Recording
+
+    /// Records one message that crossed the boundary. Thread-safe; never throws.
+    ///
+    /// - Parameters:
+    ///   - direction: which way it went.
+    ///   - channel: `"nativeBridge"` or `"bridge"` (``TraceChannel``).
+    ///   - engine: the engine / page id.
+    ///   - store: the store it is about, if any.
+    ///   - type: the message type (`"apply_mutation"`, `"invoke"`, …).
+    ///   - seq: the sequence number it carried, if any.
+    ///   - message: the full JSON text as it crossed; `size` is its UTF-8 length, and
+    ///     what is stored is the redactor's output.
+    ///   - note: e.g. the error the hub hit on this message.
+    /// - Returns: the stored record, or `nil` once the recorder is closed.
+    @discardableResult
+    public func record(
+        _ direction: TraceDirection,
+        channel: String,
+        engine: String,
+        store: String? = nil,
+        type: String,
+        seq: Int? = nil,
+        message: String,
+        note: String? = nil
+    ) -> TraceRecord? {
+        let size = message.utf8.count
+        let stored = redactor.map { $0(channel, type, message) } ?? message
+        let (record, batchFull): (TraceRecord?, Bool) = state.withLock { s in
+            guard !s.closed else { return (nil, false) }
+            let record = TraceRecord(
+                step: s.nextStep, time: nanoseconds(since: start), direction: direction,
+                channel: channel, engine: engine, store: store, type: type, seq: seq,
+                size: size, message: stored, note: note)
+            s.nextStep += 1
+            s.ring.append(record)
+            for continuation in s.subscribers.values { continuation.yield(record) }
+            guard s.hasFile else { return (record, false) }
+            s.pending.append(record)
+            return (record, s.pending.count >= flushEvery)
+        }
+        if batchFull {
+            // Another thread already writing will pick these up on its next batch.
+            _ = file.withLockIfAvailable { sink in writePending(&sink) }
+        }
+        return record
+    }
+
+    /// Monotonic nanoseconds since this recorder was created (the clock of ``TraceRecord/time``).
+    public var elapsedNanoseconds: UInt64 { nanoseconds(since: start) }
+
+    private func nanoseconds(since start: ContinuousClock.Instant) -> UInt64 {
+        let (seconds, attoseconds) = (clock.now - start).components
+        return UInt64(max(seconds, 0)) &* 1_000_000_000 &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
+    }
+
+    /// Moves the pending records to the sink and writes them. Call with the file lock held.
+    private func writePending(_ sink: inout NDJSONFileSink?) {
+        guard sink != nil else { return }
+        state.withLock { s in sink?.takeBatch(from: &s.pending) }
+        sink?.writeBatch()
+    }
+
+    // MARK: - Reading
+
+    /// The records kept in memory, oldest first (at most ``capacity``). O(capacity).
+    public var records: [TraceRecord] {
+        state.withLock { $0.ring.elements }
+    }
+
+    /// Records dropped from memory because the ring buffer was full.
+    public var droppedCount: Int {
+        state.withLock { $0.ring.dropped }
+    }
+
+    /// Records made so far (the next record's step).
+    public var recordedCount: Int {
+        state.withLock { $0.nextStep }
+    }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool {
+        state.withLock { $0.closed }
+    }
+
+    // MARK: - File
+
+    /// Writes every record made so far to the file. No-op without a file.
+    ///
+    /// - Throws: ``TraceRecorderError/writeFailed(path:reason:)`` if any write to the
+    ///   file has failed (then and on every later call).
+    public func flush() throws(TraceRecorderError) {
+        try file.withLock { (sink) throws(TraceRecorderError) in
+            writePending(&sink)
+            if let failure = sink?.failure { throw failure }
+        }
+    }
+
+    /// Stops recording: writes and closes the file, and finishes every live stream.
+    /// Later ``record(_:channel:engine:store:type:seq:message:note:)`` calls are
+    /// ignored; ``records`` stays readable. Idempotent.
+    ///
+    /// - Throws: ``TraceRecorderError/writeFailed(path:reason:)`` if any write failed.
+    public func close() throws(TraceRecorderError) {
+        let subscribers = state.withLock { s in
+            s.closed = true
+            let all = Array(s.subscribers.values)
+            s.subscribers.removeAll()
+            return all
+        }
+        // Outside the lock: finishing runs onTermination, which takes the lock.
+        for continuation in subscribers { continuation.finish() }
+        try file.withLock { (sink) throws(TraceRecorderError) in
+            writePending(&sink)
+            sink?.close()
+            if let failure = sink?.failure { throw failure }
+        }
+    }
+
+    // MARK: - Live
+
+    /// Records made from now on, as they are made, in step order.
+    ///
+    /// Buffering: `.bufferingNewest(limit)` — if the consumer falls behind by more
+    /// than `limit` records, the oldest unread ones are discarded (a gap in `step`
+    /// shows it); recording never waits for a consumer. The stream finishes on
+    /// ``close()`` or when the recorder is deinitialized; cancelling the consuming
+    /// task unsubscribes. Each call makes an independent subscription.
+    public func liveRecords(bufferingNewest limit: Int = 1024) -> AsyncStream<TraceRecord> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: TraceRecord.self, bufferingPolicy: .bufferingNewest(max(limit, 1)))
+        let id: Int? = state.withLock { s in
+            guard !s.closed else { return nil }
+            let id = s.nextSubscriberID
+            s.nextSubscriberID += 1
+            s.subscribers[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { s in _ = s.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Number of live streams currently subscribed.
+    public var liveSubscriberCount: Int {
+        state.withLock { $0.subscribers.count }
+    }
+}
