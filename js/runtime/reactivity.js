@@ -1,0 +1,828 @@
+/*
+ * StateHub reactivity: a small Vue-3-compatible reactivity system written for StateHub.
+ *
+ * Classic script (IIFE), no modules. Publishes globalThis.StateHubReactivity and puts
+ * Vue's names (ref, reactive, computed, watch, ...) on globalThis.
+ *
+ * Besides reactivity it keeps the bookkeeping the store runtime needs for its operation
+ * log: every raw object reachable from a registered "state root" knows its parents, so a
+ * write anywhere in a store's state can be turned into operations with exact paths.
+ * See js/README.md.
+ */
+(function (global) {
+  'use strict';
+
+  var hasOwnProperty = Object.prototype.hasOwnProperty;
+  var objToString = Object.prototype.toString;
+  var isArray = Array.isArray;
+  function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
+  function isObject(v) { return v !== null && typeof v === 'object'; }
+  function hasChanged(a, b) { return !Object.is(a, b); }
+
+  var RAW = '__v_raw';
+  var IS_REACTIVE = '__v_isReactive';
+  var SKIP = '__v_skip';
+  var ITERATE_KEY = Symbol('iterate');
+
+  // ---------------------------------------------------------------------------
+  // Effects, dependency tracking
+  // ---------------------------------------------------------------------------
+
+  var activeEffect = null;
+  var shouldTrack = true;
+  var activeScope = null;
+  var targetMap = new WeakMap();
+
+  function ReactiveEffect(fn, scheduler) {
+    this.fn = fn;
+    this.scheduler = scheduler || null;
+    this.deps = [];
+    this.active = true;
+    this.computed = false;
+    this.onStop = null;
+    if (activeScope !== null && activeScope.active) activeScope.effects.push(this);
+  }
+  ReactiveEffect.prototype.run = function () {
+    if (!this.active) return this.fn();
+    cleanupEffect(this);
+    var prevEffect = activeEffect, prevTrack = shouldTrack;
+    activeEffect = this; shouldTrack = true;
+    try { return this.fn(); }
+    finally { activeEffect = prevEffect; shouldTrack = prevTrack; }
+  };
+  ReactiveEffect.prototype.stop = function () {
+    if (this.active) {
+      cleanupEffect(this);
+      this.active = false;
+      if (this.onStop) this.onStop();
+    }
+  };
+  function cleanupEffect(e) {
+    var deps = e.deps;
+    for (var i = 0; i < deps.length; i++) deps[i].delete(e);
+    deps.length = 0;
+  }
+
+  function trackDep(dep) {
+    if (!dep.has(activeEffect)) {
+      dep.add(activeEffect);
+      activeEffect.deps.push(dep);
+    }
+  }
+  function track(target, key) {
+    if (activeEffect === null || !shouldTrack) return;
+    var depsMap = targetMap.get(target);
+    if (depsMap === undefined) targetMap.set(target, (depsMap = new Map()));
+    var dep = depsMap.get(key);
+    if (dep === undefined) depsMap.set(key, (dep = new Set()));
+    trackDep(dep);
+  }
+  function runEffects(list) {
+    // computed first, so that watchers and effects read fresh getters
+    var i, e;
+    for (i = 0; i < list.length; i++) {
+      e = list[i];
+      if (e.computed && (e !== activeEffect)) e.scheduler();
+    }
+    for (i = 0; i < list.length; i++) {
+      e = list[i];
+      if (!e.computed && e !== activeEffect && e.active) {
+        if (e.scheduler !== null) e.scheduler(); else e.run();
+      }
+    }
+  }
+  function triggerDep(dep) {
+    if (dep === undefined || dep.size === 0) return;
+    runEffects(Array.from(dep));
+  }
+  // kind: 0 = set existing key, 1 = add key, 2 = delete key, 3 = everything on target
+  function trigger(target, kind, key) {
+    var depsMap = targetMap.get(target);
+    if (depsMap === undefined) return;
+    var list = [];
+    var add = function (dep) { if (dep !== undefined) dep.forEach(function (e) { list.push(e); }); };
+    if (kind === 3) depsMap.forEach(add);
+    else {
+      add(depsMap.get(key));
+      if (kind !== 0) add(depsMap.get(isArray(target) ? 'length' : ITERATE_KEY));
+    }
+    if (list.length) runEffects(list.length > 1 ? Array.from(new Set(list)) : list);
+  }
+  function pauseTracking() { var p = shouldTrack; shouldTrack = false; return p; }
+  function resetTracking(p) { shouldTrack = p; }
+
+  // ---------------------------------------------------------------------------
+  // State roots and parent links (for the store runtime's operation log)
+  // ---------------------------------------------------------------------------
+  //
+  // roots: raw object -> info (an opaque record owned by the store runtime)
+  // parentsOf: raw child -> array of { p: raw parent, k: key, m: maybe-several-indices }
+  // Links are hints, validated when paths are resolved, so stale links are harmless.
+  // Every placement of an object into a rooted tree goes through register(), so a live
+  // placement always has a link.
+
+  var roots = new WeakMap();
+  var rootCount = 0;
+  var parentsOf = new WeakMap();
+  var opHook = null;   // function (info, op)
+
+  function canObserve(v) {
+    if (v[SKIP] || !Object.isExtensible(v)) return false;
+    var t = objToString.call(v);
+    return t === '[object Object]' || t === '[object Array]';
+  }
+
+  function addLink(child, parent, key) {
+    var ents = parentsOf.get(child);
+    if (ents === undefined) { parentsOf.set(child, [{ p: parent, k: key, m: false }]); return; }
+    var arr = isArray(parent);
+    for (var i = 0; i < ents.length; i++) {
+      var e = ents[i];
+      if (e.p === parent) {
+        if (arr) { e.m = true; return; }   // may now sit at several indices: rescan later
+        if (e.k === key) return;
+      }
+    }
+    ents.push({ p: parent, k: key, m: false });
+  }
+
+  // Deep-clone a raw value for an op (structuredClone-like, JSON-free) and, when `parent`
+  // is given, register the links of the value and everything under it.
+  function snapshot(v, parent, key, seen) {
+    if (!isObject(v)) return v;
+    if (v[RAW] !== undefined) {
+      v = toRaw(v);
+      if (parent !== null) parent[key] = v;   // keep raw trees free of proxies
+    }
+    if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
+    if (seen === undefined) seen = new Map();
+    else { var s = seen.get(v); if (s !== undefined) return s; }   // a cycle: keep it
+    var out, i, k;
+    if (isArray(v)) {
+      var len = v.length;
+      out = new Array(len);
+      seen.set(v, out);
+      var observable = canObserve(v);
+      if (parent !== null && observable) addLink(v, parent, key);
+      var p2 = (parent !== null && observable) ? v : null;
+      for (i = 0; i < len; i++) {
+        if (i in v) out[i] = snapshot(v[i], p2, i, seen);
+      }
+      seen.delete(v);   // only ancestors count: a value shared twice is cloned twice
+      return out;
+    }
+    var tag = objToString.call(v);
+    if (tag === '[object Object]') {
+      out = {};
+      seen.set(v, out);
+      var obs = canObserve(v);
+      if (parent !== null && obs) addLink(v, parent, key);
+      var p3 = (parent !== null && obs) ? v : null;
+      var keys = Object.keys(v);
+      for (i = 0; i < keys.length; i++) { k = keys[i]; out[k] = snapshot(v[k], p3, k, seen); }
+      seen.delete(v);
+      return out;
+    }
+    if (v instanceof Date) return new Date(v.getTime());
+    if (v instanceof Map) {
+      out = new Map(); seen.set(v, out);
+      v.forEach(function (val, mk) { out.set(snapshot(mk, null, null, seen), snapshot(val, null, null, seen)); });
+      return out;
+    }
+    if (v instanceof Set) {
+      out = new Set(); seen.set(v, out);
+      v.forEach(function (val) { out.add(snapshot(val, null, null, seen)); });
+      return out;
+    }
+    if (v instanceof RegExp) return new RegExp(v.source, v.flags);
+    if (typeof ArrayBuffer !== 'undefined') {
+      if (v instanceof ArrayBuffer) return v.slice(0);
+      if (ArrayBuffer.isView(v)) return typeof v.slice === 'function' ? v.slice() : new DataView(v.buffer.slice(0), v.byteOffset, v.byteLength);
+    }
+    if (typeof v === 'function') return v;
+    // other objects (class instances with exotic tags, errors, ...): own enumerable props
+    out = {}; seen.set(v, out);
+    keys = Object.keys(v);
+    for (i = 0; i < keys.length; i++) { k = keys[i]; out[k] = snapshot(v[k], null, null, seen); }
+    return out;
+  }
+
+  // Register links for a whole tree (no clone), used when a root is registered.
+  function registerTree(v, parent, key, depth) {
+    if (!isObject(v) || depth > 200) return;
+    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null) parent[key] = v; }
+    if (!canObserve(v)) return;
+    if (parent !== null) addLink(v, parent, key);
+    if (isArray(v)) { for (var i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
+    else { var keys = Object.keys(v); for (var j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
+  }
+
+  function markStateRoot(raw, info) {
+    raw = toRaw(raw);
+    if (!roots.has(raw)) rootCount++;
+    roots.set(raw, info);
+    registerTree(raw, null, null, 0);
+  }
+  function unmarkStateRoot(raw) {
+    raw = toRaw(raw);
+    if (roots.has(raw)) { roots.delete(raw); rootCount--; }
+  }
+
+  // Collect (info, path) pairs for every live position of `raw` in a rooted tree.
+  // out is a flat array: info0, path0, info1, path1, ...
+  function collectPaths(raw, suffix, out, depth) {
+    var info = roots.get(raw);
+    if (info !== undefined) out.push(info, suffix);
+    var ents = parentsOf.get(raw);
+    if (ents === undefined || depth > 64) return;
+    var stale = false;
+    for (var i = 0; i < ents.length; i++) {
+      var e = ents[i], p = e.p;
+      if (isArray(p)) {
+        if (!e.m && p[e.k] === raw) { collectPaths(p, [e.k].concat(suffix), out, depth + 1); continue; }
+        var idx = p.indexOf(raw), first = idx, n = 0;
+        while (idx !== -1) {
+          n++;
+          collectPaths(p, [idx].concat(suffix), out, depth + 1);
+          idx = p.indexOf(raw, idx + 1);
+        }
+        if (n === 0) { e.p = null; stale = true; }
+        else { e.k = first; e.m = n > 1; }
+      } else if (p[e.k] === raw && hasOwnProperty.call(p, e.k)) {
+        collectPaths(p, [e.k].concat(suffix), out, depth + 1);
+      } else { e.p = null; stale = true; }
+    }
+    if (stale) {
+      var live = ents.filter(function (x) { return x.p !== null; });
+      if (live.length) parentsOf.set(raw, live); else parentsOf.delete(raw);
+    }
+  }
+  function pathsOf(raw) {
+    var out = [];
+    collectPaths(raw, [], out, 0);
+    return out;
+  }
+
+  // op emitters (only called when rootCount > 0 and opHook set)
+  function emitSet(target, key, value) {
+    var out = pathsOf(target);
+    for (var i = 0; i < out.length; i += 2) {
+      var path = out[i + 1].slice(); path.push(key);
+      opHook(out[i], { op: 'set', path: path, value: snapshot(value, isObject(value) ? target : null, key) });
+    }
+  }
+  function emitDelete(target, key) {
+    var out = pathsOf(target);
+    for (var i = 0; i < out.length; i += 2) {
+      var path = out[i + 1].slice(); path.push(key);
+      opHook(out[i], { op: 'delete', path: path });
+    }
+  }
+  function emitSplice(target, index, deleteCount, items) {
+    var out = pathsOf(target);
+    for (var i = 0; i < out.length; i += 2) {
+      var snap = new Array(items.length);
+      for (var j = 0; j < items.length; j++) snap[j] = snapshot(items[j], target, index + j);
+      opHook(out[i], { op: 'splice', path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
+    }
+  }
+  function emitWhole(target) {   // the array itself replaced at each of its paths
+    var out = pathsOf(target);
+    for (var i = 0; i < out.length; i += 2) {
+      var path = out[i + 1];
+      if (path.length === 0) continue; // a root is never an array in practice
+      // parent/key of the array for link registration is not needed: only its children
+      var copy = new Array(target.length);
+      for (var j = 0; j < target.length; j++) if (j in target) copy[j] = snapshot(target[j], target, j);
+      opHook(out[i], { op: 'set', path: path.slice(), value: copy });
+    }
+  }
+
+  function indexKey(key) {   // array index as a number, or -1
+    if (typeof key !== 'string') return -1;
+    var c = key.charCodeAt(0);
+    if (c < 48 || c > 57) return -1;
+    var n = +key;
+    return (n >>> 0) === n && n !== 4294967295 && String(n) === key ? n : -1;
+  }
+
+  // ---------------------------------------------------------------------------
+  // reactive()
+  // ---------------------------------------------------------------------------
+
+  var proxyMap = new WeakMap();
+
+  function toReactive(v) { return isObject(v) ? reactive(v) : v; }
+
+  function getTrap(target, key, receiver) {
+    if (key === RAW) return target;
+    if (key === IS_REACTIVE) return true;
+    var res = target[key];
+    if (typeof key === 'symbol') return res;
+    if (activeEffect !== null && shouldTrack) track(target, key);
+    if (res !== null && typeof res === 'object') {
+      if (res.__v_isRef === true) return res.value;
+      return reactive(res);
+    }
+    return res;
+  }
+  function arrayGetTrap(target, key, receiver) {
+    if (key === RAW) return target;
+    if (key === IS_REACTIVE) return true;
+    if (typeof key === 'string' && hasOwnProperty.call(arrayInstrumentations, key)) return arrayInstrumentations[key];
+    var res = target[key];
+    if (typeof key === 'symbol') return res;
+    if (activeEffect !== null && shouldTrack) track(target, key);
+    if (res !== null && typeof res === 'object') return reactive(res);
+    return res;
+  }
+
+  function objectSet(target, key, value, receiver) {
+    if (receiver[RAW] !== target) return Reflect.set(target, key, value, receiver);
+    if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
+    var had = hasOwnProperty.call(target, key);
+    var old = target[key];
+    if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
+      old.value = value;
+      return true;
+    }
+    if (had && Object.is(old, value)) return true;
+    target[key] = value;
+    trigger(target, had ? 0 : 1, key);
+    if (rootCount !== 0 && opHook !== null && typeof key === 'string') emitSet(target, key, value);
+    return true;
+  }
+  function arraySet(target, key, value, receiver) {
+    if (receiver[RAW] !== target) return Reflect.set(target, key, value, receiver);
+    if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
+    var oldLen = target.length;
+    if (key === 'length') {
+      var newLen = value;
+      target.length = value;          // throws RangeError on invalid length, like an array
+      newLen = target.length;
+      if (newLen === oldLen) return true;
+      trigger(target, 3);
+      if (rootCount !== 0 && opHook !== null) {
+        if (newLen < oldLen) emitSplice(target, newLen, oldLen - newLen, []);
+        else emitSplice(target, oldLen, 0, new Array(newLen - oldLen).fill(null));
+      }
+      return true;
+    }
+    var idx = indexKey(key);
+    if (idx === -1) {  // non-index property on an array: reactive, not part of JSON state
+      var hadP = hasOwnProperty.call(target, key);
+      if (hadP && Object.is(target[key], value)) return true;
+      target[key] = value;
+      trigger(target, hadP ? 0 : 1, key);
+      return true;
+    }
+    if (idx < oldLen) {
+      var hadI = idx in target;
+      if (hadI && Object.is(target[idx], value)) return true;
+      target[idx] = value;
+      trigger(target, hadI ? 0 : 1, key);
+      if (rootCount !== 0 && opHook !== null) emitSet(target, idx, value);
+      return true;
+    }
+    target[idx] = value;
+    trigger(target, 3);
+    if (rootCount !== 0 && opHook !== null) {
+      var items = new Array(idx - oldLen + 1).fill(null);
+      items[items.length - 1] = value;
+      emitSplice(target, oldLen, 0, items);
+    }
+    return true;
+  }
+  function deleteTrap(target, key) {
+    var had = hasOwnProperty.call(target, key);
+    var ok = delete target[key];
+    if (ok && had) {
+      trigger(target, 2, key);
+      if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
+        if (isArray(target)) {
+          var idx = indexKey(key);
+          if (idx !== -1) emitSet(target, idx, null);   // a hole: JSON null
+        } else emitDelete(target, key);
+      }
+    }
+    return ok;
+  }
+  function hasTrap(target, key) {
+    if (typeof key !== 'symbol' && activeEffect !== null && shouldTrack) track(target, key);
+    return key in target;
+  }
+  function ownKeysTrap(target) {
+    if (activeEffect !== null && shouldTrack) track(target, isArray(target) ? 'length' : ITERATE_KEY);
+    return Reflect.ownKeys(target);
+  }
+
+  var objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+  var arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+
+  // Array methods run on the raw array (fast, one notification, one op).
+  var arrayInstrumentations = Object.create(null);
+  function rawArgs(args) { for (var i = 0; i < args.length; i++) { var a = args[i]; if (isObject(a) && a[RAW] !== undefined) args[i] = a[RAW]; } return args; }
+  function afterSplice(raw, index, deleteCount, items) {
+    if (deleteCount === 0 && items.length === 0) return;
+    trigger(raw, 3);
+    if (rootCount !== 0 && opHook !== null) emitSplice(raw, index, deleteCount, items);
+  }
+  arrayInstrumentations.push = function () {
+    var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
+    var start = raw.length;
+    var n = Array.prototype.push.apply(raw, items);
+    afterSplice(raw, start, 0, items);
+    return n;
+  };
+  arrayInstrumentations.unshift = function () {
+    var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
+    var n = Array.prototype.unshift.apply(raw, items);
+    afterSplice(raw, 0, 0, items);
+    return n;
+  };
+  arrayInstrumentations.pop = function () {
+    var raw = toRaw(this);
+    if (raw.length === 0) return undefined;
+    var r = raw.pop();
+    afterSplice(raw, raw.length, 1, []);
+    return toReactive(r);
+  };
+  arrayInstrumentations.shift = function () {
+    var raw = toRaw(this);
+    if (raw.length === 0) return undefined;
+    var r = raw.shift();
+    afterSplice(raw, 0, 1, []);
+    return toReactive(r);
+  };
+  arrayInstrumentations.splice = function (start, deleteCount) {
+    var raw = toRaw(this), len = raw.length, argc = arguments.length;
+    if (argc === 0) return [];
+    var s = Math.trunc(+start) || 0;
+    s = s < 0 ? Math.max(len + s, 0) : Math.min(s, len);
+    var items = rawArgs(Array.prototype.slice.call(arguments, 2));
+    var removed = argc === 1 ? raw.splice(s) : Array.prototype.splice.apply(raw, [s, deleteCount].concat(items));
+    afterSplice(raw, s, removed.length, items);
+    for (var i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
+    return removed;
+  };
+  function wholeArrayMethod(name) {
+    return function () {
+      var raw = toRaw(this);
+      var args = Array.prototype.slice.call(arguments);
+      if (name === 'sort' && typeof args[0] === 'function') {
+        var cmp = args[0];
+        args[0] = function (a, b) { return cmp(toReactive(a), toReactive(b)); };
+      }
+      if (name === 'fill') rawArgs(args);
+      Array.prototype[name].apply(raw, args);
+      if (raw.length) {
+        trigger(raw, 3);
+        if (rootCount !== 0 && opHook !== null) emitWhole(raw);
+      }
+      return this;
+    };
+  }
+  ['sort', 'reverse', 'fill', 'copyWithin'].forEach(function (m) { arrayInstrumentations[m] = wholeArrayMethod(m); });
+  ['includes', 'indexOf', 'lastIndexOf'].forEach(function (m) {
+    arrayInstrumentations[m] = function () {
+      var raw = toRaw(this);
+      track(raw, 'length'); // coarse: any change re-runs
+      for (var i = 0; i < raw.length; i++) track(raw, String(i));
+      var res = Array.prototype[m].apply(raw, arguments);
+      if (res === -1 || res === false) return Array.prototype[m].apply(raw, rawArgs(Array.prototype.slice.call(arguments)));
+      return res;
+    };
+  });
+
+  function reactive(target) {
+    if (!isObject(target)) return target;
+    if (target[RAW] !== undefined) return target;
+    var existing = proxyMap.get(target);
+    if (existing !== undefined) return existing;
+    if (!canObserve(target)) return target;
+    var p = new Proxy(target, isArray(target) ? arrayHandlers : objectHandlers);
+    proxyMap.set(target, p);
+    return p;
+  }
+  function isReactive(v) { return isObject(v) && v[IS_REACTIVE] === true; }
+  function isProxy(v) { return isReactive(v); }
+  function toRaw(v) {
+    var r = isObject(v) ? v[RAW] : undefined;
+    return r !== undefined ? toRaw(r) : v;
+  }
+  function markRaw(v) {
+    if (isObject(v) && Object.isExtensible(v) && !hasOwnProperty.call(v, SKIP)) {
+      Object.defineProperty(v, SKIP, { value: true, configurable: true, enumerable: false, writable: true });
+    }
+    return v;
+  }
+
+  // ---------------------------------------------------------------------------
+  // refs
+  // ---------------------------------------------------------------------------
+
+  function RefImpl(value, shallow) {
+    this.__v_isRef = true;
+    this.__v_isShallow = !!shallow;
+    this._rawValue = shallow ? value : toRaw(value);
+    this._value = shallow ? value : toReactive(value);
+    this.dep = undefined;
+    this._b = null;   // bound: reads and writes go to this._b[this._k] (setup store state)
+    this._k = undefined;
+  }
+  Object.defineProperty(RefImpl.prototype, 'value', {
+    get: function () {
+      if (this._b !== null) return this._b[this._k];
+      if (activeEffect !== null && shouldTrack) trackDep(this.dep || (this.dep = new Set()));
+      return this._value;
+    },
+    set: function (v) {
+      if (this._b !== null) { this._b[this._k] = v; return; }
+      var raw = this.__v_isShallow ? v : toRaw(v);
+      if (hasChanged(raw, this._rawValue)) {
+        this._rawValue = raw;
+        this._value = this.__v_isShallow ? v : toReactive(v);
+        triggerDep(this.dep);
+      }
+    },
+    configurable: true
+  });
+  RefImpl.prototype.toJSON = function () { return this.value; };
+
+  // Make a ref read and write `proxy[key]` from now on (used for setup-store state);
+  // effects already depending on the ref are moved onto that property.
+  function bindRef(r, proxy, key) {
+    var raw = toRaw(proxy);
+    if (r.dep !== undefined && r.dep.size) {
+      var depsMap = targetMap.get(raw);
+      if (depsMap === undefined) targetMap.set(raw, (depsMap = new Map()));
+      var dep = depsMap.get(key);
+      if (dep === undefined) depsMap.set(key, (dep = new Set()));
+      r.dep.forEach(function (e) { if (!dep.has(e)) { dep.add(e); e.deps.push(dep); } });
+    }
+    r._b = proxy; r._k = key;
+  }
+
+  function ref(v) { return isRef(v) ? v : new RefImpl(v, false); }
+  function shallowRef(v) { return isRef(v) ? v : new RefImpl(v, true); }
+  function isRef(v) { return isObject(v) && v.__v_isRef === true; }
+  function unref(v) { return isRef(v) ? v.value : v; }
+  function triggerRef(r) { if (r.dep) triggerDep(r.dep); }
+
+  function CustomRefImpl(factory) {
+    this.__v_isRef = true;
+    var self = this;
+    this.dep = new Set();
+    var fns = factory(function () { if (activeEffect !== null && shouldTrack) trackDep(self.dep); },
+                      function () { triggerDep(self.dep); });
+    this._get = fns.get; this._set = fns.set;
+  }
+  Object.defineProperty(CustomRefImpl.prototype, 'value', {
+    get: function () { return this._get(); },
+    set: function (v) { this._set(v); },
+    configurable: true
+  });
+  function customRef(factory) { return new CustomRefImpl(factory); }
+
+  function ObjectRefImpl(object, key, defaultValue) {
+    this.__v_isRef = true;
+    this._object = object; this._key = key; this._defaultValue = defaultValue;
+  }
+  Object.defineProperty(ObjectRefImpl.prototype, 'value', {
+    get: function () { var v = this._object[this._key]; return v === undefined ? this._defaultValue : v; },
+    set: function (v) { this._object[this._key] = v; },
+    configurable: true
+  });
+  function GetterRefImpl(getter) { this.__v_isRef = true; this.__v_isReadonly = true; this._getter = getter; }
+  Object.defineProperty(GetterRefImpl.prototype, 'value', { get: function () { return this._getter(); }, configurable: true });
+
+  function toRef(source, key, defaultValue) {
+    if (isRef(source)) return source;
+    if (typeof source === 'function') return new GetterRefImpl(source);
+    if (isObject(source) && arguments.length > 1) {
+      var v = source[key];
+      return isRef(v) ? v : new ObjectRefImpl(source, key, defaultValue);
+    }
+    return ref(source);
+  }
+  function toRefs(object) {
+    var out = isArray(object) ? new Array(object.length) : {};
+    for (var k in object) out[k] = new ObjectRefImpl(object, k);
+    return out;
+  }
+  function toValue(v) { return typeof v === 'function' ? v() : unref(v); }
+
+  // ---------------------------------------------------------------------------
+  // computed
+  // ---------------------------------------------------------------------------
+
+  function ComputedRefImpl(getter, setter) {
+    this.__v_isRef = true;
+    this.__v_isReadonly = !setter;
+    this._setter = setter;
+    this._dirty = true;
+    this._value = undefined;
+    this.dep = undefined;
+    var self = this;
+    this.effect = new ReactiveEffect(getter, function () {
+      if (!self._dirty) { self._dirty = true; triggerDep(self.dep); }
+    });
+    this.effect.computed = true;
+  }
+  Object.defineProperty(ComputedRefImpl.prototype, 'value', {
+    get: function () {
+      if (activeEffect !== null && shouldTrack) trackDep(this.dep || (this.dep = new Set()));
+      if (this._dirty || !this.effect.active) {
+        this._dirty = false;
+        try { this._value = this.effect.run(); }
+        catch (e) { this._dirty = true; throw e; }
+      }
+      return this._value;
+    },
+    set: function (v) {
+      if (this._setter) this._setter(v);
+      else if (global.console) console.warn('Write operation failed: computed value is readonly');
+    },
+    configurable: true
+  });
+  function computed(getterOrOptions) {
+    if (typeof getterOrOptions === 'function') return new ComputedRefImpl(getterOrOptions, null);
+    return new ComputedRefImpl(getterOrOptions.get, getterOrOptions.set);
+  }
+  function isComputed(v) { return v instanceof ComputedRefImpl; }
+
+  // ---------------------------------------------------------------------------
+  // scheduler, nextTick
+  // ---------------------------------------------------------------------------
+
+  var queue = [];
+  var flushPromise = null;
+  var resolved = Promise.resolve();
+  function reportError(e) {
+    if (typeof global.reportError === 'function') { try { global.reportError(e); return; } catch (_) {} }
+    if (global.console && console.error) console.error(e);
+  }
+  function queueJob(job) {
+    if (job._queued) return;
+    job._queued = true;
+    queue.push(job);
+    if (flushPromise === null) flushPromise = resolved.then(flushJobs);
+  }
+  function flushJobs() {
+    try {
+      for (var i = 0; i < queue.length; i++) {
+        var job = queue[i];
+        job._queued = false;
+        try { job(); } catch (e) { reportError(e); }
+      }
+    } finally {
+      queue.length = 0;
+      flushPromise = null;
+    }
+  }
+  function nextTick(fn) {
+    var p = flushPromise || resolved;
+    return fn ? p.then(this ? fn.bind(this) : fn) : p;
+  }
+
+  // ---------------------------------------------------------------------------
+  // effect scopes
+  // ---------------------------------------------------------------------------
+
+  function EffectScope(detached) {
+    this.active = true;
+    this.effects = [];
+    this.cleanups = [];
+    this.scopes = [];
+    this.parent = activeScope;
+    if (!detached && activeScope !== null) activeScope.scopes.push(this);
+  }
+  EffectScope.prototype.run = function (fn) {
+    if (!this.active) return undefined;
+    var prev = activeScope;
+    activeScope = this;
+    try { return fn(); } finally { activeScope = prev; }
+  };
+  EffectScope.prototype.on = function () { this._prev = activeScope; activeScope = this; };
+  EffectScope.prototype.off = function () { activeScope = this._prev || null; };
+  EffectScope.prototype.stop = function () {
+    if (!this.active) return;
+    this.active = false;
+    var i;
+    for (i = 0; i < this.effects.length; i++) this.effects[i].stop();
+    for (i = 0; i < this.cleanups.length; i++) { try { this.cleanups[i](); } catch (e) { reportError(e); } }
+    for (i = 0; i < this.scopes.length; i++) this.scopes[i].stop();
+    if (this.parent && this.parent.scopes) {
+      var idx = this.parent.scopes.indexOf(this);
+      if (idx !== -1) this.parent.scopes.splice(idx, 1);
+    }
+    this.effects.length = 0; this.cleanups.length = 0; this.scopes.length = 0;
+  };
+  function effectScope(detached) { return new EffectScope(detached); }
+  function getCurrentScope() { return activeScope === null ? undefined : activeScope; }
+  function onScopeDispose(fn) { if (activeScope !== null) activeScope.cleanups.push(fn); }
+
+  // ---------------------------------------------------------------------------
+  // watch, watchEffect
+  // ---------------------------------------------------------------------------
+
+  function traverse(v, seen) {
+    if (!isObject(v) || v[SKIP]) return v;
+    seen = seen || new Set();
+    if (seen.has(v)) return v;
+    seen.add(v);
+    if (isRef(v)) traverse(v.value, seen);
+    else if (isArray(v)) { for (var i = 0; i < v.length; i++) traverse(v[i], seen); }
+    else if (v instanceof Map) { v.forEach(function (x) { traverse(x, seen); }); }
+    else if (v instanceof Set) { v.forEach(function (x) { traverse(x, seen); }); }
+    else { for (var k in v) traverse(v[k], seen); }
+    return v;
+  }
+
+  var INITIAL = {};
+  function doWatch(source, cb, options) {
+    options = options || {};
+    var deep = options.deep, flush = options.flush || 'pre', once = !!options.once;
+    var getter, isMulti = false, forceTrigger = false;
+    var cleanup = null;
+    function onCleanup(fn) { cleanup = fn; }
+    if (isRef(source)) { getter = function () { return source.value; }; forceTrigger = !!source.__v_isShallow; }
+    else if (isReactive(source)) { getter = function () { return source; }; if (deep === undefined) deep = true; }
+    else if (isArray(source)) {
+      isMulti = true;
+      getter = function () {
+        return source.map(function (s) {
+          if (isRef(s)) return s.value;
+          if (isReactive(s)) return traverse(s);
+          if (typeof s === 'function') return s();
+          return s;
+        });
+      };
+    } else if (typeof source === 'function') {
+      if (cb) getter = source;
+      else getter = function () { if (cleanup) { var c = cleanup; cleanup = null; c(); } return source(onCleanup); };
+    } else {
+      getter = function () {};
+      if (global.console) console.warn('Invalid watch source: ', source);
+    }
+    if (cb && deep) { var base = getter; getter = function () { return traverse(base()); }; }
+    var oldValue = isMulti ? [] : INITIAL;
+    var effect;
+    function job() {
+      if (!effect.active) return;
+      if (!cb) { effect.run(); return; }
+      var nv = effect.run();
+      var changed = deep || forceTrigger || (isMulti
+        ? nv.some(function (v, i) { return hasChanged(v, oldValue[i]); })
+        : hasChanged(nv, oldValue));
+      if (changed) {
+        if (cleanup) { var c = cleanup; cleanup = null; c(); }
+        var ov = oldValue === INITIAL ? undefined : oldValue;
+        oldValue = nv;
+        cb(nv, ov, onCleanup);
+        if (once) stop();
+      }
+    }
+    var scheduler = flush === 'sync' ? job : function () { queueJob(job); };
+    effect = new ReactiveEffect(getter, scheduler);
+    function stop() { effect.stop(); if (cleanup) { var c = cleanup; cleanup = null; c(); } }
+    if (cb) {
+      if (options.immediate) job();
+      else oldValue = effect.run();
+    } else effect.run();
+    stop.stop = stop;
+    stop.pause = function () {};
+    stop.resume = function () {};
+    return stop;
+  }
+  function watch(source, cb, options) { return doWatch(source, cb, options); }
+  function watchEffect(fn, options) { return doWatch(fn, null, options); }
+  function watchSyncEffect(fn) { return doWatch(fn, null, { flush: 'sync' }); }
+
+  // ---------------------------------------------------------------------------
+  // publish
+  // ---------------------------------------------------------------------------
+
+  var api = {
+    ref: ref, shallowRef: shallowRef, isRef: isRef, unref: unref, toRef: toRef, toRefs: toRefs,
+    toValue: toValue, customRef: customRef, triggerRef: triggerRef,
+    reactive: reactive, isReactive: isReactive, isProxy: isProxy, toRaw: toRaw, markRaw: markRaw,
+    computed: computed, isComputed: isComputed,
+    watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect,
+    effectScope: effectScope, getCurrentScope: getCurrentScope, onScopeDispose: onScopeDispose,
+    nextTick: nextTick,
+    // internal: used by pinia.js (not Vue API)
+    _internal: {
+      markStateRoot: markStateRoot, unmarkStateRoot: unmarkStateRoot,
+      setOpHook: function (fn) { opHook = fn; },
+      snapshot: function (v) { return snapshot(v, null, null); },
+      bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
+      pauseTracking: pauseTracking, resetTracking: resetTracking,
+      reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect
+    }
+  };
+  global.StateHubReactivity = api;
+  ['ref', 'reactive', 'computed', 'watch', 'watchEffect', 'nextTick', 'effectScope', 'getCurrentScope',
+   'onScopeDispose', 'toRef', 'toRefs', 'toValue', 'unref', 'isRef', 'isReactive', 'isProxy', 'markRaw',
+   'toRaw', 'shallowRef', 'customRef', 'triggerRef'].forEach(function (name) { global[name] = api[name]; });
+})(typeof globalThis !== 'undefined' ? globalThis : this);
