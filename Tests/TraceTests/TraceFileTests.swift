@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import Trace
+
+@Suite("TraceFile NDJSON")
+struct TraceFileTests {
+    static let sample: [TraceRecord] = [
+        TraceRecord(step: 0, time: 0, direction: .webToNative, channel: "nativeBridge", engine: "shop",
+                    store: "cart", type: "sync_state", seq: 1,
+                    message: #"{"v":1,"storeId":"cart","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"items":[]}}}"#),
+        TraceRecord(step: 1, time: 3_201_000, direction: .nativeToWeb, channel: "bridge", engine: "shop",
+                    type: "reply", message: #"{"id":"c1","ok":true,"data":{"token":"[redacted]","url":"https://a/b"}}"#,
+                    note: "line1\nline2\t\"quoted\" \\ \u{01} ünï 🚀"),
+        TraceRecord(step: 2, time: UInt64.max, direction: .webToNative, channel: "nativeBridge", engine: "shop",
+                    store: "cart", type: "apply_mutation", seq: -3, size: 999, message: "not json {"),
+    ]
+
+    @Test func roundTripThroughAFile() throws {
+        let path = TemporaryFile.path("roundtrip.ndjson")
+        defer { TemporaryFile.remove(path) }
+        try TraceFile.write(Self.sample, to: path)
+        #expect(try TraceFile.read(from: path) == Self.sample)
+    }
+
+    @Test func everyRecordIsOneLineWithSortedKeysAndNilsOmitted() throws {
+        let text = String(decoding: TraceFile.encode(Self.sample), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines.last == "", "three lines, each ending with a newline")
+        #expect(lines[0] == #"{"channel":"nativeBridge","direction":"web_to_native","engine":"shop","message":"{\"v\":1,\"storeId\":\"cart\",\"messageId\":\"w1\",\"seq\":1,\"type\":\"sync_state\",\"payload\":{\"state\":{\"items\":[]}}}","seq":1,"size":102,"step":0,"store":"cart","time":0,"type":"sync_state"}"#)
+        #expect(!lines[1].contains(#""store""#) && !lines[1].contains(#""seq""#))
+        #expect(lines[1].contains(#""note":"line1\nline2\t\"quoted\" \\ \u0001 ünï 🚀""#))
+    }
+
+    @Test func manualWriterMatchesJSONEncoderWithSortedKeys() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for record in [Self.sample[0], Self.sample[2]] {
+            let viaEncoder = String(decoding: try encoder.encode(record), as: UTF8.self)
+            #expect(TraceFile.line(for: record) == viaEncoder)
+        }
+    }
+
+    @Test func blankLinesAndCRLFAreTolerated() throws {
+        let lines = Self.sample.map { TraceFile.line(for: $0) }
+        let text = "\n" + lines[0] + "\r\n\n" + lines[1] + "\n   \n" + lines[2]  // no final newline
+        #expect(try TraceFile.decode(Data(text.utf8)) == Self.sample)
+        #expect(try TraceFile.decode(Data()) == [])
+    }
+
+    @Test func unknownKeysAreIgnored() throws {
+        let line = #"{"channel":"bridge","direction":"native_to_web","engine":"e","message":"{}","size":2,"step":0,"time":5,"type":"event","future":true}"#
+        let records = try TraceFile.decode(Data(line.utf8))
+        #expect(records == [TraceRecord(step: 0, time: 5, direction: .nativeToWeb, channel: "bridge",
+                                        engine: "e", type: "event", message: "{}")])
+    }
+
+    // MARK: - Bad files
+
+    private func error(decoding text: String) -> TraceFileError? {
+        do {
+            _ = try TraceFile.decode(Data(text.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private var goodLine: String { TraceFile.line(for: Self.sample[0]) }
+
+    @Test func invalidJSONLineIsNamedByNumber() {
+        let text = [goodLine, goodLine, #"{"channel":"bridge","#].joined(separator: "\n")
+        #expect(error(decoding: text) == .invalidLine(line: 3, reason: "is not valid JSON"))
+    }
+
+    @Test func lineNumbersCountBlankLines() {
+        let text = goodLine + "\n\n" + "garbage\n"
+        #expect(error(decoding: text) == .invalidLine(line: 3, reason: "is not valid JSON"))
+    }
+
+    @Test func missingFieldIsNamed() {
+        let line = goodLine.replacingOccurrences(of: #""direction":"web_to_native","#, with: "")
+        #expect(error(decoding: goodLine + "\n" + line) == .invalidLine(line: 2, reason: #"lacks field "direction""#))
+    }
+
+    @Test func wrongTypeIsNamed() {
+        let line = goodLine.replacingOccurrences(of: #""step":0"#, with: #""step":"zero""#)
+        #expect(error(decoding: line) == .invalidLine(line: 1, reason: #"field "step" has the wrong type (expected integer)"#))
+        let nullTime = goodLine.replacingOccurrences(of: #""time":0"#, with: #""time":null"#)
+        #expect(error(decoding: nullTime) == .invalidLine(line: 1, reason: #"field "time" is null (expected integer)"#))
+    }
+
+    @Test func unknownDirectionIsNamed() throws {
+        let line = goodLine.replacingOccurrences(of: "web_to_native", with: "sideways")
+        guard case .invalidLine(let number, let reason) = try #require(error(decoding: line)) else {
+            Issue.record("expected invalidLine")
+            return
+        }
+        #expect(number == 1)
+        #expect(reason.hasPrefix(#"field "direction" is invalid"#))
+    }
+
+    @Test func negativeStepIsRejected() throws {
+        let line = goodLine.replacingOccurrences(of: #""step":0"#, with: #""step":-1"#)
+        guard case .invalidLine(1, let reason) = try #require(error(decoding: line)) else {
+            Issue.record("expected invalidLine on line 1")
+            return
+        }
+        #expect(reason.contains("step") && reason.contains("negative"))
+    }
+
+    @Test func nonObjectLineIsRejected() {
+        #expect(error(decoding: "[1,2]") == .invalidLine(line: 1, reason: "is not a JSON object"))
+    }
+
+    @Test func missingFileIsUnreadableWithItsPath() {
+        let path = TemporaryFile.path("does-not-exist.ndjson")
+        #expect(throws: TraceFileError.unreadable(path: path)) { try TraceFile.read(from: path) }
+    }
+
+    @Test func unwritablePathIsNamed() {
+        let path = "/nonexistent-dir-\(UUID().uuidString)/t.ndjson"
+        do {
+            try TraceFile.write(Self.sample, to: path)
+            Issue.record("writing into a missing directory succeeded")
+        } catch {
+            guard case .unwritable(let failedPath, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(failedPath == path)
+        }
+    }
+
+    @Test func errorDescriptionsReadWell() {
+        #expect(TraceFileError.invalidLine(line: 12, reason: "is not valid JSON").description == "trace line 12 is not valid JSON")
+        #expect(TraceFileError.invalidLine(line: 3, reason: #"lacks field "direction""#).description == #"trace line 3 lacks field "direction""#)
+    }
+}
