@@ -1,0 +1,200 @@
+import Logging
+import Synchronization
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// One JavaScriptCore context — a page — running on a thread of its own.
+///
+/// ## Threading
+/// Each engine owns one dedicated thread. The thread pushes a new GLib main context as its
+/// thread-default, creates the context group and global context, and then iterates that
+/// main context for the engine's whole life: JavaScriptCore runs its deferred work (idle
+/// garbage collection, `FinalizationRegistry` callbacks, freeing destroyed contexts) there.
+///
+/// The engine is an actor whose serial executor *is* that thread, so every isolated method
+/// runs on it and every call from elsewhere hops there and back (`await`). Code already on
+/// the thread — inside a bound function, a message handler, a timer callback — takes the
+/// synchronous path with `assumeIsolated { engine in … }`. Swift jobs, posted closures and
+/// the engine's own timers share one FIFO queue, so work reaches JavaScript in the order
+/// it was sent.
+///
+/// Microtasks (promise reactions, `queueMicrotask`) drain when the outermost call into
+/// JavaScript returns, as in a browser task.
+///
+/// ## Lifetime
+/// `close()` releases the JavaScript context at once; later calls throw `EngineError.closed`.
+/// Dropping the last reference closes the engine too and ends its thread. Bound closures
+/// hold the engine weakly, so binding never keeps an engine alive.
+public actor JavaScriptEngine {
+    /// How an engine is set up. Every field has a default.
+    public struct Configuration: Sendable {
+        /// Names the engine in logs, traces and the thread name.
+        public var name: String
+        /// The clock timers and `performance.now()` follow.
+        public var clock: EngineClock
+        /// Scripts running longer than this in one entry are stopped with
+        /// `EngineError.executionTimeLimitExceeded`; `nil` lets them run forever.
+        public var executionTimeLimit: Duration?
+        /// Where `console.*` and engine diagnostics go.
+        public var logger: Logger
+        /// Called on the engine thread with every `console.*` message.
+        public var onConsole: (@Sendable (ConsoleMessage) -> Void)?
+        /// Called on the engine thread with every unhandled rejection or uncaught timer exception.
+        public var onUnhandledError: (@Sendable (UnhandledError) -> Void)?
+
+        public init(
+            name: String = "engine",
+            clock: EngineClock = .real,
+            executionTimeLimit: Duration? = nil,
+            logger: Logger = Logger(label: "statehub.js"),
+            onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil,
+            onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil
+        ) {
+            self.name = name
+            self.clock = clock
+            self.executionTimeLimit = executionTimeLimit
+            self.logger = logger
+            self.onConsole = onConsole
+            self.onUnhandledError = onUnhandledError
+        }
+    }
+
+    public nonisolated let configuration: Configuration
+    nonisolated let thread: EngineThread
+    /// Touched only on `thread`: by isolated methods, and by closures posted to the thread.
+    nonisolated(unsafe) let context: ScriptContext
+    private let closeHandlers = Mutex<[@Sendable () -> Void]>([])
+    private let isClosed = Atomic<Bool>(false)
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+
+    /// Starts the engine's thread and creates its context there, with the web globals installed.
+    ///
+    /// - Throws: `JavaScriptError` if setting up the globals failed (a bug, not an input).
+    public init(configuration: Configuration = Configuration()) throws {
+        let (thread, context) = try EngineThread.start(name: "statehub.engine.\(configuration.name)") { () throws -> ScriptContext in
+            try ScriptContext(configuration: configuration)
+        }
+        self.configuration = configuration
+        self.thread = thread
+        self.context = context
+        nonisolated(unsafe) let unsafeContext = context
+        thread.post {
+            thread.nextWakeupDelay = { unsafeContext.millisecondsUntilNextTimer() }
+            thread.runDueTimers = { unsafeContext.fireDueTimers() }
+        }
+    }
+
+    deinit {
+        nonisolated(unsafe) let context = self.context
+        let thread = self.thread
+        let handlers = closeHandlers.withLock { (handlers: inout [@Sendable () -> Void]) -> [@Sendable () -> Void] in defer { handlers.removeAll() } ; return handlers }
+        thread.post {
+            context.close()
+            thread.nextWakeupDelay = { nil }
+            thread.runDueTimers = {}
+        }
+        thread.stop()
+        if !isClosed.exchange(true, ordering: .relaxed) { for handler in handlers { handler() } }
+    }
+
+    /// Releases the JavaScript context. Pending timers are dropped; later calls throw
+    /// `EngineError.closed`; close handlers run once. Idempotent.
+    public func close() {
+        context.close()
+        let handlers = closeHandlers.withLock { (handlers: inout [@Sendable () -> Void]) -> [@Sendable () -> Void] in defer { handlers.removeAll() } ; return handlers }
+        if !isClosed.exchange(true, ordering: .relaxed) { for handler in handlers { handler() } }
+    }
+
+    /// Whether `close()` ran.
+    public nonisolated var closed: Bool { isClosed.load(ordering: .relaxed) }
+
+    /// Runs `handler` once when the engine closes (explicitly or when released). Runs it
+    /// at once when the engine is already closed.
+    public nonisolated func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let alreadyClosed = closeHandlers.withLock { handlers -> Bool in
+            if isClosed.load(ordering: .relaxed) { return true }
+            handlers.append(handler)
+            return false
+        }
+        if alreadyClosed { handler() }
+    }
+
+    // MARK: Evaluation
+
+    /// Evaluates a classic script (not an ES module) and returns its completion value as JSON.
+    ///
+    /// - Parameters:
+    ///   - sourceURL: names the script in errors and stacks (a file path, typically).
+    /// - Returns: the completion value; `undefined` becomes `.null` (see the conversion table
+    ///   in the module docs).
+    /// - Throws: `JavaScriptError` for an uncaught exception (syntax errors included),
+    ///   `EngineError.executionTimeLimitExceeded`, `EngineError.conversion`, `EngineError.closed`.
+    @discardableResult
+    public func evaluate(_ source: String, sourceURL: String? = nil) throws -> JSONValue {
+        try context.evaluate(source, sourceURL: sourceURL)
+    }
+
+    /// Evaluates a script and, when its value is a promise, waits for it to settle.
+    ///
+    /// - Throws: the rejection reason as a `JavaScriptError`, or `EngineError.timeout` when
+    ///   the promise has not settled after `timeout` (real time, whatever the engine's clock).
+    public func evaluateAndAwait(_ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)) async throws -> JSONValue {
+        let value = try context.evaluateRaw(source, sourceURL: sourceURL)
+        return try await settle(value, timeout: timeout)
+    }
+
+    /// Checks a script's syntax without running it.
+    public func checkSyntax(_ source: String, sourceURL: String? = nil) throws {
+        try context.checkSyntax(source, sourceURL: sourceURL)
+    }
+
+    /// The unhandled rejections and uncaught timer exceptions seen so far, oldest first.
+    public var unhandledErrors: [UnhandledError] { context.unhandledErrors }
+
+    /// Forgets the recorded unhandled errors.
+    public func clearUnhandledErrors() { context.unhandledErrors.removeAll() }
+
+    /// Number of timers waiting to fire.
+    public var pendingTimerCount: Int { context.timers.count }
+
+    // MARK: Clocks
+
+    /// Advances the manual clock, firing due timers in order (due time, then insertion).
+    ///
+    /// - Throws: `EngineError.wrongClock` under the real clock.
+    public func advanceClock(by duration: Duration) throws {
+        try context.advanceClock(by: duration)
+    }
+
+    /// Fires every timer, jumping the manual clock forward, until none is left.
+    ///
+    /// - Throws: `EngineError.notIdle` after `limit` firings; `EngineError.wrongClock` under the real clock.
+    public func runUntilIdle(limit: Int = 100_000) throws {
+        try context.runUntilIdle(limit: limit)
+    }
+
+    /// Under the real clock, waits until no timer is pending.
+    ///
+    /// - Throws: `EngineError.timeout` when timers are still pending after `timeout`.
+    public func waitUntilIdle(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !context.timers.isEmpty {
+            if ContinuousClock.now >= deadline { throw EngineError.timeout(after: timeout) }
+            let wait = context.millisecondsUntilNextTimer() ?? 1
+            try await Task.sleep(for: .milliseconds(max(1, min(Int(wait), 50))))
+        }
+    }
+}
+
+/// The clock an engine's timers and `performance.now()` follow.
+public enum EngineClock: Sendable, Equatable {
+    /// Wall-clock time: timers fire on their own as the engine thread's loop runs.
+    case real
+    /// Virtual time that moves only when the owner calls `advanceClock(by:)` or
+    /// `runUntilIdle()`: tests run timers deterministically and instantly.
+    case manual
+}

@@ -1,0 +1,243 @@
+import Foundation
+import Logging
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// One JavaScriptCore context group and global context, used only on its engine's thread.
+///
+/// `JavaScriptEngine` (the public, `Sendable` actor) owns one and forwards to it; code
+/// already on the engine thread reaches it through `JavaScriptEngine.assumeIsolated`.
+/// Invariant: after `close()`, `context` is `nil` and every operation throws
+/// `EngineError.closed`; every value this type protected has been unprotected.
+final class ScriptContext {
+    private(set) var group: JSContextGroupRef?
+    private(set) var context: JSGlobalContextRef?
+    let configuration: JavaScriptEngine.Configuration
+    let logger: Logger
+
+    /// Set by the execution-time-limit callback so the resulting exception is reported as
+    /// `EngineError.executionTimeLimitExceeded` rather than as a script error.
+    var timeLimitFired = false
+    /// Unhandled rejections and exceptions thrown by timer callbacks, oldest first (the
+    /// newest `unhandledErrorLimit` are kept), for owners that poll.
+    var unhandledErrors: [UnhandledError] = []
+    static let unhandledErrorLimit = 1_000
+
+    /// Timers, in firing order: due time, then insertion. See `ScriptContext+Timers.swift`.
+    var timers: [ScheduledTimer] = []
+    var nextTimerID = 1
+    var timerSequence: UInt64 = 0
+    /// Virtual time in nanoseconds under the manual clock; unused under the real one.
+    var manualNow: UInt64 = 0
+    let startTime = ContinuousClock.now
+
+    /// Values protected on behalf of `JSFunction` handles, released at `close()`.
+    var protectedHandles: Set<OpaquePointer> = []
+    /// Cached function objects used on hot paths (`JSON.stringify` is not needed: the C API has it).
+    var promiseConstructor: JSObjectRef?
+    var errorConstructor: JSObjectRef?
+
+    init(configuration: JavaScriptEngine.Configuration) throws {
+        self.configuration = configuration
+        self.logger = configuration.logger
+        let group = JSContextGroupCreate()
+        self.group = group
+        let context = JSGlobalContextCreateInGroup(group, nil)
+        self.context = context
+        if let name = configuration.name.jsStringRetained() {
+            JSGlobalContextSetName(context, name)
+            JSStringRelease(name)
+        }
+        if let limit = configuration.executionTimeLimit {
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            JSContextGroupSetExecutionTimeLimit(group, seconds, { _, info in
+                guard let info else { return true }
+                Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue().timeLimitFired = true
+                return true
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        promiseConstructor = try globalObject(named: "Promise")
+        errorConstructor = try globalObject(named: "Error")
+        try installBaseGlobals()
+    }
+
+    deinit { close() }
+
+    /// Releases the context and the group. Idempotent.
+    func close() {
+        guard let context else { return }
+        for timer in timers { timer.unprotect(in: context) }
+        timers.removeAll()
+        for value in protectedHandles { JSValueUnprotect(context, value) }
+        protectedHandles.removeAll()
+        if let promiseConstructor { JSValueUnprotect(context, promiseConstructor) }
+        if let errorConstructor { JSValueUnprotect(context, errorConstructor) }
+        promiseConstructor = nil
+        errorConstructor = nil
+        if let group { JSContextGroupClearExecutionTimeLimit(group) }
+        JSGlobalContextRelease(context)
+        if let group { JSContextGroupRelease(group) }
+        self.context = nil
+        self.group = nil
+    }
+
+    /// The live context, or `EngineError.closed`.
+    func live() throws(EngineError) -> JSGlobalContextRef {
+        guard let context else { throw .closed }
+        return context
+    }
+
+    private func globalObject(named name: String) throws -> JSObjectRef {
+        let context = try live()
+        guard let global = JSContextGetGlobalObject(context) else { throw EngineError.closed }
+        let value = try property(name, of: global)
+        guard let object = JSValueToObject(context, value, nil) else { throw EngineError.invalidName(name) }
+        JSValueProtect(context, object)
+        return object
+    }
+
+    // MARK: Evaluation
+
+    /// Evaluates a classic script and returns its completion value as a raw JSC value.
+    func evaluateRaw(_ source: String, sourceURL: String?) throws -> JSValueRef? {
+        let context = try live()
+        guard let script = source.jsStringRetained() else { throw EngineError.invalidName("script text") }
+        defer { JSStringRelease(script) }
+        let url = sourceURL?.jsStringRetained()
+        defer { if let url { JSStringRelease(url) } }
+        var exception: JSValueRef?
+        timeLimitFired = false
+        let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
+        if let exception { throw error(fromException: exception) }
+        return result
+    }
+
+    /// Evaluates a classic script and converts its completion value to JSON.
+    ///
+    /// A completion value of `undefined` becomes `.null`.
+    func evaluate(_ source: String, sourceURL: String?) throws -> JSONValue {
+        let value = try evaluateRaw(source, sourceURL: sourceURL)
+        return try json(from: value)
+    }
+
+    /// Checks the syntax of `source` without running it.
+    func checkSyntax(_ source: String, sourceURL: String?) throws {
+        let context = try live()
+        guard let script = source.jsStringRetained() else { throw EngineError.invalidName("script text") }
+        defer { JSStringRelease(script) }
+        let url = sourceURL?.jsStringRetained()
+        defer { if let url { JSStringRelease(url) } }
+        var exception: JSValueRef?
+        if !JSCheckScriptSyntax(context, script, url, 1, &exception), let exception {
+            throw error(fromException: exception)
+        }
+    }
+
+    // MARK: Properties
+
+    func property(_ name: String, of object: JSObjectRef) throws -> JSValueRef? {
+        let context = try live()
+        guard let key = name.jsStringRetained() else { throw EngineError.invalidName(name) }
+        defer { JSStringRelease(key) }
+        var exception: JSValueRef?
+        let value = JSObjectGetProperty(context, object, key, &exception)
+        if let exception { throw error(fromException: exception) }
+        return value
+    }
+
+    func setProperty(_ name: String, of object: JSObjectRef, to value: JSValueRef?, readOnly: Bool = false) throws {
+        let context = try live()
+        guard let key = name.jsStringRetained() else { throw EngineError.invalidName(name) }
+        defer { JSStringRelease(key) }
+        var exception: JSValueRef?
+        let attributes = readOnly ? JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete) : JSPropertyAttributes(kJSPropertyAttributeNone)
+        JSObjectSetProperty(context, object, key, value, attributes, &exception)
+        if let exception { throw error(fromException: exception) }
+    }
+
+    /// The object at a dotted path from the global object (`"window.webkit"`), created as
+    /// plain objects where missing. An empty path is the global object.
+    func object(atPath path: String, creatingMissing: Bool) throws -> JSObjectRef {
+        let context = try live()
+        var current = JSContextGetGlobalObject(context)
+        guard !path.isEmpty else {
+            guard let current else { throw EngineError.closed }
+            return current
+        }
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+            let name = String(part)
+            guard !name.isEmpty, let holder = current else { throw EngineError.invalidName(path) }
+            let value = try property(name, of: holder)
+            if let value, JSValueIsObject(context, value), let object = JSValueToObject(context, value, nil) {
+                current = object
+            } else if creatingMissing {
+                let object = JSObjectMake(context, nil, nil)
+                try setProperty(name, of: holder, to: object)
+                current = object
+            } else {
+                throw EngineError.invalidName(path)
+            }
+        }
+        guard let current else { throw EngineError.invalidName(path) }
+        return current
+    }
+
+    // MARK: Calls
+
+    /// Calls a function object with raw arguments; `this` is `undefined` unless given.
+    func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?]) throws -> JSValueRef? {
+        let context = try live()
+        var exception: JSValueRef?
+        timeLimitFired = false
+        let result = arguments.withUnsafeBufferPointer { buffer in
+            JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)
+        }
+        if let exception { throw error(fromException: exception) }
+        return result
+    }
+
+    func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSONValue]) throws -> JSONValue {
+        let raw = try arguments.map { try jsValue(from: $0) }
+        return try json(from: try callRaw(function, this: this, arguments: raw))
+    }
+
+    /// Whether `value` is a promise (`instanceof Promise`).
+    func isPromise(_ value: JSValueRef?) -> Bool {
+        guard let context, let value, let promiseConstructor, JSValueIsObject(context, value) else { return false }
+        return JSValueIsInstanceOfConstructor(context, value, promiseConstructor, nil)
+    }
+
+    /// Records an error no script handled and hands it to the owner's handler.
+    func reportUnhandled(_ problem: UnhandledError) {
+        if unhandledErrors.count >= Self.unhandledErrorLimit { unhandledErrors.removeFirst() }
+        unhandledErrors.append(problem)
+        logger.error("\(problem)")
+        configuration.onUnhandledError?(problem)
+    }
+}
+
+extension String {
+    /// A JSC string with a +1 retain count: release it with `JSStringRelease`.
+    ///
+    /// Text without NUL bytes goes through the UTF-8 constructor (no intermediate copy);
+    /// text with one goes through UTF-16, which takes anything.
+    func jsStringRetained() -> JSStringRef? {
+        if !utf8.contains(0) {
+            return withCString { JSStringCreateWithUTF8CString($0) }
+        }
+        let utf16 = Array(self.utf16)
+        return utf16.withUnsafeBufferPointer { buffer in
+            JSStringCreateWithCharacters(buffer.baseAddress, buffer.count)
+        }
+    }
+
+    /// Copies a JSC string into a Swift string. Lone surrogates become U+FFFD.
+    init(jsString: JSStringRef) {
+        let length = JSStringGetLength(jsString)
+        guard length > 0, let characters = JSStringGetCharactersPtr(jsString) else { self = ""; return }
+        self = String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+    }
+}

@@ -1,0 +1,51 @@
+/// Errors the engine itself raises, as opposed to exceptions thrown by JavaScript.
+public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The engine was closed; nothing more runs in it.
+    case closed
+    /// A script ran longer than the engine's execution time limit and was stopped.
+    /// The engine stays usable.
+    case executionTimeLimitExceeded(limit: Duration)
+    /// A promise awaited from Swift did not settle in time.
+    case timeout(after: Duration)
+    /// A value could not be converted between JavaScript and JSON; `reason` says which part.
+    case conversion(ValueConversionError)
+    /// `runUntilIdle` gave up: timers kept scheduling timers (an interval, typically).
+    case notIdle(firedTimers: Int)
+    /// The operation needs the manual clock, and the engine runs on the real one (or the reverse).
+    case wrongClock(String)
+    /// A name or path given to the engine was not usable (`window.webkit..`, an empty name).
+    case invalidName(String)
+
+    public var description: String {
+        switch self {
+        case .closed: "the engine is closed"
+        case .executionTimeLimitExceeded(let limit): "script stopped: it ran longer than the execution time limit of \(limit)"
+        case .timeout(let after): "the promise did not settle within \(after)"
+        case .conversion(let error): error.description
+        case .notIdle(let fired): "not idle after firing \(fired) timers: timers keep scheduling timers"
+        case .wrongClock(let why): why
+        case .invalidName(let name): "not a usable name: \(name)"
+        }
+    }
+}
+
+/// Why a JavaScript value has no JSON form. See `JSONValue` conversion in the module docs.
+public enum ValueConversionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The value (at the top level) is a function, a symbol or `undefined` where a value is required.
+    case unsupportedType(String)
+    /// The value refers to itself.
+    case cycle
+    /// BigInt has no JSON form.
+    case bigInt
+    /// JSON text handed to JavaScript did not parse.
+    case invalidJSON(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedType(let type): "a JavaScript \(type) has no JSON form"
+        case .cycle: "the value contains a cycle and has no JSON form"
+        case .bigInt: "a BigInt has no JSON form"
+        case .invalidJSON(let why): "invalid JSON: \(why)"
+        }
+    }
+}

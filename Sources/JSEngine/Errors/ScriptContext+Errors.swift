@@ -1,0 +1,58 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+extension ScriptContext {
+    /// The Swift error for a JavaScript exception value.
+    ///
+    /// A termination caused by the execution time limit becomes
+    /// `EngineError.executionTimeLimitExceeded`; an `Error` object becomes a
+    /// `JavaScriptError` with its fields; any other thrown value becomes a
+    /// `JavaScriptError` whose message is `String(value)` and whose `thrownValue` is its JSON.
+    func error(fromException exception: JSValueRef) -> any Error {
+        if timeLimitFired, let limit = configuration.executionTimeLimit {
+            timeLimitFired = false
+            return EngineError.executionTimeLimitExceeded(limit: limit)
+        }
+        return javaScriptError(from: exception)
+    }
+
+    func javaScriptError(from thrown: JSValueRef?) -> JavaScriptError {
+        guard let context, let thrown else { return JavaScriptError(message: "undefined") }
+        if let errorConstructor, JSValueIsObject(context, thrown),
+           JSValueIsInstanceOfConstructor(context, thrown, errorConstructor, nil),
+           let object = JSValueToObject(context, thrown, nil)
+        {
+            func text(_ name: String) -> String? {
+                guard let value = try? property(name, of: object), !JSValueIsUndefined(context, value), !JSValueIsNull(context, value) else { return nil }
+                return string(from: value)
+            }
+            func integer(_ name: String) -> Int? {
+                guard let value = try? property(name, of: object), JSValueIsNumber(context, value) else { return nil }
+                let number = JSValueToNumber(context, value, nil)
+                return number.isFinite ? Int(number) : nil
+            }
+            let stack = text("stack").flatMap { $0.isEmpty ? nil : $0 }
+            return JavaScriptError(
+                name: text("name"), message: text("message") ?? "", sourceURL: text("sourceURL"),
+                line: integer("line"), column: integer("column"), stack: stack,
+                thrownValue: nil)
+        }
+        let json = try? self.json(from: thrown)
+        return JavaScriptError(message: string(from: thrown), thrownValue: json)
+    }
+
+    /// A JavaScript `Error` carrying `message` (and `name`, when given) to throw into a script.
+    func makeErrorObject(message: String, name: String? = nil, code: String? = nil) -> JSValueRef? {
+        guard let context else { return nil }
+        let messageValue = makeString(message)
+        let error = [messageValue].withUnsafeBufferPointer { JSObjectMakeError(context, 1, $0.baseAddress, nil) }
+        if let error {
+            if let name { try? setProperty("name", of: error, to: makeString(name)) }
+            if let code { try? setProperty("code", of: error, to: makeString(code)) }
+        }
+        return error
+    }
+}

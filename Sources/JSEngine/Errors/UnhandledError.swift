@@ -1,0 +1,24 @@
+/// An error no script handled: nothing awaited it, so it reaches the engine's owner instead.
+public struct UnhandledError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// A promise rejected with no handler, including an error thrown inside a `.then` callback.
+        case unhandledRejection
+        /// A `setTimeout`/`setInterval`/`queueMicrotask` callback threw.
+        case uncaughtException
+    }
+
+    public var kind: Kind
+    public var error: JavaScriptError
+
+    public init(kind: Kind, error: JavaScriptError) {
+        self.kind = kind
+        self.error = error
+    }
+
+    public var description: String {
+        switch kind {
+        case .unhandledRejection: "unhandled promise rejection: \(error)"
+        case .uncaughtException: "uncaught exception: \(error)"
+        }
+    }
+}

@@ -1,0 +1,146 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// `setTimeout`, `setInterval` and their `clear` functions, driven by either clock.
+///
+/// Under the real clock the engine thread's loop fires due timers and sleeps until the next
+/// one. Under the manual clock nothing fires until the owner advances virtual time
+/// (`advanceClock(by:)`) or runs until idle (`runUntilIdle`).
+extension ScriptContext {
+    /// Now, in nanoseconds since the engine started (virtual under the manual clock).
+    var now: UInt64 {
+        switch configuration.clock {
+        case .manual: return manualNow
+        case .real:
+            let elapsed = ContinuousClock.now - startTime
+            return UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+        }
+    }
+
+    func installTimers() throws {
+        let global = try object(atPath: "", creatingMissing: false)
+        _ = global
+        try bind("setTimeout", on: "") { owner, _, arguments in try owner.schedule(arguments, repeating: false) }
+        try bind("setInterval", on: "") { owner, _, arguments in try owner.schedule(arguments, repeating: true) }
+        try bind("clearTimeout", on: "") { owner, _, arguments in owner.cancelTimer(arguments); return nil }
+        try bind("clearInterval", on: "") { owner, _, arguments in owner.cancelTimer(arguments); return nil }
+    }
+
+    private func schedule(_ arguments: UnsafeBufferPointer<JSValueRef?>, repeating: Bool) throws -> JSValueRef? {
+        let context = try live()
+        guard let first = arguments.first, let callbackValue = first, JSValueIsObject(context, callbackValue),
+              let callback = JSValueToObject(context, callbackValue, nil), JSObjectIsFunction(context, callback)
+        else {
+            throw JavaScriptError(name: "TypeError", message: repeating ? "setInterval needs a function" : "setTimeout needs a function")
+        }
+        var delayMilliseconds = arguments.count > 1 ? JSValueToNumber(context, arguments[1], nil) : 0
+        if !delayMilliseconds.isFinite || delayMilliseconds < 0 { delayMilliseconds = 0 }
+        delayMilliseconds = min(delayMilliseconds, 2_147_483_647) // the web's cap on timer delays
+        let delay = UInt64(delayMilliseconds * 1_000_000)
+        let extra = arguments.count > 2 ? Array(arguments[2...]) : []
+        JSValueProtect(context, callback)
+        for argument in extra { if let argument { JSValueProtect(context, argument) } }
+        let id = nextTimerID
+        nextTimerID += 1
+        timerSequence += 1
+        insert(ScheduledTimer(id: id, due: now + delay, sequence: timerSequence,
+                              interval: repeating ? max(delay, 1_000_000) : nil,
+                              callback: callback, arguments: extra))
+        return JSValueMakeNumber(context, Double(id))
+    }
+
+    private func insert(_ timer: ScheduledTimer) {
+        // Binary search keeps `timers` sorted in firing order: O(log n) to find, O(n) to insert.
+        var low = 0
+        var high = timers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timers[middle].precedes(timer) { low = middle + 1 } else { high = middle }
+        }
+        timers.insert(timer, at: low)
+    }
+
+    private func cancelTimer(_ arguments: UnsafeBufferPointer<JSValueRef?>) {
+        guard let context, let first = arguments.first, JSValueIsNumber(context, first) else { return }
+        let id = Int(JSValueToNumber(context, first, nil))
+        if let index = timers.firstIndex(where: { $0.id == id }) {
+            timers.remove(at: index).unprotect(in: context)
+        }
+    }
+
+    /// Fires the earliest timer if it is due by `deadline`. Returns whether one fired.
+    ///
+    /// An interval is rescheduled before its callback runs, so it can clear itself.
+    @discardableResult
+    func fireNextTimer(dueBy deadline: UInt64) -> Bool {
+        guard let context, let first = timers.first, first.due <= deadline else { return false }
+        timers.removeFirst()
+        if case .manual = configuration.clock { manualNow = max(manualNow, first.due) }
+        if let interval = first.interval {
+            var next = first
+            timerSequence += 1
+            next.sequence = timerSequence
+            next.due = max(first.due, now) + interval
+            insert(next)
+        }
+        do {
+            _ = try callRaw(first.callback, arguments: first.arguments)
+        } catch let error as JavaScriptError {
+            reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
+        } catch {
+            reportUnhandled(UnhandledError(kind: .uncaughtException, error: JavaScriptError(message: String(describing: error))))
+        }
+        if first.interval == nil { first.unprotect(in: context) }
+        return true
+    }
+
+    /// Fires every real-clock timer that is due now. Called by the engine thread's loop.
+    func fireDueTimers() {
+        guard case .real = configuration.clock else { return }
+        // Bounded so a zero-delay timer chain cannot starve queued Swift work.
+        var fired = 0
+        while fired < 1_000, fireNextTimer(dueBy: now) { fired += 1 }
+    }
+
+    /// Milliseconds until the next real-clock timer is due, `nil` when none is pending.
+    func millisecondsUntilNextTimer() -> UInt32? {
+        guard case .real = configuration.clock, let first = timers.first else { return nil }
+        let current = now
+        guard first.due > current else { return 0 }
+        return UInt32(min((first.due - current + 999_999) / 1_000_000, UInt64(UInt32.max)))
+    }
+
+    /// Advances the manual clock by `duration`, firing every timer due on the way, in order.
+    func advanceClock(by duration: Duration) throws {
+        guard case .manual = configuration.clock else { throw EngineError.wrongClock("advanceClock needs the manual clock") }
+        _ = try live()
+        let target = manualNow + duration.nanoseconds
+        while fireNextTimer(dueBy: target) {}
+        manualNow = max(manualNow, target)
+    }
+
+    /// Fires timers in order, jumping the manual clock to each, until none is left.
+    ///
+    /// - Throws: `EngineError.notIdle` after `limit` firings (an interval never ends).
+    func runUntilIdle(limit: Int) throws {
+        guard case .manual = configuration.clock else { throw EngineError.wrongClock("runUntilIdle needs the manual clock; use waitUntilIdle with the real one") }
+        _ = try live()
+        var fired = 0
+        while fireNextTimer(dueBy: .max) {
+            fired += 1
+            if fired >= limit { throw EngineError.notIdle(firedTimers: fired) }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, clamped at zero.
+    var nanoseconds: UInt64 {
+        let parts = components
+        guard parts.seconds >= 0 else { return 0 }
+        return UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// A promise JavaScript holds and Swift settles later (`JSObjectMakeDeferredPromise`).
+///
+/// Engine-thread only. Its resolve and reject functions stay protected until it settles
+/// (or its context closes); settling twice does nothing, as with JavaScript's own.
+final class DeferredPromise {
+    weak var owner: ScriptContext?
+    let promise: JSObjectRef
+    private var resolve: JSObjectRef?
+    private var reject: JSObjectRef?
+
+    init(owner: ScriptContext, promise: JSObjectRef, resolve: JSObjectRef, reject: JSObjectRef) {
+        self.owner = owner
+        self.promise = promise
+        self.resolve = resolve
+        self.reject = reject
+    }
+
+    func settle(_ result: Result<JSONValue, any Error>) {
+        guard let owner, let context = owner.context, let resolve, let reject else { return }
+        defer {
+            JSValueUnprotect(context, resolve)
+            JSValueUnprotect(context, reject)
+            self.resolve = nil
+            self.reject = nil
+        }
+        switch result {
+        case .success(let value):
+            do {
+                _ = try owner.callRaw(resolve, arguments: [try owner.jsValue(from: value)])
+            } catch {
+                _ = try? owner.callRaw(reject, arguments: [owner.makeErrorObject(message: String(describing: error))])
+            }
+        case .failure(let error):
+            let object: JSValueRef?
+            if let error = error as? JavaScriptError {
+                object = owner.makeErrorObject(message: error.message, name: error.name)
+            } else if let error = error as? any NativeErrorConvertible {
+                object = owner.makeErrorObject(message: error.scriptMessage, name: error.scriptName, code: error.scriptCode)
+            } else {
+                object = owner.makeErrorObject(message: String(describing: error))
+            }
+            _ = try? owner.callRaw(reject, arguments: [object])
+        }
+    }
+}
+
+extension ScriptContext {
+    func makeDeferredPromise() throws -> DeferredPromise {
+        let context = try live()
+        var resolve: JSObjectRef?
+        var reject: JSObjectRef?
+        var exception: JSValueRef?
+        let promise = JSObjectMakeDeferredPromise(context, &resolve, &reject, &exception)
+        if let exception { throw error(fromException: exception) }
+        guard let promise, let resolve, let reject else { throw EngineError.closed }
+        JSValueProtect(context, resolve)
+        JSValueProtect(context, reject)
+        return DeferredPromise(owner: self, promise: promise, resolve: resolve, reject: reject)
+    }
+}

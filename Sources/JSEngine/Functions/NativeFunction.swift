@@ -1,0 +1,92 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// A Swift closure callable from JavaScript, carried as the private data of a JS object.
+///
+/// The box holds its script context weakly: a bound closure never keeps its engine alive
+/// (a strong capture would be a cycle through JSC's heap that is never freed). The JS
+/// object owns one retain on the box, given back in the class's finalizer.
+final class NativeFunction {
+    /// Receives the raw arguments and `this`; returns a raw value, or throws to raise a JS exception.
+    typealias Body = (_ context: ScriptContext, _ this: JSObjectRef?, _ arguments: UnsafeBufferPointer<JSValueRef?>) throws -> JSValueRef?
+
+    weak var owner: ScriptContext?
+    let body: Body
+
+    init(owner: ScriptContext, body: @escaping Body) {
+        self.owner = owner
+        self.body = body
+    }
+
+    /// The one JSC class every native function object is made from.
+    nonisolated(unsafe) static let jsClass: JSClassRef? = {
+        var definition = kJSClassDefinitionEmpty
+        definition.className = UnsafePointer(strdup("NativeFunction"))
+        definition.callAsFunction = { context, function, this, count, arguments, exception in
+            guard let function, let data = JSObjectGetPrivate(function) else { return JSValueMakeUndefined(context) }
+            let box = Unmanaged<NativeFunction>.fromOpaque(data).takeUnretainedValue()
+            guard let owner = box.owner else {
+                exception?.pointee = nil
+                return JSValueMakeUndefined(context)
+            }
+            do {
+                return try box.body(owner, this, UnsafeBufferPointer(start: arguments, count: count)) ?? JSValueMakeUndefined(context)
+            } catch let error as JavaScriptError {
+                exception?.pointee = owner.makeErrorObject(message: error.message, name: error.name)
+                return nil
+            } catch let error as any NativeErrorConvertible {
+                exception?.pointee = owner.makeErrorObject(message: error.scriptMessage, name: error.scriptName, code: error.scriptCode)
+                return nil
+            } catch {
+                exception?.pointee = owner.makeErrorObject(message: String(describing: error))
+                return nil
+            }
+        }
+        definition.finalize = { object in
+            guard let object, let data = JSObjectGetPrivate(object) else { return }
+            Unmanaged<NativeFunction>.fromOpaque(data).release()
+        }
+        return JSClassCreate(&definition)
+    }()
+}
+
+/// An error that chooses how it appears to JavaScript when thrown from a bound closure.
+public protocol NativeErrorConvertible: Error {
+    /// The thrown `Error`'s `message`.
+    var scriptMessage: String { get }
+    /// The thrown `Error`'s `name`; `nil` keeps `"Error"`.
+    var scriptName: String? { get }
+    /// A `code` property on the thrown `Error`, for scripts that branch on it.
+    var scriptCode: String? { get }
+}
+
+extension NativeErrorConvertible {
+    public var scriptName: String? { nil }
+    public var scriptCode: String? { nil }
+}
+
+extension ScriptContext {
+    /// A JS function object that runs `body`. Its prototype is `Function.prototype`, so
+    /// `call`, `apply` and `bind` work on it.
+    func makeFunction(named name: String, body: @escaping NativeFunction.Body) throws -> JSObjectRef {
+        let context = try live()
+        let box = NativeFunction(owner: self, body: body)
+        guard let object = JSObjectMake(context, NativeFunction.jsClass, Unmanaged.passRetained(box).toOpaque()) else {
+            throw EngineError.invalidName(name)
+        }
+        if let functionPrototype = try? evaluateRaw("Function.prototype", sourceURL: nil) {
+            JSObjectSetPrototype(context, object, functionPrototype)
+        }
+        return object
+    }
+
+    /// Binds `body` as `path.name` (or a global when `path` is empty), creating missing objects.
+    func bind(_ name: String, on path: String, body: @escaping NativeFunction.Body) throws {
+        guard !name.isEmpty, !name.contains(".") else { throw EngineError.invalidName(name) }
+        let holder = try object(atPath: path, creatingMissing: true)
+        try setProperty(name, of: holder, to: try makeFunction(named: name, body: body))
+    }
+}

@@ -1,0 +1,40 @@
+/// How native code reaches a page: the seam between StateHub's hub and bridge and whatever
+/// hosts the JavaScript.
+///
+/// `JavaScriptEngine` is one implementation; a `WKWebView` adapter on Apple platforms is
+/// another (`WKScriptMessageHandler` for `receiveMessages`, `callAsyncJavaScript` with the
+/// message as an argument for `send`). Nothing above this protocol may assume the engine.
+public protocol PageTransport: AnyObject, Sendable {
+    /// Names the page in traces and errors. Stable for the page's life.
+    var pageID: String { get }
+
+    /// Delivers every string the page posts to `window.webkit.messageHandlers.<channel>`
+    /// to `receiver`, in posting order, on the page's thread. Non-string bodies arrive as
+    /// their JSON text. Calling it again for a channel replaces the receiver.
+    func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws
+
+    /// Calls the page function at the dotted `functionPath` (`"nativeBridge.dispatch"`) with
+    /// `message` as its only argument — never by building source text, so nothing needs
+    /// escaping. Returns at once; messages are delivered in the order sent, after whatever
+    /// the page is running now. Failures (the page is gone, the function is missing or
+    /// throws) go to `onFailure`.
+    func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?)
+
+    /// Runs `handler` once when the page goes away; at once if it is already gone.
+    func onClose(_ handler: @escaping @Sendable () -> Void)
+}
+
+/// Why a message could not reach a page.
+public enum PageTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The page is gone.
+    case closed(pageID: String)
+    /// The page has no function at that path.
+    case noFunction(pageID: String, path: String)
+
+    public var description: String {
+        switch self {
+        case .closed(let page): "page \(page) is closed"
+        case .noFunction(let page, let path): "page \(page) has no function \(path)"
+        }
+    }
+}

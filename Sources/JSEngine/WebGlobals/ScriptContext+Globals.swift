@@ -1,0 +1,54 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+extension ScriptContext {
+    /// Timers, the web globals, console routing and the unhandled-rejection hook.
+    func installBaseGlobals() throws {
+        let context = try live()
+        try installTimers()
+
+        let natives = JSObjectMake(context, nil, nil)
+        guard let natives else { throw EngineError.closed }
+        try setProperty("log", of: natives, to: try makeFunction(named: "log") { owner, _, arguments in
+            let level = ConsoleMessage.Level(rawValue: owner.string(from: arguments.first ?? nil)) ?? .log
+            let text = arguments.count > 1 ? owner.string(from: arguments[1]) : ""
+            owner.emitConsole(ConsoleMessage(level: level, text: text))
+            return nil
+        })
+        try setProperty("now", of: natives, to: try makeFunction(named: "now") { owner, _, _ in
+            JSValueMakeNumber(owner.context, Double(owner.now) / 1_000_000)
+        })
+        try setProperty("randomBytes", of: natives, to: try makeFunction(named: "randomBytes") { owner, _, arguments in
+            let requested = arguments.isEmpty ? 0 : JSValueToNumber(owner.context, arguments[0], nil)
+            let count = requested.isFinite ? max(0, min(Int(requested), 65_536)) : 0
+            var generator = SystemRandomNumberGenerator()
+            let bytes = (0..<count).map { _ in JSONValue.number(Double(UInt8.random(in: 0...255, using: &generator))) }
+            return try owner.jsValue(from: .array(bytes))
+        })
+        let installer = try evaluateRaw(WebGlobalsScript.source, sourceURL: "statehub:web-globals.js")
+        guard let installer, let function = JSValueToObject(context, installer, nil) else { throw EngineError.closed }
+        _ = try callRaw(function, arguments: [natives])
+
+        let rejectionHandler = try makeFunction(named: "onUnhandledRejection") { owner, _, arguments in
+            let reason = arguments.count > 1 ? arguments[1] : nil
+            owner.reportUnhandled(UnhandledError(kind: .unhandledRejection, error: owner.javaScriptError(from: reason)))
+            return nil
+        }
+        var exception: JSValueRef?
+        JSGlobalContextSetUnhandledRejectionCallback(context, rejectionHandler, &exception)
+        if let exception { throw error(fromException: exception) }
+    }
+
+    func emitConsole(_ message: ConsoleMessage) {
+        switch message.level {
+        case .debug: logger.debug("\(message.text)")
+        case .log, .info: logger.info("\(message.text)")
+        case .warn: logger.warning("\(message.text)")
+        case .error: logger.error("\(message.text)")
+        }
+        configuration.onConsole?(message)
+    }
+}
