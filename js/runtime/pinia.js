@@ -52,15 +52,18 @@
     try { sub.cb(m, S.proxy); } catch (e) { I.reportError(e); }
   }
 
-  function recordOp(S, op) {
+  // ops: the operations of one write (several when the written object is reachable at
+  // several paths of this store's state).
+  function recordOp(S, ops) {
     if (S.disposed) return;
-    if (S.patching > 0) { S.patchOps.push(op); return; }
+    var i, j;
+    if (S.patching > 0) { for (i = 0; i < ops.length; i++) S.patchOps.push(ops[i]); return; }
     var b = S.batchSubs;
     if (b.length !== 0) {
-      for (var i = 0; i < b.length; i++) b[i].ops.push(op);
+      for (i = 0; i < b.length; i++) { var so = b[i].ops; for (j = 0; j < ops.length; j++) so.push(ops[j]); }
       if (S.listening && !S.flushQueued) { S.flushQueued = true; I.queueJob(S.flushJob); }
     }
-    if (S.syncSubs.length !== 0) dispatch(S, 0, [op], null);
+    if (S.syncSubs.length !== 0) dispatch(S, 0, ops, null);
   }
 
   // Deliveries to sync subscribers (and patch notifications) go through a per-store queue so
@@ -81,7 +84,7 @@
     var i, sub, subs;
     if (kind === 0) {   // a direct write, sync subscribers only
       subs = S.syncSubs;
-      var m = makeMutation(MutationType.direct, S.id, ops[0], undefined, ops);
+      var m = makeMutation(MutationType.direct, S.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
       for (i = 0; i < subs.length; i++) { sub = subs[i]; if (sub.active) callSub(S, sub, m); }
       return;
     }
@@ -257,7 +260,7 @@
     for (var i = 0; i < S.boundRefs.length; i++) S.boundRefs[i]._b = S.proxy;
     I.markStateRoot(raw, S);
     I.trigger(old, 3);
-    recordOp(S, { op: 'set', path: [], value: I.snapshot(raw) });
+    recordOp(S, [{ op: 'set', path: [], value: I.snapshot(raw) }]);
   }
 
   // ---------------------------------------------------------------------------
@@ -578,7 +581,7 @@
       if (n === 0) {
         if (op.op !== 'set') throw new Error('applyOps: "' + op.op + '" needs a non-empty path');
         var v = clone(op.value);
-        Object.keys(target).forEach(function (k) { if (!hasOwn(v, k)) delete target[k]; });
+        Object.keys(target).forEach(function (k) { delete target[k]; });   // key order follows the new state
         Object.keys(v).forEach(function (k) { target[k] = v[k]; });
         continue;
       }

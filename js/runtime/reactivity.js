@@ -263,39 +263,61 @@
     return out;
   }
 
-  // op emitters (only called when rootCount > 0 and opHook set)
+  // op emitters (only called when rootCount > 0 and opHook set). The ops of one write are
+  // handed over together, one call per store: opHook(info, [op, ...]).
+  function deliverOps(out, ops) {
+    if (out.length === 2) { opHook(out[0], ops); return; }
+    var done = [];
+    for (var i = 0; i < out.length; i += 2) {
+      var info = out[i];
+      if (done.indexOf(info) !== -1) continue;
+      done.push(info);
+      var mine = [];
+      for (var j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
+      opHook(info, mine);
+    }
+  }
   function emitSet(target, key, value) {
     var out = pathsOf(target);
+    if (out.length === 0) return;
+    var ops = [], obj = isObject(value);
     for (var i = 0; i < out.length; i += 2) {
       var path = out[i + 1].slice(); path.push(key);
-      opHook(out[i], { op: 'set', path: path, value: snapshot(value, isObject(value) ? target : null, key) });
+      ops.push({ op: 'set', path: path, value: obj ? snapshot(value, target, key) : value });
     }
+    deliverOps(out, ops);
   }
   function emitDelete(target, key) {
     var out = pathsOf(target);
+    if (out.length === 0) return;
+    var ops = [];
     for (var i = 0; i < out.length; i += 2) {
       var path = out[i + 1].slice(); path.push(key);
-      opHook(out[i], { op: 'delete', path: path });
+      ops.push({ op: 'delete', path: path });
     }
+    deliverOps(out, ops);
   }
   function emitSplice(target, index, deleteCount, items) {
     var out = pathsOf(target);
+    if (out.length === 0) return;
+    var ops = [];
     for (var i = 0; i < out.length; i += 2) {
       var snap = new Array(items.length);
       for (var j = 0; j < items.length; j++) snap[j] = snapshot(items[j], target, index + j);
-      opHook(out[i], { op: 'splice', path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
+      ops.push({ op: 'splice', path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
     }
+    deliverOps(out, ops);
   }
   function emitWhole(target) {   // the array itself replaced at each of its paths
     var out = pathsOf(target);
+    if (out.length === 0) return;
+    var ops = [];
     for (var i = 0; i < out.length; i += 2) {
-      var path = out[i + 1];
-      if (path.length === 0) continue; // a root is never an array in practice
-      // parent/key of the array for link registration is not needed: only its children
       var copy = new Array(target.length);
       for (var j = 0; j < target.length; j++) if (j in target) copy[j] = snapshot(target[j], target, j);
-      opHook(out[i], { op: 'set', path: path.slice(), value: copy });
+      ops.push({ op: 'set', path: out[i + 1].slice(), value: copy });
     }
+    deliverOps(out, ops);
   }
 
   function indexKey(key) {   // array index as a number, or -1
