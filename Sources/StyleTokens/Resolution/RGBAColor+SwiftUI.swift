@@ -9,9 +9,10 @@ extension Color {
 }
 
 extension Font {
-    /// The theme font as a SwiftUI custom font of a fixed point size.
+    /// The theme font as a SwiftUI custom font of the theme's point size, scaled with
+    /// Dynamic Type like `.body` (accessibility settings win over the theme).
     public static func themed(_ font: ResolvedFont) -> Font {
-        .custom(font.name, fixedSize: CGFloat(font.size))
+        .custom(font.name, size: CGFloat(font.size))
     }
 }
 
