@@ -1,8 +1,5 @@
 import Foundation
 import Synchronization
-#if canImport(CJSCore)
-import CJSCore
-#endif
 
 /// The one thread an engine's JavaScript runs on, and the serial executor of its actor.
 ///
@@ -26,11 +23,13 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     private struct State {
         var queue: [Work] = []
         var stopping = false
+        /// The thread has left its loop: work posted from now on is dropped, never run.
+        var exited = false
     }
 
     private let state = Mutex(State())
     // Written once on the engine thread before `ready` is signalled, then only read.
-    nonisolated(unsafe) private var mainContext: OpaquePointer?
+    nonisolated(unsafe) private var runLoop: EngineRunLoop?
     nonisolated(unsafe) private var threadID: pthread_t?
     private let finished = DispatchSemaphore(value: 0)
 
@@ -52,19 +51,28 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         nonisolated(unsafe) var outcome: Result<T, any Error>?
         nonisolated(unsafe) let setUp = setUp
         let worker = Thread {
-            let context = g_main_context_new()
-            g_main_context_push_thread_default(context)
-            thread.mainContext = context
+            // Before JSC creates anything: its deferred work goes to the current run loop.
+            // The thread object keeps the run loop, so a wake-up sent after the thread has
+            // ended (a `JSFunction` released late, say) never touches freed memory.
+            let runLoop = EngineRunLoop()
+            thread.runLoop = runLoop
             thread.threadID = pthread_self()
             do { outcome = .success(try setUp()) } catch { outcome = .failure(error) }
             let failed: Bool
             if case .failure = outcome { failed = true } else { failed = false }
             ready.signal()
-            if !failed { thread.runLoop() }
+            if !failed { thread.loop(runLoop) }
             // Let JSC free what the released context left for the run loop.
-            while g_main_context_iteration(context, 0) != 0 {}
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
+            runLoop.drain()
+            // Work that arrives from now on is dropped; what is queued is released here,
+            // outside the lock (releasing a closure may post again).
+            let leftover = thread.state.withLock { state -> [Work] in
+                state.exited = true
+                defer { state.queue.removeAll() }
+                return state.queue
+            }
+            withExtendedLifetime(leftover) {}
+            runLoop.leaveThread()
             thread.finished.signal()
         }
         worker.name = name
@@ -103,18 +111,26 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         push(.closure(body))
     }
 
+    /// Queues `work` and wakes the loop. The wake-up cannot be lost: `g_main_context_wakeup`
+    /// leaves the context's wake-up fd readable until the loop next polls, so a wake-up sent
+    /// between the loop's last look at the queue and its blocking poll ends that poll at once.
+    /// After the thread has exited, work is dropped (nothing could run it).
     private func push(_ work: Work) {
         let accepted = state.withLock { state -> Bool in
+            guard !state.exited else { return false }
             state.queue.append(work)
             return true
         }
-        if accepted, let mainContext { g_main_context_wakeup(mainContext) }
+        if accepted { runLoop?.wake() }
     }
+
+    /// Whether the thread has left its loop and torn down. For tests and diagnostics.
+    var hasExited: Bool { state.withLock { $0.exited } }
 
     /// Asks the loop to finish the queue and stop. Does not wait.
     func stop() {
         state.withLock { $0.stopping = true }
-        if let mainContext { g_main_context_wakeup(mainContext) }
+        runLoop?.wake()
     }
 
     /// Stops and waits until the thread has torn down. Must not be called on the thread itself.
@@ -123,7 +139,13 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         if !isCurrent { finished.wait() }
     }
 
-    private func runLoop() {
+    /// The loop: run queued work in FIFO batches, fire due timers, let JSC's own run-loop
+    /// sources run, and sleep until woken or until the next real-clock timer is due.
+    ///
+    /// Wake-ups are never lost: `push` appends under the lock and then wakes the run loop,
+    /// and the loop only blocks after finding the queue empty under the same lock; a wake-up
+    /// sent in between stays pending and ends the blocking iteration at once.
+    private func loop(_ runLoop: EngineRunLoop) {
         while true {
             let (batch, stopping) = state.withLock { state -> ([Work], Bool) in
                 let batch = state.queue
@@ -141,16 +163,12 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
             let pending = state.withLock { !$0.queue.isEmpty || $0.stopping }
             if pending {
                 // Let GLib dispatch what is ready (JSC's own sources) without blocking.
-                g_main_context_iteration(mainContext, 0)
+                runLoop.iterate(blocking: false)
                 continue
             }
-            var wakeup: UnsafeMutablePointer<GSource>?
-            if let delay = nextWakeupDelay() {
-                if delay == 0 { continue }
-                wakeup = cjs_attach_wakeup_timeout(mainContext, delay)
-            }
-            g_main_context_iteration(mainContext, 1)
-            if let wakeup { cjs_source_destroy(wakeup) }
+            let delay = nextWakeupDelay()
+            if delay == 0 { continue }
+            runLoop.iterate(blocking: true, timeoutMilliseconds: delay)
         }
     }
 }

@@ -177,10 +177,17 @@ public actor JavaScriptEngine {
         try context.runUntilIdle(limit: limit)
     }
 
-    /// Under the real clock, waits until no timer is pending.
+    /// Under the real clock, waits until no timer is pending; the engine keeps running
+    /// other work (and firing timers) meanwhile. Under the manual clock it is
+    /// `runUntilIdle()`: virtual time jumps to each timer, nothing waits.
     ///
-    /// - Throws: `EngineError.timeout` when timers are still pending after `timeout`.
+    /// - Throws: `EngineError.timeout` when timers are still pending after `timeout`;
+    ///   under the manual clock, what `runUntilIdle()` throws.
     public func waitUntilIdle(timeout: Duration = .seconds(60)) async throws {
+        if case .manual = configuration.clock {
+            try context.runUntilIdle(limit: 100_000)
+            return
+        }
         let deadline = ContinuousClock.now + timeout
         while !context.timers.isEmpty {
             if ContinuousClock.now >= deadline { throw EngineError.timeout(after: timeout) }

@@ -39,6 +39,8 @@ final class ScriptContext {
     /// Cached function objects used on hot paths (`JSON.stringify` is not needed: the C API has it).
     var promiseConstructor: JSObjectRef?
     var errorConstructor: JSObjectRef?
+    /// `Function.prototype`, given to every native function so `call`/`apply`/`bind` work.
+    var functionPrototype: JSObjectRef?
 
     init(configuration: JavaScriptEngine.Configuration) throws {
         self.configuration = configuration
@@ -51,16 +53,23 @@ final class ScriptContext {
             JSGlobalContextSetName(context, name)
             JSStringRelease(name)
         }
-        if let limit = configuration.executionTimeLimit {
+        if let limit = configuration.executionTimeLimit, let group {
             let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-            JSContextGroupSetExecutionTimeLimit(group, seconds, { _, info in
+            let installed = PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { _, info in
                 guard let info else { return true }
                 Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue().timeLimitFired = true
                 return true
-            }, Unmanaged.passUnretained(self).toOpaque())
+            }, info: Unmanaged.passUnretained(self).toOpaque())
+            if !installed { logger.warning("the execution time limit is not supported on this platform") }
         }
         promiseConstructor = try globalObject(named: "Promise")
         errorConstructor = try globalObject(named: "Error")
+        let function = try globalObject(named: "Function")
+        JSValueUnprotect(context, function)
+        if let prototype = try property("prototype", of: function), let object = JSValueToObject(context, prototype, nil) {
+            JSValueProtect(context, object)
+            functionPrototype = object
+        }
         try installBaseGlobals()
     }
 
@@ -75,9 +84,11 @@ final class ScriptContext {
         protectedHandles.removeAll()
         if let promiseConstructor { JSValueUnprotect(context, promiseConstructor) }
         if let errorConstructor { JSValueUnprotect(context, errorConstructor) }
+        if let functionPrototype { JSValueUnprotect(context, functionPrototype) }
         promiseConstructor = nil
         errorConstructor = nil
-        if let group { JSContextGroupClearExecutionTimeLimit(group) }
+        functionPrototype = nil
+        if let group, configuration.executionTimeLimit != nil { PrivateJavaScriptCore.clearExecutionTimeLimit(group) }
         JSGlobalContextRelease(context)
         if let group { JSContextGroupRelease(group) }
         self.context = nil

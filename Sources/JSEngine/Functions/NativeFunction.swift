@@ -24,7 +24,9 @@ final class NativeFunction {
     /// The one JSC class every native function object is made from.
     nonisolated(unsafe) static let jsClass: JSClassRef? = {
         var definition = kJSClassDefinitionEmpty
-        definition.className = UnsafePointer(strdup("NativeFunction"))
+        // A static string: JSClassCreate copies the name, and nothing is left to free.
+        let className: StaticString = "NativeFunction"
+        definition.className = UnsafeRawPointer(className.utf8Start).assumingMemoryBound(to: CChar.self)
         definition.callAsFunction = { context, function, this, count, arguments, exception in
             guard let function, let data = JSObjectGetPrivate(function) else { return JSValueMakeUndefined(context) }
             let box = Unmanaged<NativeFunction>.fromOpaque(data).takeUnretainedValue()
@@ -77,7 +79,7 @@ extension ScriptContext {
         guard let object = JSObjectMake(context, NativeFunction.jsClass, Unmanaged.passRetained(box).toOpaque()) else {
             throw EngineError.invalidName(name)
         }
-        if let functionPrototype = try? evaluateRaw("Function.prototype", sourceURL: nil) {
+        if let functionPrototype {
             JSObjectSetPrototype(context, object, functionPrototype)
         }
         return object

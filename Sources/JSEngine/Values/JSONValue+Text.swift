@@ -66,27 +66,55 @@ extension JSONValue {
         }
     }
 
+    /// Writes `n` as JavaScript's `Number.prototype.toString` (and so `JSON.stringify`) does:
+    /// the shortest digits that read back as the same double — Swift's `description` finds
+    /// those — laid out by ECMA-262's rules: plain notation for decimal exponents from -6 to
+    /// 20 (`1e20` → `100000000000000000000`, `0.000001`), exponent notation outside
+    /// (`1e+21`, `1e-7`). `-0` is written `0`; non-finite numbers `null`.
     static func writeNumber(_ n: Double, into output: inout String) {
         guard n.isFinite else { output += "null"; return }
-        if n.rounded() == n, abs(n) < 1e21 {
-            if abs(n) <= 9_007_199_254_740_992 {
-                output += String(Int64(n)) // also turns -0 into "0", as JavaScript does
-                return
-            }
+        if n == 0 { output += "0"; return }
+        if n.rounded() == n, abs(n) <= 9_007_199_254_740_992 {
+            output += String(Int64(n))
+            return
         }
-        var text = String(n)
-        // JavaScript writes exponents without a leading zero and always with a sign.
-        if let e = text.firstIndex(of: "e") {
-            let mantissa = text[..<e]
-            var exponent = text[text.index(after: e)...]
-            var sign = "+"
-            if exponent.first == "-" || exponent.first == "+" {
-                if exponent.first == "-" { sign = "-" }
-                exponent = exponent.dropFirst()
-            }
-            text = "\(mantissa)e\(sign)\(exponent.drop(while: { $0 == "0" }))"
+        let text = abs(n).description
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<e]
+            exponent = Int(text[text.index(after: e)...].drop(while: { $0 == "+" })) ?? 0
         }
-        output += text
+        let integerPart: Substring
+        let fractionPart: Substring
+        if let dot = mantissa.firstIndex(of: ".") {
+            integerPart = mantissa[..<dot]
+            fractionPart = mantissa[mantissa.index(after: dot)...]
+        } else {
+            integerPart = mantissa
+            fractionPart = ""
+        }
+        // value = 0.digits × 10^point
+        var digits = Array((integerPart + fractionPart).utf8)
+        var point = integerPart.count + exponent
+        while digits.first == UInt8(ascii: "0") { digits.removeFirst(); point -= 1 }
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        let k = digits.count
+        guard k > 0 else { output += "0"; return }
+        if n < 0 { output += "-" }
+        let digitText = String(decoding: digits, as: UTF8.self)
+        if k <= point && point <= 21 {
+            output += digitText + String(repeating: "0", count: point - k)
+        } else if 0 < point && point <= 21 {
+            output += String(decoding: digits[..<point], as: UTF8.self) + "." + String(decoding: digits[point...], as: UTF8.self)
+        } else if -6 < point && point <= 0 {
+            output += "0." + String(repeating: "0", count: -point) + digitText
+        } else {
+            let e = point - 1
+            output += String(decoding: digits[..<1], as: UTF8.self)
+            if k > 1 { output += "." + String(decoding: digits[1...], as: UTF8.self) }
+            output += e < 0 ? "e-\(-e)" : "e+\(e)"
+        }
     }
 
     static func writeString(_ s: String, into output: inout String) {

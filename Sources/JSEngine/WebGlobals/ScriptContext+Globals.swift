@@ -38,7 +38,9 @@ extension ScriptContext {
             return nil
         }
         var exception: JSValueRef?
-        JSGlobalContextSetUnhandledRejectionCallback(context, rejectionHandler, &exception)
+        if !PrivateJavaScriptCore.setUnhandledRejectionCallback(context, rejectionHandler, exception: &exception) {
+            logger.warning("unhandled promise rejections are not reported on this platform")
+        }
         if let exception { throw error(fromException: exception) }
     }
 

@@ -1,0 +1,48 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// The two JavaScriptCore functions the engine needs that no public header declares.
+///
+/// On Linux `libjavascriptcoregtk-4.1` exports both and the CJSCore shim declares them.
+/// On Apple platforms they are private API (`JSContextRefPrivate.h`), so the Apple build does
+/// not call them: `setUnhandledRejectionCallback` and `setExecutionTimeLimit` answer `false`
+/// there and the engine goes without, as `docs/engine.md` ("The Linux/Apple seam") describes:
+/// no unhandled-rejection reports, and no time limit (the engine logs a warning when one is
+/// configured).
+enum PrivateJavaScriptCore {
+    /// Calls `function(promise, reason)` for every rejection left without a handler at the
+    /// end of a microtask checkpoint, including errors thrown inside `.then` callbacks.
+    /// Returns whether the platform installed it.
+    static func setUnhandledRejectionCallback(_ context: JSGlobalContextRef, _ function: JSObjectRef, exception: inout JSValueRef?) -> Bool {
+        #if canImport(CJSCore)
+        JSGlobalContextSetUnhandledRejectionCallback(context, function, &exception)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Stops scripts of `group` running longer than `seconds` in one entry from the host;
+    /// `shouldTerminate` is asked with `info` and answers whether to stop.
+    static func setExecutionTimeLimit(
+        _ group: JSContextGroupRef, seconds: Double,
+        shouldTerminate: @convention(c) (JSContextRef?, UnsafeMutableRawPointer?) -> Bool,
+        info: UnsafeMutableRawPointer
+    ) -> Bool {
+        #if canImport(CJSCore)
+        JSContextGroupSetExecutionTimeLimit(group, seconds, shouldTerminate, info)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    static func clearExecutionTimeLimit(_ group: JSContextGroupRef) {
+        #if canImport(CJSCore)
+        JSContextGroupClearExecutionTimeLimit(group)
+        #endif
+    }
+}
