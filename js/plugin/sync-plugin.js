@@ -1,0 +1,1030 @@
+/*
+ * StateHub sync plugin — a Pinia plugin that mirrors every store to native (docs/PROTOCOL.md, part A).
+ *
+ * Classic script (no modules). Publishes globalThis.StateHubSync. Runs unchanged on real Pinia + Vue in a
+ * WKWebView and on StateHub's own runtime (js/runtime) inside the engine.
+ *
+ *   pinia.use(StateHubSync.createSyncPlugin({ flush: 'tick' | 'sync', post: optionalStringSink }))
+ *
+ * Web -> native: window.webkit.messageHandlers.nativeBridge.postMessage(jsonString)
+ * Native -> web: window.nativeBridge.dispatch(jsonString)   (installed once by this file's plugins)
+ */
+(function (root) {
+  'use strict';
+
+  var OPS_KEY = Symbol.for('statehub.ops');
+  var hasOwn = Object.prototype.hasOwnProperty;
+  var ObjectProto = Object.prototype;
+  var getProto = Object.getPrototypeOf;
+  var objectKeys = Object.keys;
+  var isArray = Array.isArray;
+  var PROTOCOL_VERSION = 1;
+  var MAX_FAST_DEPTH = 64;
+
+  var schedule = typeof root.queueMicrotask === 'function'
+    ? function (fn) { root.queueMicrotask(fn); }
+    : function (fn) { Promise.resolve().then(fn); };
+
+  function warn(msg) {
+    if (root.console && typeof root.console.warn === 'function') root.console.warn(msg);
+  }
+  function logError(msg, e) {
+    if (root.console && typeof root.console.error === 'function') root.console.error(msg, e);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tagged encoding (PROTOCOL.md A.3)
+  // ---------------------------------------------------------------------------------------------
+
+  var BAIL = { bail: true }; // thrown by the fast encoder when the careful one must take over
+  var sawEscape = false;      // set whenever an object with an own "$type" key was escaped
+
+  function tagUndefined() { return { $type: 'undefined' }; }
+  function tagNumber(n) { return { $type: 'Number', value: n !== n ? 'NaN' : (n > 0 ? 'Infinity' : '-Infinity') }; }
+  function tagDate(d) {
+    var t = d.getTime();
+    return { $type: 'Date', value: t === t ? d.toISOString() : null };
+  }
+  function setKey(out, k, v) {
+    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
+  function isPlainProto(p) { return p === ObjectProto || p === null; }
+
+  // Fast path: no path bookkeeping, no cycle detection (depth limit instead). Throws BAIL on anything
+  // unserialisable or too deep; the caller then re-runs the careful encoder, which reports precisely.
+  function encFast(v, d) {
+    switch (typeof v) {
+      case 'string': case 'boolean': return v;
+      case 'number': return (v === v && v !== Infinity && v !== -Infinity) ? v : tagNumber(v);
+      case 'undefined': return tagUndefined();
+      case 'bigint': return { $type: 'BigInt', value: v.toString() };
+      case 'object': {
+        if (v === null) return null;
+        if (d > MAX_FAST_DEPTH) throw BAIL;
+        var i, n, out, x;
+        if (isArray(v)) {
+          n = v.length; out = new Array(n);
+          for (i = 0; i < n; i++) {
+            x = v[i];
+            out[i] = x === undefined ? (i in v ? tagUndefined() : null) : encFast(x, d + 1);
+          }
+          return out;
+        }
+        var p = getProto(v);
+        if (isPlainProto(p)) {
+          var keys = objectKeys(v), escape = false, k;
+          out = {}; n = keys.length;
+          for (i = 0; i < n; i++) {
+            k = keys[i];
+            if (k === '$type') escape = true;
+            setKey(out, k, encFast(v[k], d + 1));
+          }
+          if (escape) { sawEscape = true; return { $type: 'Object', value: out }; }
+          return out;
+        }
+        if (v instanceof Date) return tagDate(v);
+        if (v instanceof Map) {
+          out = [];
+          v.forEach(function (val, key) { out.push([encFast(key, d + 1), encFast(val, d + 1)]); });
+          return { $type: 'Map', entries: out };
+        }
+        if (v instanceof Set) {
+          out = [];
+          v.forEach(function (val) { out.push(encFast(val, d + 1)); });
+          return { $type: 'Set', values: out };
+        }
+        if (v.__v_isRef === true) return encFast(v.value, d + 1); // a Vue ref kept raw (inside arrays)
+        throw BAIL;
+      }
+      default: throw BAIL; // function, symbol
+    }
+  }
+
+  function pathText(path) { return path.length ? path.join('.') : '(root)'; }
+
+  // Careful path: keeps the path and the ancestors, replaces bad values by {"$type":"undefined"} and records
+  // { kind, path, className? } in errors.
+  function encCareful(v, path, anc, errors) {
+    switch (typeof v) {
+      case 'string': case 'boolean': return v;
+      case 'number': return (v === v && v !== Infinity && v !== -Infinity) ? v : tagNumber(v);
+      case 'undefined': return tagUndefined();
+      case 'bigint': return { $type: 'BigInt', value: v.toString() };
+      case 'function': case 'symbol':
+        errors.push({ kind: typeof v, path: path.slice() });
+        return tagUndefined();
+      case 'object': {
+        if (v === null) return null;
+        if (anc.indexOf(v) >= 0) {
+          errors.push({ kind: 'cycle', path: path.slice() });
+          return tagUndefined();
+        }
+        var i, n, out, x;
+        anc.push(v);
+        try {
+          if (isArray(v)) {
+            n = v.length; out = new Array(n);
+            for (i = 0; i < n; i++) {
+              x = v[i];
+              path.push(i);
+              out[i] = x === undefined ? (i in v ? tagUndefined() : null) : encCareful(x, path, anc, errors);
+              path.pop();
+            }
+            return out;
+          }
+          var p = getProto(v);
+          if (isPlainProto(p)) {
+            var keys = objectKeys(v), escape = false, k;
+            out = {}; n = keys.length;
+            for (i = 0; i < n; i++) {
+              k = keys[i];
+              if (k === '$type') escape = true;
+              path.push(k);
+              setKey(out, k, encCareful(v[k], path, anc, errors));
+              path.pop();
+            }
+            if (escape) { sawEscape = true; return { $type: 'Object', value: out }; }
+            return out;
+          }
+          if (v instanceof Date) return tagDate(v);
+          if (v instanceof Map) {
+            out = []; i = 0;
+            v.forEach(function (val, key) {
+              path.push(i, 0); var ek = encCareful(key, path, anc, errors); path.pop();
+              path.push(1); var ev = encCareful(val, path, anc, errors); path.pop(); path.pop();
+              out.push([ek, ev]); i++;
+            });
+            return { $type: 'Map', entries: out };
+          }
+          if (v instanceof Set) {
+            out = []; i = 0;
+            v.forEach(function (val) {
+              path.push(i); out.push(encCareful(val, path, anc, errors)); path.pop(); i++;
+            });
+            return { $type: 'Set', values: out };
+          }
+          if (v.__v_isRef === true) return encCareful(v.value, path, anc, errors);
+          var cn = v.constructor && typeof v.constructor.name === 'string' ? v.constructor.name : undefined;
+          errors.push(cn ? { kind: 'class_instance', path: path.slice(), className: cn } : { kind: 'class_instance', path: path.slice() });
+          return tagUndefined();
+        } finally {
+          anc.pop();
+        }
+      }
+      default:
+        errors.push({ kind: typeof v, path: path.slice() });
+        return tagUndefined();
+    }
+  }
+
+  /**
+   * Encodes a JS value into the tagged JSON form (a fresh tree; primitives as is).
+   * basePath: path prefix used in error reports; errors: array receiving { kind, path, className? } for each
+   * unserialisable value (which is replaced by {"$type":"undefined"}). Without an errors array, bad values are
+   * still replaced (never thrown).
+   */
+  function encodeValue(v, basePath, errors) {
+    var t = typeof v;
+    if (t === 'string' || t === 'boolean' || v === null) return v;
+    if (t === 'number' && v === v && v !== Infinity && v !== -Infinity) return v;
+    try {
+      return encFast(v, 0);
+    } catch (e) {
+      if (e !== BAIL) throw e;
+      return encCareful(v, basePath ? basePath.slice() : [], [], errors || []);
+    }
+  }
+
+  /** Decodes tagged values back into JS values. Works in place on trees from JSON.parse (returns the result). */
+  function decodeValue(v) {
+    if (v === null || typeof v !== 'object') return v;
+    var i, n;
+    if (isArray(v)) {
+      for (i = 0, n = v.length; i < n; i++) {
+        var x = v[i];
+        if (x !== null && typeof x === 'object') v[i] = decodeValue(x);
+      }
+      return v;
+    }
+    var tag = v.$type;
+    if (typeof tag === 'string') {
+      switch (tag) {
+        case 'undefined': return undefined;
+        case 'Date': return v.value === null ? new Date(NaN) : new Date(v.value);
+        case 'Map': {
+          var m = new Map(), es = v.entries || [];
+          for (i = 0; i < es.length; i++) m.set(decodeValue(es[i][0]), decodeValue(es[i][1]));
+          return m;
+        }
+        case 'Set': {
+          var s = new Set(), vs = v.values || [];
+          for (i = 0; i < vs.length; i++) s.add(decodeValue(vs[i]));
+          return s;
+        }
+        case 'BigInt': return typeof BigInt === 'function' ? BigInt(v.value) : Number(v.value);
+        case 'Number': return v.value === 'NaN' ? NaN : (v.value === '-Infinity' ? -Infinity : Infinity);
+        case 'Object': return decodePlain(v.value || {});
+        default: break; // unknown tag: leave the object as is
+      }
+    }
+    return decodePlain(v);
+  }
+  function decodePlain(o) {
+    var keys = objectKeys(o);
+    for (var i = 0; i < keys.length; i++) {
+      var x = o[keys[i]];
+      if (x !== null && typeof x === 'object') {
+        var d = decodeValue(x);
+        if (d !== x) setKey(o, keys[i], d);
+      }
+    }
+    return o;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Diff of two encoded trees (derived ops on real Pinia, PROTOCOL.md A.10)
+  // ---------------------------------------------------------------------------------------------
+
+  function isIndexKey(k) {
+    // canonical array index: "0" or no leading zero, below 2^32 - 1
+    var n = k.length;
+    if (n === 0 || n > 10) return false;
+    var c = k.charCodeAt(0);
+    if (c === 48) return n === 1;
+    for (var i = 0; i < n; i++) { c = k.charCodeAt(i); if (c < 48 || c > 57) return false; }
+    return n < 10 || +k < 4294967295;
+  }
+  function isTagged(o) { return typeof o.$type === 'string'; }
+
+  function deepEqual(a, b) {
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+    var i, n;
+    if (isArray(a)) {
+      if (!isArray(b) || a.length !== b.length) return false;
+      for (i = 0, n = a.length; i < n; i++) if (!deepEqual(a[i], b[i])) return false;
+      return true;
+    }
+    if (isArray(b)) return false;
+    var ka = objectKeys(a), kb = objectKeys(b);
+    if (ka.length !== kb.length) return false;
+    for (i = 0, n = ka.length; i < n; i++) {
+      if (ka[i] !== kb[i]) return false; // key order is part of equality
+      if (!deepEqual(a[ka[i]], b[ka[i]])) return false;
+    }
+    return true;
+  }
+
+  function emitSet(path, value, ops) { ops.push({ op: 'set', path: path.slice(), value: value }); }
+
+  function diffInto(a, b, path, ops) {
+    if (a === b) return;
+    if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+      var aa = isArray(a), ba = isArray(b);
+      if (aa && ba) return diffArray(a, b, path, ops);
+      if (!aa && !ba && !isTagged(a) && !isTagged(b)) return diffObject(a, b, path, ops);
+      if (deepEqual(a, b)) return;
+    }
+    emitSet(path, b, ops);
+  }
+
+  function diffObject(a, b, path, ops) {
+    var ka = objectKeys(a), kb = objectKeys(b), i, k;
+    // Would deletes + appends reproduce b's key order? Integer-like keys sort themselves; others must keep
+    // a's relative order, with new keys after all common ones.
+    var common = [];
+    for (i = 0; i < ka.length; i++) { k = ka[i]; if (!isIndexKey(k) && hasOwn.call(b, k)) common.push(k); }
+    var j = 0;
+    for (i = 0; i < kb.length; i++) {
+      k = kb[i];
+      if (isIndexKey(k)) continue;
+      if (j < common.length) {
+        if (k !== common[j]) { emitSet(path, b, ops); return; }
+        j++;
+      } else if (hasOwn.call(a, k)) { emitSet(path, b, ops); return; }
+    }
+    for (i = 0; i < ka.length; i++) {
+      k = ka[i];
+      if (!hasOwn.call(b, k)) { path.push(k); ops.push({ op: 'delete', path: path.slice() }); path.pop(); }
+    }
+    for (i = 0; i < kb.length; i++) {
+      k = kb[i];
+      path.push(k);
+      if (hasOwn.call(a, k)) diffInto(a[k], b[k], path, ops);
+      else emitSet(path, b[k], ops);
+      path.pop();
+    }
+  }
+
+  function diffArray(a, b, path, ops) {
+    var la = a.length, lb = b.length, i;
+    if (la === lb) {
+      for (i = 0; i < la; i++) {
+        if (a[i] !== b[i]) { path.push(i); diffInto(a[i], b[i], path, ops); path.pop(); }
+      }
+      return;
+    }
+    var min = la < lb ? la : lb, pre = 0, suf = 0;
+    while (pre < min && deepEqual(a[pre], b[pre])) pre++;
+    while (suf < min - pre && deepEqual(a[la - 1 - suf], b[lb - 1 - suf])) suf++;
+    ops.push({ op: 'splice', path: path.slice(), index: pre, deleteCount: la - pre - suf, items: b.slice(pre, lb - suf) });
+  }
+
+  /** Ops that turn encoded tree a into encoded tree b (both in tagged form). */
+  function diffStates(a, b) {
+    var ops = [];
+    diffInto(a, b, [], ops);
+    return ops;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Applying ops (forwarded native -> web ops on the live store; also used by tests on JSON mirrors)
+  // ---------------------------------------------------------------------------------------------
+
+  function OpError(reason, op) { this.reason = reason; this.op = op; }
+
+  function stepOK(container, step) {
+    if (isArray(container)) return typeof step === 'number' && step >= 0 && step % 1 === 0;
+    return typeof step === 'string';
+  }
+
+  /**
+   * Applies ops (values already decoded, or raw JSON for a mirror) to root in place. Returns the new root
+   * (changes only for a set at []). Throws an OpError when an op does not apply.
+   * replaceRoot(root, value): how to replace the whole state (default: delete missing keys, assign all).
+   */
+  function applyOps(rootObj, ops, replaceRoot) {
+    for (var i = 0; i < ops.length; i++) {
+      var o = ops[i];
+      if (o === null || typeof o !== 'object' || !isArray(o.path)) throw new OpError('malformed op', o);
+      var path = o.path, n = path.length, parent = rootObj, j;
+      if (o.op === 'splice') {
+        var target = rootObj;
+        for (j = 0; j < n; j++) {
+          if (target === null || typeof target !== 'object' || !stepOK(target, path[j])) throw new OpError('path does not exist', o);
+          target = target[path[j]];
+        }
+        if (!isArray(target)) throw new OpError('splice target is not an array', o);
+        var idx = o.index, dc = o.deleteCount, items = o.items || [];
+        if (typeof idx !== 'number' || typeof dc !== 'number' || !isArray(items)) throw new OpError('malformed splice', o);
+        if (idx > target.length) idx = target.length;
+        target.splice.apply(target, [idx, dc].concat(items));
+        continue;
+      }
+      if (n === 0) {
+        if (o.op !== 'set') throw new OpError('cannot delete the root', o);
+        rootObj = replaceRoot ? replaceRoot(rootObj, o.value) : replaceAll(rootObj, o.value);
+        continue;
+      }
+      for (j = 0; j < n - 1; j++) {
+        if (parent === null || typeof parent !== 'object' || !stepOK(parent, path[j])) throw new OpError('path does not exist', o);
+        parent = parent[path[j]];
+      }
+      if (parent === null || typeof parent !== 'object') throw new OpError('parent is not a container', o);
+      var last = path[n - 1];
+      if (o.op === 'set') {
+        if (isArray(parent)) {
+          if (last === 'length') {
+            var len = o.value;
+            if (typeof len !== 'number' || len < 0 || len % 1 !== 0) throw new OpError('bad length', o);
+            while (parent.length < len) parent.push(null);
+            parent.length = len;
+          } else {
+            if (!stepOK(parent, last)) throw new OpError('array index is not an integer', o);
+            while (parent.length < last) parent.push(null);
+            parent[last] = o.value;
+          }
+        } else {
+          if (typeof last !== 'string') throw new OpError('object key is not a string', o);
+          setKey(parent, last, o.value);
+        }
+      } else if (o.op === 'delete') {
+        if (isArray(parent)) {
+          if (!stepOK(parent, last)) throw new OpError('array index is not an integer', o);
+          if (last < parent.length) parent[last] = null;
+        } else {
+          if (typeof last !== 'string') throw new OpError('object key is not a string', o);
+          delete parent[last];
+        }
+      } else {
+        throw new OpError('unknown op ' + String(o.op), o);
+      }
+    }
+    return rootObj;
+  }
+
+  function replaceAll(target, value) {
+    if (value === null || typeof value !== 'object' || isArray(value)) throw new OpError('root must be an object', { op: 'set', path: [] });
+    var ks = objectKeys(target), i;
+    for (i = 0; i < ks.length; i++) if (!hasOwn.call(value, ks[i])) delete target[ks[i]];
+    var vk = objectKeys(value);
+    for (i = 0; i < vk.length; i++) setKey(target, vk[i], value[vk[i]]);
+    return target;
+  }
+
+  // Hole-faithful variant for the live store: deleting an array element leaves a hole (JS semantics), which
+  // encodes as null, like the mirror.
+  function applyOpsToStore(state, ops) {
+    for (var i = 0; i < ops.length; i++) {
+      var o = ops[i];
+      if (o && o.op === 'delete' && isArray(o.path) && o.path.length && typeof o.path[o.path.length - 1] === 'number') {
+        var parent = state, p = o.path, j;
+        for (j = 0; j < p.length - 1; j++) {
+          if (parent === null || typeof parent !== 'object' || !stepOK(parent, p[j])) throw new OpError('path does not exist', o);
+          parent = parent[p[j]];
+        }
+        if (!isArray(parent)) throw new OpError('array index on a non-array', o);
+        delete parent[p[p.length - 1]];
+        continue;
+      }
+      applyOps(state, [o]);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Store records and messaging
+  // ---------------------------------------------------------------------------------------------
+
+  var registry = new Map();       // storeId -> record (latest instance wins)
+  var dirty = [];                 // records with a pending batch
+  var flushScheduled = false;
+  var messageCounter = 0;
+  var defaultPost = null;         // transport of the most recent plugin with a shell, for store-less replies
+  var warnedInert = false;
+
+  function resolvePost(opt) {
+    if (typeof opt === 'function') return opt;
+    var w = root.window || root;
+    var h = w && w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.nativeBridge;
+    if (h && typeof h.postMessage === 'function') return function (s) { h.postMessage(s); };
+    return null;
+  }
+
+  function nextMessageId() { return 'w' + (++messageCounter); }
+
+  function safePost(post, text) {
+    try { post(text); } catch (e) { logError('[StateHubSync] postMessage failed', e); }
+  }
+
+  function send(rec, type, payload, messageId) {
+    var text = JSON.stringify({
+      v: PROTOCOL_VERSION, storeId: rec.id, messageId: messageId === undefined ? nextMessageId() : messageId,
+      seq: ++rec.seq, type: type, payload: payload
+    });
+    safePost(rec.post, text);
+    if (type !== 'error' && rec.errQueue !== null) {
+      var q = rec.errQueue; rec.errQueue = null;
+      for (var i = 0; i < q.length; i++) send(rec, 'error', q[i]);
+    }
+  }
+
+  function sendStoreless(post, storeId, type, payload, messageId) {
+    if (!post) return;
+    safePost(post, JSON.stringify({
+      v: PROTOCOL_VERSION, storeId: storeId === undefined ? null : storeId,
+      messageId: messageId === undefined ? nextMessageId() : messageId, type: type, payload: payload
+    }));
+  }
+
+  function errorPayload(code, message, path, detail) {
+    var p = { code: code, message: message };
+    if (path) p.path = path;
+    if (detail) p.detail = detail;
+    return p;
+  }
+
+  function reportUnserializable(rec, errs, where) {
+    for (var i = 0; i < errs.length; i++) {
+      var e = errs[i];
+      var detail = { kind: e.kind };
+      if (e.className) detail.className = e.className;
+      if (where) detail.where = where;
+      var what = e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance')
+        : (e.kind === 'cycle' ? 'a cycle' : 'a ' + e.kind);
+      // queued: posted right after the message that carries the replacement (see send)
+      (rec.errQueue || (rec.errQueue = [])).push(errorPayload('unserializable_state',
+        'cannot serialise ' + what + ' at ' + pathText(e.path) + '; sent as {"$type":"undefined"}', e.path, detail));
+    }
+  }
+
+  // Full state, with error reports deduplicated against the previous full encode of this store.
+  // The raw object behind a Vue / StateHub reactive proxy (walking raw data is several times faster than
+  // walking through proxy traps). Refs left in a raw tree (setup stores on Vue) are unwrapped by the encoder.
+  function rawOf(v) {
+    var r;
+    while (v !== null && typeof v === 'object' && (r = v.__v_raw) !== undefined && r !== v) v = r;
+    return v;
+  }
+
+  function encodeState(rec) {
+    var state = rawOf(rec.store.$state);
+    sawEscape = false;
+    try {
+      var fast = encFast(state, 0);
+      rec.errKeys = null;
+      if (sawEscape) rec.escapes = true;
+      return fast;
+    } catch (e) {
+      if (e !== BAIL) throw e;
+    }
+    var errs = [];
+    sawEscape = false;
+    var enc = encCareful(state, [], [], errs);
+    if (sawEscape) rec.escapes = true;
+    var keys = new Set(), fresh = [], prev = rec.errKeys;
+    for (var i = 0; i < errs.length; i++) {
+      var key = errs[i].kind + '|' + JSON.stringify(errs[i].path);
+      keys.add(key);
+      if (!prev || !prev.has(key)) fresh.push(errs[i]);
+    }
+    rec.errKeys = keys;
+    reportUnserializable(rec, fresh);
+    return enc;
+  }
+
+  function postSyncState(rec, reason) {
+    var enc = encodeState(rec);
+    if (rec.mode !== 'precise') rec.snapshot = enc;
+    send(rec, 'sync_state', { state: enc, reason: reason });
+  }
+
+  // True when v is plain JSON that JSON.stringify renders faithfully (no tags needed, no "$type" key, no
+  // undefined, no non-finite number, no holes, not too deep). Walks without allocating.
+  function isJSONSafe(v, d) {
+    switch (typeof v) {
+      case 'string': case 'boolean': return true;
+      case 'number': return v === v && v !== Infinity && v !== -Infinity;
+      case 'object': {
+        if (v === null) return true;
+        if (d > MAX_FAST_DEPTH) return false;
+        var i, n;
+        if (isArray(v)) {
+          for (i = 0, n = v.length; i < n; i++) {
+            var x = v[i];
+            if (x === undefined || (typeof x !== 'string' && typeof x !== 'number' && !isJSONSafe(x, d + 1))) return false;
+            if (typeof x === 'number' && !(x === x && x !== Infinity && x !== -Infinity)) return false;
+          }
+          return true;
+        }
+        if (!isPlainProto(getProto(v))) return false;
+        var keys = objectKeys(v);
+        for (i = 0, n = keys.length; i < n; i++) {
+          var k = keys[i];
+          if (k === '$type' || k === '__proto__' || !isJSONSafe(v[k], d + 1)) return false;
+        }
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  // Encodes the runtime's precise ops (values already cloned by the runtime, so owned by us) into protocol
+  // ops. An op whose values are plain JSON is used as is (the runtime's op objects have the protocol's shape).
+  function encodeOps(rec, raw) {
+    var n = raw.length, out = new Array(n), errs = null;
+    sawEscape = false;
+    for (var i = 0; i < n; i++) {
+      var o = raw[i], kind = o.op, v;
+      if (kind === 'set') {
+        v = o.value;
+        if (isJSONSafe(v, 0)) { out[i] = o; continue; }
+        if (!errs) errs = [];
+        out[i] = { op: 'set', path: o.path, value: encodeValue(v, o.path, errs) };
+      } else if (kind === 'delete') {
+        out[i] = o;
+      } else if (kind === 'splice') {
+        var items = o.items || [];
+        if (isJSONSafe(items, 0)) { out[i] = o; continue; }
+        var enc = new Array(items.length);
+        if (!errs) errs = [];
+        for (var j = 0; j < items.length; j++) {
+          enc[j] = (items[j] === undefined && !(j in items)) ? null : encodeValue(items[j], o.path.concat([o.index + j]), errs);
+        }
+        out[i] = { op: 'splice', path: o.path, index: o.index, deleteCount: o.deleteCount, items: enc };
+      } else {
+        out[i] = o;
+      }
+    }
+    if (errs && errs.length) reportUnserializable(rec, errs);
+    if (sawEscape) rec.escapes = true;
+    else if (!rec.escapes) {
+      for (i = 0; i < n; i++) if (raw[i].path.indexOf('$type') >= 0) { rec.escapes = true; break; }
+    }
+    if (rec.escapes) return fixEscapedPaths(rec, out);
+    return out;
+  }
+
+  // Paths address the encoded tree (PROTOCOL.md A.3): below an object escaped as {"$type":"Object","value":…}
+  // they go through "value". Only stores that ever held a "$type" key pay for this. A mutation of several ops
+  // (whose intermediate states are gone) or one that adds or removes a "$type" key is sent as one set of the
+  // whole state, which is exact because sync subscribers run right after each mutation.
+  function fixEscapedPaths(rec, ops) {
+    var root = rawOf(rec.store.$state);
+    if (ops.length !== 1 || isEscapedObj(root)) return [wholeStateOp(rec)];
+    var o = ops[0], path = o.path, n = path.length;
+    var upto = o.op === 'splice' ? n : n - 1;
+    if (o.op !== 'splice' && n > 0 && path[n - 1] === '$type') return [wholeStateOp(rec)];
+    var out = [], cur = root, changed = false;
+    for (var i = 0; i < upto; i++) {
+      out.push(path[i]);
+      cur = unref(rawOf(cur !== null && typeof cur === 'object' ? cur[path[i]] : undefined));
+      if (isEscapedObj(cur)) { out.push('value'); changed = true; }
+    }
+    if (!changed) return ops;
+    if (upto < n) out.push(path[n - 1]);
+    var copy = {}, keys = objectKeys(o);
+    for (var k = 0; k < keys.length; k++) copy[keys[k]] = o[keys[k]];
+    copy.path = out;
+    return [copy];
+  }
+  function unref(v) { return v !== null && typeof v === 'object' && v.__v_isRef === true ? v.value : v; }
+  function isEscapedObj(v) {
+    return v !== null && typeof v === 'object' && !isArray(v) && isPlainProto(getProto(v)) && hasOwn.call(v, '$type');
+  }
+  function wholeStateOp(rec) {
+    return { op: 'set', path: [], value: encodeState(rec) };
+  }
+
+  function queueMutation(rec, type, ops) {
+    if (!ops.length) return;
+    if (rec.flush === 'sync') {
+      send(rec, 'apply_mutation', { mutations: [{ type: type, ops: ops }] });
+      return;
+    }
+    var pending = rec.pending;
+    if (pending === null) {
+      rec.pending = [{ type: type, ops: ops }];
+      markDirty(rec);
+    } else {
+      var last = pending[pending.length - 1];
+      if (type === 'direct' && last.type === 'direct') {
+        for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]);
+      } else {
+        pending.push({ type: type, ops: ops });
+      }
+    }
+  }
+
+  function markDirty(rec) {
+    if (rec.isDirty) return;
+    rec.isDirty = true;
+    dirty.push(rec);
+    if (!flushScheduled) { flushScheduled = true; schedule(flushAll); }
+  }
+
+  function flushAll() {
+    flushScheduled = false;
+    var list = dirty; dirty = [];
+    for (var i = 0; i < list.length; i++) flushStore(list[i]);
+  }
+
+  // Derived mode: direct writes of one tick are diffed once, at flush time (or before the next patch).
+  function takeDerivedDirect(rec) {
+    if (!rec.derivedDirty) return;
+    rec.derivedDirty = false;
+    var next = encodeState(rec);
+    var ops = diffStates(rec.snapshot, next);
+    rec.snapshot = next;
+    queueMutationRaw(rec, 'direct', ops);
+  }
+  function queueMutationRaw(rec, type, ops) {
+    if (!ops.length) return;
+    if (rec.pending === null) rec.pending = [{ type: type, ops: ops }];
+    else {
+      var last = rec.pending[rec.pending.length - 1];
+      if (type === 'direct' && last.type === 'direct') { for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
+      else rec.pending.push({ type: type, ops: ops });
+    }
+  }
+
+  function flushStore(rec) {
+    rec.isDirty = false;
+    if (rec.disposed) { rec.pending = null; return; }
+    if (rec.derivedDirty) takeDerivedDirect(rec);
+    var pending = rec.pending;
+    if (pending === null) return;
+    rec.pending = null;
+    send(rec, 'apply_mutation', { mutations: pending });
+  }
+
+  function onMutation(rec, mutation) {
+    if (rec.suppress > 0 || rec.disposed) return;
+    var raw = mutation[OPS_KEY];
+    var type = mutation.type;
+    if (raw) {
+      if (rec.mode !== 'precise') {
+        if (rec.mode === 'derived') {
+          // switched runtimes mid-flight: settle the derived state first
+          flushStore(rec);
+        }
+        rec.mode = 'precise';
+        rec.snapshot = null;
+      }
+      queueMutation(rec, type, encodeOps(rec, raw));
+      return;
+    }
+    // No op log (real Pinia): derive ops by diffing against the last state sent.
+    if (rec.mode !== 'derived') {
+      if (rec.mode === 'precise') {
+        // an op log went missing: resynchronise from a full state, then diff from there
+        flushStore(rec);
+        rec.mode = 'derived';
+        postSyncState(rec, 'resync');
+        return;
+      }
+      rec.mode = 'derived';
+    }
+    if (rec.flush !== 'sync' && type === 'direct') {
+      rec.derivedDirty = true;
+      markDirty(rec);
+      return;
+    }
+    var next = encodeState(rec);
+    var ops = diffStates(rec.snapshot, next);
+    rec.snapshot = next;
+    if (rec.flush === 'sync') { queueMutation(rec, type, ops); return; }
+    // a patch after direct writes of this tick: those are inside this diff too, reported under the patch type
+    rec.derivedDirty = false;
+    if (ops.length) { queueMutationRaw(rec, type, ops); markDirty(rec); }
+  }
+
+  // Silent re-baseline after a change native already knows about (hydration, forwarded ops).
+  function rebaseline(rec) {
+    if (rec.mode !== 'precise') {
+      rec.derivedDirty = false;
+      rec.snapshot = encodeState(rec);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Native -> web
+  // ---------------------------------------------------------------------------------------------
+
+  function errorInfo(e) {
+    if (e !== null && typeof e === 'object') {
+      return {
+        name: typeof e.name === 'string' ? e.name : (e.constructor && e.constructor.name) || 'Error',
+        message: typeof e.message === 'string' ? e.message : safeString(e),
+        stack: typeof e.stack === 'string' ? e.stack : ''
+      };
+    }
+    return { name: typeof e, message: safeString(e), stack: '' };
+  }
+  function safeString(v) { try { return String(v); } catch (_) { return '[unprintable]'; } }
+
+  function actionNames(rec) {
+    var acts = rec.options && rec.options.actions;
+    return acts && typeof acts === 'object' ? acts : null;
+  }
+
+  function handleDispatchAction(msg, rec, post) {
+    var mid = msg.messageId;
+    var p = msg.payload;
+    function fail(code, name, message) {
+      var payload = { ok: false, error: { code: code, name: name, message: message, stack: '' } };
+      if (rec) send(rec, 'action_result', payload, mid); else sendStoreless(post, msg.storeId, 'action_result', payload, mid);
+    }
+    if (!rec) return fail('unknown_store', 'UnknownStore', 'no store "' + msg.storeId + '" in this engine');
+    if (p === null || typeof p !== 'object' || typeof p.action !== 'string') return fail('bad_message', 'BadMessage', 'payload.action must be a string');
+    if (p.args !== undefined && !isArray(p.args)) return fail('bad_message', 'BadMessage', 'payload.args must be an array');
+    var name = p.action, store = rec.store, acts = actionNames(rec);
+    var known = acts ? hasOwn.call(acts, name) : (name.charAt(0) !== '$' && name.charAt(0) !== '_');
+    if (!known || typeof store[name] !== 'function') return fail('unknown_action', 'UnknownAction', 'store "' + rec.id + '" has no action "' + name + '"');
+    var args = p.args ? decodeValue(p.args) : [];
+    flushStore(rec);
+
+    function ok(value) {
+      if (rec.disposed) return;
+      flushStore(rec);
+      var errs = [];
+      var enc = encodeValue(value, [], errs);
+      if (errs.length) reportUnserializable(rec, errs, 'action_result');
+      send(rec, 'action_result', { ok: true, value: enc }, mid);
+    }
+    function threw(e) {
+      if (rec.disposed) return;
+      flushStore(rec);
+      var info = errorInfo(e);
+      send(rec, 'action_result', { ok: false, error: { code: 'action_threw', name: info.name, message: info.message, stack: info.stack } }, mid);
+    }
+    var result;
+    try {
+      result = store[name].apply(store, args);
+    } catch (e) {
+      threw(e);
+      return;
+    }
+    if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
+      try { result.then(ok, threw); } catch (e) { threw(e); }
+    } else {
+      ok(result);
+    }
+  }
+
+  function handleHydrate(msg, rec) {
+    var p = msg.payload;
+    if (p === null || typeof p !== 'object' || p.state === null || typeof p.state !== 'object' || isArray(p.state)) {
+      return badMessage(rec.post, msg, 'payload.state must be an object', 'payload.state', rec);
+    }
+    flushStore(rec);
+    var snap = decodeValue(p.state);
+    rec.suppress++;
+    try {
+      rec.store.$patch(function (state) {
+        var ks = objectKeys(state), i;
+        for (i = 0; i < ks.length; i++) if (!hasOwn.call(snap, ks[i])) delete state[ks[i]];
+        var sk = objectKeys(snap);
+        for (i = 0; i < sk.length; i++) state[sk[i]] = snap[sk[i]];
+      });
+    } finally {
+      rec.suppress--;
+    }
+    rec.derivedDirty = false;
+    postSyncState(rec, 'hydrated');
+  }
+
+  function handleForwarded(msg, rec) {
+    var p = msg.payload;
+    if (p === null || typeof p !== 'object' || !isArray(p.mutations)) {
+      return badMessage(rec.post, msg, 'payload.mutations must be an array', 'payload.mutations', rec);
+    }
+    var all = [], i;
+    for (i = 0; i < p.mutations.length; i++) {
+      var m = p.mutations[i];
+      if (m === null || typeof m !== 'object' || !isArray(m.ops)) {
+        return badMessage(rec.post, msg, 'payload.mutations[' + i + '].ops must be an array', 'payload.mutations[' + i + '].ops', rec);
+      }
+      for (var j = 0; j < m.ops.length; j++) all.push(m.ops[j]);
+    }
+    for (i = 0; i < all.length; i++) {
+      var o = all[i];
+      if (o === null || typeof o !== 'object' || !isArray(o.path)) {
+        return badMessage(rec.post, msg, 'op ' + i + ' is malformed (needs op and path)', 'ops[' + i + ']', rec);
+      }
+      if (o.value !== null && typeof o.value === 'object') o.value = decodeValue(o.value);
+      if (isArray(o.items)) decodeValue(o.items);
+    }
+    flushStore(rec);
+    var failure = null;
+    rec.suppress++;
+    try {
+      rec.store.$patch(function (state) {
+        try { applyOpsToStore(state, all); } catch (e) {
+          if (e instanceof OpError) failure = e; else throw e;
+        }
+      });
+    } finally {
+      rec.suppress--;
+    }
+    rebaseline(rec);
+    if (failure) {
+      send(rec, 'error', errorPayload('op_failed', 'forwarded op does not apply: ' + failure.reason,
+        failure.op && isArray(failure.op.path) ? failure.op.path : [], { op: failure.op && failure.op.op, reason: failure.reason }));
+    }
+  }
+
+  function badMessage(post, msg, message, field, rec, received) {
+    var detail = {};
+    if (received !== undefined) detail.received = received;
+    if (field) detail.field = field;
+    var payload = errorPayload('bad_message', message, null, detail);
+    if (rec) send(rec, 'error', payload);
+    else sendStoreless(post, msg && typeof msg.storeId === 'string' ? msg.storeId : null, 'error', payload);
+  }
+
+  function truncate(s) { s = typeof s === 'string' ? s : safeString(s); return s.length > 200 ? s.slice(0, 200) : s; }
+
+  var KNOWN_TYPES = { dispatch_action: 1, sync_state: 1, apply_mutation: 1, request_sync: 1 };
+
+  function dispatchFromNative(json) {
+    var post = defaultPost || resolvePost(null);
+    var msg;
+    try {
+      msg = typeof json === 'string' ? JSON.parse(json) : json;
+    } catch (e) {
+      badMessage(post, null, 'native message is not valid JSON: ' + (e && e.message), null, null, truncate(json));
+      return;
+    }
+    try {
+      if (msg === null || typeof msg !== 'object' || isArray(msg)) {
+        return badMessage(post, null, 'native message is not a JSON object', null, null, truncate(json));
+      }
+      if (msg.v !== undefined && msg.v !== PROTOCOL_VERSION) {
+        return badMessage(post, msg, 'unsupported protocol version ' + safeString(msg.v), 'v', null, truncate(json));
+      }
+      if (typeof msg.type !== 'string' || !hasOwn.call(KNOWN_TYPES, msg.type)) {
+        return badMessage(post, msg, 'unknown message type ' + JSON.stringify(msg.type === undefined ? null : msg.type), 'type', registry.get(msg.storeId), truncate(json));
+      }
+      if (typeof msg.storeId !== 'string') {
+        if (msg.type === 'dispatch_action' && msg.messageId !== undefined) {
+          sendStoreless(post, null, 'action_result', { ok: false, error: { code: 'bad_message', name: 'BadMessage', message: 'storeId must be a string', stack: '' } }, msg.messageId);
+          return;
+        }
+        return badMessage(post, msg, 'storeId must be a string', 'storeId', null, truncate(json));
+      }
+      var rec = registry.get(msg.storeId);
+      if (msg.type === 'dispatch_action') {
+        if (msg.messageId === undefined || msg.messageId === null) {
+          return badMessage(post, msg, 'dispatch_action needs a messageId', 'messageId', rec, truncate(json));
+        }
+        return handleDispatchAction(msg, rec, post);
+      }
+      if (!rec) {
+        sendStoreless(post, msg.storeId, 'error', errorPayload('unknown_store', 'no store "' + msg.storeId + '" in this engine', null, { type: msg.type }));
+        return;
+      }
+      if (msg.payload === undefined || msg.payload === null || typeof msg.payload !== 'object') {
+        if (msg.type !== 'request_sync') return badMessage(rec.post, msg, 'payload must be an object', 'payload', rec, truncate(json));
+      }
+      if (msg.type === 'sync_state') return handleHydrate(msg, rec);
+      if (msg.type === 'apply_mutation') return handleForwarded(msg, rec);
+      if (msg.type === 'request_sync') { flushStore(rec); postSyncState(rec, 'resync'); }
+    } catch (e) {
+      logError('[StateHubSync] failed to handle a native message', e);
+      try { badMessage(post, msg, 'failed to handle message: ' + (e && e.message), null, msg && registry.get(msg.storeId), truncate(json)); } catch (_) { /* never throw to native */ }
+    }
+  }
+
+  function installDispatch() {
+    var w = root.window || root;
+    var nb = w.nativeBridge;
+    if (!nb || typeof nb !== 'object') { nb = {}; w.nativeBridge = nb; }
+    if (nb.dispatch !== dispatchFromNative) nb.dispatch = dispatchFromNative;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The plugin
+  // ---------------------------------------------------------------------------------------------
+
+  function createSyncPlugin(config) {
+    config = config || {};
+    var flush = config.flush === 'sync' ? 'sync' : 'tick';
+    var postOpt = config.post;
+
+    return function stateHubSyncPlugin(context) {
+      var store = context && context.store;
+      if (!store || typeof store.$subscribe !== 'function') return;
+      var post = resolvePost(postOpt);
+      if (!post) {
+        if (!warnedInert) {
+          warnedInert = true;
+          warn('[StateHubSync] no native shell (window.webkit.messageHandlers.nativeBridge is missing): the sync plugin is inactive.');
+        }
+        return;
+      }
+      defaultPost = post;
+      installDispatch();
+
+      var previous = registry.get(store.$id);
+      if (previous && previous.store === store) return; // same instance seen twice (plugin used twice)
+
+      var rec = {
+        id: store.$id, store: store, options: context.options, post: post, flush: flush,
+        seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
+        mode: 'unknown', snapshot: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false
+      };
+      registry.set(rec.id, rec);
+      postSyncState(rec, 'created');
+
+      store.$subscribe(function (mutation) { onMutation(rec, mutation); }, { flush: 'sync', detached: true });
+
+      var originalDispose = store.$dispose;
+      if (typeof originalDispose === 'function') {
+        var wrapped = function () {
+          if (!rec.disposed) flushStore(rec);
+          var r = originalDispose.apply(this, arguments);
+          if (!rec.disposed) {
+            send(rec, 'store_disposed', {});
+            rec.disposed = true;
+            rec.pending = null;
+            if (registry.get(rec.id) === rec) registry.delete(rec.id);
+          }
+          return r;
+        };
+        try { store.$dispose = wrapped; } catch (e) { /* fall through */ }
+        if (store.$dispose !== wrapped) {
+          try { Object.defineProperty(store, '$dispose', { value: wrapped, configurable: true, writable: true }); } catch (e) {
+            warn('[StateHubSync] cannot wrap $dispose of store "' + rec.id + '"; store_disposed will not be posted');
+          }
+        }
+      }
+    };
+  }
+
+  /** Flushes every pending batch now (tests, and native before a synchronous read). */
+  function flushPending() { flushAll(); }
+
+  root.StateHubSync = {
+    version: PROTOCOL_VERSION,
+    createSyncPlugin: createSyncPlugin,
+    encodeValue: encodeValue,
+    decodeValue: decodeValue,
+    diffStates: diffStates,
+    applyOps: applyOps,
+    deepEqual: deepEqual,
+    flushPending: flushPending,
+    dispatch: dispatchFromNative,
+    OPS_KEY: OPS_KEY
+  };
+})(typeof globalThis !== 'undefined' ? globalThis : this);

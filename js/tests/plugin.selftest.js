@@ -1,0 +1,623 @@
+/*
+ * Self-test of js/plugin/sync-plugin.js against the store runtime (docs/PROTOCOL.md, part A).
+ *
+ * Runs in a plain global scope where js/runtime/reactivity.js, js/runtime/pinia.js and
+ * js/plugin/sync-plugin.js are already loaded. Installs its own capture of
+ * window.webkit.messageHandlers.nativeBridge (restored at the end), so it can run inside an
+ * engine that also hosts real stores. Store ids are prefixed "selftest.".
+ *
+ * The synchronous part runs at once; a short promise-only tail tests async actions and the
+ * microtask batch, so everything has finished when the outermost call into JSC returns.
+ * Prints "plugin selftest: N passed, 0 failed", sets globalThis.pluginSelftestResult
+ * ({ done, passed, failed, failures }) and throws (rejects the completion promise) on failure.
+ * The completion value of the script is that promise.
+ */
+(function () {
+  'use strict';
+  var G = typeof globalThis !== 'undefined' ? globalThis : this;
+  var W = G.window || G;
+  var S = G.StateHubSync;
+  var passed = 0, failed = 0, failures = [];
+  var result = { done: false, passed: 0, failed: 0, failures: failures };
+  G.pluginSelftestResult = result;
+
+  function ok(cond, name, info) {
+    if (cond) { passed++; return true; }
+    failed++;
+    failures.push(name + (info !== undefined ? ' — ' + (typeof info === 'string' ? info : safeJSON(info)) : ''));
+    return false;
+  }
+  function safeJSON(v) { try { return JSON.stringify(v); } catch (e) { return String(v); } }
+  function eq(a, b, name) { return ok(S.deepEqual(a, b), name, { got: a, want: b }); }
+
+  // ---------------------------------------------------------------- capture + independent mirror
+
+  var savedWebkit = W.webkit;
+  var savedActive = typeof G.getActivePinia === 'function' ? G.getActivePinia() : undefined;
+  var sent = [];
+  var handlers = {};
+  if (savedWebkit && savedWebkit.messageHandlers) {
+    for (var hk in savedWebkit.messageHandlers) handlers[hk] = savedWebkit.messageHandlers[hk];
+  }
+  handlers.nativeBridge = { postMessage: function (s) { sent.push(s); } };
+  W.webkit = { messageHandlers: handlers };
+
+  function restore() {
+    W.webkit = savedWebkit;
+    if (typeof G.setActivePinia === 'function' && savedActive !== undefined) G.setActivePinia(savedActive);
+  }
+
+  function take() { var out = sent.map(function (s) { return JSON.parse(s); }); sent.length = 0; return out; }
+  function dispatch(obj) { W.nativeBridge.dispatch(typeof obj === 'string' ? obj : JSON.stringify(obj)); }
+
+  // A mirror written independently of the plugin's own applyOps.
+  function Mirror() { this.stores = {}; this.seq = {}; this.errors = []; this.log = []; }
+  Mirror.prototype.feed = function (msgs) {
+    for (var i = 0; i < msgs.length; i++) this.one(msgs[i]);
+  };
+  Mirror.prototype.one = function (m) {
+    this.log.push(m);
+    if (m.v !== 1) this.errors.push('bad v ' + safeJSON(m));
+    if (typeof m.messageId !== 'string' && typeof m.messageId !== 'number') this.errors.push('no messageId ' + safeJSON(m));
+    if (m.storeId !== null && m.seq !== undefined) {
+      if (m.type === 'sync_state' && m.payload.reason === 'created') this.seq[m.storeId] = 0;
+      var want = (this.seq[m.storeId] || 0) + 1;
+      if (m.seq !== want) this.errors.push('seq gap on ' + m.storeId + ': want ' + want + ' got ' + m.seq);
+      this.seq[m.storeId] = m.seq;
+    }
+    if (m.type === 'sync_state') this.stores[m.storeId] = JSON.parse(JSON.stringify(m.payload.state));
+    else if (m.type === 'apply_mutation') {
+      var st = this.stores[m.storeId];
+      for (var j = 0; j < m.payload.mutations.length; j++) {
+        var mu = m.payload.mutations[j];
+        if (['direct', 'patch object', 'patch function'].indexOf(mu.type) < 0) this.errors.push('bad mutation type ' + mu.type);
+        for (var k = 0; k < mu.ops.length; k++) st = mirrorApply(st, mu.ops[k], this.errors);
+      }
+      this.stores[m.storeId] = st;
+    } else if (m.type === 'store_disposed') delete this.stores[m.storeId];
+  };
+  function mirrorApply(root, op, errors) {
+    var allowed = { op: 1, path: 1, value: 1, index: 1, deleteCount: 1, items: 1 };
+    for (var key in op) if (!allowed[key]) errors.push('unexpected op field ' + key);
+    var p = op.path;
+    if (op.op === 'set' && p.length === 0) return JSON.parse(JSON.stringify(op.value));
+    var parent = root;
+    var upto = op.op === 'splice' ? p.length : p.length - 1;
+    for (var i = 0; i < upto; i++) {
+      if (Array.isArray(parent) !== (typeof p[i] === 'number')) errors.push('path step type mismatch ' + safeJSON(p));
+      parent = parent[p[i]];
+      if (parent === null || typeof parent !== 'object') { errors.push('no container at ' + safeJSON(p)); return root; }
+    }
+    var last = p[p.length - 1];
+    var val = op.value === undefined ? undefined : JSON.parse(JSON.stringify(op.value));
+    if (op.op === 'set') {
+      if (Array.isArray(parent)) {
+        if (last === 'length') { while (parent.length < val) parent.push(null); parent.length = val; }
+        else { while (parent.length < last) parent.push(null); parent[last] = val; }
+      } else {
+        if (typeof last !== 'string') errors.push('object key not a string ' + safeJSON(p));
+        parent[last] = val;
+      }
+    } else if (op.op === 'delete') {
+      if (Array.isArray(parent)) parent[last] = null; else delete parent[last];
+    } else if (op.op === 'splice') {
+      if (!Array.isArray(parent)) { errors.push('splice on non-array'); return root; }
+      var items = JSON.parse(JSON.stringify(op.items));
+      parent.splice.apply(parent, [Math.min(op.index, parent.length), op.deleteCount].concat(items));
+    } else errors.push('unknown op ' + op.op);
+    return root;
+  }
+  function expected(store) {
+    var raw = store.$state;
+    return JSON.parse(JSON.stringify(S.encodeValue(raw)));
+  }
+
+  // ---------------------------------------------------------------- deterministic PRNG
+
+  function rng(seed) {
+    var s = seed >>> 0;
+    return function () {
+      s = (s + 0x6D2B79F5) >>> 0;
+      var t = s;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  var hasBigInt = typeof BigInt === 'function';
+
+  // ---------------------------------------------------------------- 1. encoding
+
+  (function encodingTests() {
+    var E = S.encodeValue;
+    eq(E(new Date(Date.UTC(2026, 10, 22, 10, 0, 0))), { $type: 'Date', value: '2026-11-22T10:00:00.000Z' }, 'Date tagged');
+    eq(E(new Date(NaN)), { $type: 'Date', value: null }, 'invalid Date tagged with null');
+    eq(E(new Map([['a', 1], [2, new Date(0)]])), { $type: 'Map', entries: [['a', 1], [2, { $type: 'Date', value: '1970-01-01T00:00:00.000Z' }]] }, 'Map tagged');
+    eq(E(new Set([1, 'x'])), { $type: 'Set', values: [1, 'x'] }, 'Set tagged');
+    eq(E(undefined), { $type: 'undefined' }, 'undefined tagged');
+    eq(E({ a: undefined }), { a: { $type: 'undefined' } }, 'undefined property kept');
+    eq(E([1, undefined]), [1, { $type: 'undefined' }], 'undefined element tagged');
+    var holes = [1]; holes[3] = 4;
+    eq(E(holes), [1, null, null, 4], 'holes are null');
+    if (hasBigInt) eq(E({ b: BigInt('123456789012345678901') }), { b: { $type: 'BigInt', value: '123456789012345678901' } }, 'BigInt tagged');
+    eq(E([NaN, Infinity, -Infinity, -0]), [{ $type: 'Number', value: 'NaN' }, { $type: 'Number', value: 'Infinity' }, { $type: 'Number', value: '-Infinity' }, 0], 'non-finite numbers tagged');
+    eq(E({ $type: 'x', a: 1 }), { $type: 'Object', value: { $type: 'x', a: 1 } }, '"$type" key escaped');
+    eq(E(Object.create(null)), {}, 'null-prototype object is plain');
+    var errs = [];
+    function Foo() { this.a = 1; }
+    var cyc = { a: { b: {} } }; cyc.a.b.back = cyc.a;
+    var enc = E({ f: function () {}, s: G.Symbol('q'), c: new Foo(), r: /x/, cyc: cyc, ok: 1 }, ['root'], errs);
+    eq(enc, { f: { $type: 'undefined' }, s: { $type: 'undefined' }, c: { $type: 'undefined' }, r: { $type: 'undefined' }, cyc: { a: { b: { back: { $type: 'undefined' } } } }, ok: 1 }, 'bad values replaced');
+    eq(errs.map(function (e) { return [e.kind, e.path]; }),
+      [['function', ['root', 'f']], ['symbol', ['root', 's']], ['class_instance', ['root', 'c']], ['class_instance', ['root', 'r']], ['cycle', ['root', 'cyc', 'a', 'b', 'back']]], 'bad values reported with paths');
+    ok(errs[2].className === 'Foo', 'class name reported');
+    var deep = {}, cur = deep;
+    for (var i = 0; i < 200; i++) { cur.n = {}; cur = cur.n; }
+    ok(JSON.stringify(E(deep)).length > 1000, 'deep (non-cyclic) values encode via the careful path');
+    // decode round trip
+    var D = S.decodeValue;
+    var tree = JSON.parse(JSON.stringify(E({ d: new Date(5), m: new Map([[1, new Set([2])]]), u: undefined, n: NaN, esc: { $type: 'k' } })));
+    var back = D(tree);
+    ok(back.d instanceof Date && back.d.getTime() === 5, 'Date decoded');
+    ok(back.m instanceof Map && back.m.get(1) instanceof Set && back.m.get(1).has(2), 'Map/Set decoded');
+    ok('u' in back && back.u === undefined, 'undefined decoded');
+    ok(back.n !== back.n, 'NaN decoded');
+    eq(back.esc, { $type: 'k' }, 'escaped object decoded');
+    if (hasBigInt) ok(D({ $type: 'BigInt', value: '7' }) === BigInt(7), 'BigInt decoded');
+  })();
+
+  // ---------------------------------------------------------------- 2. stores on the runtime
+
+  var pinia = G.createPinia();
+  G.setActivePinia(pinia);
+  pinia.use(S.createSyncPlugin());
+  var mirror = new Mirror();
+
+  function Thing() { this.x = 1; }
+  var useCounter = G.defineStore('selftest.counter', {
+    state: function () { return { count: 0, items: [], meta: { tags: [] }, when: new Date(0) }; },
+    getters: { double: function (s) { return s.count * 2; } },
+    actions: {
+      inc: function (by) { this.count += (by || 1); return this.count; },
+      addItem: function (name) { this.items.push({ name: name, qty: 1 }); this.meta.tags.push(name); return this.items.length; },
+      boom: function () { this.count = -1; throw new TypeError('boom happened'); },
+      later: function (v) {
+        var self = this;
+        return { then: function (res) { self.count = v; res({ v: v, at: new Date(1) }); } }; // a sync thenable
+      },
+      asyncAdd: function (v) {
+        var self = this;
+        return Promise.resolve().then(function () { self.count += v; return Promise.resolve(); }).then(function () { self.count += v; return self.count; });
+      },
+      asyncFail: function () { var self = this; return Promise.resolve().then(function () { self.count = 99; throw new Error('async nope'); }); },
+      giveFn: function () { return { f: function () {} }; }
+    }
+  });
+
+  var counter = useCounter(pinia);
+  var msgs = take();
+  ok(msgs.length === 1 && msgs[0].type === 'sync_state' && msgs[0].seq === 1 && msgs[0].payload.reason === 'created', 'created sync_state first, seq 1', msgs);
+  var rawFirst = JSON.stringify(Object.keys(msgs[0]));
+  ok(rawFirst === '["v","storeId","messageId","seq","type","payload"]', 'envelope key order', rawFirst);
+  eq(msgs[0].payload.state.when, { $type: 'Date', value: '1970-01-01T00:00:00.000Z' }, 'Date in created state tagged');
+  mirror.feed(msgs);
+  ok(W.nativeBridge && W.nativeBridge.dispatch === S.dispatch, 'window.nativeBridge.dispatch installed');
+
+  // batched: one message per tick
+  counter.count++;
+  counter.items.push({ name: 'a', qty: 1 });
+  counter.items[0].qty = 5;
+  counter.$patch({ meta: { extra: true } });
+  counter.count++;
+  delete counter.meta.extra;
+  ok(sent.length === 0, 'batched: nothing posted before the tick ends');
+  S.flushPending();
+  msgs = take();
+  ok(msgs.length === 1 && msgs[0].type === 'apply_mutation', 'batched: one apply_mutation for the tick', msgs.length);
+  var types = msgs[0].payload.mutations.map(function (m) { return m.type; });
+  eq(types, ['direct', 'patch object', 'direct'], 'mutation types in order, consecutive directs coalesced');
+  mirror.feed(msgs);
+  eq(mirror.stores['selftest.counter'], expected(counter), 'mirror equals state after batch');
+
+  // dispatch_action: result after its mutations
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n1', type: 'dispatch_action', payload: { action: 'addItem', args: ['b'] } });
+  msgs = take();
+  ok(msgs.length === 2 && msgs[0].type === 'apply_mutation' && msgs[1].type === 'action_result', 'mutations posted before action_result', msgs.map(function (m) { return m.type; }));
+  ok(msgs[1].messageId === 'n1' && msgs[1].payload.ok === true && msgs[1].payload.value === 2, 'action_result value, same messageId', msgs[1]);
+  mirror.feed(msgs);
+  eq(mirror.stores['selftest.counter'], expected(counter), 'mirror up to date when result arrives');
+
+  var seen = [];
+  var unsubAction = counter.$onAction(function (c) { seen.push(c.name); });
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n2', type: 'dispatch_action', payload: { action: 'inc', args: [3] } });
+  msgs = take(); mirror.feed(msgs);
+  eq(seen, ['inc'], '$onAction fires for dispatched actions');
+  unsubAction();
+  ok(msgs[msgs.length - 1].payload.value === counter.count, 'inc result');
+
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n3', type: 'dispatch_action', payload: { action: 'boom', args: [] } });
+  msgs = take(); mirror.feed(msgs);
+  var r3 = msgs[msgs.length - 1];
+  ok(r3.type === 'action_result' && r3.payload.ok === false && r3.payload.error.code === 'action_threw' && r3.payload.error.name === 'TypeError' &&
+    r3.payload.error.message === 'boom happened' && typeof r3.payload.error.stack === 'string', 'thrown error reported', r3);
+  ok(msgs.length === 2 && msgs[0].type === 'apply_mutation', 'mutations before a throw are still posted first');
+
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n4', type: 'dispatch_action', payload: { action: 'nope', args: [] } });
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 1 && msgs[0].payload.ok === false && msgs[0].payload.error.code === 'unknown_action' && msgs[0].messageId === 'n4', 'unknown action', msgs);
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n4b', type: 'dispatch_action', payload: { action: '$patch', args: [{ count: 1 }] } });
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 1 && msgs[0].payload.error && msgs[0].payload.error.code === 'unknown_action', '$-methods are not actions');
+
+  dispatch({ v: 1, storeId: 'selftest.nostore', messageId: 'n5', type: 'dispatch_action', payload: { action: 'x', args: [] } });
+  msgs = take();
+  ok(msgs.length === 1 && msgs[0].payload.error.code === 'unknown_store' && msgs[0].seq === undefined && msgs[0].messageId === 'n5', 'unknown store answered, no seq', msgs);
+
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n6', type: 'dispatch_action', payload: { action: 'later', args: [7] } });
+  msgs = take(); mirror.feed(msgs);
+  var r6 = msgs[msgs.length - 1];
+  ok(r6.payload.ok === true && r6.payload.value.v === 7 && r6.payload.value.at.$type === 'Date', 'thenable result awaited and encoded', r6);
+  eq(mirror.stores['selftest.counter'], expected(counter), 'mirror after thenable action');
+
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n7', type: 'dispatch_action', payload: { action: 'giveFn', args: [] } });
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 2 && msgs[1].type === 'error' && msgs[1].payload.code === 'unserializable_state' && msgs[1].payload.detail.where === 'action_result' &&
+    msgs[0].payload.ok === true && msgs[0].payload.value.f.$type === 'undefined', 'unserialisable action result: result, then the error', msgs);
+
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n8', type: 'dispatch_action', payload: { action: 'inc', args: 'nope' } });
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 1 && msgs[0].payload.error && msgs[0].payload.error.code === 'bad_message' && msgs[0].messageId === 'n8', 'bad args answered with bad_message');
+
+  // bad messages
+  dispatch('{not json');
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'x', type: 'frobnicate', payload: {} });
+  dispatch({ v: 2, storeId: 'selftest.counter', messageId: 'x', type: 'request_sync', payload: {} });
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'x', type: 'sync_state', payload: {} });
+  dispatch({ v: 1, storeId: 'selftest.zzz', messageId: 'x', type: 'request_sync', payload: {} });
+  msgs = take(); mirror.feed(msgs);
+  var codes = msgs.map(function (m) { return m.type + ':' + m.payload.code; });
+  eq(codes, ['error:bad_message', 'error:bad_message', 'error:bad_message', 'error:bad_message', 'error:unknown_store'], 'bad messages and unknown store reported');
+  ok(msgs[0].storeId === null && msgs[0].seq === undefined, 'malformed JSON error has storeId null and no seq');
+  ok(msgs[3].payload.detail.field === 'payload.state', 'missing field named', msgs[3]);
+
+  // request_sync
+  counter.count = 41;
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n9', type: 'request_sync', payload: { reason: 'seq_gap' } });
+  msgs = take();
+  ok(msgs.length === 2 && msgs[0].type === 'apply_mutation' && msgs[1].type === 'sync_state' && msgs[1].payload.reason === 'resync', 'pending flushed, then resync', msgs);
+  mirror.feed(msgs);
+  eq(mirror.stores['selftest.counter'], expected(counter), 'mirror after resync');
+
+  // hydration: deletes keys the snapshot lacks, no echo, acknowledged
+  var subCalls = 0;
+  counter.$subscribe(function () { subCalls++; }, { flush: 'sync', detached: true });
+  counter.$patch({ extraKey: 'x' });
+  S.flushPending(); mirror.feed(take());
+  subCalls = 0;
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n10', type: 'sync_state', payload: { state: { count: 5, items: [], meta: { tags: ['h'] }, when: { $type: 'Date', value: '2026-01-01T00:00:00.000Z' } } } });
+  S.flushPending();
+  msgs = take();
+  ok(msgs.length === 1 && msgs[0].type === 'sync_state' && msgs[0].payload.reason === 'hydrated', 'hydration acknowledged by sync_state hydrated only (no echo)', msgs.map(function (m) { return m.type; }));
+  ok(!('extraKey' in counter.$state), 'hydration deleted a key the snapshot lacks');
+  ok(counter.when instanceof Date && counter.when.getUTCFullYear() === 2026, 'hydration decoded Date');
+  ok(subCalls === 1, 'hydration is one $patch (one notification)', subCalls);
+  eq(msgs[0].payload.state, { count: 5, items: [], meta: { tags: ['h'] }, when: { $type: 'Date', value: '2026-01-01T00:00:00.000Z' } }, 'hydrated state equals snapshot');
+  mirror.feed(msgs);
+
+  // forwarded ops: applied in one patch, not echoed
+  subCalls = 0;
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n11', type: 'apply_mutation', payload: { mutations: [{ type: 'direct', ops: [
+    { op: 'set', path: ['count'], value: 6 },
+    { op: 'splice', path: ['items'], index: 0, deleteCount: 0, items: [{ name: 'fw', qty: 2 }] },
+    { op: 'set', path: ['meta', 'since'], value: { $type: 'Date', value: '2026-02-02T00:00:00.000Z' } },
+    { op: 'delete', path: ['meta', 'tags'] }
+  ] }] } });
+  S.flushPending();
+  msgs = take();
+  ok(msgs.length === 0, 'forwarded ops not echoed', msgs);
+  ok(subCalls === 1 && counter.count === 6 && counter.items[0].name === 'fw' && counter.meta.since instanceof Date && !('tags' in counter.meta), 'forwarded ops applied in one patch');
+  // the hub applies the same ops to its mirror
+  mirror.feed([{ v: 1, storeId: 'selftest.counter', messageId: 'fwd', type: 'apply_mutation', payload: { mutations: [{ type: 'direct', ops: [
+    { op: 'set', path: ['count'], value: 6 },
+    { op: 'splice', path: ['items'], index: 0, deleteCount: 0, items: [{ name: 'fw', qty: 2 }] },
+    { op: 'set', path: ['meta', 'since'], value: { $type: 'Date', value: '2026-02-02T00:00:00.000Z' } },
+    { op: 'delete', path: ['meta', 'tags'] }] }] } }]);
+  eq(mirror.stores['selftest.counter'], expected(counter), 'mirror equals state after forwarded ops');
+  // next local write continues the sequence
+  counter.count++;
+  S.flushPending(); mirror.feed(take());
+  eq(mirror.stores['selftest.counter'], expected(counter), 'local write after forwarded ops mirrored');
+  dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'n12', type: 'apply_mutation', payload: { mutations: [{ type: 'direct', ops: [{ op: 'set', path: ['nope', 'deeper'], value: 1 }] }] } });
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 1 && msgs[0].type === 'error' && msgs[0].payload.code === 'op_failed', 'op that does not apply reported', msgs);
+
+  // unserialisable state through ops and at creation
+  counter.$patch({ fn: function () {} });
+  S.flushPending();
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 2 && msgs[1].type === 'error' && msgs[1].payload.code === 'unserializable_state' && S.deepEqual(msgs[1].payload.path, ['fn']) &&
+    msgs[0].type === 'apply_mutation' && msgs[0].payload.mutations[0].ops[0].value.$type === 'undefined', 'function in state: undefined in its place, then the error', msgs);
+  counter.$patch(function (s) { delete s.fn; });
+  counter.meta.loop = {};
+  counter.meta.loop.self = counter.meta.loop;
+  S.flushPending();
+  msgs = take(); mirror.feed(msgs);
+  var cycErr = msgs.filter(function (m) { return m.type === 'error'; })[0];
+  ok(cycErr && cycErr.payload.detail.kind === 'cycle' && cycErr.payload.path[0] === 'meta', 'cycle reported with its path', msgs);
+  delete counter.meta.loop;
+  S.flushPending(); mirror.feed(take());
+  eq(mirror.stores['selftest.counter'], expected(counter), 'mirror after removing bad values');
+
+  var useOdd = G.defineStore('selftest.odd', { state: function () { return { t: new Thing(), ok: 1 }; } });
+  useOdd(pinia);
+  msgs = take(); mirror.feed(msgs);
+  ok(msgs.length === 2 && msgs[1].type === 'error' && msgs[1].payload.detail.kind === 'class_instance' && msgs[1].payload.detail.className === 'Thing' &&
+    msgs[0].type === 'sync_state' && msgs[0].payload.state.t.$type === 'undefined' && msgs[0].seq === 1 && msgs[1].seq === 2, 'class instance at creation: sync_state (seq 1), then the error', msgs);
+
+  // ---------------------------------------------------------------- 3. random sequences (fixed seed)
+
+  function randomValue(r, depth) {
+    var x = r();
+    if (depth > 2 || x < 0.45) {
+      var y = r();
+      if (y < 0.3) return Math.floor(r() * 100);
+      if (y < 0.5) return 's' + Math.floor(r() * 10);
+      if (y < 0.6) return r() < 0.5;
+      if (y < 0.7) return null;
+      if (y < 0.75) return new Date(Math.floor(r() * 1e12));
+      if (y < 0.8) return undefined;
+      if (y < 0.84) return NaN;
+      if (y < 0.88 && hasBigInt) return BigInt(Math.floor(r() * 1000));
+      return r() * 10;
+    }
+    if (x < 0.7) { var a = []; var n = Math.floor(r() * 4); for (var i = 0; i < n; i++) a.push(randomValue(r, depth + 1)); return a; }
+    if (x < 0.9) { var o = {}; var m = Math.floor(r() * 4); for (var j = 0; j < m; j++) o[randomKey(r)] = randomValue(r, depth + 1); return o; }
+    if (x < 0.95) return new Map([[randomKey(r), randomValue(r, 3)]]);
+    return new Set([randomValue(r, 3), 'z']);
+  }
+  var KEYS = ['a', 'b', 'c', '1', '10', '2', '$type', 'k', 'zz'];
+  function randomKey(r) { return KEYS[Math.floor(r() * KEYS.length)]; }
+
+  // picks a random reactive container inside the store's state
+  function pickContainer(r, state) {
+    var cur = state;
+    for (var d = 0; d < 4; d++) {
+      var kids = [];
+      var keys = Object.keys(cur);
+      for (var i = 0; i < keys.length; i++) {
+        var v = cur[keys[i]];
+        if (v !== null && typeof v === 'object' && (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype)) kids.push(v);
+      }
+      if (!kids.length || r() < 0.35) break;
+      cur = kids[Math.floor(r() * kids.length)];
+    }
+    return cur;
+  }
+
+  function randomWrite(r, c) {
+    var x = r();
+    if (Array.isArray(c)) {
+      if (x < 0.2) c.push(randomValue(r, 1));
+      else if (x < 0.3) c.pop();
+      else if (x < 0.37) c.shift();
+      else if (x < 0.44) c.unshift(randomValue(r, 1));
+      else if (x < 0.6) c.splice(Math.floor(r() * (c.length + 1)), Math.floor(r() * 2), randomValue(r, 1));
+      else if (x < 0.75) c[Math.floor(r() * (c.length + 2))] = randomValue(r, 1);
+      else if (x < 0.82) c.length = Math.floor(r() * (c.length + 2));
+      else if (x < 0.88) c.reverse();
+      else if (x < 0.92) { if (c.length) delete c[Math.floor(r() * c.length)]; }
+      else c.sort(function (a, b) { return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0; });
+    } else {
+      var keys = Object.keys(c);
+      if (x < 0.7 || !keys.length) c[randomKey(r)] = randomValue(r, 1);
+      else delete c[keys[Math.floor(r() * keys.length)]];
+    }
+  }
+
+  function runRandom(seed, steps, flushMode, sequences) {
+    var r = rng(seed);
+    var p = G.createPinia();
+    p.use(S.createSyncPlugin({ flush: flushMode }));
+    var m = new Mirror();
+    var bad = 0, firstBad = null;
+    for (var q = 0; q < sequences; q++) {
+      var id = 'selftest.rand.' + flushMode + '.' + q;
+      var useR = G.defineStore(id, {
+        state: function () { return { n: 0, list: [1, 2], obj: { a: { b: [] } }, '5': 'five' }; },
+        actions: { bump: function (k) { this.n = (typeof this.n === 'number' ? this.n : 0) + k; if (Array.isArray(this.list)) this.list.push(k); else this.list = [k]; } }
+      });
+      var st = useR(p);
+      m.feed(take());
+      for (var s = 0; s < steps; s++) {
+        var x = r();
+        if (x < 0.6) randomWrite(r, pickContainer(r, st.$state));
+        else if (x < 0.7) st.$patch({ obj: { a: { c: randomValue(r, 1) } }, list: [randomValue(r, 1)] });
+        else if (x < 0.8) st.$patch(function (s2) { randomWrite(r, pickContainer(r, s2)); randomWrite(r, pickContainer(r, s2)); });
+        else if (x < 0.85) st.bump(Math.floor(r() * 5));
+        else if (x < 0.88) st.$state = { n: 1, extra: randomValue(r, 1) };
+        else if (x < 0.9) st.$reset();
+        else { S.flushPending(); m.feed(take()); }
+        if (flushMode === 'sync' || r() < 0.3) {
+          S.flushPending(); m.feed(take());
+          if (!S.deepEqual(m.stores[id], expected(st))) {
+            bad++;
+            if (!firstBad) firstBad = { seq: q, step: s, mirror: m.stores[id], state: expected(st) };
+            m.stores[id] = expected(st); // continue from a clean mirror
+          }
+        }
+      }
+      S.flushPending(); m.feed(take());
+      if (!S.deepEqual(m.stores[id], expected(st))) { bad++; if (!firstBad) firstBad = { seq: q, end: true, mirror: m.stores[id], state: expected(st) }; }
+      st.$dispose();
+      m.feed(take());
+    }
+    ok(bad === 0, 'random sequences (' + flushMode + ', seed ' + seed + '): mirror equals state', firstBad);
+    ok(m.errors.length === 0, 'random sequences (' + flushMode + '): protocol well-formed, seq continuous', m.errors.slice(0, 5));
+    return m;
+  }
+  var mt = runRandom(12345, 60, 'tick', 40);
+  var ms = runRandom(777, 40, 'sync', 20);
+  ok(ms.log.filter(function (x) { return x.type === 'apply_mutation'; }).every(function (x) { return x.payload.mutations.length === 1; }), 'flush sync: one mutation per message');
+
+  // ---------------------------------------------------------------- 4. derived ops (no op log, as on real Pinia)
+
+  function FakeStore(id, initial) {
+    var subs = [];
+    var self = this;
+    this.$id = id;
+    this.$state = initial;
+    this.$subscribe = function (cb) { subs.push(cb); };
+    this.$patch = function (arg) {
+      if (typeof arg === 'function') { arg(self.$state); notify('patch function'); }
+      else { Object.assign(self.$state, arg); notify('patch object'); }
+    };
+    this.$dispose = function () { subs = []; };
+    function notify(type) { for (var i = 0; i < subs.length; i++) subs[i]({ type: type, storeId: id, events: [] }, self.$state); }
+    this.write = function (fn) { fn(self.$state); notify('direct'); };
+    this.hello = function (x) { self.write(function (s) { s.n = x; }); return 'hi ' + x; };
+  }
+  (function derivedTests() {
+    ['tick', 'sync'].forEach(function (mode) {
+      var plugin = S.createSyncPlugin({ flush: mode });
+      var r = rng(99);
+      var m = new Mirror();
+      var bad = 0, firstBad = null;
+      for (var q = 0; q < 20; q++) {
+        var fs = new FakeStore('selftest.fake.' + mode + q, { n: 0, list: [1, 2, 3], obj: { a: { b: [] } }, '7': 'x' });
+        plugin({ store: fs, options: { actions: { hello: fs.hello } } });
+        m.feed(take());
+        for (var s = 0; s < 50; s++) {
+          var x = r();
+          if (x < 0.7) fs.write(function (st) { randomWrite(r, pickContainer(r, st)); });
+          else if (x < 0.85) fs.$patch(function (st) { randomWrite(r, pickContainer(r, st)); randomWrite(r, pickContainer(r, st)); });
+          else fs.$patch({ n: Math.floor(r() * 9), k: randomValue(r, 1) });
+          if (r() < 0.4) {
+            S.flushPending(); m.feed(take());
+            var want = JSON.parse(JSON.stringify(S.encodeValue(fs.$state)));
+            if (!S.deepEqual(m.stores[fs.$id], want)) { bad++; if (!firstBad) firstBad = { q: q, s: s, mirror: m.stores[fs.$id], want: want }; m.stores[fs.$id] = want; }
+          }
+        }
+        S.flushPending(); m.feed(take());
+        if (!S.deepEqual(m.stores[fs.$id], JSON.parse(JSON.stringify(S.encodeValue(fs.$state))))) bad++;
+        // hydration and forwarded ops on the derived path: no echo, and later diffs start from there
+        dispatch({ v: 1, storeId: fs.$id, messageId: 'h', type: 'sync_state', payload: { state: { n: 3, list: [] } } });
+        var hm = take();
+        ok(hm.length === 1 && hm[0].payload.reason === 'hydrated' && !('obj' in fs.$state), 'derived (' + mode + '): hydration deletes keys, no echo');
+        m.feed(hm);
+        dispatch({ v: 1, storeId: fs.$id, messageId: 'f', type: 'apply_mutation', payload: { mutations: [{ type: 'direct', ops: [{ op: 'set', path: ['n'], value: 4 }] }] } });
+        S.flushPending();
+        ok(take().length === 0 && fs.$state.n === 4, 'derived (' + mode + '): forwarded op applied, no echo');
+        m.stores[fs.$id].n = 4;
+        dispatch({ v: 1, storeId: fs.$id, messageId: 'a', type: 'dispatch_action', payload: { action: 'hello', args: [8] } });
+        S.flushPending();
+        var am = take(); m.feed(am);
+        ok(am.length === 2 && am[0].type === 'apply_mutation' && am[1].payload.value === 'hi 8', 'derived (' + mode + '): action mutations before result');
+        eq(m.stores[fs.$id], JSON.parse(JSON.stringify(S.encodeValue(fs.$state))), 'derived (' + mode + '): mirror after hydrate/forward/action');
+        fs.$dispose();
+        m.feed(take());
+      }
+      ok(bad === 0, 'derived ops (' + mode + '): mirror equals state over random sequences', firstBad);
+      ok(m.errors.length === 0, 'derived ops (' + mode + '): protocol well-formed', m.errors.slice(0, 5));
+    });
+    // derived unserialisable value is reported once, not on every mutation
+    var plugin = S.createSyncPlugin({ flush: 'sync' });
+    var fs = new FakeStore('selftest.fake.fn', { f: function () {}, n: 0 });
+    plugin({ store: fs, options: {} });
+    var first = take();
+    fs.write(function (st) { st.n = 1; });
+    fs.write(function (st) { st.n = 2; });
+    var later = take();
+    ok(first.length === 2 && first[1].payload.code === 'unserializable_state' && later.length === 2 && later.every(function (x) { return x.type === 'apply_mutation'; }), 'derived: unserialisable value reported once', later);
+    fs.$dispose();
+    // array key-order change: whole object re-sent
+    var fo = new FakeStore('selftest.fake.order', { o: { a: 1, b: 2 } });
+    plugin({ store: fo, options: {} });
+    var m2 = new Mirror(); m2.feed(take());
+    fo.write(function (st) { delete st.o.a; st.o.a = 1; });
+    m2.feed(take());
+    eq(Object.keys(m2.stores['selftest.fake.order'].o), ['b', 'a'], 'derived: key order change reproduced');
+    fo.$dispose(); take();
+  })();
+
+  // ---------------------------------------------------------------- 5. dispose, flush sync, inert
+
+  var useDisp = G.defineStore('selftest.disp', { state: function () { return { a: 1 }; } });
+  var d1 = useDisp(pinia);
+  d1.a = 2;
+  d1.$dispose();
+  msgs = take();
+  eq(msgs.map(function (m) { return m.type + '@' + m.seq; }), ['sync_state@1', 'apply_mutation@2', 'store_disposed@3'], 'dispose flushes, then store_disposed');
+  var d2 = useDisp(pinia);
+  msgs = take();
+  ok(msgs.length === 1 && msgs[0].type === 'sync_state' && msgs[0].seq === 1 && msgs[0].payload.state.a === 2, 'new instance after dispose starts at seq 1 from the kept state', msgs);
+  d2.$dispose(); take();
+
+  var p2 = G.createPinia();
+  p2.use(S.createSyncPlugin({ flush: 'sync' }));
+  var useS = G.defineStore('selftest.syncflush', { state: function () { return { a: 0, l: [] }; } });
+  var sf = useS(p2);
+  take();
+  sf.a = 1; sf.l.push(1, 2); sf.$patch({ a: 3 });
+  msgs = take();
+  ok(msgs.length === 3 && msgs.every(function (m) { return m.type === 'apply_mutation' && m.payload.mutations.length === 1; }), 'flush sync: posted synchronously, one mutation each', msgs.length);
+  sf.$dispose(); take();
+
+  var warned = 0, savedWarn = G.console && G.console.warn;
+  if (G.console) G.console.warn = function () { warned++; };
+  W.webkit = undefined;
+  var threw = false;
+  try {
+    var p3 = G.createPinia();
+    p3.use(S.createSyncPlugin());
+    var inert1 = G.defineStore('selftest.inert1', { state: function () { return { a: 1 }; } })(p3);
+    var inert2 = G.defineStore('selftest.inert2', { state: function () { return { a: 1 }; } })(p3);
+    inert1.a = 5; inert2.a = 6;
+    S.flushPending();
+  } catch (e) { threw = e; }
+  if (G.console) G.console.warn = savedWarn;
+  W.webkit = { messageHandlers: handlers };
+  ok(!threw && sent.length === 0 && warned <= 1, 'no native shell: inert, no throw, at most one warning', { threw: String(threw), sent: sent.length, warned: warned });
+  take();
+
+  ok(mirror.errors.length === 0, 'main mirror: protocol well-formed, seq continuous', mirror.errors.slice(0, 5));
+
+  // ---------------------------------------------------------------- 6. async tail (promises only)
+
+  function finish() {
+    restore();
+    result.done = true; result.passed = passed; result.failed = failed;
+    var line = 'plugin selftest: ' + passed + ' passed, ' + failed + ' failed';
+    if (G.console && G.console.log) G.console.log(line);
+    if (failed) throw new Error(line + '\n  ' + failures.join('\n  '));
+    return line;
+  }
+
+  var tail = Promise.resolve().then(function () {
+    // a real microtask batch
+    counter.count = 100;
+    counter.count = 101;
+    return Promise.resolve();
+  }).then(function () {
+    var ms1 = take(); mirror.feed(ms1);
+    ok(ms1.length === 1 && ms1[0].type === 'apply_mutation' && ms1[0].payload.mutations[0].ops.length === 2, 'microtask flush: one message for the tick', ms1);
+    dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'a1', type: 'dispatch_action', payload: { action: 'asyncAdd', args: [10] } });
+    dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'a2', type: 'dispatch_action', payload: { action: 'asyncFail', args: [] } });
+    return new Promise(function (res) { var n = 0; (function spin() { if (++n > 50) res(); else Promise.resolve().then(spin); })(); });
+  }).then(function () {
+    var am = take(); mirror.feed(am);
+    var r1 = am.filter(function (m) { return m.messageId === 'a1'; })[0];
+    var r2 = am.filter(function (m) { return m.messageId === 'a2'; })[0];
+    ok(r1 && r1.payload.ok === true && r1.payload.value === 109, 'async action answered when settled', r1);
+    ok(r2 && r2.payload.ok === false && r2.payload.error.code === 'action_threw' && r2.payload.error.message === 'async nope', 'async rejection answered', r2);
+    var idx1 = am.indexOf(r1), lastMut = -1;
+    for (var i = 0; i < am.length; i++) if (am[i].type === 'apply_mutation') lastMut = i;
+    ok(idx1 > 0 && am.slice(0, idx1).some(function (m) { return m.type === 'apply_mutation'; }), 'async action mutations before its result');
+    eq(mirror.stores['selftest.counter'], expected(counter), 'mirror equals state after async actions');
+    ok(mirror.errors.length === 0, 'seq continuous through async', mirror.errors.slice(0, 5));
+    counter.$dispose(); take();
+    return finish();
+  }, function (e) { failed++; failures.push('async tail: ' + e); return finish(); });
+
+  return tail;
+})();
