@@ -51,18 +51,18 @@ public enum CSSPropertyNames {
 
     /// Every property `contract` produces, with the JSON path of the token that produces it,
     /// in stylesheet order. Used to detect collisions before anything is generated.
-    static func all(for contract: ThemeContract) -> [(property: String, path: JSONPath)] {
-        var names: [(String, JSONPath)] = []
+    static func all(for contract: ThemeContract) -> [(property: String, path: ThemeJSONPath)] {
+        var names: [(String, ThemeJSONPath)] = []
         for name in contract.colors.keys {
-            names.append((color(name), JSONPath("colors", name)))
+            names.append((color(name), ThemeJSONPath("colors", name)))
         }
         for name in contract.fonts.keys {
-            names.append((fontFamily(name), JSONPath("fonts", name)))
-            names.append((fontSize(name), JSONPath("fonts", name)))
+            names.append((fontFamily(name), ThemeJSONPath("fonts", name)))
+            names.append((fontSize(name), ThemeJSONPath("fonts", name)))
         }
         for entry in contract.components.entries {
             for property in properties(of: entry.value) {
-                names.append((component(entry.key, property), JSONPath("components", entry.key)))
+                names.append((component(entry.key, property), ThemeJSONPath("components", entry.key)))
             }
         }
         return names

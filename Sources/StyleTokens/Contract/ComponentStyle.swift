@@ -12,12 +12,12 @@ public struct ComponentStyle: Sendable, Hashable, Codable {
     /// An optional drop shadow.
     public var shadow: ShadowStyle?
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<JSONValue>
+    public var unknownFields: KeyedList<ThemeJSONValue>
 
     static let knownKeys: Set<String> = ["backgroundColor", "textColor", "cornerRadius", "font", "shadow"]
 
     public init(backgroundColor: String? = nil, textColor: String? = nil, cornerRadius: Double? = nil,
-                font: String? = nil, shadow: ShadowStyle? = nil, unknownFields: KeyedList<JSONValue> = KeyedList()) {
+                font: String? = nil, shadow: ShadowStyle? = nil, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
         self.backgroundColor = backgroundColor
         self.textColor = textColor
         self.cornerRadius = cornerRadius

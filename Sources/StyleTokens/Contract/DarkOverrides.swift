@@ -7,11 +7,11 @@ public struct DarkOverrides: Sendable, Hashable, Codable {
     /// Overridden colours, name → hex, in file order.
     public var colors: KeyedList<String>
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<JSONValue>
+    public var unknownFields: KeyedList<ThemeJSONValue>
 
     static let knownKeys: Set<String> = ["colors"]
 
-    public init(colors: KeyedList<String>, unknownFields: KeyedList<JSONValue> = KeyedList()) {
+    public init(colors: KeyedList<String>, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
         self.colors = colors
         self.unknownFields = unknownFields
     }

@@ -5,11 +5,11 @@ public struct FontDefinition: Sendable, Hashable, Codable {
     /// Size in points; `ThemeValidator` requires it to be greater than zero.
     public var size: Double
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<JSONValue>
+    public var unknownFields: KeyedList<ThemeJSONValue>
 
     static let knownKeys: Set<String> = ["name", "size"]
 
-    public init(name: String, size: Double, unknownFields: KeyedList<JSONValue> = KeyedList()) {
+    public init(name: String, size: Double, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
         self.name = name
         self.size = size
         self.unknownFields = unknownFields

@@ -11,12 +11,12 @@ public struct ShadowStyle: Sendable, Hashable, Codable {
     /// Vertical offset in points (0 when absent).
     public var y: Double
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<JSONValue>
+    public var unknownFields: KeyedList<ThemeJSONValue>
 
     static let knownKeys: Set<String> = ["color", "opacity", "radius", "x", "y"]
 
     public init(color: String, opacity: Double, radius: Double, x: Double = 0, y: Double = 0,
-                unknownFields: KeyedList<JSONValue> = KeyedList()) {
+                unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
         self.color = color
         self.opacity = opacity
         self.radius = radius

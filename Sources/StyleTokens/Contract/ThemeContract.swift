@@ -20,13 +20,13 @@ public struct ThemeContract: Sendable, Hashable, Codable {
     /// Dark-appearance colour overrides, if any.
     public var dark: DarkOverrides?
     /// Top-level members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<JSONValue>
+    public var unknownFields: KeyedList<ThemeJSONValue>
 
     static let knownKeys: Set<String> = ["metadata", "colors", "fonts", "components", "dark"]
 
     public init(metadata: ThemeMetadata, colors: KeyedList<String> = KeyedList(), fonts: KeyedList<FontDefinition> = KeyedList(),
                 components: KeyedList<ComponentStyle> = KeyedList(), dark: DarkOverrides? = nil,
-                unknownFields: KeyedList<JSONValue> = KeyedList()) {
+                unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
         self.metadata = metadata
         self.colors = colors
         self.fonts = fonts

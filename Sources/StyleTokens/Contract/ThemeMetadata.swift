@@ -5,11 +5,11 @@ public struct ThemeMetadata: Sendable, Hashable, Codable {
     /// Free text for people.
     public var description: String?
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<JSONValue>
+    public var unknownFields: KeyedList<ThemeJSONValue>
 
     static let knownKeys: Set<String> = ["version", "description"]
 
-    public init(version: String, description: String? = nil, unknownFields: KeyedList<JSONValue> = KeyedList()) {
+    public init(version: String, description: String? = nil, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
         self.version = version
         self.description = description
         self.unknownFields = unknownFields

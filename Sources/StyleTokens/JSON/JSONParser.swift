@@ -11,12 +11,12 @@ struct JSONParser {
 
     private let bytes: [UInt8]
     private var position = 0
-    private var path: [JSONPath.Segment] = []
+    private var path: [ThemeJSONPath.Segment] = []
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one JSON document; trailing non-whitespace is an error.
-    static func parse(_ bytes: [UInt8]) throws(ThemeDecodingError) -> JSONValue {
+    static func parse(_ bytes: [UInt8]) throws(ThemeDecodingError) -> ThemeJSONValue {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 } // tolerate a UTF-8 BOM
         parser.skipWhitespace()
@@ -28,7 +28,7 @@ struct JSONParser {
 
     // MARK: - Values
 
-    private mutating func parseValue(depth: Int) throws(ThemeDecodingError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(ThemeDecodingError) -> ThemeJSONValue {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth) levels") }
         guard let byte = peek() else { throw failure("unexpected end of input") }
         switch byte {
@@ -43,9 +43,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(ThemeDecodingError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(ThemeDecodingError) -> ThemeJSONValue {
         position += 1 // {
-        var members = KeyedList<JSONValue>()
+        var members = KeyedList<ThemeJSONValue>()
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             position += 1
@@ -56,7 +56,7 @@ struct JSONParser {
             guard peek() == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes") }
             let key = try parseString()
             if members.contains(key) {
-                throw .duplicateKey(path: JSONPath(segments: path + [.key(key)]).description)
+                throw .duplicateKey(path: ThemeJSONPath(segments: path + [.key(key)]).description)
             }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw failure("expected ':' after key \"\(key)\"") }
@@ -74,9 +74,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(ThemeDecodingError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(ThemeDecodingError) -> ThemeJSONValue {
         position += 1 // [
-        var elements: [JSONValue] = []
+        var elements: [ThemeJSONValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             position += 1

@@ -17,14 +17,14 @@ public struct ThemeJSONDecoder: Sendable {
     }
 
     /// Parses `data` as JSON, keeping object order; the raw tree the contract is built from.
-    public func parse(_ data: Data) throws(ThemeDecodingError) -> JSONValue {
+    public func parse(_ data: Data) throws(ThemeDecodingError) -> ThemeJSONValue {
         let bytes = [UInt8](data)
         if String(validating: bytes, as: UTF8.self) == nil { throw .notUTF8 }
         return try JSONParser.parse(bytes)
     }
 
     /// Decodes a `T` from an already parsed JSON value.
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(ThemeDecodingError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from value: ThemeJSONValue) throws(ThemeDecodingError) -> T {
         do {
             return try T(from: ValueDecoder(value: value, codingPath: []))
         } catch let error as ThemeDecodingError {
@@ -42,11 +42,11 @@ public struct ThemeJSONDecoder: Sendable {
     static func themeError(from error: DecodingError) -> ThemeDecodingError {
         switch error {
         case .keyNotFound(let key, let context):
-            .missingField(path: JSONPath(codingPath: context.codingPath + [key]).description)
+            .missingField(path: ThemeJSONPath(codingPath: context.codingPath + [key]).description)
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            .wrongType(path: JSONPath(codingPath: context.codingPath).description, expected: "\(type)", found: context.debugDescription)
+            .wrongType(path: ThemeJSONPath(codingPath: context.codingPath).description, expected: "\(type)", found: context.debugDescription)
         case .dataCorrupted(let context):
-            .wrongType(path: JSONPath(codingPath: context.codingPath).description, expected: "a valid value", found: context.debugDescription)
+            .wrongType(path: ThemeJSONPath(codingPath: context.codingPath).description, expected: "a valid value", found: context.debugDescription)
         @unknown default:
             .wrongType(path: "$", expected: "a valid value", found: "\(error)")
         }
@@ -54,11 +54,11 @@ public struct ThemeJSONDecoder: Sendable {
 
     /// The decoder handed to `init(from:)`: one JSON value at one path.
     struct ValueDecoder: Decoder, SingleValueDecodingContainer {
-        let value: JSONValue
+        let value: ThemeJSONValue
         let codingPath: [any CodingKey]
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-        var pathDescription: String { JSONPath(codingPath: codingPath).description }
+        var pathDescription: String { ThemeJSONPath(codingPath: codingPath).description }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             guard case .object(let members) = value else { throw mismatch("object") }
@@ -117,7 +117,7 @@ public struct ThemeJSONDecoder: Sendable {
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let members: KeyedList<JSONValue>
+        let members: KeyedList<ThemeJSONValue>
         let codingPath: [any CodingKey]
 
         var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
@@ -126,7 +126,7 @@ public struct ThemeJSONDecoder: Sendable {
 
         private func child(_ key: Key) throws -> ValueDecoder {
             guard let value = members[key.stringValue] else {
-                throw ThemeDecodingError.missingField(path: JSONPath(codingPath: codingPath + [key]).description)
+                throw ThemeDecodingError.missingField(path: ThemeJSONPath(codingPath: codingPath + [key]).description)
             }
             return ValueDecoder(value: value, codingPath: codingPath + [key])
         }
@@ -164,11 +164,11 @@ public struct ThemeJSONDecoder: Sendable {
     }
 
     struct UnkeyedContainer: UnkeyedDecodingContainer {
-        let elements: [JSONValue]
+        let elements: [ThemeJSONValue]
         let codingPath: [any CodingKey]
         private(set) var currentIndex = 0
 
-        init(elements: [JSONValue], codingPath: [any CodingKey]) {
+        init(elements: [ThemeJSONValue], codingPath: [any CodingKey]) {
             self.elements = elements
             self.codingPath = codingPath
         }
@@ -179,7 +179,7 @@ public struct ThemeJSONDecoder: Sendable {
         private mutating func next() throws -> ValueDecoder {
             let path = codingPath + [AnyCodingKey(intValue: currentIndex)]
             guard !isAtEnd else {
-                throw ThemeDecodingError.missingField(path: JSONPath(codingPath: path).description)
+                throw ThemeDecodingError.missingField(path: ThemeJSONPath(codingPath: path).description)
             }
             defer { currentIndex += 1 }
             return ValueDecoder(value: elements[currentIndex], codingPath: path)

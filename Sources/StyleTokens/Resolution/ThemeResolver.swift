@@ -26,7 +26,7 @@ public enum ThemeResolver {
         } catch let error as HexColorError {
             throw ThemeValidationFailure(issues: issues + [ThemeIssue(path: "$", problem: .malformedHex("", error))])
         } catch let error as SemanticVersionError {
-            throw ThemeValidationFailure(issues: issues + [ThemeIssue(JSONPath("metadata", "version"),
+            throw ThemeValidationFailure(issues: issues + [ThemeIssue(ThemeJSONPath("metadata", "version"),
                                                                       .invalidVersion(contract.metadata.version, error))])
         } catch {
             throw ThemeValidationFailure(issues: issues)
@@ -34,13 +34,13 @@ public enum ThemeResolver {
     }
 
     private struct UnresolvedReference: Error {
-        let path: JSONPath
+        let path: ThemeJSONPath
         let problem: ThemeProblem
     }
 
     private static func appearance(_ contract: ThemeContract, colors: KeyedList<RGBAColor>,
                                    fonts: KeyedList<ResolvedFont>) throws -> ResolvedAppearance {
-        func color(_ text: String, _ path: JSONPath) throws -> RGBAColor {
+        func color(_ text: String, _ path: ThemeJSONPath) throws -> RGBAColor {
             switch try ColorReference(text) {
             case .literal(let value): return value
             case .named(let name):
@@ -51,7 +51,7 @@ public enum ThemeResolver {
         var components = KeyedList<ResolvedComponentStyle>()
         for entry in contract.components.entries {
             let style = entry.value
-            let path = JSONPath("components", entry.key)
+            let path = ThemeJSONPath("components", entry.key)
             var font: ResolvedFont?
             if let name = style.font {
                 guard let resolved = fonts[name] else { throw UnresolvedReference(path: path.appending("font"), problem: .unknownFontReference(name)) }

@@ -11,7 +11,7 @@ public struct ThemeIssue: Sendable, Hashable, CustomStringConvertible {
         self.problem = problem
     }
 
-    init(_ path: JSONPath, _ problem: ThemeProblem) {
+    init(_ path: ThemeJSONPath, _ problem: ThemeProblem) {
         self.init(path: path.description, problem: problem)
     }
 

@@ -13,13 +13,13 @@ public enum ThemeValidator {
         validateMetadata(contract.metadata, into: &issues)
 
         for entry in contract.colors.entries {
-            let path = JSONPath("colors", entry.key)
+            let path = ThemeJSONPath("colors", entry.key)
             checkTokenName(entry.key, at: path, into: &issues)
             checkHex(entry.value, at: path, into: &issues)
         }
 
         for entry in contract.fonts.entries {
-            let path = JSONPath("fonts", entry.key)
+            let path = ThemeJSONPath("fonts", entry.key)
             checkTokenName(entry.key, at: path, into: &issues)
             if entry.value.name.trimmingCharacters(in: .whitespaces).isEmpty {
                 issues.append(ThemeIssue(path.appending("name"), .emptyFontName))
@@ -31,18 +31,18 @@ public enum ThemeValidator {
         }
 
         for entry in contract.components.entries {
-            validateComponent(entry.value, at: JSONPath("components", entry.key), name: entry.key, contract: contract, into: &issues)
+            validateComponent(entry.value, at: ThemeJSONPath("components", entry.key), name: entry.key, contract: contract, into: &issues)
         }
 
         if let dark = contract.dark {
             for entry in dark.colors.entries {
-                let path = JSONPath("dark", "colors", entry.key)
+                let path = ThemeJSONPath("dark", "colors", entry.key)
                 if !contract.colors.contains(entry.key) {
                     issues.append(ThemeIssue(path, .unknownDarkOverride(entry.key)))
                 }
                 checkHex(entry.value, at: path, into: &issues)
             }
-            reportUnknownKeys(dark.unknownFields, at: JSONPath("dark"), into: &issues)
+            reportUnknownKeys(dark.unknownFields, at: ThemeJSONPath("dark"), into: &issues)
         }
 
         reportUnknownKeys(contract.unknownFields, at: .root, into: &issues)
@@ -54,12 +54,12 @@ public enum ThemeValidator {
         do {
             _ = try SemanticVersion(parsing: metadata.version)
         } catch {
-            issues.append(ThemeIssue(JSONPath("metadata", "version"), .invalidVersion(metadata.version, error)))
+            issues.append(ThemeIssue(ThemeJSONPath("metadata", "version"), .invalidVersion(metadata.version, error)))
         }
-        reportUnknownKeys(metadata.unknownFields, at: JSONPath("metadata"), into: &issues)
+        reportUnknownKeys(metadata.unknownFields, at: ThemeJSONPath("metadata"), into: &issues)
     }
 
-    private static func validateComponent(_ style: ComponentStyle, at path: JSONPath, name: String,
+    private static func validateComponent(_ style: ComponentStyle, at path: ThemeJSONPath, name: String,
                                           contract: ThemeContract, into issues: inout [ThemeIssue]) {
         checkTokenName(name, at: path, into: &issues)
         if let reference = style.backgroundColor {
@@ -88,7 +88,7 @@ public enum ThemeValidator {
         reportUnknownKeys(style.unknownFields, at: path, into: &issues)
     }
 
-    private static func checkHex(_ text: String, at path: JSONPath, into issues: inout [ThemeIssue]) {
+    private static func checkHex(_ text: String, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {
         do {
             _ = try RGBAColor(hex: text)
         } catch {
@@ -96,7 +96,7 @@ public enum ThemeValidator {
         }
     }
 
-    private static func checkColorReference(_ text: String, at path: JSONPath, contract: ThemeContract,
+    private static func checkColorReference(_ text: String, at path: ThemeJSONPath, contract: ThemeContract,
                                             into issues: inout [ThemeIssue]) {
         do {
             if case .named(let name) = try ColorReference(text), !contract.colors.contains(name) {
@@ -107,7 +107,7 @@ public enum ThemeValidator {
         }
     }
 
-    private static func checkTokenName(_ name: String, at path: JSONPath, into issues: inout [ThemeIssue]) {
+    private static func checkTokenName(_ name: String, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {
         guard let first = name.first, first.isASCII, first.isLetter,
               name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
         else {
@@ -116,14 +116,14 @@ public enum ThemeValidator {
         }
     }
 
-    private static func reportUnknownKeys(_ fields: KeyedList<JSONValue>, at path: JSONPath, into issues: inout [ThemeIssue]) {
+    private static func reportUnknownKeys(_ fields: KeyedList<ThemeJSONValue>, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {
         for key in fields.keys {
             issues.append(ThemeIssue(path.appending(key), .unknownKey))
         }
     }
 
     private static func checkCollisions(_ contract: ThemeContract, into issues: inout [ThemeIssue]) {
-        var firstPathByProperty: [String: JSONPath] = [:]
+        var firstPathByProperty: [String: ThemeJSONPath] = [:]
         for (property, path) in CSSPropertyNames.all(for: contract) {
             if let other = firstPathByProperty[property] {
                 // One component legitimately yields several properties; only distinct tokens collide.

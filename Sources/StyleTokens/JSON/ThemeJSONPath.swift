@@ -1,7 +1,7 @@
 /// A location inside a JSON document, rendered the way issues report it:
 /// keys joined by dots (`components.primaryButton.backgroundColor`), indices in brackets
 /// (`items[2]`), and keys that are not plain identifiers quoted (`colors["brand.blue"]`).
-public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+public struct ThemeJSONPath: Hashable, Sendable, CustomStringConvertible {
     /// One step of a path.
     public enum Segment: Hashable, Sendable {
         case key(String)
@@ -12,11 +12,11 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     public var segments: [Segment]
 
     /// The document root (rendered as `$`).
-    public static let root = JSONPath(segments: [])
+    public static let root = ThemeJSONPath(segments: [])
 
     public init(segments: [Segment]) { self.segments = segments }
 
-    /// A path from plain keys, e.g. `JSONPath("components", "cardView")`.
+    /// A path from plain keys, e.g. `ThemeJSONPath("components", "cardView")`.
     public init(_ keys: String...) { self.segments = keys.map(Segment.key) }
 
     /// A path from a `Codable` coding path.
@@ -27,10 +27,10 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// This path with one more key.
-    public func appending(_ key: String) -> JSONPath { JSONPath(segments: segments + [.key(key)]) }
+    public func appending(_ key: String) -> ThemeJSONPath { ThemeJSONPath(segments: segments + [.key(key)]) }
 
     /// This path with one more array index.
-    public func appending(index: Int) -> JSONPath { JSONPath(segments: segments + [.index(index)]) }
+    public func appending(index: Int) -> ThemeJSONPath { ThemeJSONPath(segments: segments + [.index(index)]) }
 
     public var description: String {
         if segments.isEmpty { return "$" }

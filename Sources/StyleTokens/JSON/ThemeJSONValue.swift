@@ -2,13 +2,13 @@
 ///
 /// Used for the parts of a theme the contract does not know (kept and reported as
 /// warnings) and as the input of `ThemeJSONDecoder`.
-public indirect enum JSONValue: Sendable, Hashable {
+public indirect enum ThemeJSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object(KeyedList<JSONValue>)
+    case array([ThemeJSONValue])
+    case object(KeyedList<ThemeJSONValue>)
 
     /// A short name of the JSON type, for error messages ("string", "number", …).
     public var typeName: String {
@@ -23,7 +23,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     }
 }
 
-extension JSONValue: Codable {
+extension ThemeJSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         // Fast path keeps object order exactly when decoding through ThemeJSONDecoder.
         if let raw = decoder as? ThemeJSONDecoder.ValueDecoder {
@@ -31,12 +31,12 @@ extension JSONValue: Codable {
             return
         }
         if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil {
-            self = .object(try KeyedList<JSONValue>(from: decoder))
+            self = .object(try KeyedList<ThemeJSONValue>(from: decoder))
             return
         }
         if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
+            var elements: [ThemeJSONValue] = []
+            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(ThemeJSONValue.self)) }
             self = .array(elements)
             return
         }
