@@ -1,0 +1,170 @@
+import Foundation
+import JSEngine
+
+/// The raw-engine baseline every other benchmark is compared with.
+///
+/// Each figure is the median of `repetitions` runs. Loops that cross the boundary run on
+/// the engine thread (one hop per run, not per call), so they measure the crossing itself.
+struct EngineBenchmark {
+    var repetitions = 5
+    var calls = 200_000
+
+    /// A ~100-byte JSON message, the size of a typical `apply_mutation`.
+    static let message = #"{"v":1,"storeId":"cart","messageId":"w2","seq":2,"type":"apply_mutation","payload":{"mutations":[]}}"#
+
+    func run() async throws -> [Figure] {
+        var jsToNative: [Double] = []
+        var nativeToJS: [Double] = []
+        var evaluations: [Double] = []
+        var coldStarts: [Double] = []
+        var textConversion: [Double] = []
+        var walkingConversion: [Double] = []
+        for _ in 0..<repetitions {
+            jsToNative.append(try await jsToNativeCallsPerSecond())
+            nativeToJS.append(try await nativeToJSCallsPerSecond())
+            evaluations.append(try await evaluationsPerSecond())
+            coldStarts.append(try await coldStartMilliseconds())
+            let (text, walking) = try await conversionMicroseconds()
+            textConversion.append(text)
+            walkingConversion.append(walking)
+        }
+        let memory = try await memoryPerEngineKiB()
+        return [
+            Figure(key: "engine.js_to_native", label: "JS→native calls (JSON string arg)", unit: "calls/s", higherIsBetter: true, jit: median(jsToNative)),
+            Figure(key: "engine.native_to_js", label: "native→JS function calls", unit: "calls/s", higherIsBetter: true, jit: median(nativeToJS)),
+            Figure(key: "engine.evaluate", label: "evaluate `1 + 1`", unit: "evals/s", higherIsBetter: true, jit: median(evaluations)),
+            Figure(key: "engine.cold_start", label: "cold start (create → 20 KB script → first message)", unit: "ms", higherIsBetter: false, jit: median(coldStarts)),
+            Figure(key: "engine.convert_text", label: "JS→JSON, 1 KB object via JSON text", unit: "µs", higherIsBetter: false, jit: median(textConversion)),
+            Figure(key: "engine.convert_walk", label: "JS→JSON, 1 KB object by walking (C API)", unit: "µs", higherIsBetter: false, jit: median(walkingConversion)),
+            Figure(key: "engine.memory_per_engine", label: "memory per extra engine", unit: "KiB", higherIsBetter: false, jit: memory),
+        ]
+    }
+
+    func jsToNativeCallsPerSecond() async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        try await engine.bind("receive") { arguments in
+            // Touch the argument the way a message handler would.
+            arguments.first?.stringValue?.utf8.count == 0 ? .bool(false) : .null
+        }
+        let source = """
+            (function () {
+              const message = \(JSONValue.string(Self.message).jsonText());
+              const t0 = performance.now();
+              for (let i = 0; i < \(calls); i++) receive(message);
+              return performance.now() - t0;
+            })()
+            """
+        let milliseconds = try await engine.evaluate(source).numberValue ?? .infinity
+        return Double(calls) / (milliseconds / 1000)
+    }
+
+    func nativeToJSCallsPerSecond() async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        let function = try await engine.function("function (message) { return message.length; }")
+        let calls = self.calls
+        let message = Self.message
+        return try await engine.perform { engine in
+            let start = ContinuousClock.now
+            for _ in 0..<calls { try engine.call(function, [.string(message)]) }
+            return Double(calls) / (ContinuousClock.now - start).seconds
+        }
+    }
+
+    func evaluationsPerSecond() async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        let count = calls / 4
+        return try await engine.perform { engine in
+            let start = ContinuousClock.now
+            for _ in 0..<count { try engine.evaluate("1 + 1") }
+            return Double(count) / (ContinuousClock.now - start).seconds
+        }
+    }
+
+    /// A 20 KB script: a store-like module with many small functions.
+    static let coldStartScript: String = {
+        var source = "var bench = {};\n"
+        var index = 0
+        while source.utf8.count < 20_000 {
+            source += "bench.f\(index) = function (state, payload) { const next = Object.assign({}, state); next.count = (next.count || 0) + \(index); next.items = (next.items || []).concat([payload]); return next; };\n"
+            index += 1
+        }
+        source += "window.webkit.messageHandlers.nativeBridge.postMessage(JSON.stringify({ready: true, functions: \(index)}));\n"
+        return source
+    }()
+
+    func coldStartMilliseconds() async throws -> Double {
+        let start = ContinuousClock.now
+        let engine = try JavaScriptEngine(configuration: .init(name: "cold"))
+        let received = Received()
+        try await engine.installMessageHandler(named: "nativeBridge") { _ in received.mark() }
+        try await engine.evaluate(Self.coldStartScript, sourceURL: "cold-start.js")
+        guard received.count == 1 else { throw BenchmarkError.missingMessage }
+        return (ContinuousClock.now - start).seconds * 1000
+    }
+
+    /// Microseconds per conversion of a ~1 KB nested object, through JSON text and by walking.
+    func conversionMicroseconds() async throws -> (Double, Double) {
+        let engine = try JavaScriptEngine(configuration: .init(name: "convert"))
+        let expression = "{items: Array.from({length: 12}, (_, i) => ({id: i, name: 'item ' + i, price: i * 1.5, tags: ['a', 'b']})), total: 99.5, user: {id: 'u1', loggedIn: true}}"
+        let iterations = 20_000
+        var results: [Double] = []
+        for strategy in [JSONConversionStrategy.jsonText, .walking] {
+            let start = ContinuousClock.now
+            _ = try await engine.convertRepeatedly(expression, iterations: iterations, strategy: strategy)
+            results.append((ContinuousClock.now - start).seconds * 1e6 / Double(iterations))
+        }
+        return (results[0], results[1])
+    }
+
+    /// Resident memory added by each of 20 more engines, each with a small store-like script loaded.
+    func memoryPerEngineKiB() async throws -> Double {
+        var engines: [JavaScriptEngine] = []
+        let warm = try JavaScriptEngine(configuration: .init(name: "warm"))
+        try await warm.evaluate(Self.coldStartScript.replacingOccurrences(of: "window.webkit.messageHandlers.nativeBridge.postMessage", with: "void"))
+        let before = ResidentMemory.kibibytes()
+        for index in 0..<20 {
+            let engine = try JavaScriptEngine(configuration: .init(name: "memory-\(index)"))
+            try await engine.evaluate(Self.coldStartScript.replacingOccurrences(of: "window.webkit.messageHandlers.nativeBridge.postMessage", with: "void"))
+            engines.append(engine)
+        }
+        let after = ResidentMemory.kibibytes()
+        withExtendedLifetime(engines) {}
+        return Double(after - before) / 20
+    }
+}
+
+enum BenchmarkError: Error, CustomStringConvertible {
+    case missingMessage
+    case childFailed(String)
+
+    var description: String {
+        switch self {
+        case .missingMessage: "the benchmark script did not post its message"
+        case .childFailed(let why): "the no-JIT child process failed: \(why)"
+        }
+    }
+}
+
+/// Counts messages from the engine thread.
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func mark() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+enum ResidentMemory {
+    /// Resident set size of this process, from /proc/self/statm.
+    static func kibibytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+
+/// Errors the CLI reports as one line on stderr, each with its exit code.
+enum CLIError: Error, CustomStringConvertible {
+    /// Exit 2: a file named on the command line cannot be read.
+    case unreadableFile(path: String, reason: String)
+    /// Exit 2: an argument is malformed.
+    case badArgument(String)
+
+    var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason): "statehub: cannot read \(path): \(reason)"
+        case .badArgument(let why): "statehub: \(why)"
+        }
+    }
+
+    var exitCode: ExitCode { ExitCode(2) }
+
+    /// Prints the error and exits with its code.
+    func exit() -> ExitCode {
+        Output.error(description)
+        return exitCode
+    }
+}
+
+/// stdout and stderr, unbuffered enough for interleaved console output.
+enum Output {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// A script named on the command line, read whole.
+struct ScriptFile {
+    let path: String
+    let source: String
+
+    /// Reads every path, failing on the first that is missing or unreadable.
+    static func readAll(_ paths: [String]) throws(CLIError) -> [ScriptFile] {
+        try paths.map { path throws(CLIError) in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .unreadableFile(path: path, reason: "no such file")
+            }
+            guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "is a directory") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .unreadableFile(path: path, reason: "permission denied or unreadable")
+            }
+            guard let source = String(data: data, encoding: .utf8) else {
+                throw .unreadableFile(path: path, reason: "not UTF-8 text")
+            }
+            return ScriptFile(path: path, source: source)
+        }
+    }
+}
