@@ -26,7 +26,7 @@ struct RecorderFileTests {
         #expect(Array(fromFile.suffix(2)) == recorder.records, "memory keeps the last 2, the file keeps all")
     }
 
-    @Test func fullBatchesAreWrittenWithoutFlush() throws {
+    @Test func fullBatchesAreWrittenWithoutFlush() async throws {
         let path = TemporaryFile.path("batches.ndjson")
         defer { TemporaryFile.remove(path) }
         let recorder = try TraceRecorder(filePath: path, flushEvery: 10)
@@ -34,7 +34,15 @@ struct RecorderFileTests {
             recorder.record(.nativeToWeb, channel: "nativeBridge", engine: "e", store: "s",
                             type: "dispatch_action", message: #"{"n":\#(i)}"#)
         }
-        #expect(try TraceFile.read(from: path).map(\.step) == Array(0..<20))
+        // The background writer takes a batch once 10 are pending; wait for it (up to 5 s).
+        var written: [Int] = []
+        for _ in 0..<500 {
+            written = try TraceFile.read(from: path).map(\.step)
+            if written.count >= 10 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(written.count >= 10, "a full batch is written without flush()")
+        #expect(written == Array(0..<written.count), "in step order, no gaps")
         try recorder.close()
         #expect(try TraceFile.read(from: path).map(\.step) == Array(0..<25))
     }

@@ -62,45 +62,68 @@ enum NDJSONLineWriter {
         out.append(UInt8(ascii: ":"))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends `s` as a JSON string literal. O(s.utf8.count).
+    /// Appends `s` as a JSON string literal.
+    ///
+    /// Two tight passes over the UTF-8 bytes: the first counts the escaped length,
+    /// the second copies (one `memcpy` when nothing needs escaping) or writes the
+    /// escaped bytes straight into the grown array. O(s.utf8.count).
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            var runStart = 0
-            var i = 0
-            let n = bytes.count
-            while i < n {
-                let b = bytes[i]
-                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
-                    i += 1
-                    continue
-                }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    out.append(UInt8(ascii: "u"))
-                    out.append(UInt8(ascii: "0"))
-                    out.append(UInt8(ascii: "0"))
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0x0F)])
-                }
-                i += 1
-                runStart = i
+            var escapedLength = bytes.count
+            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                escapedLength += shortEscape(b) == nil ? 5 : 1
             }
-            if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+            if escapedLength == bytes.count {
+                out.append(contentsOf: bytes)
+                return
+            }
+            let start = out.count
+            out.append(contentsOf: repeatElement(0, count: escapedLength))
+            out.withUnsafeMutableBufferPointer { buffer in
+                var o = start
+                for b in bytes {
+                    if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                        buffer[o] = b
+                        o += 1
+                    } else if let short = shortEscape(b) {
+                        buffer[o] = UInt8(ascii: "\\")
+                        buffer[o + 1] = short
+                        o += 2
+                    } else {
+                        buffer[o] = UInt8(ascii: "\\")
+                        buffer[o + 1] = UInt8(ascii: "u")
+                        buffer[o + 2] = UInt8(ascii: "0")
+                        buffer[o + 3] = UInt8(ascii: "0")
+                        buffer[o + 4] = hexDigit(b >> 4)
+                        buffer[o + 5] = hexDigit(b & 0x0F)
+                        o += 6
+                    }
+                }
+            }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The letter after `\\` for characters with a short escape, nil for other control characters.
+    @inline(__always)
+    private static func shortEscape(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "\""): UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+        case 0x08: UInt8(ascii: "b")
+        case 0x0C: UInt8(ascii: "f")
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0D: UInt8(ascii: "r")
+        case 0x09: UInt8(ascii: "t")
+        default: nil
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     static func appendInteger(_ value: Int, to out: inout [UInt8]) {

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Records every message that crosses the web ↔ native boundary.
@@ -8,8 +9,11 @@ import Synchronization
 /// - **Memory**: the last `capacity` records are kept in a ring buffer
 ///   (default 10 000); older ones are dropped and counted in ``droppedCount``.
 /// - **File** (optional): each record is also appended as one NDJSON line (format
-///   in docs/trace.md). Records are batched and encoded off the lock in chunks of
-///   `flushEvery` records; call ``flush()`` to push out what is pending and
+///   in docs/trace.md). Records are batched; every `flushEvery` records a
+///   background writer (a serial dispatch queue) encodes and writes the batch, so
+///   JSON encoding stays off the recording thread. If the writer falls behind by
+///   64 batches, the recording thread writes the backlog itself (back-pressure:
+///   memory stays bounded). Call ``flush()`` to push out what is pending and
 ///   ``close()`` at the end. A write failure never reaches the hot path: the file
 ///   stops growing and ``flush()`` / ``close()`` throw it.
 /// - **Live**: ``liveRecords(bufferingNewest:)`` streams records as they are made.
@@ -23,9 +27,8 @@ import Synchronization
 /// Cost of ``record(_:channel:engine:store:type:seq:message:note:)`` without file
 /// and stream: the redactor (if any), one clock read and one uncontended lock;
 /// O(1), no allocation beyond the ring's growth up to `capacity` (the record
-/// shares the caller's strings). With a file, O(message) amortized encoding work
-/// every `flushEvery` records, done by the recording thread that fills the batch
-/// (others keep recording meanwhile).
+/// shares the caller's strings). With a file, one more array append, plus one
+/// dispatch to the writer per batch.
 public final class TraceRecorder: Sendable {
     /// How many records are kept in memory.
     public let capacity: Int
@@ -34,11 +37,17 @@ public final class TraceRecorder: Sendable {
 
     private let redactor: Redactor?
     private let flushEvery: Int
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    /// ``MonotonicClock`` reading at `init`; ``TraceRecord/time`` is measured from it.
+    private let start: UInt64
     private let state: Mutex<State>
+    private let writer = DispatchQueue(label: "statehub.trace.writer", qos: .utility)
     /// Lock order: `file` before `state`, never the other way round.
     private let file: Mutex<NDJSONFileSink?>
+
+    /// Batches the writer may fall behind by before recording threads write themselves.
+    private static let backlogBatches = 64
+
+    private enum FileAction { case none, schedule, writeNow }
 
     private struct State: Sendable {
         var ring: RingBuffer<TraceRecord>
@@ -46,6 +55,8 @@ public final class TraceRecorder: Sendable {
         /// Records not yet handed to the file sink (only used with a file).
         var pending: [TraceRecord] = []
         let hasFile: Bool
+        /// A write of `pending` is queued on `writer` and has not taken it yet.
+        var writeScheduled = false
         var closed = false
         var subscribers: [Int: AsyncStream<TraceRecord>.Continuation] = [:]
         var nextSubscriberID = 0
@@ -86,7 +97,7 @@ public final class TraceRecorder: Sendable {
         if sink != nil { initial.pending.reserveCapacity(flushEvery) }
         self.state = Mutex(initial)
         self.file = Mutex(sink)
-        self.start = clock.now
+        self.start = MonotonicClock.now()
     }
 
     deinit {
@@ -129,38 +140,43 @@ public final class TraceRecorder: Sendable {
     ) -> TraceRecord? {
         let size = message.utf8.count
         let stored = redactor.map { $0(channel, type, message) } ?? message
-        let (record, batchFull): (TraceRecord?, Bool) = state.withLock { s in
-            guard !s.closed else { return (nil, false) }
+        let (record, action): (TraceRecord?, FileAction) = state.withLock { s in
+            guard !s.closed else { return (nil, .none) }
             let record = TraceRecord(
-                step: s.nextStep, time: nanoseconds(since: start), direction: direction,
+                step: s.nextStep, time: MonotonicClock.now() &- start, direction: direction,
                 channel: channel, engine: engine, store: store, type: type, seq: seq,
                 size: size, message: stored, note: note)
             s.nextStep += 1
             s.ring.append(record)
             for continuation in s.subscribers.values { continuation.yield(record) }
-            guard s.hasFile else { return (record, false) }
+            guard s.hasFile else { return (record, .none) }
             s.pending.append(record)
-            return (record, s.pending.count >= flushEvery)
+            if s.pending.count >= flushEvery &* Self.backlogBatches { return (record, .writeNow) }
+            guard s.pending.count >= flushEvery, !s.writeScheduled else { return (record, .none) }
+            s.writeScheduled = true
+            return (record, .schedule)
         }
-        if batchFull {
-            // Another thread already writing will pick these up on its next batch.
-            _ = file.withLockIfAvailable { sink in writePending(&sink) }
+        switch action {
+        case .none:
+            break
+        case .schedule:
+            writer.async { self.file.withLock { sink in self.writePending(&sink) } }
+        case .writeNow:
+            file.withLock { sink in writePending(&sink) }
         }
         return record
     }
 
     /// Monotonic nanoseconds since this recorder was created (the clock of ``TraceRecord/time``).
-    public var elapsedNanoseconds: UInt64 { nanoseconds(since: start) }
-
-    private func nanoseconds(since start: ContinuousClock.Instant) -> UInt64 {
-        let (seconds, attoseconds) = (clock.now - start).components
-        return UInt64(max(seconds, 0)) &* 1_000_000_000 &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
-    }
+    public var elapsedNanoseconds: UInt64 { MonotonicClock.now() &- start }
 
     /// Moves the pending records to the sink and writes them. Call with the file lock held.
     private func writePending(_ sink: inout NDJSONFileSink?) {
         guard sink != nil else { return }
-        state.withLock { s in sink?.takeBatch(from: &s.pending) }
+        state.withLock { s in
+            sink?.takeBatch(from: &s.pending)
+            s.writeScheduled = false
+        }
         sink?.writeBatch()
     }
 
