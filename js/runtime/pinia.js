@@ -41,10 +41,13 @@
   // operation log dispatch
   // ---------------------------------------------------------------------------
 
+  var opsDescriptor = { value: null, enumerable: false, configurable: true, writable: false };
   function makeMutation(type, storeId, events, payload, ops) {
     var m = { type: type, storeId: storeId, events: events };
     if (type === MutationType.patchObject) m.payload = payload;
-    Object.defineProperty(m, OPS, { value: ops, enumerable: false, configurable: true, writable: false });
+    opsDescriptor.value = ops;
+    Object.defineProperty(m, OPS, opsDescriptor);
+    opsDescriptor.value = null;
     return m;
   }
 
@@ -71,14 +74,11 @@
   // writes to the store.
   function dispatch(S, kind, ops, payload) {
     if (S.dispatching) { S.dq.push(kind, ops, payload); return; }
-    S.dispatching = true;
-    try {
-      deliver(S, kind, ops, payload);
-      for (var i = 0; i < S.dq.length; i += 3) deliver(S, S.dq[i], S.dq[i + 1], S.dq[i + 2]);
-    } finally {
-      S.dq.length = 0;
-      S.dispatching = false;
-    }
+    S.dispatching = true;   // deliver() never throws: callbacks are guarded in callSub
+    deliver(S, kind, ops, payload);
+    for (var i = 0; i < S.dq.length; i += 3) deliver(S, S.dq[i], S.dq[i + 1], S.dq[i + 2]);
+    if (S.dq.length !== 0) S.dq.length = 0;
+    S.dispatching = false;
   }
   function deliver(S, kind, ops, payload) {
     var i, sub, subs;
@@ -319,7 +319,7 @@
   function createStore(id, setupOrOptions, isSetup, pinia) {
     var hubRaw = pinia._h, hub = reactive(hubRaw);
     var S = {
-      id: id, pinia: pinia, store: null, root: null, proxy: null, isSetup: isSetup,
+      wantsOps: false, id: id, pinia: pinia, store: null, root: null, proxy: null, isSetup: isSetup,
       subs: [], syncSubs: [], batchSubs: [], actionSubs: [],
       patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGen: 0,
       flushQueued: false, flushJob: null, dispatching: false, dq: [], disposed: false,
@@ -379,12 +379,14 @@
       var sync = options.flush === 'sync';
       var sub = { cb: cb, sync: sync, ops: [], active: true };
       S.subs = S.subs.concat([sub]);
+      S.wantsOps = true;
       if (sync) S.syncSubs = S.syncSubs.concat([sub]); else S.batchSubs = S.batchSubs.concat([sub]);
       return whenScopeStops(function () {
         if (!sub.active) return;
         sub.active = false;
         var rm = function (x) { return x !== sub; };
         S.subs = S.subs.filter(rm);
+        S.wantsOps = S.subs.length !== 0;
         if (sync) S.syncSubs = S.syncSubs.filter(rm); else S.batchSubs = S.batchSubs.filter(rm);
       }, options.detached);
     };
@@ -403,6 +405,7 @@
       S.subs.forEach(function (s) { s.active = false; });
       S.actionSubs.forEach(function (s) { s.active = false; });
       S.subs = []; S.syncSubs = []; S.batchSubs = []; S.actionSubs = [];
+      S.wantsOps = false;
       I.unmarkStateRoot(S.root);
       if (pinia._s.get(id) === store) pinia._s.delete(id);
     };

@@ -257,7 +257,36 @@
       if (live.length) parentsOf.set(raw, live); else parentsOf.delete(raw);
     }
   }
+  // Fast path: one chain of single, valid parent links up to one root (the usual case).
+  // Returns the path array (and sets singleInfo), or null when the general walk is needed.
+  var singleInfo = null;
+  function singlePath(raw) {
+    var keys = null;
+    for (var depth = 0; depth < 64; depth++) {
+      var ents = parentsOf.get(raw);
+      var info = roots.get(raw);
+      if (info !== undefined) {
+        if (ents !== undefined) return null;
+        singleInfo = info;
+        if (keys === null) return [];
+        keys.reverse();
+        return keys;
+      }
+      if (ents === undefined || ents.length !== 1) return null;
+      var e = ents[0], p = e.p, k = e.k;
+      if (e.m || p[k] !== raw) return null;
+      if (keys === null) keys = [k]; else keys.push(k);
+      raw = p;
+    }
+    return null;
+  }
+  var single = [null, null];
   function pathsOf(raw) {
+    var path = singlePath(raw);
+    if (path !== null) {
+      single[0] = singleInfo; single[1] = path;
+      return single;
+    }
     var out = [];
     collectPaths(raw, [], out, 0);
     return out;
@@ -266,21 +295,40 @@
   // op emitters (only called when rootCount > 0 and opHook set). The ops of one write are
   // handed over together, one call per store: opHook(info, [op, ...]).
   function deliverOps(out, ops) {
-    if (out.length === 2) { opHook(out[0], ops); return; }
+    if (out.length === 2) { if (out[0].wantsOps) opHook(out[0], ops); return; }
     var done = [];
     for (var i = 0; i < out.length; i += 2) {
       var info = out[i];
       if (done.indexOf(info) !== -1) continue;
       done.push(info);
+      if (!info.wantsOps) continue;
       var mine = [];
       for (var j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
       opHook(info, mine);
     }
   }
+  function anyWants(out) {
+    for (var i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
+    return false;
+  }
   function emitSet(target, key, value) {
+    if (parentsOf.get(target) === undefined) {   // fastest path: a write at the top of a state
+      var rinfo = roots.get(target);
+      if (rinfo === undefined) return;
+      if (!rinfo.wantsOps) { if (isObject(value)) registerTree(value, target, key, 0); return; }
+      opHook(rinfo, [{ op: 'set', path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
+      return;
+    }
     var out = pathsOf(target);
     if (out.length === 0) return;
-    var ops = [], obj = isObject(value);
+    var obj = isObject(value);
+    if (!anyWants(out)) { if (obj) registerTree(value, target, key, 0); return; }
+    if (out.length === 2) {
+      var p1 = out[1].slice(); p1.push(key);
+      opHook(out[0], [{ op: 'set', path: p1, value: obj ? snapshot(value, target, key) : value }]);
+      return;
+    }
+    var ops = [];
     for (var i = 0; i < out.length; i += 2) {
       var path = out[i + 1].slice(); path.push(key);
       ops.push({ op: 'set', path: path, value: obj ? snapshot(value, target, key) : value });
@@ -289,7 +337,7 @@
   }
   function emitDelete(target, key) {
     var out = pathsOf(target);
-    if (out.length === 0) return;
+    if (out.length === 0 || !anyWants(out)) return;
     var ops = [];
     for (var i = 0; i < out.length; i += 2) {
       var path = out[i + 1].slice(); path.push(key);
@@ -300,6 +348,7 @@
   function emitSplice(target, index, deleteCount, items) {
     var out = pathsOf(target);
     if (out.length === 0) return;
+    if (!anyWants(out)) { for (var q = 0; q < items.length; q++) registerTree(items[q], target, index + q, 0); return; }
     var ops = [];
     for (var i = 0; i < out.length; i += 2) {
       var snap = new Array(items.length);
@@ -311,6 +360,7 @@
   function emitWhole(target) {   // the array itself replaced at each of its paths
     var out = pathsOf(target);
     if (out.length === 0) return;
+    if (!anyWants(out)) { for (var q = 0; q < target.length; q++) registerTree(target[q], target, q, 0); return; }
     var ops = [];
     for (var i = 0; i < out.length; i += 2) {
       var copy = new Array(target.length);
@@ -360,7 +410,7 @@
   }
 
   function objectSet(target, key, value, receiver) {
-    if (receiver[RAW] !== target) return Reflect.set(target, key, value, receiver);
+    if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     var had = hasOwnProperty.call(target, key);
     var old = target[key];
@@ -375,7 +425,7 @@
     return true;
   }
   function arraySet(target, key, value, receiver) {
-    if (receiver[RAW] !== target) return Reflect.set(target, key, value, receiver);
+    if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     var oldLen = target.length;
     if (key === 'length') {
