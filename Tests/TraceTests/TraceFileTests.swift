@@ -40,6 +40,19 @@ struct TraceFileTests {
         }
     }
 
+    /// The example lines of docs/trace.md decode, and the writer reproduces them byte for byte.
+    @Test func documentedExampleLinesRoundTrip() throws {
+        let lines = [
+            #"{"channel":"nativeBridge","direction":"web_to_native","engine":"shop","message":"{\"v\":1,\"storeId\":\"cart\",\"messageId\":\"w2\",\"seq\":7,\"type\":\"apply_mutation\",\"payload\":{\"mutations\":[{\"type\":\"direct\",\"ops\":[{\"op\":\"set\",\"path\":[\"items\",0,\"qty\"],\"value\":3}]}]}}","seq":7,"size":173,"step":12,"store":"cart","time":3201000,"type":"apply_mutation"}"#,
+            #"{"channel":"bridge","direction":"native_to_web","engine":"shop","message":"{\"id\":\"c1\",\"ok\":true,\"data\":{\"apiBaseURL\":\"https://api.example.com\",\"userId\":\"u-42\",\"token\":\"[redacted]\",\"locale\":\"en-US\"}}","size":127,"step":13,"time":3260544,"type":"reply"}"#,
+        ]
+        let records = try TraceFile.decode(Data(lines.joined(separator: "\n").utf8))
+        #expect(records.count == 2)
+        #expect(records[0].store == "cart" && records[0].seq == 7 && records[0].size == records[0].message.utf8.count)
+        #expect(records[1].direction == .nativeToWeb && records[1].store == nil)
+        #expect(records.map { TraceFile.line(for: $0) } == lines)
+    }
+
     @Test func blankLinesAndCRLFAreTolerated() throws {
         let lines = Self.sample.map { TraceFile.line(for: $0) }
         let text = "\n" + lines[0] + "\r\n\n" + lines[1] + "\n   \n" + lines[2]  // no final newline
