@@ -467,11 +467,11 @@
     try { post(text); } catch (e) { logError('[StateHubSync] postMessage failed', e); }
   }
 
-  function send(rec, type, payload, messageId) {
-    var text = JSON.stringify({
-      v: PROTOCOL_VERSION, storeId: rec.id, messageId: messageId === undefined ? nextMessageId() : messageId,
-      seq: ++rec.seq, type: type, payload: payload
-    });
+  function send(rec, type, payload, messageId, payloadText) {
+    // The envelope is assembled by hand around JSON.stringify(payload): same text as stringifying the whole
+    // object (key order v, storeId, messageId, seq, type, payload), measurably cheaper per message.
+    var text = rec.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
+      ',"seq":' + (++rec.seq) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
     safePost(rec.post, text);
     if (type !== 'error' && rec.errQueue !== null) {
       var q = rec.errQueue; rec.errQueue = null;
@@ -649,7 +649,7 @@
   function queueMutation(rec, type, ops) {
     if (!ops.length) return;
     if (rec.flush === 'sync') {
-      send(rec, 'apply_mutation', { mutations: [{ type: type, ops: ops }] });
+      send(rec, 'apply_mutation', null, undefined, '{"mutations":[{"type":"' + type + '","ops":' + JSON.stringify(ops) + '}]}');
       return;
     }
     var pending = rec.pending;
@@ -980,7 +980,7 @@
       if (previous && previous.store === store) return; // same instance seen twice (plugin used twice)
 
       var rec = {
-        id: store.$id, store: store, options: context.options, post: post, flush: flush,
+        id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
         mode: 'unknown', snapshot: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false
       };
