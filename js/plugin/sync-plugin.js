@@ -977,7 +977,14 @@
       installDispatch();
 
       var previous = registry.get(store.$id);
-      if (previous && previous.store === store) return; // same instance seen twice (plugin used twice)
+      if (previous && previous.store === store && !previous.disposed) {
+        // Another sync plugin already handles this store (e.g. install.js's, then an app's own): one record
+        // per store; the plugin applied last sets flush and transport.
+        flushStore(previous);
+        previous.flush = flush;
+        if (postOpt) previous.post = post;
+        return;
+      }
 
       var rec = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
