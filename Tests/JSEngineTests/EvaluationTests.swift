@@ -52,6 +52,21 @@ struct EvaluationTests {
         #expect(try await engine.evaluate("40 + 2") == 42)
     }
 
+    /// `evaluate` converts the completion value and so refuses a function after running the
+    /// script; `execute` runs it for its effects alone.
+    @Test func executeIgnoresTheCompletionValue() async throws {
+        let engine = try JavaScriptEngine()
+        await #expect(throws: EngineError.conversion(.unsupportedType("function"))) {
+            try await engine.evaluate("window.first = function () { return 1; }")
+        }
+        #expect(try await engine.evaluate("first()") == 1) // it ran nonetheless
+        try await engine.execute("window.second = () => 2", sourceURL: "bundle.js")
+        #expect(try await engine.evaluate("second()") == 2)
+        let error = await #expect(throws: JavaScriptError.self) { try await engine.execute("\nnope()", sourceURL: "bundle.js") }
+        #expect(error?.line == 2)
+        #expect(error?.name == "ReferenceError")
+    }
+
     @Test func checkSyntaxDoesNotRun() async throws {
         let engine = try JavaScriptEngine()
         try await engine.checkSyntax("globalThis.ran = true", sourceURL: "ok.js")

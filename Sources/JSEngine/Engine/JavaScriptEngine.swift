@@ -138,6 +138,16 @@ public actor JavaScriptEngine {
         try context.evaluate(source, sourceURL: sourceURL)
     }
 
+    /// Evaluates a classic script for its effects, ignoring its completion value.
+    ///
+    /// Use it for files and bundles: a script whose last statement yields a function
+    /// (`window.handler = function () {}`) runs fine here, where `evaluate` would throw
+    /// `EngineError.conversion` for the value after running it.
+    /// - Throws: `JavaScriptError`, `EngineError.executionTimeLimitExceeded`, `EngineError.closed`.
+    public func execute(_ source: String, sourceURL: String? = nil) throws {
+        _ = try context.evaluateRaw(source, sourceURL: sourceURL)
+    }
+
     /// Evaluates a script and, when its value is a promise, waits for it to settle.
     ///
     /// - Throws: the rejection reason as a `JavaScriptError`, or `EngineError.timeout` when
