@@ -153,8 +153,10 @@ public actor JavaScriptEngine {
     /// - Throws: the rejection reason as a `JavaScriptError`, or `EngineError.timeout` when
     ///   the promise has not settled after `timeout` (real time, whatever the engine's clock).
     public func evaluateAndAwait(_ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)) async throws -> JSONValue {
-        let value = try context.evaluateRaw(source, sourceURL: sourceURL)
-        return try await settle(value, timeout: timeout)
+        let context = self.context
+        return try await awaitSettlement(timeout: timeout) {
+            try context.evaluateRaw(source, sourceURL: sourceURL)
+        }
     }
 
     /// Checks a script's syntax without running it.

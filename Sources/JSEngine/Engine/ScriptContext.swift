@@ -41,6 +41,10 @@ final class ScriptContext {
     var errorConstructor: JSObjectRef?
     /// `Function.prototype`, given to every native function so `call`/`apply`/`bind` work.
     var functionPrototype: JSObjectRef?
+    /// The native function `runAsOneTask` enters JavaScript through, and the Swift work it
+    /// runs there. See `ScriptContext+Tasks.swift`.
+    var taskRunner: JSObjectRef?
+    var taskBody: (() -> Void)?
 
     init(configuration: JavaScriptEngine.Configuration) throws {
         self.configuration = configuration
@@ -85,6 +89,9 @@ final class ScriptContext {
         if let promiseConstructor { JSValueUnprotect(context, promiseConstructor) }
         if let errorConstructor { JSValueUnprotect(context, errorConstructor) }
         if let functionPrototype { JSValueUnprotect(context, functionPrototype) }
+        if let taskRunner { JSValueUnprotect(context, taskRunner) }
+        taskRunner = nil
+        taskBody = nil
         promiseConstructor = nil
         errorConstructor = nil
         functionPrototype = nil

@@ -63,9 +63,11 @@ extension JavaScriptEngine {
     /// Calls a held function and, when it returns a promise, waits for it to settle.
     public func callAndAwait(_ function: JSFunction, _ arguments: [JSONValue] = [], timeout: Duration = .seconds(30)) async throws -> JSONValue {
         guard function.owner === context else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
-        let raw = try arguments.map { try context.jsValue(from: $0) }
-        let value = try context.callRaw(function.object, arguments: raw)
-        return try await settle(value, timeout: timeout)
+        let context = self.context
+        return try await awaitSettlement(timeout: timeout) {
+            let raw = try arguments.map { try context.jsValue(from: $0) }
+            return try context.callRaw(function.object, arguments: raw)
+        }
     }
 
     /// Binds a Swift closure as a JavaScript function: `path.name`, or a global when `path`
