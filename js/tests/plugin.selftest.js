@@ -126,6 +126,9 @@
   }
 
   var hasBigInt = typeof BigInt === 'function';
+  // On StateHub's runtime the plugin gets exact ops; elsewhere (real Pinia) it derives coarser ones by diffing,
+  // so the few checks about op granularity and mutation types only apply here.
+  var precise = G.StateHubPinia !== undefined;
 
   // ---------------------------------------------------------------- 1. encoding
 
@@ -216,7 +219,7 @@
   msgs = take();
   ok(msgs.length === 1 && msgs[0].type === 'apply_mutation', 'batched: one apply_mutation for the tick', msgs.length);
   var types = msgs[0].payload.mutations.map(function (m) { return m.type; });
-  eq(types, ['direct', 'patch object', 'direct'], 'mutation types in order, consecutive directs coalesced');
+  if (precise) eq(types, ['direct', 'patch object', 'direct'], 'mutation types in order, consecutive directs coalesced');
   mirror.feed(msgs);
   eq(mirror.stores['selftest.counter'], expected(counter), 'mirror equals state after batch');
 
@@ -354,6 +357,29 @@
   msgs = take(); mirror.feed(msgs);
   ok(msgs.length === 2 && msgs[1].type === 'error' && msgs[1].payload.detail.kind === 'class_instance' && msgs[1].payload.detail.className === 'Thing' &&
     msgs[0].type === 'sync_state' && msgs[0].payload.state.t.$type === 'undefined' && msgs[0].seq === 1 && msgs[1].seq === 2, 'class instance at creation: sync_state (seq 1), then the error', msgs);
+
+  // setup store: actions listed for plugins, refs as state, hydration through refs
+  if (typeof G.ref === 'function') {
+    var useSetup = G.defineStore('selftest.setup', function () {
+      var n = G.ref(0), list = G.ref([]);
+      function add(x) { list.value.push({ x: x }); n.value++; return n.value; }
+      return { n: n, list: list, add: add };
+    });
+    var su = useSetup(pinia);
+    msgs = take(); mirror.feed(msgs);
+    eq(msgs[0].payload.state, { n: 0, list: [] }, 'setup store: created state unwraps refs');
+    dispatch({ v: 1, storeId: 'selftest.setup', messageId: 's1', type: 'dispatch_action', payload: { action: 'add', args: ['a'] } });
+    msgs = take(); mirror.feed(msgs);
+    ok(msgs[msgs.length - 1].payload.ok === true && msgs[msgs.length - 1].payload.value === 1, 'setup store: action dispatched', msgs);
+    eq(mirror.stores['selftest.setup'], expected(su), 'setup store: mirror equals state');
+    dispatch({ v: 1, storeId: 'selftest.setup', messageId: 's2', type: 'sync_state', payload: { state: { n: 7, list: [{ x: 'h' }] } } });
+    msgs = take(); mirror.feed(msgs);
+    ok(su.n === 7 && su.list[0].x === 'h' && msgs.length === 1 && msgs[0].payload.reason === 'hydrated', 'setup store: hydrated through its refs', msgs);
+    su.list.push({ x: 'b' });
+    S.flushPending(); mirror.feed(take());
+    eq(mirror.stores['selftest.setup'], expected(su), 'setup store: writes after hydration mirrored');
+    su.$dispose(); mirror.feed(take());
+  }
 
   // ---------------------------------------------------------------- 3. random sequences (fixed seed)
 
@@ -600,7 +626,7 @@
     return Promise.resolve();
   }).then(function () {
     var ms1 = take(); mirror.feed(ms1);
-    ok(ms1.length === 1 && ms1[0].type === 'apply_mutation' && ms1[0].payload.mutations[0].ops.length === 2, 'microtask flush: one message for the tick', ms1);
+    ok(ms1.length === 1 && ms1[0].type === 'apply_mutation' && ms1[0].payload.mutations[0].ops.length === (precise ? 2 : 1), 'microtask flush: one message for the tick', ms1);
     dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'a1', type: 'dispatch_action', payload: { action: 'asyncAdd', args: [10] } });
     dispatch({ v: 1, storeId: 'selftest.counter', messageId: 'a2', type: 'dispatch_action', payload: { action: 'asyncFail', args: [] } });
     return new Promise(function (res) { var n = 0; (function spin() { if (++n > 50) res(); else Promise.resolve().then(spin); })(); });
