@@ -1,0 +1,92 @@
+import Foundation
+import JSEngine
+
+/// Native → web actions: docs/PROTOCOL.md A.5.3–A.5.4.
+extension GlobalStateHub {
+    /// Runs an action of a store in the page that is authoritative for it, and returns what
+    /// the action returned (a promise's settled value for async actions).
+    ///
+    /// When the result arrives, the action's mutations have already been applied to the
+    /// mirror: the plugin posts them before the result.
+    ///
+    /// - Parameters:
+    ///   - args: the action's arguments (tagged values are decoded into `Date`, `Map`…).
+    ///   - timeout: defaults to `Configuration.dispatchTimeout`.
+    /// - Returns: the action's return value; `undefined` becomes `.null`.
+    /// - Throws: `StateHubError`: `.unknownStore`, `.unknownAction`, `.actionThrew` (message
+    ///   and JavaScript stack), `.engineGone`, `.storeDisposed`, `.timeout`, `.badReply`.
+    @discardableResult
+    public func dispatch(store storeId: String, action: String, args: [JSONValue] = [], timeout: Duration? = nil) async throws -> JSONValue {
+        let timeout = timeout ?? configuration.dispatchTimeout
+        let deadline = ContinuousClock.now + timeout
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
+            let effects = state.withLock { state -> [HubEffect] in
+                guard let host = state.stores[storeId]?.authoritative else {
+                    return [.resume(continuation, .failure(StateHubError.unknownStore(storeId)))]
+                }
+                let messageId = state.nextMessageId()
+                state.pending[messageId] = PendingDispatch(storeId: storeId, action: action, pageID: host.pageID,
+                                                           deadline: deadline, timeout: timeout, continuation: continuation)
+                var effects: [HubEffect] = []
+                if !state.timeoutSweeperRunning {
+                    state.timeoutSweeperRunning = true
+                    startTimeoutSweeper()
+                }
+                let pageID = host.pageID
+                let failure: @Sendable (any Error) -> Void = { [weak self] _ in
+                    self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
+                }
+                if let send = sendEffect(to: host.pageID, storeId: storeId, type: .dispatchAction,
+                                         payload: ["action": .string(action), "args": .array(args)], in: &state,
+                                         failure: failure, messageId: messageId) {
+                    effects.append(send)
+                }
+                return effects
+            }
+            perform(effects)
+        }
+    }
+
+    /// Runs an action and decodes its result as `T` (tagged values are decoded as
+    /// `TaggedValue` documents: dates, `undefined` → `nil`…).
+    ///
+    /// - Throws: everything `dispatch(store:action:args:timeout:)` throws, and
+    ///   `StateHubError.resultDecoding` naming what did not fit.
+    public func dispatch<T: Decodable>(store storeId: String, action: String, args: [JSONValue] = [], timeout: Duration? = nil, as type: T.Type) async throws -> T {
+        let value = try await dispatch(store: storeId, action: action, args: args, timeout: timeout)
+        do {
+            return try value.untagged().decode(T.self, decoder: TaggedValue.decoder)
+        } catch {
+            throw StateHubError.resultDecoding(store: storeId, action: action, reason: String(describing: error))
+        }
+    }
+
+    func failPending(_ messageId: String, with error: StateHubError) {
+        let pending = state.withLock { $0.pending.removeValue(forKey: messageId) }
+        pending?.continuation.resume(throwing: error)
+    }
+
+    /// One task per hub, alive while dispatches are pending, failing those past their
+    /// deadline. Cheaper than one timer per dispatch on the round-trip path.
+    private func startTimeoutSweeper() {
+        Task { [weak self] in
+            while let hub = self {
+                let (expired, running) = hub.state.withLock { state -> ([PendingDispatch], Bool) in
+                    let now = ContinuousClock.now
+                    var expired: [PendingDispatch] = []
+                    for (id, pending) in state.pending where pending.deadline <= now {
+                        state.pending.removeValue(forKey: id)
+                        expired.append(pending)
+                    }
+                    if state.pending.isEmpty { state.timeoutSweeperRunning = false }
+                    return (expired, state.timeoutSweeperRunning)
+                }
+                for pending in expired {
+                    pending.continuation.resume(throwing: StateHubError.timeout(store: pending.storeId, action: pending.action, after: pending.timeout))
+                }
+                guard running else { return }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import JSEngine
+import Trace
+
+/// Web → native messages: docs/PROTOCOL.md A.4–A.8.
+extension GlobalStateHub {
+    /// Handles one message a page posted. Runs on the page's thread.
+    func receive(_ text: String, from pageID: String) {
+        let bytes = text.utf8.count
+        if bytes > configuration.maximumMessageBytes {
+            receiveOversize(text, bytes: bytes, from: pageID)
+            return
+        }
+        // Parse outside the lock: only the mirror update needs it.
+        let message: StoreMessage
+        do {
+            message = try StoreMessage(text: text)
+        } catch {
+            configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: error.storeId,
+                                        type: "malformed", message: text, note: error.reason)
+            let effects = state.withLock { state -> [HubEffect] in
+                var effects = [problemEffect(HubProblem(pageID: pageID, storeId: error.storeId, kind: .malformedMessage(error.reason)), in: &state)]
+                if let storeId = error.storeId, state.stores[storeId]?.hosts.contains(where: { $0.pageID == pageID }) == true,
+                   let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.reason, in: &state) {
+                    effects.append(request)
+                }
+                return effects
+            }
+            perform(effects)
+            return
+        }
+        configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: message.storeId,
+                                    type: message.type.rawValue, seq: message.seq, message: text)
+        let effects = state.withLock { state in handle(message, from: pageID, in: &state) }
+        perform(effects)
+    }
+
+    private func receiveOversize(_ text: String, bytes: Int, from pageID: String) {
+        let storeId = Self.storeIdPrefix(of: text)
+        configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
+                                    type: "oversize", message: String(text.prefix(200)), note: "\(bytes) bytes, over the cap of \(configuration.maximumMessageBytes)")
+        let effects = state.withLock { state -> [HubEffect] in
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .oversize(bytes: bytes, limit: configuration.maximumMessageBytes)), in: &state)]
+            // An oversize answer to our own resync request would loop: ask once, then wait
+            // for the next sync_state that fits (docs/PROTOCOL.md A.8).
+            if let storeId, let host = state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID }), !host.awaitingSync,
+               let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "oversize", detail: "\(bytes) bytes", in: &state) {
+                effects.append(request)
+            }
+            return effects
+        }
+        perform(effects)
+    }
+
+    /// The store id from a message's first bytes: the plugin writes `storeId` right after `v`.
+    static func storeIdPrefix(of text: String) -> String? {
+        let head = String(text.utf8.prefix(256)) ?? String(text.prefix(256))
+        guard let range = head.range(of: "\"storeId\":\"") else { return nil }
+        let rest = head[range.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+
+    private func handle(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
+        guard state.pages[pageID] != nil else { return [] }
+        switch message.type {
+        case .syncState: return handleSyncState(message, from: pageID, in: &state)
+        case .applyMutation: return handleApplyMutation(message, from: pageID, in: &state)
+        case .actionResult: return handleActionResult(message, from: pageID, in: &state)
+        case .storeDisposed:
+            guard let storeId = message.storeId else { return [] }
+            return removeHost(pageID: pageID, storeId: storeId, failure: { .storeDisposed(store: storeId, pageID: pageID) }, in: &state)
+        case .error: return handleError(message, from: pageID, in: &state)
+        case .dispatchAction, .requestSync:
+            return [problemEffect(HubProblem(pageID: pageID, storeId: message.storeId,
+                                             kind: .malformedMessage("\(message.type.rawValue) goes native → web, not web → native")), in: &state)]
+        }
+    }
+
+    /// Checks `seq` against what is expected and advances it. Returns the effects of a gap.
+    private func checkSequence(_ message: StoreMessage, host index: Int, storeId: String, pageID: String, in state: inout HubState) -> [HubEffect]? {
+        guard let seq = message.seq, var host = state.stores[storeId]?.hosts[index] else { return nil }
+        let expected = host.expectedSeq
+        host.expectedSeq = seq + 1
+        state.stores[storeId]?.hosts[index] = host
+        guard seq != expected else { return nil }
+        var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .sequenceGap(expected: expected, received: seq)), in: &state)]
+        if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "seq_gap", detail: "expected seq \(expected), got \(seq)", in: &state) {
+            effects.append(request)
+        }
+        return effects
+    }
+
+    private func handleSyncState(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
+        guard let storeId = message.storeId else { return [] }
+        guard let snapshot = message.payload["state"] else {
+            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without payload.state")), in: &state)]
+        }
+        let reason = message.payload["reason"]?.stringValue ?? "created"
+        let nextSeq = (message.seq ?? 0) + 1
+        guard var entry = state.stores[storeId] else {
+            // The first page to announce a store is authoritative: its state is the mirror.
+            state.stores[storeId] = StoreEntry(state: snapshot, version: 1, hosts: [StoreHost(pageID: pageID, expectedSeq: nextSeq)])
+            return changeEffects(StoreChange(storeId: storeId, version: 1, kind: .snapshot(reason: reason), state: snapshot), in: &state)
+        }
+        guard let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else {
+            // Another page hosts this id already: the mirror wins; hydrate the newcomer.
+            entry.hosts.append(StoreHost(pageID: pageID, expectedSeq: nextSeq, joining: true))
+            state.stores[storeId] = entry
+            return [sendEffect(to: pageID, storeId: storeId, type: .syncState, payload: ["state": entry.state], in: &state)].compactMap { $0 }
+        }
+        entry.hosts[index].expectedSeq = nextSeq
+        entry.hosts[index].awaitingSync = false
+        let wasJoining = entry.hosts[index].joining
+        if reason == "hydrated" { entry.hosts[index].joining = false }
+        let isAuthoritative = entry.authoritative?.pageID == pageID && !wasJoining
+        // A hydrated page that is not authoritative already holds the mirror's state; a
+        // difference means the two diverged meanwhile, and the authority's word stands.
+        if reason == "hydrated" && !isAuthoritative {
+            state.stores[storeId] = entry
+            guard !entry.state.isSemanticallyEqual(to: snapshot) else { return [] }
+            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId,
+                                             kind: .reportedByPage(code: "hydration_mismatch", message: "state after hydration differs from the mirror", path: nil)), in: &state)]
+        }
+        let changed = !entry.state.isSemanticallyEqual(to: snapshot)
+        entry.state = snapshot
+        entry.version += 1
+        state.stores[storeId] = entry
+        var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
+        if changed {
+            for other in entry.hosts where other.pageID != pageID && !other.joining {
+                if let send = sendEffect(to: other.pageID, storeId: storeId, type: .syncState, payload: ["state": snapshot], in: &state) {
+                    effects.append(send)
+                }
+            }
+        }
+        return effects
+    }
+
+    private func handleApplyMutation(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
+        guard let storeId = message.storeId else { return [] }
+        guard let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) else {
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .unknownStore), in: &state)]
+            // Scripts that ran before `attach` created stores the hub never saw: ask for them.
+            if let send = sendEffect(to: pageID, storeId: storeId, type: .requestSync,
+                                     payload: ["reason": "manual", "detail": "store not announced to this hub"], in: &state) {
+                effects.append(send)
+            }
+            return effects
+        }
+        if let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) { return gap }
+        guard var entry = state.stores[storeId] else { return [] }
+        let host = entry.hosts[index]
+        if host.awaitingSync || host.joining { return [] }
+        guard case .array(let rawMutations)? = message.payload["mutations"] else {
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("apply_mutation without payload.mutations array")), in: &state)]
+            if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: "payload.mutations missing", in: &state) { effects.append(request) }
+            return effects
+        }
+        // Move the tree out of the state so it is uniquely referenced and changes in place.
+        var tree = entry.state
+        entry.state = .null
+        state.stores[storeId] = entry
+        var applied: [AppliedMutation] = []
+        applied.reserveCapacity(rawMutations.count)
+        var failure: MutationOpError?
+        outer: for raw in rawMutations {
+            guard case .object(let fields) = raw, case .array(let rawOps)? = fields["ops"] else {
+                failure = MutationOpError(path: [], reason: "mutation without an ops array")
+                break
+            }
+            var ops: [MutationOp] = []
+            ops.reserveCapacity(rawOps.count)
+            for rawOp in rawOps {
+                do {
+                    let op = try MutationOp(wire: rawOp)
+                    try tree.apply(op)
+                    ops.append(op)
+                } catch {
+                    failure = error
+                    break outer
+                }
+            }
+            applied.append(AppliedMutation(type: fields["type"]?.stringValue ?? "direct", ops: ops))
+        }
+        entry.state = tree
+        if let failure {
+            state.stores[storeId] = entry
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state)]
+            if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: failure.description, in: &state) { effects.append(request) }
+            return effects
+        }
+        entry.version += 1
+        state.stores[storeId] = entry
+        var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations(applied), state: tree), in: &state)
+        if entry.hosts.count > 1 {
+            let payload: JSONValue = ["mutations": .array(rawMutations)]
+            for other in entry.hosts where other.pageID != pageID && !other.joining && !other.awaitingSync {
+                if let send = sendEffect(to: other.pageID, storeId: storeId, type: .applyMutation, payload: payload, in: &state) {
+                    effects.append(send)
+                }
+            }
+        }
+        return effects
+    }
+
+    private func handleActionResult(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
+        var effects: [HubEffect] = []
+        if let storeId = message.storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }),
+           let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) {
+            effects += gap
+        }
+        guard let messageId = message.messageId, let pending = state.pending.removeValue(forKey: messageId) else {
+            effects.append(problemEffect(HubProblem(pageID: pageID, storeId: message.storeId, kind: .unmatchedResult(messageId: message.messageId ?? "(none)")), in: &state))
+            return effects
+        }
+        effects.append(.resume(pending.continuation, Self.outcome(of: message.payload, for: pending)))
+        return effects
+    }
+
+    /// The result a dispatch's caller gets from an `action_result` payload.
+    static func outcome(of payload: JSONValue.ObjectMembers, for pending: PendingDispatch) -> Result<JSONValue, any Error> {
+        switch payload["ok"] {
+        case .bool(true)?:
+            let value = payload["value"] ?? .null
+            return .success(value == TaggedValue.undefined ? .null : value)
+        case .bool(false)?:
+            let error = payload["error"]?.objectValue ?? [:]
+            let code = error["code"]?.stringValue ?? "action_threw"
+            switch code {
+            case "unknown_action": return .failure(StateHubError.unknownAction(store: pending.storeId, action: pending.action))
+            case "unknown_store": return .failure(StateHubError.unknownStore(pending.storeId))
+            case "action_threw":
+                return .failure(StateHubError.actionThrew(store: pending.storeId, action: pending.action, ActionFailure(
+                    name: error["name"]?.stringValue ?? "Error", message: error["message"]?.stringValue ?? "",
+                    stack: error["stack"]?.stringValue ?? "")))
+            default:
+                return .failure(StateHubError.badReply(store: pending.storeId, reason: "\(code): \(error["message"]?.stringValue ?? "")"))
+            }
+        default:
+            return .failure(StateHubError.badReply(store: pending.storeId, reason: "action_result without a boolean payload.ok"))
+        }
+    }
+
+    private func handleError(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
+        var effects: [HubEffect] = []
+        let storeId = message.storeId
+        if let storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }),
+           let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) {
+            effects += gap
+        }
+        let code = message.payload["code"]?.stringValue ?? "unknown"
+        let text = message.payload["message"]?.stringValue ?? ""
+        let path = message.payload["path"]?.arrayValue.map { $0.compactMap(PathStep.init) }
+        effects.append(problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .reportedByPage(code: code, message: text, path: path)), in: &state))
+        // A forwarded operation did not apply in this page: bring it back to the mirror.
+        if code == "op_failed", let storeId, let entry = state.stores[storeId] {
+            if entry.authoritative?.pageID == pageID {
+                if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: text, in: &state) { effects.append(request) }
+            } else if let send = sendEffect(to: pageID, storeId: storeId, type: .syncState, payload: ["state": entry.state], in: &state) {
+                effects.append(send)
+            }
+        }
+        return effects
+    }
+}

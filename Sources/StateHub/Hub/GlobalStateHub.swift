@@ -1,0 +1,217 @@
+import JSEngine
+import Synchronization
+import Trace
+
+/// Mirrors the Pinia stores of every attached page and runs their actions from Swift.
+///
+/// The web store is the single source of truth: native code never writes a mirror; it
+/// dispatches actions (`dispatch(store:action:args:)`), and every change flows back through
+/// the sync plugin and the protocol of docs/PROTOCOL.md part A.
+///
+/// - Pages: attach any `PageTransport` (a `JavaScriptEngine`, a web view adapter). The hub
+///   listens on the page's `nativeBridge` channel and answers through
+///   `nativeBridge.dispatch`.
+/// - Mirrors: one per store id, a `JSONValue` tree in JavaScript's key order, updated in
+///   place as operations arrive. On a sequence gap or an operation that does not apply the
+///   hub asks the page for a full `sync_state` rather than drift.
+/// - Several pages hosting one store id stay in sync through the hub: the first page to
+///   register the id is authoritative (its state becomes the mirror; dispatches go to it);
+///   later pages are hydrated from the mirror, and operations from any page are forwarded
+///   to the others, which apply them without echoing them back.
+/// - Observation: `changes(of:)` (an `AsyncSequence`), `observe(store:)` for SwiftUI
+///   (Observation framework), `mirror(_:store:)` for a `Codable` view of a store.
+///
+/// Messages are handled on the page's own thread, under one lock, with no hop: applying an
+/// operation costs O(depth of its path). Observers are told afterwards, off the lock;
+/// main-actor observers are coalesced to at most one pending update per store.
+public final class GlobalStateHub: Sendable {
+    /// How a hub behaves. Every field has a default.
+    public struct Configuration: Sendable {
+        /// Messages longer than this many UTF-8 bytes are refused unread (docs/PROTOCOL.md A.8).
+        public var maximumMessageBytes: Int
+        /// Time limit for `dispatch` when none is given.
+        public var dispatchTimeout: Duration
+        /// Where every message in and out is recorded, if anywhere.
+        public var trace: TraceRecorder?
+        /// Changes buffered per `changes(of:)` subscriber before the oldest are dropped.
+        public var changeBufferLimit: Int
+        /// Problems kept in `problems` (the newest).
+        public var problemLimit: Int
+        /// Told of every problem, off the hub's lock.
+        public var onProblem: (@Sendable (HubProblem) -> Void)?
+
+        public init(
+            maximumMessageBytes: Int = 8 << 20,
+            dispatchTimeout: Duration = .seconds(30),
+            trace: TraceRecorder? = nil,
+            changeBufferLimit: Int = 256,
+            problemLimit: Int = 1_000,
+            onProblem: (@Sendable (HubProblem) -> Void)? = nil
+        ) {
+            self.maximumMessageBytes = maximumMessageBytes
+            self.dispatchTimeout = dispatchTimeout
+            self.trace = trace
+            self.changeBufferLimit = changeBufferLimit
+            self.problemLimit = problemLimit
+            self.onProblem = onProblem
+        }
+    }
+
+    /// The channel pages post store messages on, and the page function the hub calls.
+    public static let channel = "nativeBridge"
+    static let dispatchFunction = "nativeBridge.dispatch"
+
+    public let configuration: Configuration
+    let state = Mutex(HubState())
+    let observers = ObserverRegistry()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    // MARK: Pages
+
+    /// Starts mirroring the stores of `page`.
+    ///
+    /// Stores the page creates afterwards announce themselves (`sync_state` `created`);
+    /// load the page's scripts after attaching, or call `requestSync(store:)` for stores
+    /// created before.
+    ///
+    /// - Throws: `StateHubError.pageAlreadyAttached` for a second page with the same id;
+    ///   whatever the transport throws while installing its receiver.
+    public func attach(_ page: any PageTransport) async throws {
+        let pageID = page.pageID
+        let inserted = state.withLock { state -> Bool in
+            guard state.pages[pageID] == nil else { return false }
+            state.pages[pageID] = AttachedPage(transport: page)
+            return true
+        }
+        guard inserted else { throw StateHubError.pageAlreadyAttached(pageID) }
+        do {
+            try await page.receiveMessages(on: Self.channel) { [weak self] text in
+                self?.receive(text, from: pageID)
+            }
+        } catch {
+            _ = state.withLock { $0.pages.removeValue(forKey: pageID) }
+            throw error
+        }
+        page.onClose { [weak self] in self?.detach(pageID: pageID) }
+    }
+
+    /// Stops mirroring a page: its store registrations go (a store no other page hosts is
+    /// removed), and its pending dispatches fail with `StateHubError.engineGone`.
+    public func detach(pageID: String) {
+        let effects = state.withLock { state -> [HubEffect] in
+            guard state.pages.removeValue(forKey: pageID) != nil else { return [] }
+            var effects: [HubEffect] = []
+            for storeId in Array(state.stores.keys) {
+                effects += removeHost(pageID: pageID, storeId: storeId, failure: { .engineGone(store: storeId, pageID: pageID) }, in: &state)
+            }
+            return effects
+        }
+        perform(effects)
+    }
+
+    /// The ids of the attached pages.
+    public var pageIDs: [String] { state.withLock { Array($0.pages.keys).sorted() } }
+
+    // MARK: Reading mirrors
+
+    /// The mirrored state of a store, or `nil` when no page hosts it.
+    ///
+    /// - Complexity: O(1): the tree is shared, not copied.
+    public func state(of storeId: String) -> JSONValue? {
+        state.withLock { $0.stores[storeId]?.state }
+    }
+
+    /// The ids of every mirrored store, sorted.
+    public var storeIDs: [String] { state.withLock { Array($0.stores.keys).sorted() } }
+
+    /// The version of a store's mirror: it grows by one with every change.
+    public func version(of storeId: String) -> Int? {
+        state.withLock { $0.stores[storeId]?.version }
+    }
+
+    /// The pages hosting a store, authoritative first.
+    public func hosts(of storeId: String) -> [String] {
+        state.withLock { state in
+            guard let entry = state.stores[storeId] else { return [] }
+            let authority = entry.authoritative?.pageID
+            return entry.hosts.map(\.pageID).sorted { lhs, _ in lhs == authority }
+        }
+    }
+
+    /// Problems noticed so far, oldest first (the newest `problemLimit`).
+    public var problems: [HubProblem] { state.withLock { $0.problems } }
+
+    /// Asks every page hosting `storeId` for a full `sync_state`.
+    public func requestSync(store storeId: String, reason: String = "manual") {
+        let effects = state.withLock { state -> [HubEffect] in
+            guard let entry = state.stores[storeId] else { return [] }
+            return entry.hosts.compactMap { host in
+                requestSyncEffect(pageID: host.pageID, storeId: storeId, reason: reason, detail: "requested by native", in: &state)
+            }
+        }
+        perform(effects)
+    }
+
+    // MARK: Effects
+
+    func perform(_ effects: [HubEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let transport, let text, let failure):
+                transport.send(text, toFunction: Self.dispatchFunction, onFailure: failure)
+            case .resume(let continuation, let result):
+                continuation.resume(with: result)
+            case .problem(let problem):
+                configuration.onProblem?(problem)
+            case .change(let subscribers, let change):
+                for subscriber in subscribers { subscriber.yield(change) }
+            case .scheduleObservers(let storeId):
+                scheduleObserverUpdate(storeId)
+            }
+        }
+    }
+
+    /// Records an outgoing message in the trace and returns the effect that sends it.
+    func sendEffect(to pageID: String, storeId: String, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
+                    failure: (@Sendable (any Error) -> Void)? = nil, messageId: String? = nil) -> HubEffect? {
+        guard let page = state.pages[pageID] else { return nil }
+        let text = OutgoingMessage.text(type: type, storeId: storeId, messageId: messageId ?? state.nextMessageId(), payload: payload)
+        configuration.trace?.record(.nativeToWeb, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId, type: type.rawValue, message: text)
+        return .send(page.transport, text, failure: failure)
+    }
+
+    func requestSyncEffect(pageID: String, storeId: String, reason: String, detail: String, in state: inout HubState) -> HubEffect? {
+        if let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
+            state.stores[storeId]?.hosts[index].awaitingSync = true
+        }
+        return sendEffect(to: pageID, storeId: storeId, type: .requestSync,
+                          payload: ["reason": .string(reason), "detail": .string(detail)], in: &state)
+    }
+
+    func problemEffect(_ problem: HubProblem, in state: inout HubState) -> HubEffect {
+        if state.problems.count >= configuration.problemLimit { state.problems.removeFirst() }
+        state.problems.append(problem)
+        return .problem(problem)
+    }
+
+    /// Removes one page's registration for a store, failing its pending dispatches for it.
+    func removeHost(pageID: String, storeId: String, failure: @escaping () -> StateHubError, in state: inout HubState) -> [HubEffect] {
+        var effects: [HubEffect] = []
+        for (id, pending) in state.pending where pending.pageID == pageID && pending.storeId == storeId {
+            state.pending.removeValue(forKey: id)
+            effects.append(.resume(pending.continuation, .failure(failure())))
+        }
+        guard var entry = state.stores[storeId], let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else { return effects }
+        entry.hosts.remove(at: index)
+        if entry.hosts.isEmpty {
+            state.stores.removeValue(forKey: storeId)
+            effects += changeEffects(StoreChange(storeId: storeId, version: entry.version + 1, kind: .removed, state: nil), in: &state)
+        } else {
+            state.stores[storeId] = entry
+        }
+        return effects
+    }
+}

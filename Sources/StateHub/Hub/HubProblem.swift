@@ -1,0 +1,43 @@
+import JSEngine
+
+/// Something the hub noticed and handled without failing a caller: a malformed message,
+/// a sequence gap, an operation that did not apply, an oversize message, an error a page
+/// reported (unserialisable state, for one).
+///
+/// Problems are kept (the newest `GlobalStateHub.Configuration.problemLimit`), recorded in
+/// the trace as notes, and handed to `Configuration.onProblem`.
+public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The message could not be read (bad JSON, missing field, unknown type or version).
+        case malformedMessage(String)
+        /// A message's `seq` was not the one expected: the hub asked for a resync.
+        case sequenceGap(expected: Int, received: Int)
+        /// An operation did not apply to the mirror: the hub asked for a resync.
+        case operationFailed(MutationOpError)
+        /// The message was longer than the size cap and was not read.
+        case oversize(bytes: Int, limit: Int)
+        /// A message about a store this page never announced.
+        case unknownStore
+        /// The page reported an error (`code` as in docs/PROTOCOL.md A.5.6).
+        case reportedByPage(code: String, message: String, path: [PathStep]?)
+        /// An `action_result` answered no pending dispatch (already timed out, say).
+        case unmatchedResult(messageId: String)
+    }
+
+    public var pageID: String
+    public var storeId: String?
+    public var kind: Kind
+
+    public var description: String {
+        let place = "page \(pageID)" + (storeId.map { ", store \($0)" } ?? "")
+        switch kind {
+        case .malformedMessage(let reason): return "\(place): malformed message: \(reason)"
+        case .sequenceGap(let expected, let received): return "\(place): sequence gap: expected seq \(expected), got \(received); resync requested"
+        case .operationFailed(let error): return "\(place): \(error); resync requested"
+        case .oversize(let bytes, let limit): return "\(place): message of \(bytes) bytes over the cap of \(limit); resync requested"
+        case .unknownStore: return "\(place): message for a store the page never announced"
+        case .reportedByPage(let code, let message, let path): return "\(place): page reported \(code)\(path.map { " at \($0.dotted)" } ?? ""): \(message)"
+        case .unmatchedResult(let id): return "\(place): action_result \(id) answers no pending dispatch"
+        }
+    }
+}

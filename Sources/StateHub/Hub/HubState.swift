@@ -1,0 +1,71 @@
+import JSEngine
+
+/// Everything the hub knows, guarded by one lock in `GlobalStateHub`.
+///
+/// Invariants:
+/// - every `StoreEntry` has at least one host; a store whose last host leaves is removed;
+/// - `hosts` is in registration order and its first non-joining host is authoritative;
+/// - a pending dispatch names a page that is attached.
+struct HubState {
+    var pages: [String: AttachedPage] = [:]
+    var stores: [String: StoreEntry] = [:]
+    var pending: [String: PendingDispatch] = [:]
+    var nextMessageNumber = 1
+    var problems: [HubProblem] = []
+    var changeSubscribers: [String: [Int: AsyncStream<StoreChange>.Continuation]] = [:]
+    var nextSubscriberID = 0
+    /// Stores whose main-actor observers have an update scheduled (coalescing).
+    var observerUpdateScheduled: Set<String> = []
+    var timeoutSweeperRunning = false
+
+    mutating func nextMessageId() -> String {
+        defer { nextMessageNumber += 1 }
+        return "n-\(nextMessageNumber)"
+    }
+}
+
+struct AttachedPage {
+    let transport: any PageTransport
+}
+
+/// One store id's mirror and the pages hosting it.
+struct StoreEntry {
+    var state: JSONValue
+    var version = 0
+    var hosts: [StoreHost]
+
+    /// The host dispatches go to and whose word wins: the first registered that is not joining.
+    var authoritative: StoreHost? { hosts.first { !$0.joining } ?? hosts.first }
+}
+
+/// One page hosting a store.
+struct StoreHost {
+    let pageID: String
+    /// The `seq` the next message from this page about this store must carry.
+    var expectedSeq: Int
+    /// A resync was requested: mutations are discarded until a `sync_state` arrives.
+    var awaitingSync = false
+    /// Registered after another page: hydrated from the mirror; its mutations are ignored
+    /// until it acknowledges with `sync_state` `hydrated`.
+    var joining = false
+}
+
+/// A dispatch waiting for its `action_result`.
+struct PendingDispatch {
+    let storeId: String
+    let action: String
+    let pageID: String
+    let deadline: ContinuousClock.Instant
+    let timeout: Duration
+    let continuation: CheckedContinuation<JSONValue, any Error>
+}
+
+/// Work decided under the lock and done after it is released, so no callback, resume or
+/// transport call ever runs while the hub's lock is held.
+enum HubEffect {
+    case send(any PageTransport, String, failure: (@Sendable (any Error) -> Void)?)
+    case resume(CheckedContinuation<JSONValue, any Error>, Result<JSONValue, any Error>)
+    case problem(HubProblem)
+    case change([AsyncStream<StoreChange>.Continuation], StoreChange)
+    case scheduleObservers(String)
+}

@@ -1,0 +1,52 @@
+import JSEngine
+
+/// Why a dispatch, or another request to the hub, failed.
+public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No attached page hosts a store with this id.
+    case unknownStore(String)
+    /// The store has no action with this name.
+    case unknownAction(store: String, action: String)
+    /// The action threw synchronously or its promise rejected.
+    case actionThrew(store: String, action: String, ActionFailure)
+    /// The page hosting the store went away (closed, or detached) before answering.
+    case engineGone(store: String, pageID: String)
+    /// The store was disposed (`$dispose()`) before answering.
+    case storeDisposed(store: String, pageID: String)
+    /// No answer within the time limit.
+    case timeout(store: String, action: String, after: Duration)
+    /// The page answered with something the hub could not read.
+    case badReply(store: String, reason: String)
+    /// The action's result did not decode as the type asked for.
+    case resultDecoding(store: String, action: String, reason: String)
+    /// A page with this id is already attached.
+    case pageAlreadyAttached(String)
+
+    public var description: String {
+        switch self {
+        case .unknownStore(let store): "unknown store \"\(store)\": no attached page hosts it"
+        case .unknownAction(let store, let action): "store \"\(store)\" has no action \"\(action)\""
+        case .actionThrew(let store, let action, let failure): "\(store).\(action) threw \(failure.name): \(failure.message)"
+        case .engineGone(let store, let page): "page \(page) hosting store \"\(store)\" went away"
+        case .storeDisposed(let store, let page): "store \"\(store)\" was disposed in page \(page)"
+        case .timeout(let store, let action, let after): "\(store).\(action) did not answer within \(after)"
+        case .badReply(let store, let reason): "unreadable answer from store \"\(store)\": \(reason)"
+        case .resultDecoding(let store, let action, let reason): "result of \(store).\(action) did not decode: \(reason)"
+        case .pageAlreadyAttached(let page): "a page with id \(page) is already attached"
+        }
+    }
+}
+
+/// What an action threw, as the page reported it.
+public struct ActionFailure: Sendable, Equatable {
+    /// `Error`, `TypeError`…, or the `typeof` of a thrown non-Error value.
+    public var name: String
+    public var message: String
+    /// The JavaScript stack; empty when the thrown value had none.
+    public var stack: String
+
+    public init(name: String, message: String, stack: String) {
+        self.name = name
+        self.message = message
+        self.stack = stack
+    }
+}

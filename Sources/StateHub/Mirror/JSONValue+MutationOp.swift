@@ -1,0 +1,177 @@
+import JSEngine
+
+extension JSONValue {
+    /// Applies one operation in place.
+    ///
+    /// Containers on the path are modified in place, never copied: each level is moved out
+    /// of its parent, changed, and moved back, so an operation costs O(depth) plus the work
+    /// at the target (O(1) on average for an object key, O(n) for a splice or an
+    /// integer-like key insertion), whatever the size of the state.
+    ///
+    /// New object keys follow JavaScript's order: integer-like keys ascending, before the
+    /// others; other keys at the end (docs/PROTOCOL.md, "Key order").
+    ///
+    /// - Throws: `MutationOpError` when the path does not lead to a suitable container. The
+    ///   value is then unchanged.
+    public mutating func apply(_ op: MutationOp) throws(MutationOpError) {
+        switch op {
+        case .set(let path, let value):
+            guard let last = path.last else { self = value; return }
+            try modifyContainer(at: path.dropLast(), fullPath: path) { container throws(MutationOpError) in
+                try container.setChild(last, to: value, fullPath: path)
+            }
+        case .delete(let path):
+            guard let last = path.last else { throw MutationOpError(path: path, reason: "cannot delete the root") }
+            try modifyContainer(at: path.dropLast(), fullPath: path) { container throws(MutationOpError) in
+                try container.deleteChild(last, fullPath: path)
+            }
+        case .splice(let path, let index, let deleteCount, let items):
+            try modifyContainer(at: path[...], fullPath: path) { container throws(MutationOpError) in
+                guard case .array(var elements) = container else {
+                    throw MutationOpError(path: path, reason: "splice on a non-array")
+                }
+                container = .null
+                let start = min(index, elements.count)
+                let end = start + min(deleteCount, elements.count - start)
+                elements.replaceSubrange(start..<end, with: items)
+                container = .array(elements)
+            }
+        }
+    }
+
+    /// Runs `body` on the value at `path`, in place.
+    private mutating func modifyContainer(
+        at path: ArraySlice<PathStep>, fullPath: [PathStep],
+        _ body: (inout JSONValue) throws(MutationOpError) -> Void
+    ) throws(MutationOpError) {
+        guard let step = path.first else {
+            try body(&self)
+            return
+        }
+        let rest = path.dropFirst()
+        switch (step, self) {
+        case (.key(let key), .object(var members)):
+            guard let position = members.index(forKey: key) else {
+                throw MutationOpError(path: fullPath, reason: "no key \"\(key)\" on the way")
+            }
+            self = .null // leaves `members` uniquely referenced
+            var child = members.values[position]
+            members.values[position] = .null
+            var failure: MutationOpError?
+            do { try child.modifyContainer(at: rest, fullPath: fullPath, body) } catch { failure = error }
+            members.values[position] = child
+            self = .object(members)
+            if let failure { throw failure }
+        case (.index(let index), .array(var elements)):
+            guard elements.indices.contains(index) else {
+                throw MutationOpError(path: fullPath, reason: "index \(index) out of range (count \(elements.count)) on the way")
+            }
+            self = .null
+            var child = elements[index]
+            elements[index] = .null
+            var failure: MutationOpError?
+            do { try child.modifyContainer(at: rest, fullPath: fullPath, body) } catch { failure = error }
+            elements[index] = child
+            self = .array(elements)
+            if let failure { throw failure }
+        case (.key(let key), .array(var elements)):
+            // JavaScript lets scripts address an array element by its string key ("0").
+            guard let index = Int(key), String(index) == key, elements.indices.contains(index) else {
+                throw MutationOpError(path: fullPath, reason: "key \"\(key)\" on an array on the way")
+            }
+            self = .null
+            var child = elements[index]
+            elements[index] = .null
+            var failure: MutationOpError?
+            do { try child.modifyContainer(at: rest, fullPath: fullPath, body) } catch { failure = error }
+            elements[index] = child
+            self = .array(elements)
+            if let failure { throw failure }
+        default:
+            throw MutationOpError(path: fullPath, reason: "\(step) does not lead into an object or array")
+        }
+    }
+
+    private mutating func setChild(_ step: PathStep, to value: JSONValue, fullPath: [PathStep]) throws(MutationOpError) {
+        switch (step, self) {
+        case (.key(let key), .object(var members)):
+            self = .null
+            if members.index(forKey: key) != nil || !key.isArrayIndexKey {
+                members[key] = value
+            } else {
+                members.insertIntegerLikeKey(key, value: value)
+            }
+            self = .object(members)
+        case (.index(let index), .array(var elements)):
+            self = .null
+            elements.set(value, at: index)
+            self = .array(elements)
+        case (.key("length"), .array(var elements)):
+            guard case .number(let n) = value, n >= 0, n.rounded() == n, n <= 4_294_967_295 else {
+                throw MutationOpError(path: fullPath, reason: "array length \(value) is not a valid length")
+            }
+            self = .null
+            let length = Int(n)
+            if length < elements.count { elements.removeSubrange(length...) }
+            else { elements.append(contentsOf: repeatElement(.null, count: length - elements.count)) }
+            self = .array(elements)
+        case (.key(let key), .array(var elements)):
+            guard let index = Int(key), String(index) == key, index >= 0 else {
+                throw MutationOpError(path: fullPath, reason: "key \"\(key)\" set on an array")
+            }
+            self = .null
+            elements.set(value, at: index)
+            self = .array(elements)
+        default:
+            throw MutationOpError(path: fullPath, reason: "parent is not an object or array")
+        }
+    }
+
+    private mutating func deleteChild(_ step: PathStep, fullPath: [PathStep]) throws(MutationOpError) {
+        switch (step, self) {
+        case (.key(let key), .object(var members)):
+            self = .null
+            members.removeValue(forKey: key)
+            self = .object(members)
+        case (.index(let index), .array(var elements)):
+            self = .null
+            if elements.indices.contains(index) { elements[index] = .null }
+            self = .array(elements)
+        default:
+            throw MutationOpError(path: fullPath, reason: "delete inside something that is not an object or array")
+        }
+    }
+}
+
+extension Array where Element == JSONValue {
+    /// Replaces, appends, or pads with `null` up to `index` and appends.
+    fileprivate mutating func set(_ value: JSONValue, at index: Int) {
+        if index < count { self[index] = value; return }
+        if index > count { append(contentsOf: repeatElement(.null, count: index - count)) }
+        append(value)
+    }
+}
+
+extension String {
+    /// A canonical array index: `"0"`, `"1"`, … `"4294967294"`; no sign, no leading zero.
+    var isArrayIndexKey: Bool {
+        guard let first = utf8.first, utf8.count <= 10 else { return false }
+        if first == UInt8(ascii: "0") { return utf8.count == 1 }
+        guard utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = UInt64(self) else { return false }
+        return value < 4_294_967_295
+    }
+}
+
+extension JSONValue.ObjectMembers {
+    /// Inserts an integer-like key where JavaScript would enumerate it: among the leading
+    /// integer-like keys, in ascending numeric order.
+    fileprivate mutating func insertIntegerLikeKey(_ key: String, value: JSONValue) {
+        let number = UInt64(key) ?? 0
+        var position = 0
+        for existing in keys {
+            guard existing.isArrayIndexKey, let other = UInt64(existing), other < number else { break }
+            position += 1
+        }
+        updateValue(value, forKey: key, insertingAt: position)
+    }
+}

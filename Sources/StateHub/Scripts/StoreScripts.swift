@@ -1,0 +1,33 @@
+import JSEngine
+import JSSources
+
+/// The JavaScript a page needs to host mirrored stores, in load order.
+public enum StoreScripts {
+    /// The store runtime (our Pinia and Vue reactivity), the sync plugin and its installer,
+    /// as `(sourceURL, source)` pairs. A page on real Pinia loads only the plugin.
+    public static let storeRuntime: [(name: String, source: String)] =
+        ["runtime/reactivity.js", "runtime/pinia.js", "plugin/sync-plugin.js", "plugin/install.js"].map { path in
+            ("statehub:\(path)", JSSources.files[path] ?? "throw new Error('StateHub was built without js/\(path)')")
+        }
+
+    /// How the installed sync plugin batches mutations.
+    public enum Flush: String, Sendable {
+        /// One `apply_mutation` per store per tick (the default).
+        case tick
+        /// One `apply_mutation` per mutation.
+        case sync
+    }
+}
+
+extension JavaScriptEngine {
+    /// Loads the store runtime and the sync plugin, so scripts evaluated afterwards can
+    /// `defineStore` and every store is mirrored by a hub attached to this engine.
+    ///
+    /// Attach the hub first: stores announce themselves once, when created.
+    public func loadStoreRuntime(flush: StoreScripts.Flush = .tick) throws {
+        try evaluate("globalThis.StateHubSyncConfig = { flush: '\(flush.rawValue)' }", sourceURL: "statehub:config")
+        for (name, source) in StoreScripts.storeRuntime {
+            try evaluate(source, sourceURL: name)
+        }
+    }
+}

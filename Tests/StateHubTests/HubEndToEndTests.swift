@@ -1,0 +1,44 @@
+import Foundation
+import JSEngine
+import JSSources
+import Testing
+@testable import StateHub
+
+/// A page: a real engine with the store runtime, attached to a hub.
+func makePage(_ hub: GlobalStateHub, name: String = "page", flush: StoreScripts.Flush = .tick, clock: EngineClock = .real) async throws -> JavaScriptEngine {
+    let engine = try JavaScriptEngine(configuration: .init(name: name, clock: clock))
+    try await hub.attach(engine)
+    try await engine.loadStoreRuntime(flush: flush)
+    return engine
+}
+
+/// The engine's own `$state` of a store, through JSON (tagged values as the plugin encodes them).
+func engineState(_ engine: JavaScriptEngine, _ store: String) async throws -> JSONValue {
+    try await engine.evaluate("StateHubSync.encodeValue(JSON.parse(JSON.stringify(getActivePinia().state.value[\(JSONValue.string(store).jsonText())])))")
+}
+
+/// Waits until the mirror satisfies `condition` (messages cross threads), failing after a second.
+func eventually(_ condition: @escaping () -> Bool) async -> Bool {
+    for _ in 0..<200 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+@Suite("Hub end to end")
+struct HubEndToEndTests {
+    @Test func mirrorsExampleStoresAndDispatches() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makePage(hub)
+        try await engine.evaluate(JSSources.files["examples/cart.js"] ?? "", sourceURL: "cart.js")
+        #expect(hub.state(of: "cart") == ["items": []])
+        try await hub.dispatch(store: "cart", action: "add", args: [["id": "p1", "name": "Pen", "price": 1.5, "qty": 2]])
+        #expect(hub.state(of: "cart") == ["items": [["id": "p1", "name": "Pen", "price": 1.5, "qty": 2]]])
+        let order = try await hub.dispatch(store: "cart", action: "checkout")
+        #expect(order["count"] == 2)
+        #expect(order["total"] == 3)
+        #expect(hub.state(of: "cart") == ["items": []])
+        await #expect(throws: StateHubError.self) { try await hub.dispatch(store: "cart", action: "checkout") }
+    }
+}
