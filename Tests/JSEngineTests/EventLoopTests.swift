@@ -1,0 +1,167 @@
+import Testing
+@testable import JSEngine
+
+/// `queueMicrotask`, timers and the two clocks.
+@Suite("Event loop and clocks")
+struct EventLoopTests {
+    private func manualEngine() throws -> JavaScriptEngine {
+        try JavaScriptEngine(configuration: .init(clock: .manual))
+    }
+
+    @Test func microtasksRunInOrderAfterTheScript() async throws {
+        let engine = try manualEngine()
+        let order = try await engine.evaluate("""
+            var log = [];
+            queueMicrotask(() => log.push('micro 1'));
+            Promise.resolve().then(() => log.push('promise'));
+            queueMicrotask(() => { log.push('micro 2'); queueMicrotask(() => log.push('nested')); });
+            setTimeout(() => log.push('timeout'), 0);
+            log.push('sync');
+            log.slice()
+            """)
+        #expect(order == ["sync"])
+        #expect(try await engine.evaluate("log") == ["sync", "micro 1", "promise", "micro 2", "nested"])
+        try await engine.runUntilIdle()
+        #expect(try await engine.evaluate("log[log.length - 1]") == "timeout")
+        await #expect(throws: JavaScriptError.self) { try await engine.evaluate("queueMicrotask(42)") }
+    }
+
+    @Test func timerClearedBeforeFiringNeverFires() async throws {
+        let engine = try manualEngine()
+        try await engine.evaluate("""
+            var fired = [];
+            const a = setTimeout(() => fired.push('a'), 10);
+            const b = setTimeout(() => fired.push('b'), 10);
+            setTimeout(() => clearTimeout(b), 5);
+            clearTimeout(a);
+            clearTimeout(9999); clearTimeout(undefined); // unknown ids are ignored
+            """)
+        #expect(await engine.pendingTimerCount == 2)
+        try await engine.advanceClock(by: .milliseconds(100))
+        #expect(try await engine.evaluate("fired") == [])
+        #expect(await engine.pendingTimerCount == 0)
+    }
+
+    @Test func timeoutPassesExtraArgumentsAndReturnsIDs() async throws {
+        let engine = try manualEngine()
+        let ids = try await engine.evaluate("var got; [setTimeout((x, y) => { got = [x, y]; }, 1, 'x', {y: 2}), setTimeout(() => {}, 1)]")
+        #expect(ids.arrayValue?.count == 2)
+        #expect(ids[0] != ids[1])
+        try await engine.runUntilIdle()
+        #expect(try await engine.evaluate("got") == ["x", ["y": 2]])
+        await #expect(throws: JavaScriptError.self) { try await engine.evaluate("setTimeout('code as text', 1)") }
+    }
+
+    @Test func intervalRepeatsUntilCleared() async throws {
+        let engine = try manualEngine()
+        try await engine.evaluate("""
+            var ticks = [];
+            const id = setInterval(() => { ticks.push(performance.now()); if (ticks.length === 3) clearInterval(id); }, 100);
+            """)
+        try await engine.advanceClock(by: .milliseconds(250))
+        #expect(try await engine.evaluate("ticks") == [100, 200])
+        try await engine.advanceClock(by: .milliseconds(1_000))
+        #expect(try await engine.evaluate("ticks") == [100, 200, 300])
+        #expect(await engine.pendingTimerCount == 0)
+    }
+
+    /// Timers fire by due time, then by insertion order; intervals interleave with timeouts.
+    @Test func manualClockFiresByDueTimeThenInsertion() async throws {
+        let engine = try manualEngine()
+        try await engine.evaluate("""
+            var log = [];
+            setTimeout(() => log.push('t30'), 30);
+            setTimeout(() => log.push('t10 first'), 10);
+            const fast = setInterval(() => log.push('i10@' + performance.now()), 10);
+            setTimeout(() => log.push('t10 second'), 10);
+            setTimeout(() => { log.push('t25'); setTimeout(() => log.push('t25+0'), 0); }, 25);
+            setInterval(() => log.push('i15@' + performance.now()), 15);
+            setTimeout(() => clearInterval(fast), 35);
+            """)
+        try await engine.advanceClock(by: .milliseconds(9))
+        #expect(try await engine.evaluate("log.length") == 0)
+        try await engine.advanceClock(by: .milliseconds(36)) // to 45 ms
+        let log = try await engine.evaluate("log")
+        #expect(log == [
+            "t10 first", "i10@10", "t10 second",
+            "i15@15",
+            "i10@20",
+            "t25", "t25+0",
+            // At 30: t30 was scheduled first; the intervals count as scheduled when last
+            // rescheduled (i15 at 15, i10 at 20). At 35 t35 clears i10, so no i10@40.
+            "t30", "i15@30", "i10@30",
+            "i15@45",
+        ])
+        #expect(try await engine.evaluate("performance.now()") == 45)
+    }
+
+    @Test func runUntilIdleJumpsThroughTimers() async throws {
+        let engine = try manualEngine()
+        try await engine.evaluate("""
+            var log = [];
+            setTimeout(() => { log.push(performance.now()); setTimeout(() => log.push(performance.now()), 5000); }, 1000);
+            """)
+        let start = ContinuousClock.now
+        try await engine.runUntilIdle()
+        #expect(ContinuousClock.now - start < .seconds(1)) // virtual time: nothing waits
+        #expect(try await engine.evaluate("log") == [1000, 6000])
+        #expect(await engine.pendingTimerCount == 0)
+    }
+
+    @Test func endlessIntervalIsNotIdle() async throws {
+        let engine = try manualEngine()
+        try await engine.evaluate("var n = 0; setInterval(() => n++, 1)")
+        await #expect(throws: EngineError.notIdle(firedTimers: 500)) { try await engine.runUntilIdle(limit: 500) }
+        #expect(try await engine.evaluate("n") == 500)
+        // The clock advanced with the firings.
+        #expect(try await engine.evaluate("performance.now()") == 500)
+    }
+
+    @Test func clockOperationsNeedTheirClock() async throws {
+        let real = try JavaScriptEngine()
+        await #expect(throws: EngineError.self) { try await real.advanceClock(by: .seconds(1)) }
+        await #expect(throws: EngineError.self) { try await real.runUntilIdle() }
+        // Under the manual clock, waitUntilIdle is runUntilIdle.
+        let manual = try manualEngine()
+        try await manual.evaluate("var done = false; setTimeout(() => { done = true; }, 60000)")
+        try await manual.waitUntilIdle(timeout: .milliseconds(50))
+        #expect(try await manual.evaluate("done") == true)
+    }
+
+    @Test func uncaughtTimerExceptionIsReported() async throws {
+        let reported = Recorder<UnhandledError>()
+        let engine = try JavaScriptEngine(configuration: .init(clock: .manual, onUnhandledError: { reported.append($0) }))
+        try await engine.evaluate("var after = false; setTimeout(function tick() { throw new Error('timer failed'); }, 1); setTimeout(() => { after = true; }, 2)", sourceURL: "timer.js")
+        try await engine.runUntilIdle()
+        #expect(reported.values.map(\.kind) == [.uncaughtException])
+        #expect(reported.values.first?.error.message == "timer failed")
+        #expect(reported.values.first?.error.stack?.contains("tick@timer.js") == true)
+        #expect(try await engine.evaluate("after") == true) // later timers still run
+    }
+
+    @Test func realClockTimersFire() async throws {
+        let engine = try JavaScriptEngine()
+        let start = ContinuousClock.now
+        try await engine.evaluate("""
+            var log = [];
+            setTimeout(() => log.push('b'), 60);
+            setTimeout(() => log.push('a'), 20);
+            var count = 0; const id = setInterval(() => { if (++count === 3) clearInterval(id); }, 10);
+            """)
+        try await engine.waitUntilIdle(timeout: .seconds(5))
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(60))
+        #expect(elapsed < .seconds(3))
+        #expect(try await engine.evaluate("[log, count]") == [["a", "b"], 3])
+        #expect(await engine.pendingTimerCount == 0)
+    }
+
+    @Test func realClockWaitUntilIdleTimesOut() async throws {
+        let engine = try JavaScriptEngine()
+        try await engine.evaluate("setInterval(() => {}, 5)")
+        await #expect(throws: EngineError.timeout(after: .milliseconds(100))) { try await engine.waitUntilIdle(timeout: .milliseconds(100)) }
+        // Closing drops pending timers.
+        await engine.close()
+        #expect(await engine.pendingTimerCount == 0)
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import JSEngine
+
+@Suite("Execution time limit")
+struct ExecutionTimeLimitTests {
+    @Test func endlessLoopIsStoppedAndEngineStaysUsable() async throws {
+        let limit = Duration.milliseconds(200)
+        let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: limit))
+        try await engine.evaluate("var before = 'kept'")
+        let start = ContinuousClock.now
+        await #expect(throws: EngineError.executionTimeLimitExceeded(limit: limit)) {
+            try await engine.evaluate("while (true) {}", sourceURL: "spin.js")
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(150))
+        #expect(elapsed < .seconds(2))
+        #expect(try await engine.evaluate("before + ' ' + (1 + 1)") == "kept 2")
+        // And again: the limit applies to each entry, not once.
+        await #expect(throws: EngineError.executionTimeLimitExceeded(limit: limit)) {
+            try await engine.evaluate("for (;;) { Math.random(); }")
+        }
+        #expect(try await engine.evaluate("'still usable'") == "still usable")
+    }
+
+    @Test func stopsRunawayFunctionsTimersAndPromises() async throws {
+        let limit = Duration.milliseconds(100)
+        let reported = Recorder<UnhandledError>()
+        let engine = try JavaScriptEngine(configuration: .init(clock: .manual, executionTimeLimit: limit, onUnhandledError: { reported.append($0) }))
+        let spin = try await engine.function("function () { while (true) {} }")
+        await #expect(throws: EngineError.executionTimeLimitExceeded(limit: limit)) { try await engine.call(spin) }
+        await #expect(throws: EngineError.executionTimeLimitExceeded(limit: limit)) {
+            try await engine.evaluateAndAwait("new Promise(() => { while (true) {} })")
+        }
+        try await engine.evaluate("var afterSpin = false; setTimeout(() => { while (true) {} }, 1); setTimeout(() => { afterSpin = true; }, 2)")
+        try await engine.runUntilIdle()
+        #expect(reported.values.count == 1)
+        #expect(reported.values.first?.kind == .uncaughtException)
+        #expect(try await engine.evaluate("afterSpin") == true)
+    }
+
+    @Test func shortScriptsAreUnaffected() async throws {
+        let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(100)))
+        for _ in 0..<20 {
+            #expect(try await engine.evaluate("(() => { let s = 0; for (let i = 0; i < 10000; i++) s += i; return s; })()") == 49_995_000)
+        }
+    }
+}
