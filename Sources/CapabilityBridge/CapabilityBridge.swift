@@ -1,1 +1,0 @@
-// \(t) — placeholder until its first type lands.

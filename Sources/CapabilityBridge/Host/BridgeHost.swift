@@ -1,0 +1,139 @@
+import JSEngine
+import Synchronization
+import Trace
+
+/// The native end of the capability bridge (docs/PROTOCOL.md B, docs/bridge.md).
+///
+/// Attaches to pages through ``PageTransport`` only (never a concrete engine), each page
+/// with a ``MicroApp`` identity, its grants, and a ``Shell``. Calls arrive on the `bridge`
+/// channel (B.1) or as legacy URLs (B.5); both go through the same pipeline:
+///
+/// 1. size cap → `payload_too_large`; 2. parse → `bad_payload`; 3. grants → `refused`;
+/// 4. `gotoWebview` URL policy → `url_not_allowed`; 5. handler lookup, business layer
+/// first, then framework → `unknown_action`; 6. payload decoding → `bad_payload` naming
+/// the field; 7. the handler, under the native time limit → `timeout`; a thrown
+/// ``BridgeError`` keeps its code, anything else → `handler_failed`.
+///
+/// Every request, reply, event and refused call is recorded in ``trace`` (channel
+/// `bridge`). Replies are JSON texts built from ``JSONValue`` and handed to
+/// `StateHubBridge.receive` as a string argument: nothing is pasted into source.
+///
+/// Thread-safety: all state sits behind one lock; the host is `Sendable` and may be used
+/// from any thread. A handler starts synchronously on the page's thread (`Task.immediate`)
+/// and runs there until its first suspension, so a call whose handler does not suspend is
+/// answered without any thread hop.
+public final class BridgeHost: Sendable {
+    public let configuration: BridgeConfiguration
+    /// Where bridge traffic is recorded, shared with the store hub for one timeline.
+    public let trace: TraceRecorder?
+
+    struct State: Sendable {
+        var pages: [String: AttachedPage] = [:]
+        var business: [String: AnyBridgeHandler] = [:]
+        var framework: [String: AnyBridgeHandler] = [:]
+        var styleAcks: [String: (page: String, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        var nextAck = 0
+    }
+    let state = Mutex(State())
+
+    /// The redactor the examples and the CLI use: the value of every `token` key in
+    /// bridge messages (the `getInitialData` reply) becomes `"[redacted]"`.
+    public static let defaultTraceRedactor: Redactor =
+        TraceRedactor.only(channel: TraceChannel.bridge, TraceRedactor.jsonKeys(["token"]))
+
+    /// - Parameters:
+    ///   - frameworkHandlers: installs the framework layer (``FrameworkAction``); turn off
+    ///     only to test a bare host.
+    public init(configuration: BridgeConfiguration = BridgeConfiguration(), trace: TraceRecorder? = nil,
+                frameworkHandlers: Bool = true) {
+        self.configuration = configuration
+        self.trace = trace
+        if frameworkHandlers { FrameworkHandlers.install(on: self) }
+    }
+
+    // MARK: Registry
+
+    /// Registers a business (app) handler for `action`, replacing any earlier one.
+    ///
+    /// For a framework action it runs first; see ``BridgeFallThrough`` for taking over and
+    /// falling through. The payload is decoded as `P` (a payload that does not fit is
+    /// answered `bad_payload` naming the field; `JSONValue` takes it as it is); the result
+    /// is encoded as JSON (`JSONValue` is sent as it is, key order kept).
+    /// Errors: throw ``BridgeError`` for a specific code; anything else is `handler_failed`.
+    public func register<P: Decodable & Sendable, R: Encodable & Sendable>(
+        _ action: String, payload: P.Type, result: R.Type,
+        handler: @escaping @Sendable (P, BridgeCallContext) async throws -> R
+    ) {
+        let erased = AnyBridgeHandler(action: action, payload: payload, result: result, handler: handler)
+        state.withLock { $0.business[action] = erased }
+    }
+
+    /// Registers a framework-layer handler (what ships with StateHub), replacing the default
+    /// one for `action`. Business handlers still run before it.
+    public func registerFramework<P: Decodable & Sendable, R: Encodable & Sendable>(
+        _ action: String, payload: P.Type, result: R.Type,
+        handler: @escaping @Sendable (P, BridgeCallContext) async throws -> R
+    ) {
+        let erased = AnyBridgeHandler(action: action, payload: payload, result: result, handler: handler)
+        state.withLock { $0.framework[action] = erased }
+    }
+
+    /// Removes the business handler for `action` (the framework one, if any, answers again).
+    public func unregister(_ action: String) {
+        state.withLock { _ = $0.business.removeValue(forKey: action) }
+    }
+
+    /// The actions with a handler in either layer, sorted.
+    public var registeredActions: [String] {
+        state.withLock { Set($0.business.keys).union($0.framework.keys).sorted() }
+    }
+
+    // MARK: Pages
+
+    /// Attaches to a page: receives its `bridge` channel (B.1) and its `page` channel
+    /// (B.6: title, intercepted navigations, stylesheet acknowledgements). The page is
+    /// detached when it closes. Attaching a page id again replaces the earlier attachment.
+    ///
+    /// The page must load js/bridge/page-shim.js (in an engine) and
+    /// js/bridge/bridge-client.js; see ``BridgeScripts``.
+    /// - Throws: whatever the transport throws installing its receivers.
+    public func attach(_ transport: any PageTransport, app: MicroApp, shell: any Shell) async throws {
+        let page = AttachedPage(transport: transport, app: app, shell: shell)
+        let weakHost = WeakHost(value: self)
+        let pageID = page.pageID
+        try await transport.receiveMessages(on: "bridge") { text in
+            guard let host = weakHost.value, let page = host.page(pageID) else { return }
+            host.receiveRequest(text, from: page)
+        }
+        try await transport.receiveMessages(on: "page") { text in
+            guard let host = weakHost.value, let page = host.page(pageID) else { return }
+            host.receivePageMessage(text, from: page)
+        }
+        state.withLock { $0.pages[pageID] = page }
+        transport.onClose { weakHost.value?.detach(pageID: pageID, ifSameAs: page) }
+    }
+
+    /// Forgets a page: later messages from it are ignored; pending stylesheet
+    /// acknowledgements for it fail.
+    public func detach(pageID: String) {
+        detach(pageID: pageID, ifSameAs: nil)
+    }
+
+    private func detach(pageID: String, ifSameAs expected: AttachedPage?) {
+        let acks = state.withLock { s -> [CheckedContinuation<Void, any Error>] in
+            if let expected, s.pages[pageID] !== expected { return [] }
+            s.pages.removeValue(forKey: pageID)
+            let keys = s.styleAcks.filter { $0.value.page == pageID }.map(\.key)
+            return keys.compactMap { s.styleAcks.removeValue(forKey: $0)?.continuation }
+        }
+        for ack in acks { ack.resume(throwing: PageTransportError.closed(pageID: pageID)) }
+    }
+
+    /// The ids of the attached pages, sorted.
+    public var attachedPageIDs: [String] { state.withLock { $0.pages.keys.sorted() } }
+
+    /// The shell of an attached page.
+    public func shell(ofPage pageID: String) -> (any Shell)? { page(pageID)?.shell }
+
+    func page(_ id: String) -> AttachedPage? { state.withLock { $0.pages[id] } }
+}

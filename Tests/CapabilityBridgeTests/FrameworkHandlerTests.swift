@@ -1,0 +1,124 @@
+import CapabilityBridge
+import JSEngine
+import JSSources
+import Testing
+
+@Suite("Framework handlers, end to end through the engine")
+struct FrameworkHandlerTests {
+    @Test func getInitialDataAnswersTheShellsData() async throws {
+        let h = try await BridgeHarness.make()
+        let reply = try await h.invoke("getInitialData")
+        #expect(reply["ok"] == true)
+        #expect(reply["data"] == BridgeHarness.initialData)
+        #expect(h.shell.state.initialDataRequests == 1)
+    }
+
+    @Test func showAlertRecordsTheAlertAndAnswersTheButton() async throws {
+        let h = try await BridgeHarness.make()
+        let reply = try await h.invoke("showAlert", ["title": "Cart", "message": "Added 1 item", "buttons": ["OK", "Undo"]])
+        #expect(reply["data"] == ["index": 0])
+        let defaulted = try await h.invoke("showAlert", ["message": "Plain"])
+        #expect(defaulted["ok"] == true)
+        #expect(h.shell.state.alerts == [
+            ShellAlert(title: "Cart", message: "Added 1 item", buttons: ["OK", "Undo"]),
+            ShellAlert(title: nil, message: "Plain", buttons: ["OK"]),
+        ])
+    }
+
+    @Test func loadingStateFollowsDidFinishAndDidFail() async throws {
+        let h = try await BridgeHarness.make()
+        #expect(h.shell.state.loading == .loading)
+        #expect(try await h.invoke("didFinishLoading")["data"] == .null)
+        #expect(h.shell.state.loading == .finished)
+        #expect(try await h.invoke("didFailLoading", ["message": "network down", "code": "offline"])["ok"] == true)
+        #expect(h.shell.state.loading == .failed(message: "network down", code: "offline"))
+    }
+
+    @Test func gotoWebviewAndGotoNativePushPages() async throws {
+        let h = try await BridgeHarness.make()
+        #expect(try await h.invoke("gotoWebview", ["url": "https://shop.example.com/cart", "title": "Cart"])["ok"] == true)
+        #expect(try await h.invoke("gotoWebview", ["url": "https://img.cdn.example.com/x"])["ok"] == true)
+        #expect(try await h.invoke("gotoNative", ["page": "settings", "params": ["tab": "privacy", "a": 1]])["ok"] == true)
+        #expect(h.shell.state.navigationStack == [
+            .web(url: "https://shop.example.com/", title: "Shop"),
+            .web(url: "https://shop.example.com/cart", title: "Cart"),
+            .web(url: "https://img.cdn.example.com/x", title: nil),
+            .native(page: "settings", params: ["tab": "privacy", "a": 1]),
+        ])
+    }
+
+    @Test func doActionBackReloadShare() async throws {
+        let h = try await BridgeHarness.make()
+        _ = try await h.invoke("gotoNative", ["page": "settings"])
+        #expect(h.shell.state.navigationStack.count == 2)
+        #expect(try await h.invoke("doAction", ["action": "back"])["ok"] == true)
+        #expect(try await h.invoke("doAction", ["action": "back"])["ok"] == true)  // root stays
+        _ = try await h.invoke("didFinishLoading")
+        #expect(try await h.invoke("doAction", ["action": "reload"])["ok"] == true)
+        #expect(try await h.invoke("doAction", ["action": "share", "text": "Look", "url": "https://shop.example.com/p/1"])["ok"] == true)
+        let state = h.shell.state
+        #expect(state.navigationStack == [.web(url: "https://shop.example.com/", title: "Shop")])
+        #expect(state.actions == [.back, .back, .reload, .share(text: "Look", url: "https://shop.example.com/p/1")])
+        #expect(state.loading == .loading)
+    }
+
+    @Test func configNativeReplacesRightItemsAndTapsComeBackAsEvents() async throws {
+        let h = try await BridgeHarness.make()
+        try await h.engine.evaluate("""
+        globalThis.taps = [];
+        onNative('cartNavTapped', d => taps.push(['cart', d]));
+        onNative('helpTapped', d => taps.push(['help', d]));
+        0
+        """)
+        _ = try await h.invoke("configNative", ["configs": [["type": "nav_item_right", "title": "Old", "action": "old"]]])
+        let reply = try await h.invoke("configNative", ["configs": [
+            ["type": "nav_item_right", "title": "Cart", "icon_url": "https://cdn.example.com/cart.png",
+             "action": "cartNavTapped", "action_parameters": ["from": "header", "2": 0]],
+            ["type": "nav_item_right", "icon_url": "https://cdn.example.com/help.png", "action": "helpTapped"],
+        ]])
+        #expect(reply["ok"] == true)
+        let items = h.shell.state.header.rightItems
+        #expect(items.map(\.action) == ["cartNavTapped", "helpTapped"])
+        #expect(items[0].title == "Cart" && items[0].iconURL == "https://cdn.example.com/cart.png")
+        #expect(items[1].parameters == [:])
+        #expect(h.host.rightItems(ofPage: h.pageID) == items)
+
+        try h.shell.tapRightItem(at: 0)
+        try h.host.tapRightItem(at: 1, onPage: h.pageID)
+        let arrived = await eventually { (try? await h.engine.evaluate("taps.length")) == 2 }
+        #expect(arrived)
+        // Key order of action_parameters is JavaScript's own and kept.
+        #expect(try await h.engine.evaluate("JSON.stringify(taps)") == #"[["cart",{"2":0,"from":"header"}],["help",{}]]"#)
+        #expect(throws: HeadlessShellError.noRightItem(index: 5, count: 2)) { try h.shell.tapRightItem(at: 5) }
+        #expect(throws: BridgeHostError.noRightItem(pageID: h.pageID, index: 2, count: 2)) { try h.host.tapRightItem(at: 2, onPage: h.pageID) }
+    }
+
+    @Test func headerTitleFollowsDocumentTitleUnlessPinned() async throws {
+        let h = try await BridgeHarness.make()
+        try await h.engine.evaluate("document.title = 'Shop home'")
+        #expect(await eventually { h.shell.state.header.title == "Shop home" })
+        _ = try await h.invoke("configNative", ["configs": [["type": "title", "title": "My Cart"]]])
+        try await h.engine.evaluate("document.title = 'Ignored while pinned'")
+        _ = try await h.invoke("didFinishLoading")  // a round trip: the title message was handled before it
+        #expect(h.shell.state.header.title == "My Cart")
+        #expect(h.shell.state.header.documentTitle == "Ignored while pinned")
+        _ = try await h.invoke("configNative", ["configs": [["type": "title", "title": .null]]])
+        #expect(h.shell.state.header.title == "Ignored while pinned")
+        #expect(h.shell.state.header.pinnedTitle == nil)
+        #expect(try await h.engine.evaluate("document.title") == "Ignored while pinned")
+    }
+
+    @Test func shellStateIsPrintableJSON() async throws {
+        let h = try await BridgeHarness.make()
+        try await h.engine.evaluate(JSSources.file("examples/micro-app.js") ?? "throw new Error('micro-app.js missing')", sourceURL: "examples/micro-app.js")
+        #expect(try await h.engine.evaluateAndAwait("microApp.ready") == "loaded")
+        let json = h.shell.state.jsonValue
+        #expect(json["loading"] == ["state": "finished"])
+        #expect(json["header"]?["title"] == "Shop")
+        #expect(json["header"]?["rightItems"]?[0]?["action"] == "cartNavTapped")
+        #expect(json["alerts"]?.arrayValue?.count == 1)
+        try h.shell.tapRightItem(at: 0)
+        #expect(await eventually { h.shell.state.navigationStack.count == 2 })
+        #expect(h.shell.state.navigationStack.last == .web(url: "https://shop.example.com/cart", title: "Cart"))
+    }
+}
