@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what StateHub needs on Debian or Ubuntu when it is missing: JavaScriptCore's
+# development package (libjavascriptcoregtk-4.1-dev) and pkg-config. Needs root or sudo
+# only when something is missing. Swift itself is expected on PATH (swift.org toolchain).
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "statehub: swift is not on PATH; install a Swift 6 toolchain from swift.org first" >&2
+  exit 1
+fi
+
+if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists javascriptcoregtk-4.1; then
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+  echo "statehub: libjavascriptcoregtk-4.1-dev is missing and neither root nor sudo is available" >&2
+  exit 1
+fi
+echo "statehub: installing libjavascriptcoregtk-4.1-dev and pkg-config" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libjavascriptcoregtk-4.1-dev pkg-config >/dev/null
