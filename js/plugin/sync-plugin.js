@@ -471,7 +471,7 @@
     // The envelope is assembled by hand around JSON.stringify(payload): same text as stringifying the whole
     // object (key order v, storeId, messageId, seq, type, payload), measurably cheaper per message.
     var text = rec.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
-      ',"seq":' + (++rec.seq) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
+      ',"seq":' + (++rec.seq) + (rec.ack === null ? '' : ',"ack":' + rec.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
     safePost(rec.post, text);
     if (type !== 'error' && rec.errQueue !== null) {
       var q = rec.errQueue; rec.errQueue = null;
@@ -841,6 +841,7 @@
       rec.suppress--;
     }
     rec.derivedDirty = false;
+    rec.ack = JSON.stringify(msg.messageId === undefined ? null : msg.messageId);
     postSyncState(rec, 'hydrated');
   }
 
@@ -878,6 +879,7 @@
       rec.suppress--;
     }
     rebaseline(rec);
+    rec.ack = JSON.stringify(msg.messageId === undefined ? null : msg.messageId);
     if (failure) {
       send(rec, 'error', errorPayload('op_failed', 'forwarded op does not apply: ' + failure.reason,
         failure.op && isArray(failure.op.path) ? failure.op.path : [], { op: failure.op && failure.op.op, reason: failure.reason }));
@@ -989,7 +991,8 @@
       var rec = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
-        mode: 'unknown', snapshot: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false
+        mode: 'unknown', snapshot: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false,
+        ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(rec.id, rec);
       postSyncState(rec, 'created');
