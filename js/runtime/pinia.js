@@ -72,14 +72,39 @@
   // Deliveries to sync subscribers (and patch notifications) go through a per-store queue so
   // that every subscriber sees operations in the order they happened, even when a callback
   // writes to the store.
+  // While a write is in progress (its effects still running), deliveries wait in the queue
+  // and are released when the write is done.
+  var W = I.W, held = [], releasing = false;
   function dispatch(S, kind, ops, payload) {
     if (S.dispatching) { S.dq.push(kind, ops, payload); return; }
+    if (W.depth > 0) {
+      S.dq.push(kind, ops, payload);
+      if (!S.held) { S.held = true; held.push(S); }
+      return;
+    }
+    drain(S, kind, ops, payload);
+  }
+  function drain(S, kind, ops, payload) {
     S.dispatching = true;   // deliver() never throws: callbacks are guarded in callSub
-    deliver(S, kind, ops, payload);
+    if (kind !== -1) deliver(S, kind, ops, payload);
     for (var i = 0; i < S.dq.length; i += 3) deliver(S, S.dq[i], S.dq[i + 1], S.dq[i + 2]);
     if (S.dq.length !== 0) S.dq.length = 0;
     S.dispatching = false;
   }
+  I.setReleaseHook(function () {
+    if (releasing || held.length === 0) return;
+    releasing = true;
+    try {
+      for (var i = 0; i < held.length; i++) {
+        var S = held[i];
+        S.held = false;
+        if (!S.dispatching && S.dq.length !== 0) drain(S, -1);
+      }
+    } finally {
+      held.length = 0;
+      releasing = false;
+    }
+  });
   function deliver(S, kind, ops, payload) {
     var i, sub, subs;
     if (kind === 0) {   // a direct write, sync subscribers only
@@ -322,7 +347,7 @@
       wantsOps: false, id: id, pinia: pinia, store: null, root: null, proxy: null, isSetup: isSetup,
       subs: [], syncSubs: [], batchSubs: [], actionSubs: [],
       patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGen: 0,
-      flushQueued: false, flushJob: null, dispatching: false, dq: [], disposed: false,
+      flushQueued: false, flushJob: null, dispatching: false, held: false, dq: [], disposed: false,
       scope: null, boundRefs: [], stateKeys: [], getterKeys: [], refKeys: [], pluginOptions: null
     };
     S.flushJob = makeFlushJob(S);

@@ -124,7 +124,13 @@
   var roots = new WeakMap();
   var rootCount = 0;
   var parentsOf = new WeakMap();
-  var opHook = null;   // function (info, op)
+  var opHook = null;   // function (info, ops)
+  // Ops are recorded before effects run (so they are in true order even when a sync watcher
+  // writes), but the runtime delivers them to sync subscribers only once the write and its
+  // effects are done: W.depth > 0 while a logged write is in progress; releaseHook runs after.
+  var W = { depth: 0 };
+  var releaseHook = null;
+  function endWrite() { if (--W.depth === 0 && releaseHook !== null) releaseHook(); }
 
   function canObserve(v) {
     if (v[SKIP] || !Object.isExtensible(v)) return false;
@@ -420,8 +426,10 @@
     }
     if (had && Object.is(old, value)) return true;
     target[key] = value;
-    trigger(target, had ? 0 : 1, key);
-    if (rootCount !== 0 && opHook !== null && typeof key === 'string') emitSet(target, key, value);
+    if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
+      W.depth++;
+      try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
+    } else trigger(target, had ? 0 : 1, key);
     return true;
   }
   function arraySet(target, key, value, receiver) {
@@ -433,11 +441,14 @@
       target.length = value;          // throws RangeError on invalid length, like an array
       newLen = target.length;
       if (newLen === oldLen) return true;
-      trigger(target, 3);
       if (rootCount !== 0 && opHook !== null) {
-        if (newLen < oldLen) emitSplice(target, newLen, oldLen - newLen, []);
-        else emitSplice(target, oldLen, 0, new Array(newLen - oldLen).fill(null));
-      }
+        W.depth++;
+        try {
+          if (newLen < oldLen) emitSplice(target, newLen, oldLen - newLen, []);
+          else emitSplice(target, oldLen, 0, new Array(newLen - oldLen).fill(null));
+          trigger(target, 3);
+        } finally { endWrite(); }
+      } else trigger(target, 3);
       return true;
     }
     var idx = indexKey(key);
@@ -452,30 +463,35 @@
       var hadI = idx in target;
       if (hadI && Object.is(target[idx], value)) return true;
       target[idx] = value;
-      trigger(target, hadI ? 0 : 1, key);
-      if (rootCount !== 0 && opHook !== null) emitSet(target, idx, value);
+      if (rootCount !== 0 && opHook !== null) {
+        W.depth++;
+        try { emitSet(target, idx, value); trigger(target, hadI ? 0 : 1, key); } finally { endWrite(); }
+      } else trigger(target, hadI ? 0 : 1, key);
       return true;
     }
     target[idx] = value;
-    trigger(target, 3);
     if (rootCount !== 0 && opHook !== null) {
       var items = new Array(idx - oldLen + 1).fill(null);
       items[items.length - 1] = value;
-      emitSplice(target, oldLen, 0, items);
-    }
+      W.depth++;
+      try { emitSplice(target, oldLen, 0, items); trigger(target, 3); } finally { endWrite(); }
+    } else trigger(target, 3);
     return true;
   }
   function deleteTrap(target, key) {
     var had = hasOwnProperty.call(target, key);
     var ok = delete target[key];
     if (ok && had) {
-      trigger(target, 2, key);
       if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
-        if (isArray(target)) {
-          var idx = indexKey(key);
-          if (idx !== -1) emitSet(target, idx, null);   // a hole: JSON null
-        } else emitDelete(target, key);
-      }
+        W.depth++;
+        try {
+          if (isArray(target)) {
+            var idx = indexKey(key);
+            if (idx !== -1) emitSet(target, idx, null);   // a hole: JSON null
+          } else emitDelete(target, key);
+          trigger(target, 2, key);
+        } finally { endWrite(); }
+      } else trigger(target, 2, key);
     }
     return ok;
   }
@@ -496,8 +512,10 @@
   function rawArgs(args) { for (var i = 0; i < args.length; i++) { var a = args[i]; if (isObject(a) && a[RAW] !== undefined) args[i] = a[RAW]; } return args; }
   function afterSplice(raw, index, deleteCount, items) {
     if (deleteCount === 0 && items.length === 0) return;
-    trigger(raw, 3);
-    if (rootCount !== 0 && opHook !== null) emitSplice(raw, index, deleteCount, items);
+    if (rootCount !== 0 && opHook !== null) {
+      W.depth++;
+      try { emitSplice(raw, index, deleteCount, items); trigger(raw, 3); } finally { endWrite(); }
+    } else trigger(raw, 3);
   }
   arrayInstrumentations.push = function () {
     var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
@@ -548,8 +566,10 @@
       if (name === 'fill') rawArgs(args);
       Array.prototype[name].apply(raw, args);
       if (raw.length) {
-        trigger(raw, 3);
-        if (rootCount !== 0 && opHook !== null) emitWhole(raw);
+        if (rootCount !== 0 && opHook !== null) {
+          W.depth++;
+          try { emitWhole(raw); trigger(raw, 3); } finally { endWrite(); }
+        } else trigger(raw, 3);
       }
       return this;
     };
@@ -887,6 +907,8 @@
     _internal: {
       markStateRoot: markStateRoot, unmarkStateRoot: unmarkStateRoot,
       setOpHook: function (fn) { opHook = fn; },
+      setReleaseHook: function (fn) { releaseHook = fn; },
+      W: W,
       snapshot: function (v) { return snapshot(v, null, null); },
       bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,

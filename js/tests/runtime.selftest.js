@@ -391,6 +391,18 @@
     var ops = opsOf(s, function () { s.a.q = 4; });
     eq(ops.length, 4, 'a, b, list[0], list[1]');
   });
+  test('ops stay in order when a sync watcher writes; subscribers see fresh getters', function () {
+    fresh();
+    var s = defineStore(sid('order'), {
+      state: function () { return { items: [{ q: 0 }] }; },
+      getters: { total: function (st) { return st.items.reduce(function (a, i) { return a + i.q; }, 0); } }
+    })();
+    var copy = jcopy(s.$state), totals = [];
+    s.$subscribe(function (m) { applyOps(copy, m[OPS]); totals.push(s.total); }, { flush: 'sync' });
+    watch(function () { return s.items[0] && s.items[0].q; }, function (v) { if (v === 1) s.items = [{ q: 5 }]; }, { flush: 'sync' });
+    s.items[0].q = 1;
+    jeq(copy, s.$state); jeq(totals, [5, 5]);
+  });
   test('applyOps on a reactive target goes through the proxy', function () {
     fresh();
     var s = defineStore(sid('apply'), { state: function () { return { list: [1], o: { k: 1 } }; } })();
