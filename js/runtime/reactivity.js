@@ -424,6 +424,15 @@
       old.value = value;
       return true;
     }
+    if (isObject(value) && value instanceof RefImpl) {
+      // A plain ref assigned into a reactive object: keep its value here and bind the ref to
+      // this property (reads and writes through either side meet, and stay in the op log).
+      var rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
+      bindRef(value, receiver, key);
+      value = rv;
+      old = target[key];
+      if (had && Object.is(old, value)) return true;
+    }
     if (had && Object.is(old, value)) return true;
     target[key] = value;
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {

@@ -313,6 +313,20 @@
     var s = defineStore(sid('plug'), { state: function () { return {}; }, actions: { x: function () {} } })();
     jeq(order, ['a', 'b']); eq(s.hello, 'hi'); eq(s.plain, 1);
   });
+  test('plugin adding state the documented Pinia way stays in the op log', function () {
+    var p = fresh();
+    p.use(function (ctx) {
+      var store = ctx.store;
+      if (!Object.prototype.hasOwnProperty.call(store.$state, 'hasError')) store.$state.hasError = ref(false);
+      return { hasError: toRef(store.$state, 'hasError') };
+    });
+    var s = defineStore(sid('plugstate'), { state: function () { return { n: 0 }; } })();
+    var copy = jcopy(s.$state);
+    s.$subscribe(function (m) { applyOps(copy, m[OPS]); }, { flush: 'sync' });
+    eq(s.hasError, false);
+    s.hasError = true;
+    jeq(copy, { n: 0, hasError: true });
+  });
   test('MutationType, acceptHMRUpdate, map helpers', function () {
     jeq(MutationType, { direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
     eq(typeof acceptHMRUpdate(function () {}, {}), 'function');
