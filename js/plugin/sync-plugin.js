@@ -543,10 +543,24 @@
     return enc;
   }
 
+  // The whole state as JSON text. Plain-JSON state (the common case) is checked by a walk that allocates nothing
+  // and then stringified natively, without building an encoded copy first.
+  function encodeStateText(rec) {
+    var state = rawOf(rec.store.$state);
+    if (isJSONSafe(state, 0)) { rec.errKeys = null; return JSON.stringify(state); }
+    return JSON.stringify(encodeState(rec));
+  }
+
   function postSyncState(rec, reason) {
-    var enc = encodeState(rec);
-    if (rec.mode !== 'precise') rec.snapshot = enc;
-    send(rec, 'sync_state', { state: enc, reason: reason });
+    var text = encodeStateText(rec);
+    // The derived path needs the state last sent as a tree; keep the (immutable) text and parse it only if needed.
+    rec.snapshot = null;
+    rec.snapshotText = rec.mode !== 'precise' ? text : null;
+    send(rec, 'sync_state', null, undefined, '{"state":' + text + ',"reason":"' + reason + '"}');
+  }
+  function snapshotOf(rec) {
+    if (rec.snapshot === null && rec.snapshotText !== null) { rec.snapshot = JSON.parse(rec.snapshotText); rec.snapshotText = null; }
+    return rec.snapshot;
   }
 
   // True when v is plain JSON that JSON.stringify renders faithfully (no tags needed, no "$type" key, no
@@ -684,7 +698,7 @@
     if (!rec.derivedDirty) return;
     rec.derivedDirty = false;
     var next = encodeState(rec);
-    var ops = diffStates(rec.snapshot, next);
+    var ops = diffStates(snapshotOf(rec), next);
     rec.snapshot = next;
     queueMutationRaw(rec, 'direct', ops);
   }
@@ -720,6 +734,7 @@
         }
         rec.mode = 'precise';
         rec.snapshot = null;
+        rec.snapshotText = null;
       }
       queueMutation(rec, type, encodeOps(rec, raw));
       return;
@@ -741,7 +756,7 @@
       return;
     }
     var next = encodeState(rec);
-    var ops = diffStates(rec.snapshot, next);
+    var ops = diffStates(snapshotOf(rec), next);
     rec.snapshot = next;
     if (rec.flush === 'sync') { queueMutation(rec, type, ops); return; }
     // a patch after direct writes of this tick: those are inside this diff too, reported under the patch type
@@ -754,6 +769,7 @@
     if (rec.mode !== 'precise') {
       rec.derivedDirty = false;
       rec.snapshot = encodeState(rec);
+      rec.snapshotText = null;
     }
   }
 
@@ -991,7 +1007,7 @@
       var rec = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
-        mode: 'unknown', snapshot: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false,
+        mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false,
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(rec.id, rec);
