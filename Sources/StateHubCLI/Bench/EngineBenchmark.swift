@@ -32,6 +32,7 @@ struct EngineBenchmark {
         return [
             Figure(key: "engine.js_to_native", label: "JS→native calls (JSON string arg)", unit: "calls/s", higherIsBetter: true, jit: median(jsToNative)),
             Figure(key: "engine.native_to_js", label: "native→JS function calls", unit: "calls/s", higherIsBetter: true, jit: median(nativeToJS)),
+            Figure(key: "engine.native_to_js_us", label: "native→JS function call", unit: "µs", higherIsBetter: false, jit: 1e6 / median(nativeToJS)),
             Figure(key: "engine.evaluate", label: "evaluate `1 + 1`", unit: "evals/s", higherIsBetter: true, jit: median(evaluations)),
             Figure(key: "engine.cold_start", label: "cold start (create → 20 KB script → first message)", unit: "ms", higherIsBetter: false, jit: median(coldStarts)),
             Figure(key: "engine.convert_text", label: "JS→JSON, 1 KB object via JSON text", unit: "µs", higherIsBetter: false, jit: median(textConversion)),
@@ -136,11 +137,13 @@ struct EngineBenchmark {
 enum BenchmarkError: Error, CustomStringConvertible {
     case missingMessage
     case childFailed(String)
+    case mirrorMismatch(String)
 
     var description: String {
         switch self {
         case .missingMessage: "the benchmark script did not post its message"
         case .childFailed(let why): "the no-JIT child process failed: \(why)"
+        case .mirrorMismatch(let what): "the mirror does not hold the expected value: \(what)"
         }
     }
 }

@@ -9,6 +9,18 @@ struct Figure: Codable, Sendable {
     var higherIsBetter: Bool
     var jit: Double?
     var noJIT: Double?
+    /// The figure this one is compared with, measured in the same run (same column).
+    var baselineKey: String?
+
+    init(key: String, label: String, unit: String, higherIsBetter: Bool, jit: Double?, noJIT: Double? = nil, baselineKey: String? = nil) {
+        self.key = key
+        self.label = label
+        self.unit = unit
+        self.higherIsBetter = higherIsBetter
+        self.jit = jit
+        self.noJIT = noJIT
+        self.baselineKey = baselineKey
+    }
 }
 
 /// Median of a non-empty sample; 0 for an empty one.

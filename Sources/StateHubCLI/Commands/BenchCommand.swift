@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure StateHub: the raw engine baseline, and everything else against it.",
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
-        subcommands: [EngineBench.self],
+        subcommands: [EngineBench.self, HubBench.self],
         defaultSubcommand: EngineBench.self
     )
 }
@@ -40,7 +40,31 @@ struct EngineBench: AsyncParsableCommand {
     }
 }
 
+struct HubBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "hub", abstract: "The store hub, against the engine baseline and the naive way, in one run.")
+
+    @OptionGroup var options: BenchOptions
+
+    func run() async throws {
+        try await BenchRunner.run(name: "hub", options: options) {
+            let baseline = try await EngineBenchmark(repetitions: options.repetitions).run()
+            var hub = try await HubBenchmark(repetitions: options.repetitions).run()
+            hub.append(BenchRunner.speedup(hub, key: "hub.sync_writes", over: "hub.naive_writes", label: "flush-sync writes vs naive", higherIsBetter: true))
+            hub.append(BenchRunner.speedup(hub, key: "hub.naive_round_trip", over: "hub.round_trip_p50", label: "round trip: naive time / ours", higherIsBetter: true))
+            return baseline + hub
+        }
+    }
+}
+
 enum BenchRunner {
+    /// A derived figure: `key`'s value divided by `over`'s, per column.
+    static func speedup(_ figures: [Figure], key: String, over: String, label: String, higherIsBetter: Bool) -> Figure {
+        let a = figures.first { $0.key == key }
+        let b = figures.first { $0.key == over }
+        func ratio(_ x: Double?, _ y: Double?) -> Double? { guard let x, let y, y > 0 else { return nil }; return x / y }
+        return Figure(key: "\(key)/\(over)", label: label, unit: "×", higherIsBetter: higherIsBetter, jit: ratio(a?.jit, b?.jit))
+    }
+
     /// Measures in this process, merges the no-JIT child's figures, prints.
     static func run(name: String, options: BenchOptions, arguments: [String] = [], measure: () async throws -> [Figure]) async throws {
         var figures = try await measure()
@@ -81,6 +105,12 @@ enum BenchRunner {
 
     static func print(figures: [Figure]) {
         let labelWidth = max(10, figures.map(\.label.count).max() ?? 10)
+        func ratio(_ figure: Figure, _ column: KeyPath<Figure, Double?>) -> String {
+            guard let key = figure.baselineKey, let base = figures.first(where: { $0.key == key }),
+                  let value = figure[keyPath: column], let baseValue = base[keyPath: column], baseValue > 0 else { return "" }
+            let r = value / baseValue
+            return r >= 10 ? String(format: "%.0f×", r) : String(format: "%.2f×", r)
+        }
         func cell(_ value: Double?) -> String {
             guard let value else { return "—".padding(toLength: 14, withPad: " ", startingAt: 0) }
             let text: String
@@ -89,9 +119,13 @@ enum BenchRunner {
             else { text = String(format: "%.2f", value) }
             return String(repeating: " ", count: max(0, 14 - text.count)) + text
         }
-        Output.line("figure".padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "            JIT         no JIT  unit")
+        Output.line("figure".padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "            JIT         no JIT  unit      ratio to baseline (JIT / no JIT)")
         for figure in figures {
-            Output.line(figure.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + " " + cell(figure.jit) + " " + cell(figure.noJIT) + "  " + figure.unit)
+            var line = figure.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + " " + cell(figure.jit) + " " + cell(figure.noJIT) + "  " + figure.unit.padding(toLength: 8, withPad: " ", startingAt: 0)
+            if let key = figure.baselineKey {
+                line += "  \(ratio(figure, \.jit)) / \(ratio(figure, \.noJIT)) of \(key)"
+            }
+            Output.line(line)
         }
     }
 }

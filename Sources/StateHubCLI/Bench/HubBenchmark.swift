@@ -1,0 +1,166 @@
+import Foundation
+import JSEngine
+import StateHub
+
+/// `statehub bench hub`: the store hub against the raw engine and against the naive way.
+///
+/// The naive way is what hand-rolled bridges do: post the whole state as JSON on every
+/// mutation and parse it all natively, and reach JavaScript by evaluating source text.
+struct HubBenchmark {
+    var repetitions = 5
+    var writes = 100_000
+
+    /// A realistic cart: 200 items, about 25 KB of JSON.
+    static let storeSource = """
+        defineStore('bench', {
+          state: () => ({ n: 0, items: Array.from({ length: 200 }, (_, i) => ({ id: 'p' + i, name: 'Product ' + i, price: i * 1.25, qty: 1, tags: ['a', 'b'] })) }),
+          actions: { inc(by) { this.n += by; return this.n; } },
+        });
+        globalThis.benchStore = defineStore('bench')();
+        """
+
+    func run() async throws -> [Figure] {
+        var syncRates: [Double] = []
+        var batchedRates: [Double] = []
+        var naiveRates: [Double] = []
+        var roundTrips: [Double] = []
+        var naiveRoundTrips: [Double] = []
+        var bigSyncs: [Double] = []
+        var p99s: [Double] = []
+        for _ in 0..<repetitions {
+            syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
+            batchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5))
+            naiveRates.append(try await naiveWritesPerSecond(writes: writes / 20))
+            let (p50, p99) = try await roundTripMicroseconds(count: 2_000)
+            roundTrips.append(p50)
+            p99s.append(p99)
+            naiveRoundTrips.append(try await naiveRoundTripMicroseconds(count: 500))
+            bigSyncs.append(try await megabyteSyncMilliseconds())
+        }
+        return [
+            Figure(key: "hub.sync_writes", label: "mirrored writes/s, flush sync", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.js_to_native"),
+            Figure(key: "hub.batched_writes", label: "mirrored writes/s, batched per tick", unit: "ops/s", higherIsBetter: true, jit: median(batchedRates), baselineKey: "engine.js_to_native"),
+            Figure(key: "hub.naive_writes", label: "naive: full state JSON per write", unit: "ops/s", higherIsBetter: true, jit: median(naiveRates), baselineKey: "engine.js_to_native"),
+            Figure(key: "hub.round_trip_p50", label: "action round trip native→JS→mirror, p50", unit: "µs", higherIsBetter: false, jit: median(roundTrips), baselineKey: "engine.native_to_js_us"),
+            Figure(key: "hub.round_trip_p99", label: "action round trip, p99", unit: "µs", higherIsBetter: false, jit: median(p99s), baselineKey: "engine.native_to_js_us"),
+            Figure(key: "hub.naive_round_trip", label: "naive round trip (evaluate source, full state back)", unit: "µs", higherIsBetter: false, jit: median(naiveRoundTrips), baselineKey: "engine.native_to_js_us"),
+            Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
+        ]
+    }
+
+    private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush) async throws -> JavaScriptEngine {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime(flush: flush)
+        try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
+        return engine
+    }
+
+    /// Direct writes in JavaScript, each mirrored; timed until the mirror holds the last one.
+    func mirroredWritesPerSecond(flush: StoreScripts.Flush, writes: Int) async throws -> Double {
+        let hub = GlobalStateHub()
+        let engine = try await page(hub, flush: flush)
+        // Ticks of 1,000 writes; the plugin flushes each tick as it ends.
+        let seconds = try await engine.evaluateAndAwait("""
+            (async function () {
+              const s = globalThis.benchStore;
+              const t0 = performance.now();
+              for (let tick = 0; tick < \(writes / 1000); tick++) {
+                for (let i = 0; i < 1000; i++) s.n++;
+                await null;
+              }
+              await null;
+              return (performance.now() - t0) / 1000;
+            })()
+            """).numberValue ?? .infinity
+        guard hub.state(of: "bench")?["n"] == .number(Double(writes / 1000 * 1000)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
+        return Double(writes / 1000 * 1000) / seconds
+    }
+
+    /// The naive plugin: the whole state as JSON on every write, parsed whole natively.
+    func naiveWritesPerSecond(writes: Int) async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "naive"))
+        let mirror = NaiveMirror()
+        try await engine.installMessageHandler(named: "naiveBridge") { text in mirror.replace(text) }
+        try await engine.loadStoreRuntime()
+        try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
+        let seconds = try await engine.evaluate("""
+            (function () {
+              const s = globalThis.benchStore;
+              s.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(s.$state)), { flush: 'sync' });
+              const t0 = performance.now();
+              for (let i = 0; i < \(writes); i++) s.n++;
+              return (performance.now() - t0) / 1000;
+            })()
+            """).numberValue ?? .infinity
+        guard mirror.state?["n"] == .number(Double(writes)) else { throw BenchmarkError.mirrorMismatch("naive n") }
+        return Double(writes) / seconds
+    }
+
+    /// `hub.dispatch` of a one-line action, awaited: native → JS → mutation mirrored → result.
+    func roundTripMicroseconds(count: Int) async throws -> (Double, Double) {
+        let hub = GlobalStateHub()
+        let engine = try await page(hub, flush: .tick)
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for index in 0..<(count + 200) {
+            let start = ContinuousClock.now
+            try await hub.dispatch(store: "bench", action: "inc", args: [1])
+            if index >= 200 { samples.append((ContinuousClock.now - start).seconds * 1e6) } // 200 warm-up calls
+        }
+        guard hub.state(of: "bench")?["n"] == .number(Double(count + 200)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
+        withExtendedLifetime(engine) {}
+        return (percentile(samples, 0.5), percentile(samples, 0.99))
+    }
+
+    /// The naive round trip: evaluate `benchStore.inc(1)` as source, full state posted back.
+    func naiveRoundTripMicroseconds(count: Int) async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "naive"))
+        let mirror = NaiveMirror()
+        try await engine.installMessageHandler(named: "naiveBridge") { text in mirror.replace(text) }
+        try await engine.loadStoreRuntime()
+        try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
+        try await engine.evaluate("benchStore.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(benchStore.$state)), { flush: 'sync' })")
+        var samples: [Double] = []
+        for index in 0..<(count + 50) {
+            let start = ContinuousClock.now
+            try await engine.evaluate("benchStore.inc(\(1))")
+            if index >= 50 { samples.append((ContinuousClock.now - start).seconds * 1e6) }
+        }
+        guard mirror.state?["n"] == .number(Double(count + 50)) else { throw BenchmarkError.mirrorMismatch("naive n") }
+        return percentile(samples, 0.5)
+    }
+
+    /// A store of about 1 MB announced to the hub: encode, post, parse, mirror.
+    func megabyteSyncMilliseconds() async throws -> Double {
+        let hub = GlobalStateHub()
+        let engine = try JavaScriptEngine(configuration: .init(name: "big"))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime()
+        let milliseconds = try await engine.evaluate("""
+            (function () {
+              const useBig = defineStore('big', { state: () => ({ rows: Array.from({ length: 8000 }, (_, i) => ({ id: i, name: 'row number ' + i, value: i * 0.5, flags: [true, false], note: 'lorem ipsum dolor sit amet ' + i })) }) });
+              const store = useBig();
+              const request = JSON.stringify({ v: 1, storeId: 'big', messageId: 'bench', type: 'request_sync', payload: {} });
+              const t0 = performance.now();
+              window.nativeBridge.dispatch(request);
+              return performance.now() - t0;
+            })()
+            """).numberValue ?? .infinity
+        guard let rows = hub.state(of: "big")?["rows"]?.arrayValue, rows.count == 8000 else { throw BenchmarkError.mirrorMismatch("big.rows") }
+        let bytes = hub.state(of: "big")?.jsonText().utf8.count ?? 0
+        guard bytes > 900_000 else { throw BenchmarkError.mirrorMismatch("big is only \(bytes) bytes") }
+        return milliseconds
+    }
+}
+
+/// The naive mirror: replaced whole by every message.
+final class NaiveMirror: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: JSONValue?
+    func replace(_ text: String) {
+        let parsed = try? JSONValue(parsing: text)
+        lock.lock(); value = parsed; lock.unlock()
+    }
+    var state: JSONValue? { lock.lock(); defer { lock.unlock() }; return value }
+}
