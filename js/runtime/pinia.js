@@ -442,7 +442,8 @@
 
     if (!isSetup) {
       var options = setupOrOptions;
-      if (initial === undefined) {
+      var hydrating = initial !== undefined;
+      if (!hydrating) {
         hub[id] = options.state ? options.state() : {};
         initial = toRaw(hubRaw[id]);
       }
@@ -464,6 +465,7 @@
       });
       S.pluginOptions = options;
       I.markStateRoot(S.root, S);
+      if (hydrating && typeof options.hydrate === 'function') options.hydrate(S.proxy, S.proxy);
     } else {
       var raw = initial !== undefined ? initial : {};
       if (initial === undefined) hub[id] = raw;

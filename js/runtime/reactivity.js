@@ -133,7 +133,7 @@
   function endWrite() { if (--W.depth === 0 && releaseHook !== null) releaseHook(); }
 
   function canObserve(v) {
-    if (v[SKIP] || !Object.isExtensible(v)) return false;
+    if (v[SKIP] || v.__v_isRef === true || !Object.isExtensible(v)) return false;
     var t = objToString.call(v);
     return t === '[object Object]' || t === '[object Array]';
   }
