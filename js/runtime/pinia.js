@@ -386,7 +386,7 @@
     store.$patch = function (arg) {
       if (typeof arg === 'function') runPatch(S, 2, function () { arg(S.proxy); });
       else {
-        S.patchPayload = arg;
+        if (S.patching === 0) S.patchPayload = arg;
         runPatch(S, 1, function () { mergeReactiveObjects(S.proxy, arg); });
       }
     };
