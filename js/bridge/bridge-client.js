@@ -20,10 +20,47 @@
 
   var PROTOCOL_VERSION = 1;
   var DEFAULT_TIMEOUT_MS = 15000;
-  var pending = new Map();     // id -> { resolve, reject, timer, action }
+  var pending = new Map();     // id -> { resolve, reject, action, timeout, deadline }
   var listeners = new Map();   // event -> array of callbacks (copy on write)
   var counter = 0;
   var stub = null;             // development stub: { handlers }
+
+  // Timeouts share one timer, armed for the earliest deadline (setTimeout + clearTimeout per call would cost a
+  // few µs each in the engine). It is cleared soon after the last pending call settles, so an idle page holds no
+  // timer. Deadlines follow performance.now(), which follows the engine's clock (virtual in tests).
+  var timer = null, timerDeadline = Infinity, idleCheckQueued = false;
+  function now() { return root.performance && typeof root.performance.now === 'function' ? root.performance.now() : Date.now(); }
+  function armFor(deadline) {
+    if (timer !== null) {
+      if (deadline >= timerDeadline) return;
+      root.clearTimeout(timer);
+    }
+    timerDeadline = deadline;
+    timer = root.setTimeout(sweep, Math.max(0, deadline - now()));
+  }
+  function sweep() {
+    timer = null; timerDeadline = Infinity;
+    var t = now() + 0.5, next = Infinity, expired = [];
+    pending.forEach(function (entry, id) {
+      if (entry.deadline <= t) expired.push(id);
+      else if (entry.deadline < next) next = entry.deadline;
+    });
+    for (var i = 0; i < expired.length; i++) {
+      var entry = pending.get(expired[i]);
+      pending.delete(expired[i]);
+      entry.reject(bridgeError('timeout', entry.action + ': no reply from native within ' + entry.timeout + ' ms'));
+    }
+    if (next !== Infinity) armFor(next);
+  }
+  function queueIdleCheck() {
+    if (idleCheckQueued || timer === null) return;
+    idleCheckQueued = true;
+    // a few microtask hops: a caller awaiting this reply and then calling again keeps the timer
+    Promise.resolve().then(function () { return 0; }).then(function () { return 0; }).then(function () {
+      idleCheckQueued = false;
+      if (pending.size === 0 && timer !== null) { root.clearTimeout(timer); timer = null; timerDeadline = Infinity; }
+    });
+  }
 
   function bridgeError(code, message) {
     var e = new Error(message);
@@ -72,16 +109,11 @@
         reject(bridgeError('bad_payload', action + ': payload is not serialisable as JSON (' + (e && e.message) + ')'));
         return;
       }
-      var entry = { resolve: resolve, reject: reject, timer: null, action: action };
       var timeout = options && options.timeout !== undefined ? Number(options.timeout) : DEFAULT_TIMEOUT_MS;
+      var timed = timeout > 0 && timeout !== Infinity && typeof root.setTimeout === 'function';
+      var entry = { resolve: resolve, reject: reject, action: action, timeout: timeout, deadline: timed ? now() + timeout : Infinity };
       pending.set(id, entry); // before posting: native may answer synchronously inside postMessage
-      if (timeout > 0 && timeout !== Infinity && typeof root.setTimeout === 'function') {
-        entry.timer = root.setTimeout(function () {
-          if (pending.get(id) !== entry) return;
-          pending.delete(id);
-          reject(bridgeError('timeout', action + ': no reply from native within ' + timeout + ' ms'));
-        }, timeout);
-      }
+      if (timed) armFor(entry.deadline);
       try {
         if (h !== null) h.postMessage(text);
         else runStub(text);
@@ -95,7 +127,7 @@
     var entry = pending.get(id);
     if (entry === undefined) return false; // unknown, settled or timed out: ignored
     pending.delete(id);
-    if (entry.timer !== null && typeof root.clearTimeout === 'function') root.clearTimeout(entry.timer);
+    if (pending.size === 0) queueIdleCheck();
     if (ok) entry.resolve(data === undefined ? null : data);
     else {
       var code = error && typeof error.code === 'string' ? error.code : 'handler_failed';
