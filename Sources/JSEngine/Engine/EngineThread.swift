@@ -51,6 +51,15 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         nonisolated(unsafe) var outcome: Result<T, any Error>?
         nonisolated(unsafe) let setUp = setUp
         let worker = Thread {
+            #if os(Linux)
+            // Foundation keeps `Thread.name` to itself on Linux: name the OS thread too, so
+            // tools (and the leak check) see it in /proc/self/task/*/comm.
+            // (`pthread_setname_np` is hidden from Swift's Glibc module; this is what it does.)
+            if let file = fopen("/proc/thread-self/comm", "w") {
+                fputs(name, file)
+                fclose(file)
+            }
+            #endif
             // Before JSC creates anything: its deferred work goes to the current run loop.
             // The thread object keeps the run loop, so a wake-up sent after the thread has
             // ended (a `JSFunction` released late, say) never touches freed memory.
@@ -84,6 +93,17 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         case .failure(let error): thread.finished.wait(); throw error
         case nil: throw EngineError.closed
         }
+    }
+
+    /// The thread's name: `js:` and the engine's name, cut to the 15 bytes Linux keeps
+    /// (a longer name is refused outright, leaving the process's name on the thread).
+    static func threadName(for engineName: String) -> String {
+        var name = "js:"
+        for character in engineName where character.isASCII && !character.isNewline {
+            guard name.utf8.count < 15 else { break }
+            name.append(character)
+        }
+        return name
     }
 
     // MARK: SerialExecutor

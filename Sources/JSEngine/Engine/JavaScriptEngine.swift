@@ -75,7 +75,7 @@ public actor JavaScriptEngine {
     ///
     /// - Throws: `JavaScriptError` if setting up the globals failed (a bug, not an input).
     public init(configuration: Configuration = Configuration()) throws {
-        let (thread, context) = try EngineThread.start(name: "statehub.engine.\(configuration.name)") { () throws -> ScriptContext in
+        let (thread, context) = try EngineThread.start(name: EngineThread.threadName(for: configuration.name)) { () throws -> ScriptContext in
             try ScriptContext(configuration: configuration)
         }
         self.configuration = configuration

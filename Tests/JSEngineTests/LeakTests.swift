@@ -1,0 +1,47 @@
+import Testing
+@testable import JSEngine
+
+/// Memory and threads come back. Counts here are modest (the full check — 100,000 cycles and
+/// 1,000 engines — is `EngineLeakCheck()` with its defaults; see docs/engine.md, "Leak check").
+/// Resident memory is the whole process's while other suites run, so its bounds are coarse:
+/// a leaked engine costs megabytes, so 150 of them would show far beyond the bound.
+@Suite("Leaks", .serialized)
+struct LeakTests {
+    @Test func cyclesAndEnginesDoNotGrow() async throws {
+        let report = try await EngineLeakCheck(cycles: 10_000, engines: 150).run()
+        let cycleGrowth = try #require(report.cycleGrowth)
+        let engineGrowth = try #require(report.engineGrowth)
+        #expect(cycleGrowth < 48 << 20, "\(report)")
+        #expect(engineGrowth < 96 << 20, "\(report)")
+        // Every engine thread ended: none left behind.
+        #expect(report.engineThreadsAfter == report.engineThreadsBefore, "\(report)")
+    }
+
+    @Test func engineThreadEndsWhenEngineIsReleased() async throws {
+        var threads: [EngineThread] = []
+        for _ in 0..<20 {
+            let engine = try JavaScriptEngine(configuration: .init(name: "thread-end"))
+            try await engine.evaluate("setTimeout(() => {}, 60000)") // a pending real timer does not keep it alive
+            threads.append(engine.thread)
+        }
+        #expect(await ProcessFigures.eventually { threads.allSatisfy(\.hasExited) })
+        // Work posted to an ended thread is dropped, never run, and wakes nothing freed.
+        let ran = Recorder<Int>()
+        for thread in threads { thread.post { ran.append(1) } }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(ran.count == 0)
+    }
+
+    @Test func heldFunctionsReleasedAfterTheirEngine() async throws {
+        var functions: [JSFunction] = []
+        do {
+            let engine = try JavaScriptEngine()
+            for index in 0..<100 { functions.append(try await engine.function("() => \(index)")) }
+            #expect(try await engine.call(functions[99]) == 99)
+        }
+        // Dropping handles after the engine (and its thread) are gone is harmless.
+        #expect(await ProcessFigures.eventually { functions.allSatisfy { $0.thread.hasExited } })
+        functions.removeAll()
+        #expect(functions.isEmpty)
+    }
+}
