@@ -146,7 +146,18 @@
     checks.push(pTimeout.then(function (v) { ok(false, 'timeout rejects', v); }, function (e) {
       ok(e.code === 'timeout' && /20 ms/.test(e.message), 'timeout rejects with code timeout', { code: e.code, message: e.message });
       reply(slowReq, { ok: true, data: 'late' }); // must be ignored, not throw
-      ok(B.pendingCount() === 0, 'timed-out call forgotten', B.pendingCount());
+    }));
+    // timeouts share one timer: a later, shorter timeout must still fire first
+    var order = [];
+    var pLong = G.invokeNative('slowA', {}, { timeout: 40 });
+    var pShort = G.invokeNative('slowB', {}, { timeout: 10 });
+    requests.splice(0);
+    checks.push(Promise.all([
+      pLong.then(null, function (e) { order.push('long:' + e.code); }),
+      pShort.then(null, function (e) { order.push('short:' + e.code); })
+    ]).then(function () {
+      ok(order.join() === 'short:timeout,long:timeout', 'shorter timeout fires first', order);
+      ok(B.pendingCount() === 0, 'timed-out calls forgotten', B.pendingCount());
     }));
   } else {
     ok(true, 'timeout check skipped: no setTimeout in this host');
