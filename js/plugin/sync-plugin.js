@@ -508,7 +508,6 @@
     }
   }
 
-  // Full state, with error reports deduplicated against the previous full encode of this store.
   // The raw object behind a Vue / StateHub reactive proxy (walking raw data is several times faster than
   // walking through proxy traps). Refs left in a raw tree (setup stores on Vue) are unwrapped by the encoder.
   function rawOf(v) {
@@ -517,6 +516,7 @@
     return v;
   }
 
+  // Full state as an encoded tree, with error reports deduplicated against the previous full encode of this store.
   function encodeState(rec) {
     var state = rawOf(rec.store.$state);
     sawEscape = false;
@@ -660,10 +660,12 @@
     return { op: 'set', path: [], value: encodeState(rec) };
   }
 
+  var TYPE_JSON = { 'direct': '"direct"', 'patch object': '"patch object"', 'patch function': '"patch function"' };
+
   function queueMutation(rec, type, ops) {
     if (!ops.length) return;
     if (rec.flush === 'sync') {
-      send(rec, 'apply_mutation', null, undefined, '{"mutations":[{"type":"' + type + '","ops":' + JSON.stringify(ops) + '}]}');
+      send(rec, 'apply_mutation', null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) + ',"ops":' + JSON.stringify(ops) + '}]}');
       return;
     }
     var pending = rec.pending;
