@@ -21,6 +21,10 @@ public struct LegacyURLRequest: Sendable, Hashable {
 public struct LegacyURLParseError: Error, Sendable, Hashable, CustomStringConvertible {
     public var callback: String?
     public var reason: String
+    public init(callback: String?, reason: String) {
+        self.callback = callback
+        self.reason = reason
+    }
     public var description: String { reason }
 }
 
@@ -59,9 +63,10 @@ extension LegacyURLRequest {
             throw fail("api \"\(api)\" must be [A-Za-z0-9_]+ (no user, port or path)")
         }
         var params: JSONValue?
-        var sawCallback = false
         if let query, !query.isEmpty {
-            for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+            let callbackCount = pairs.count { $0.hasPrefix("callback=") }
+            for pair in pairs {
                 guard let equals = pair.firstIndex(of: "=") else { throw fail("query item \"\(pair)\" is not name=value") }
                 let name = pair[..<equals]
                 let raw = pair[pair.index(after: equals)...]
@@ -74,8 +79,7 @@ extension LegacyURLRequest {
                     guard case .object = value else { throw fail("params must be a JSON object") }
                     params = value
                 case "callback":
-                    guard !sawCallback else { throw fail("callback given more than once") }
-                    sawCallback = true
+                    guard callbackCount == 1 else { throw fail("callback given more than once") }
                     guard callback != nil else { throw fail("callback must match ^[A-Za-z_$][A-Za-z0-9_$]*$") }
                 default:
                     throw fail("unknown query item \"\(name)\" (only params and callback)")
