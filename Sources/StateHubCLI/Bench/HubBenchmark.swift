@@ -12,11 +12,10 @@ struct HubBenchmark {
 
     /// A realistic cart: 200 items, about 25 KB of JSON.
     static let storeSource = """
-        defineStore('bench', {
+        globalThis.benchStore = defineStore('bench', {
           state: () => ({ n: 0, items: Array.from({ length: 200 }, (_, i) => ({ id: 'p' + i, name: 'Product ' + i, price: i * 1.25, qty: 1, tags: ['a', 'b'] })) }),
           actions: { inc(by) { this.n += by; return this.n; } },
-        });
-        globalThis.benchStore = defineStore('bench')();
+        })();
         """
 
     func run() async throws -> [Figure] {
