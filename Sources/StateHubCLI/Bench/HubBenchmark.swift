@@ -1,5 +1,6 @@
 import Foundation
 import JSEngine
+import Logging
 import StateHub
 
 /// `statehub bench hub`: the store hub against the raw engine and against the naive way.
@@ -48,7 +49,7 @@ struct HubBenchmark {
     }
 
     private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush) async throws -> JavaScriptEngine {
-        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench", logger: quietLogger))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)
         try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
@@ -78,7 +79,7 @@ struct HubBenchmark {
 
     /// The naive plugin: the whole state as JSON on every write, parsed whole natively.
     func naiveWritesPerSecond(writes: Int) async throws -> Double {
-        let engine = try JavaScriptEngine(configuration: .init(name: "naive"))
+        let engine = try JavaScriptEngine(configuration: .init(name: "naive", logger: quietLogger))
         let mirror = NaiveMirror()
         try await engine.installMessageHandler(named: "naiveBridge") { text in mirror.replace(text) }
         try await engine.loadStoreRuntime()
@@ -114,12 +115,12 @@ struct HubBenchmark {
 
     /// The naive round trip: evaluate `benchStore.inc(1)` as source, full state posted back.
     func naiveRoundTripMicroseconds(count: Int) async throws -> Double {
-        let engine = try JavaScriptEngine(configuration: .init(name: "naive"))
+        let engine = try JavaScriptEngine(configuration: .init(name: "naive", logger: quietLogger))
         let mirror = NaiveMirror()
         try await engine.installMessageHandler(named: "naiveBridge") { text in mirror.replace(text) }
         try await engine.loadStoreRuntime()
         try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
-        try await engine.evaluate("benchStore.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(benchStore.$state)), { flush: 'sync' })")
+        try await engine.evaluate("void benchStore.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(benchStore.$state)), { flush: 'sync' })")
         var samples: [Double] = []
         for index in 0..<(count + 50) {
             let start = ContinuousClock.now
@@ -133,7 +134,7 @@ struct HubBenchmark {
     /// A store of about 1 MB announced to the hub: encode, post, parse, mirror.
     func megabyteSyncMilliseconds() async throws -> Double {
         let hub = GlobalStateHub()
-        let engine = try JavaScriptEngine(configuration: .init(name: "big"))
+        let engine = try JavaScriptEngine(configuration: .init(name: "big", logger: quietLogger))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime()
         let milliseconds = try await engine.evaluate("""
@@ -163,3 +164,6 @@ final class NaiveMirror: @unchecked Sendable {
     }
     var state: JSONValue? { lock.lock(); defer { lock.unlock() }; return value }
 }
+
+/// Benchmarks keep the console quiet: the naive pages have no hub, and the plugin says so.
+let quietLogger = Logger(label: "statehub.bench", factory: { _ in SwiftLogNoOpLogHandler() })
