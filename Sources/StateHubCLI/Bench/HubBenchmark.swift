@@ -139,7 +139,7 @@ struct HubBenchmark {
         try await engine.loadStoreRuntime()
         let milliseconds = try await engine.evaluate("""
             (function () {
-              const useBig = defineStore('big', { state: () => ({ rows: Array.from({ length: 8000 }, (_, i) => ({ id: i, name: 'row number ' + i, value: i * 0.5, flags: [true, false], note: 'lorem ipsum dolor sit amet ' + i })) }) });
+              const useBig = defineStore('big', { state: () => ({ rows: Array.from({ length: 9000 }, (_, i) => ({ id: i, name: 'row number ' + i, value: i * 0.5, flags: [true, false], note: 'lorem ipsum dolor sit amet ' + i })) }) });
               const store = useBig();
               const request = JSON.stringify({ v: 1, storeId: 'big', messageId: 'bench', type: 'request_sync', payload: {} });
               const t0 = performance.now();
@@ -147,7 +147,7 @@ struct HubBenchmark {
               return performance.now() - t0;
             })()
             """).numberValue ?? .infinity
-        guard let rows = hub.state(of: "big")?["rows"]?.arrayValue, rows.count == 8000 else { throw BenchmarkError.mirrorMismatch("big.rows") }
+        guard let rows = hub.state(of: "big")?["rows"]?.arrayValue, rows.count == 9000 else { throw BenchmarkError.mirrorMismatch("big.rows") }
         let bytes = hub.state(of: "big")?.jsonText().utf8.count ?? 0
         guard bytes > 900_000 else { throw BenchmarkError.mirrorMismatch("big is only \(bytes) bytes") }
         return milliseconds
