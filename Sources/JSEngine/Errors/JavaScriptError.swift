@@ -5,9 +5,9 @@
 /// (`throw 42`, `throw "oops"`) is reported as itself in `message` and `thrownValue`, with
 /// no stack.
 ///
-/// Syntax errors carry the line of the offending token. JavaScriptCore gives them no
-/// column of their own: `column` is then the column JSC reports for the error object,
-/// which points at the end of the offending line or token, and may be `nil`.
+/// Syntax errors carry the line of the offending token but no column: JavaScriptCore
+/// (2.50, through the C API) attaches only `line` and `sourceURL` to a `SyntaxError`, so
+/// `column` is `nil` and so is `stack` (checked by `EvaluationTests`).
 public struct JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `Error`, `TypeError`, `SyntaxError`…, or `nil` for a thrown non-Error value.
     public var name: String?
