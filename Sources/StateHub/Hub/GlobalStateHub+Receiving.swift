@@ -104,36 +104,52 @@ extension GlobalStateHub {
         }
         guard let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else {
             // Another page hosts this id already: the mirror wins; hydrate the newcomer.
-            entry.hosts.append(StoreHost(pageID: pageID, expectedSeq: nextSeq, joining: true))
+            entry.hosts.append(StoreHost(pageID: pageID, expectedSeq: nextSeq))
             state.stores[storeId] = entry
-            return [sendEffect(to: pageID, storeId: storeId, type: .syncState, payload: ["state": entry.state], in: &state)].compactMap { $0 }
+            return hydrate(pageID: pageID, storeId: storeId, in: &state)
         }
         entry.hosts[index].expectedSeq = nextSeq
         entry.hosts[index].awaitingSync = false
-        let wasJoining = entry.hosts[index].joining
-        if reason == "hydrated" { entry.hosts[index].joining = false }
-        let isAuthoritative = entry.authoritative?.pageID == pageID && !wasJoining
-        // A hydrated page that is not authoritative already holds the mirror's state; a
-        // difference means the two diverged meanwhile, and the authority's word stands.
-        if reason == "hydrated" && !isAuthoritative {
+        let host = entry.hosts[index]
+        let alone = entry.hosts.count == 1
+        switch reason {
+        case "hydrated" where !alone:
+            // A hydration acknowledged: the page now holds the mirror's state. An older
+            // acknowledgement is ignored (a newer hydration is on its way); a hydrated state
+            // never replaces the mirror while other pages share the store (A.7 rule 3).
+            if message.ack != nil, message.ack == host.lastHydration { entry.hosts[index].joining = false }
             state.stores[storeId] = entry
-            guard !entry.state.isSemanticallyEqual(to: snapshot) else { return [] }
-            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId,
-                                             kind: .reportedByPage(code: "hydration_mismatch", message: "state after hydration differs from the mirror", path: nil)), in: &state)]
-        }
-        let changed = !entry.state.isSemanticallyEqual(to: snapshot)
-        entry.state = snapshot
-        entry.version += 1
-        state.stores[storeId] = entry
-        var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
-        if changed {
-            for other in entry.hosts where other.pageID != pageID && !other.joining {
-                if let send = sendEffect(to: other.pageID, storeId: storeId, type: .syncState, payload: ["state": snapshot], in: &state) {
-                    effects.append(send)
+            return []
+        case "resync" where !alone && message.ack != host.lastSent:
+            // The page answered before applying everything the hub sent it: its state is
+            // behind the hub's order, so the mirror stands and the page is brought to it.
+            state.stores[storeId] = entry
+            return hydrate(pageID: pageID, storeId: storeId, in: &state)
+        default:
+            // The page's whole state is the truth: created again, a resync, or alone.
+            entry.hosts[index].joining = false
+            let changed = !entry.state.isSemanticallyEqual(to: snapshot)
+            entry.state = snapshot
+            entry.version += 1
+            state.stores[storeId] = entry
+            var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
+            if changed {
+                for other in entry.hosts where other.pageID != pageID {
+                    effects += hydrate(pageID: other.pageID, storeId: storeId, in: &state)
                 }
             }
+            return effects
         }
-        return effects
+    }
+
+    /// Sends `pageID` the mirror as a hydration and marks it joining (docs/PROTOCOL.md A.7 rule 2).
+    func hydrate(pageID: String, storeId: String, in state: inout HubState) -> [HubEffect] {
+        guard let entry = state.stores[storeId], let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else { return [] }
+        let messageId = state.nextMessageId()
+        state.stores[storeId]?.hosts[index].joining = true
+        state.stores[storeId]?.hosts[index].lastHydration = messageId
+        state.stores[storeId]?.hosts[index].lastSent = messageId
+        return [sendEffect(to: pageID, storeId: storeId, type: .syncState, payload: ["state": entry.state], in: &state, messageId: messageId)].compactMap { $0 }
     }
 
     private func handleApplyMutation(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
@@ -150,6 +166,7 @@ extension GlobalStateHub {
         if let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) { return gap }
         guard var entry = state.stores[storeId] else { return [] }
         let host = entry.hosts[index]
+        // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining { return [] }
         guard case .array(let rawMutations)? = message.payload["mutations"] else {
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("apply_mutation without payload.mutations array")), in: &state)]
@@ -193,11 +210,19 @@ extension GlobalStateHub {
         state.stores[storeId] = entry
         var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations(applied), state: tree), in: &state)
         if entry.hosts.count > 1 {
+            // Forward to every other page, joining ones too: they apply after their hydration.
             let payload: JSONValue = ["mutations": .array(rawMutations)]
-            for other in entry.hosts where other.pageID != pageID && !other.joining && !other.awaitingSync {
-                if let send = sendEffect(to: other.pageID, storeId: storeId, type: .applyMutation, payload: payload, in: &state) {
+            for (otherIndex, other) in entry.hosts.enumerated() where other.pageID != pageID {
+                let messageId = state.nextMessageId()
+                state.stores[storeId]?.hosts[otherIndex].lastSent = messageId
+                if let send = sendEffect(to: other.pageID, storeId: storeId, type: .applyMutation, payload: payload, in: &state, messageId: messageId) {
                     effects.append(send)
                 }
+            }
+            // The page wrote before applying everything the hub sent it: its order differs
+            // from the hub's, so bring it back to the mirror (A.7 rule 4).
+            if let lastSent = host.lastSent, message.ack != lastSent {
+                effects += hydrate(pageID: pageID, storeId: storeId, in: &state)
             }
         }
         return effects
@@ -252,13 +277,9 @@ extension GlobalStateHub {
         let text = message.payload["message"]?.stringValue ?? ""
         let path = message.payload["path"]?.arrayValue.map { $0.compactMap(PathStep.init) }
         effects.append(problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .reportedByPage(code: code, message: text, path: path)), in: &state))
-        // A forwarded operation did not apply in this page: bring it back to the mirror.
-        if code == "op_failed", let storeId, let entry = state.stores[storeId] {
-            if entry.authoritative?.pageID == pageID {
-                if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: text, in: &state) { effects.append(request) }
-            } else if let send = sendEffect(to: pageID, storeId: storeId, type: .syncState, payload: ["state": entry.state], in: &state) {
-                effects.append(send)
-            }
+        // A forwarded operation did not apply in this page: bring it back to the mirror (A.7 rule 5).
+        if code == "op_failed", let storeId, state.stores[storeId] != nil {
+            effects += hydrate(pageID: pageID, storeId: storeId, in: &state)
         }
         return effects
     }

@@ -4,7 +4,7 @@ import JSEngine
 ///
 /// Invariants:
 /// - every `StoreEntry` has at least one host; a store whose last host leaves is removed;
-/// - `hosts` is in registration order and its first non-joining host is authoritative;
+/// - `hosts` is in registration order and its first host is authoritative;
 /// - a pending dispatch names a page that is attached.
 struct HubState {
     var pages: [String: AttachedPage] = [:]
@@ -34,8 +34,8 @@ struct StoreEntry {
     var version = 0
     var hosts: [StoreHost]
 
-    /// The host dispatches go to and whose word wins: the first registered that is not joining.
-    var authoritative: StoreHost? { hosts.first { !$0.joining } ?? hosts.first }
+    /// The page dispatches go to: the earliest registered that still hosts the store.
+    var authoritative: StoreHost? { hosts.first }
 }
 
 /// One page hosting a store.
@@ -45,9 +45,14 @@ struct StoreHost {
     var expectedSeq: Int
     /// A resync was requested: mutations are discarded until a `sync_state` arrives.
     var awaitingSync = false
-    /// Registered after another page: hydrated from the mirror; its mutations are ignored
-    /// until it acknowledges with `sync_state` `hydrated`.
+    /// Hydrated from the mirror and not yet acknowledged: its mutations are dropped (the
+    /// hydration overwrites them in the page) until a `sync_state` `hydrated` whose `ack`
+    /// is `lastHydration` arrives (docs/PROTOCOL.md A.7).
     var joining = false
+    /// The `messageId` of the last `sync_state` or `apply_mutation` the hub sent this page.
+    var lastSent: String?
+    /// The `messageId` of the last hydration the hub sent this page.
+    var lastHydration: String?
 }
 
 /// A dispatch waiting for its `action_result`.

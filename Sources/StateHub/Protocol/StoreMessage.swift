@@ -6,6 +6,8 @@ struct StoreMessage {
     var storeId: String?
     var messageId: String?
     var seq: Int?
+    /// The id of the last native → web `sync_state` / `apply_mutation` the page had applied.
+    var ack: String?
     var payload: JSONValue.ObjectMembers
 
     /// Version this hub speaks.
@@ -47,6 +49,7 @@ struct StoreMessage {
             guard let number = seq.intValue else { throw StoreMessageError(storeId: storeId, reason: "field \"seq\" is not an integer") }
             self.seq = number
         }
+        ack = fields["ack"]?.stringValue
         self.payload = payload
     }
 }

@@ -25,9 +25,9 @@ extension JavaScriptEngine {
     ///
     /// Attach the hub first: stores announce themselves once, when created.
     public func loadStoreRuntime(flush: StoreScripts.Flush = .tick) throws {
-        try evaluate("globalThis.StateHubSyncConfig = { flush: '\(flush.rawValue)' }", sourceURL: "statehub:config")
+        try execute("globalThis.StateHubSyncConfig = { flush: '\(flush.rawValue)' }", sourceURL: "statehub:config")
         for (name, source) in StoreScripts.storeRuntime {
-            try evaluate(source, sourceURL: name)
+            try execute(source, sourceURL: name)
         }
     }
 }

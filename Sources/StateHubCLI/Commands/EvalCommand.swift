@@ -36,11 +36,11 @@ struct EvalCommand: AsyncParsableCommand {
         do {
             if !bare {
                 for (path, source) in StoreRuntime.scripts {
-                    try await engine.evaluate(source, sourceURL: path)
+                    try await engine.execute(source, sourceURL: path)
                 }
             }
             for script in scripts {
-                try await engine.evaluate(script.source, sourceURL: script.path)
+                try await engine.execute(script.source, sourceURL: script.path)
                 try await failOnUnhandled(engine)
             }
             try await engine.waitUntilIdle(timeout: .seconds(3600))

@@ -64,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await hub.attach(engine)
             try await engine.loadStoreRuntime(flush: flushMode)
-            for script in scripts { try await engine.evaluate(script.source, sourceURL: script.path) }
+            for script in scripts { try await engine.execute(script.source, sourceURL: script.path) }
         } catch let error as JavaScriptError {
             Output.error(ConsolePrinter.describe(error))
             throw ExitCode(1)
