@@ -1,0 +1,127 @@
+import JSEngine
+import Testing
+@testable import StateHub
+
+/// A page with one store exercising every way an action can end.
+func makeActionsPage(_ hub: GlobalStateHub, name: String = "page") async throws -> JavaScriptEngine {
+    let engine = try await makePage(hub, name: name)
+    try await engine.execute("""
+        globalThis.useActions = defineStore('actions', {
+          state: () => ({ n: 0, when: null }),
+          actions: {
+            add(by) { this.n += by; return this.n; },
+            nothing() {},
+            boom() { throw new TypeError('boom at ' + this.n); },
+            async later(by) { await new Promise((r) => setTimeout(r, 5)); this.n += by; return { n: this.n }; },
+            async reject() { await null; throw new Error('rejected on purpose'); },
+            never() { return new Promise(() => {}); },
+            stamp(date) { this.when = date; return date; },
+          },
+        });
+        useActions();
+        """, sourceURL: "actions.js")
+    return engine
+}
+
+@Suite("Dispatch")
+struct DispatchTests {
+    @Test func returnsValuesAndUpdatesTheMirrorFirst() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub)
+        #expect(try await hub.dispatch(store: "actions", action: "add", args: [2]) == 2)
+        // The mutation was mirrored before the result arrived.
+        #expect(hub.state(of: "actions")?["n"] == 2)
+        #expect(try await hub.dispatch(store: "actions", action: "nothing") == .null)
+        let later = try await hub.dispatch(store: "actions", action: "later", args: [3])
+        #expect(later == ["n": 5])
+        #expect(hub.state(of: "actions")?["n"] == 5)
+        #expect(try await engineState(engine, "actions") == hub.state(of: "actions"))
+    }
+
+    @Test func decodesTypedResults() async throws {
+        struct Counter: Decodable, Sendable, Equatable { var n: Int }
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub)
+        let result = try await hub.dispatch(store: "actions", action: "later", args: [4], as: Counter.self)
+        #expect(result == Counter(n: 4))
+        await #expect(throws: StateHubError.self) { _ = try await hub.dispatch(store: "actions", action: "add", args: [1], as: Counter.self) }
+        withExtendedLifetime(engine) {}
+    }
+
+    @Test func argumentsKeepTaggedDates() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub)
+        let date: JSONValue = ["$type": "Date", "value": "2026-11-22T10:00:00.000Z"]
+        #expect(try await hub.dispatch(store: "actions", action: "stamp", args: [date]) == date)
+        #expect(hub.state(of: "actions")?["when"] == date)
+        #expect(try await engine.evaluate("useActions().when instanceof Date") == true)
+    }
+
+    @Test func typedErrors() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub)
+        await #expect(throws: StateHubError.unknownStore("nope")) { try await hub.dispatch(store: "nope", action: "add") }
+        await #expect(throws: StateHubError.unknownAction(store: "actions", action: "missing")) { try await hub.dispatch(store: "actions", action: "missing") }
+        do {
+            try await hub.dispatch(store: "actions", action: "boom")
+            Issue.record("boom did not throw")
+        } catch StateHubError.actionThrew(let store, let action, let failure) {
+            #expect(store == "actions")
+            #expect(action == "boom")
+            #expect(failure.name == "TypeError")
+            #expect(failure.message == "boom at 0")
+            #expect(failure.stack.contains("actions.js"))
+        }
+        do {
+            try await hub.dispatch(store: "actions", action: "reject")
+            Issue.record("reject did not throw")
+        } catch StateHubError.actionThrew(_, _, let failure) {
+            #expect(failure.message == "rejected on purpose")
+        }
+        await #expect(throws: StateHubError.timeout(store: "actions", action: "never", after: .milliseconds(100))) {
+            try await hub.dispatch(store: "actions", action: "never", timeout: .milliseconds(100))
+        }
+        withExtendedLifetime(engine) {}
+    }
+
+    @Test func engineGoneFailsPendingDispatches() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub, name: "closing")
+        let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .seconds(10)) }
+        try await Task.sleep(for: .milliseconds(50))
+        await engine.close()
+        await #expect(throws: StateHubError.engineGone(store: "actions", pageID: "closing")) { try await pending.value }
+        #expect(hub.state(of: "actions") == nil)
+        #expect(hub.storeIDs.isEmpty)
+        await #expect(throws: StateHubError.unknownStore("actions")) { try await hub.dispatch(store: "actions", action: "add") }
+    }
+
+    @Test func disposingTheStoreFailsPendingDispatchesAndRemovesTheMirror() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub, name: "disposing")
+        let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .seconds(10)) }
+        try await Task.sleep(for: .milliseconds(50))
+        try await engine.execute("useActions().$dispose()")
+        await #expect(throws: StateHubError.storeDisposed(store: "actions", pageID: "disposing")) { try await pending.value }
+        #expect(hub.state(of: "actions") == nil)
+        // A new instance announces itself again and starts from the state Pinia kept.
+        try await engine.execute("useActions()")
+        #expect(hub.state(of: "actions")?["n"] == 0)
+        #expect(try await hub.dispatch(store: "actions", action: "add", args: [1]) == 1)
+    }
+
+    @Test func manyConcurrentDispatchesResolveToTheirCallers() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub)
+        try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
+            for index in 0..<200 {
+                group.addTask { (index, try await hub.dispatch(store: "actions", action: "later", args: [.number(Double(index))])) }
+            }
+            var total = 0
+            for try await (_, result) in group { #expect(result["n"]?.intValue != nil); total += 1 }
+            #expect(total == 200)
+        }
+        #expect(hub.state(of: "actions")?["n"] == .number(Double((0..<200).reduce(0, +))))
+        #expect(try await engineState(engine, "actions") == hub.state(of: "actions"))
+    }
+}
