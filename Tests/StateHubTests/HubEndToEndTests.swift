@@ -14,7 +14,7 @@ func makePage(_ hub: GlobalStateHub, name: String = "page", flush: StoreScripts.
 
 /// The engine's own `$state` of a store, through JSON (tagged values as the plugin encodes them).
 func engineState(_ engine: JavaScriptEngine, _ store: String) async throws -> JSONValue {
-    try await engine.evaluate("StateHubSync.encodeValue(JSON.parse(JSON.stringify(getActivePinia().state.value[\(JSONValue.string(store).jsonText())])))")
+    try await engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(store).jsonText())])")
 }
 
 /// Waits until the mirror satisfies `condition` (messages cross threads), failing after a second.
