@@ -5,7 +5,7 @@
  * Classic script (IIFE), no modules. Publishes globalThis.StateHubPinia and puts Pinia's
  * names (createPinia, defineStore, ...) on globalThis.
  *
- * Every mutation object given to a $subscribe callback carries, under the non-enumerable
+ * Every mutation object given to a $subscribe callback carries, under the symbol
  * key Symbol.for('statehub.ops'), the exact operations that changed the store's state since
  * that subscriber's previous notification. See js/README.md for the format.
  */
@@ -41,13 +41,10 @@
   // operation log dispatch
   // ---------------------------------------------------------------------------
 
-  var opsDescriptor = { value: null, enumerable: false, configurable: true, writable: false };
   function makeMutation(type, storeId, events, payload, ops) {
     var m = { type: type, storeId: storeId, events: events };
     if (type === MutationType.patchObject) m.payload = payload;
-    opsDescriptor.value = ops;
-    Object.defineProperty(m, OPS, opsDescriptor);
-    opsDescriptor.value = null;
+    m[OPS] = ops;
     return m;
   }
 
