@@ -253,9 +253,29 @@ extension String {
     }
 
     /// Copies a JSC string into a Swift string. Lone surrogates become U+FFFD.
+    ///
+    /// JSC writes UTF-8 straight into the new string's storage (no UTF-16 → UTF-8
+    /// transcoding in Swift, which profiling showed dominating every message crossing);
+    /// text longer than the small-buffer threshold goes through one heap buffer.
     init(jsString: JSStringRef) {
         let length = JSStringGetLength(jsString)
-        guard length > 0, let characters = JSStringGetCharactersPtr(jsString) else { self = ""; return }
-        self = String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+        guard length > 0 else { self = ""; return }
+        let capacity = JSStringGetMaximumUTF8CStringSize(jsString)
+        var complete = true
+        self = String(unsafeUninitializedCapacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            let written = base.withMemoryRebound(to: CChar.self, capacity: capacity) {
+                JSStringGetUTF8CString(jsString, $0, capacity)
+            }
+            // `written` counts the terminating NUL. Complete UTF-8 has at least one byte per
+            // UTF-16 unit, so fewer means JSC stopped early (at a lone surrogate): the
+            // UTF-16 path below takes over and repairs it.
+            complete = written > 0 && written - 1 >= length
+            return complete ? written - 1 : 0
+        }
+        if !complete || (isEmpty && length > 0) {
+            guard let characters = JSStringGetCharactersPtr(jsString) else { self = ""; return }
+            self = String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+        }
     }
 }
