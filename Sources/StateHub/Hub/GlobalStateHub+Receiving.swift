@@ -3,8 +3,13 @@ import Trace
 
 /// Web → native messages: docs/PROTOCOL.md A.4–A.8.
 extension GlobalStateHub {
-    /// Handles one message a page posted. Runs on the page's thread.
-    func receive(_ text: String, from pageID: String) {
+    /// Handles one message a page posted on the `nativeBridge` channel, as if its transport
+    /// had delivered it. Transports call this through the receiver `attach` installs; it is
+    /// public for transports that push messages themselves, for replay, and for measuring.
+    /// Messages from a page that is not attached are ignored.
+    ///
+    /// Runs on the caller's thread, under the hub's lock only while the mirror is updated.
+    public func receive(_ text: String, from pageID: String) {
         let bytes = text.utf8.count
         if bytes > configuration.maximumMessageBytes {
             receiveOversize(text, bytes: bytes, from: pageID)

@@ -27,7 +27,9 @@ struct HubBenchmark {
         var naiveRoundTrips: [Double] = []
         var bigSyncs: [Double] = []
         var p99s: [Double] = []
+        var nativeApply: [Double] = []
         for _ in 0..<repetitions {
+            nativeApply.append(try await nativeApplyMicroseconds(messages: 200_000))
             syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
             batchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5))
             naiveRates.append(try await naiveWritesPerSecond(writes: writes / 20))
@@ -44,6 +46,7 @@ struct HubBenchmark {
             Figure(key: "hub.round_trip_p50", label: "action round trip native→JS→mirror, p50", unit: "µs", higherIsBetter: false, jit: median(roundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.round_trip_p99", label: "action round trip, p99", unit: "µs", higherIsBetter: false, jit: median(p99s), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.naive_round_trip", label: "naive round trip (evaluate source, full state back)", unit: "µs", higherIsBetter: false, jit: median(naiveRoundTrips), baselineKey: "engine.native_to_js_us"),
+            Figure(key: "hub.native_apply", label: "hub alone: parse + apply one apply_mutation", unit: "µs", higherIsBetter: false, jit: median(nativeApply), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
         ]
     }
@@ -75,6 +78,22 @@ struct HubBenchmark {
             """).numberValue ?? .infinity
         guard hub.state(of: "bench")?["n"] == .number(Double(writes / 1000 * 1000)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
         return Double(writes / 1000 * 1000) / seconds
+    }
+
+    /// The native half alone: messages as the plugin writes them, handed to the hub's
+    /// receive path directly (no engine), one store, one `set` each.
+    func nativeApplyMicroseconds(messages: Int) async throws -> Double {
+        let hub = GlobalStateHub()
+        try await hub.attach(SilentPage())
+        hub.receive(#"{"v":1,"storeId":"bench","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"n":0,"items":[{"id":"p0","qty":1}]},"reason":"created"}}"#, from: "silent")
+        let texts = (0..<messages).map { index in
+            #"{"v":1,"storeId":"bench","messageId":"w\#(index + 2)","seq":\#(index + 2),"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":\#(index)}]}]}}"#
+        }
+        let start = ContinuousClock.now
+        for text in texts { hub.receive(text, from: "silent") }
+        let seconds = (ContinuousClock.now - start).seconds
+        guard hub.state(of: "bench")?["n"] == .number(Double(messages - 1)) else { throw BenchmarkError.mirrorMismatch("bench.n after \(hub.problems.prefix(3))") }
+        return seconds * 1e6 / Double(messages)
     }
 
     /// The naive plugin: the whole state as JSON on every write, parsed whole natively.
@@ -167,3 +186,11 @@ final class NaiveMirror: @unchecked Sendable {
 
 /// Benchmarks keep the console quiet: the naive pages have no hub, and the plugin says so.
 let quietLogger = Logger(label: "statehub.bench", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// A page that never posts and drops what it is sent: the hub's receive path measured alone.
+final class SilentPage: PageTransport {
+    let pageID = "silent"
+    func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws {}
+    func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {}
+    func onClose(_ handler: @escaping @Sendable () -> Void) {}
+}
