@@ -207,34 +207,56 @@ struct JSONTextParser {
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth)") }
         position += 1
-        var members = OrderedDictionary<String, JSONValue>()
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
         }
+        // Keys and values are collected first and the dictionary built once: much cheaper
+        // than inserting one by one. A duplicate key (rare) falls back to insertion, where
+        // the last value wins, as in `JSON.parse`.
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        keys.reserveCapacity(8)
+        values.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw error("expected a string key")
             }
-            let key = try parseString()
+            keys.append(try parseString())
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
-            members[key] = try parseValue(depth: depth)
+            values.append(try parseValue(depth: depth))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of text in an object") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; break }
             throw error("expected ',' or '}'")
         }
+        if !Self.hasDuplicates(keys) {
+            return .object(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+        }
+        var members = OrderedDictionary<String, JSONValue>()
+        for (key, value) in zip(keys, values) { members[key] = value }
+        return .object(members)
+    }
+
+    /// Pairwise for the small objects messages are made of, hashed beyond that.
+    static func hasDuplicates(_ keys: [String]) -> Bool {
+        if keys.count <= 8 {
+            for i in keys.indices.dropFirst() where keys[..<i].contains(keys[i]) { return true }
+            return false
+        }
+        return Set(keys).count != keys.count
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth)") }
         position += 1
         var elements: [JSONValue] = []
+        elements.reserveCapacity(4)
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
