@@ -45,6 +45,9 @@
       if (entry.deadline <= t) expired.push(id);
       else if (entry.deadline < next) next = entry.deadline;
     });
+    // A late timer (a busy page) can find several calls expired: reject them in deadline
+    // order, so callers see timeouts in the order they were due.
+    expired.sort(function (a, b) { return pending.get(a).deadline - pending.get(b).deadline; });
     for (var i = 0; i < expired.length; i++) {
       var entry = pending.get(expired[i]);
       pending.delete(expired[i]);

@@ -407,3 +407,18 @@ struct JSONTextParser {
         return value
     }
 }
+
+extension JSONValue {
+    /// Parses one JSON value from UTF-8 `bytes` at `position` (leading whitespace skipped)
+    /// and moves `position` past it: for readers of a larger document that handle some of
+    /// its structure themselves (the hub's message decoder).
+    ///
+    /// - Complexity: O(n) in the length of the value.
+    public static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(JSONParseError) -> JSONValue {
+        var parser = JSONTextParser(bytes: bytes)
+        parser.position = position
+        let value = try parser.parseValue(depth: 0)
+        position = parser.position
+        return value
+    }
+}

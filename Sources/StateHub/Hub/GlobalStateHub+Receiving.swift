@@ -173,36 +173,27 @@ extension GlobalStateHub {
         let host = entry.hosts[index]
         // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining { return [] }
-        guard case .array(let rawMutations)? = message.payload["mutations"] else {
-            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("apply_mutation without payload.mutations array")), in: &state)]
-            if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: "payload.mutations missing", in: &state) { effects.append(request) }
+        let mutations: [AppliedMutation]
+        switch message.mutations {
+        case .success(let decoded)?: mutations = decoded
+        case .failure(let error)?:
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage(error.description)), in: &state)]
+            if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.description, in: &state) { effects.append(request) }
             return effects
+        case nil: return []
         }
         // Move the tree out of the state so it is uniquely referenced and changes in place.
         var tree = entry.state
         entry.state = .null
         state.stores[storeId] = entry
-        var applied: [AppliedMutation] = []
-        applied.reserveCapacity(rawMutations.count)
         var failure: MutationOpError?
-        outer: for raw in rawMutations {
-            guard case .object(let fields) = raw, case .array(let rawOps)? = fields["ops"] else {
-                failure = MutationOpError(path: [], reason: "mutation without an ops array")
-                break
-            }
-            var ops: [MutationOp] = []
-            ops.reserveCapacity(rawOps.count)
-            for rawOp in rawOps {
-                do {
-                    let op = try MutationOp(wire: rawOp)
-                    try tree.apply(op)
-                    ops.append(op)
-                } catch {
+        outer: for mutation in mutations {
+            for op in mutation.ops {
+                do { try tree.apply(op) } catch {
                     failure = error
                     break outer
                 }
             }
-            applied.append(AppliedMutation(type: fields["type"]?.stringValue ?? "direct", ops: ops))
         }
         entry.state = tree
         if let failure {
@@ -213,10 +204,10 @@ extension GlobalStateHub {
         }
         entry.version += 1
         state.stores[storeId] = entry
-        var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations(applied), state: tree), in: &state)
+        var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations(mutations), state: tree), in: &state)
         if entry.hosts.count > 1 {
             // Forward to every other page, joining ones too: they apply after their hydration.
-            let payload: JSONValue = ["mutations": .array(rawMutations)]
+            let payload: JSONValue = ["mutations": .array(mutations.map(\.wire))]
             for (otherIndex, other) in entry.hosts.enumerated() where other.pageID != pageID {
                 let messageId = state.nextMessageId()
                 state.stores[storeId]?.hosts[otherIndex].lastSent = messageId

@@ -27,4 +27,7 @@ public struct AppliedMutation: Sendable, Equatable {
     /// `direct`, `patch object` or `patch function`.
     public var type: String
     public var ops: [MutationOp]
+
+    /// The wire form `{"type": …, "ops": […]}`.
+    var wire: JSONValue { ["type": .string(type), "ops": .array(ops.map(\.wire))] }
 }

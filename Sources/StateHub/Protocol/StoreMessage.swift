@@ -9,14 +9,37 @@ struct StoreMessage {
     /// The id of the last native → web `sync_state` / `apply_mutation` the page had applied.
     var ack: String?
     var payload: JSONValue.ObjectMembers
+    /// For `apply_mutation`: the decoded mutations, or why they could not be read.
+    var mutations: Result<[AppliedMutation], MutationOpError>?
 
     /// Version this hub speaks.
     static let protocolVersion = 1
 
-    /// Parses and checks the envelope.
+    init(type: StoreMessageType, storeId: String?, messageId: String?, seq: Int?, ack: String?,
+         payload: JSONValue.ObjectMembers, mutations: Result<[AppliedMutation], MutationOpError>?) {
+        self.type = type
+        self.storeId = storeId
+        self.messageId = messageId
+        self.seq = seq
+        self.ack = ack
+        self.payload = payload
+        self.mutations = mutations
+    }
+
+    /// Parses and checks a message: the one-pass decoder first, the generic parser when the
+    /// message is not in the plugin's own shape (and for the precise error).
     ///
     /// - Throws: `StoreMessageError` naming what was wrong, with the store id when it could be read.
     init(text: String) throws(StoreMessageError) {
+        if let decoded = StoreMessageDecoder.decode(text) {
+            self = decoded
+            return
+        }
+        try self.init(parsing: text)
+    }
+
+    /// The generic path: parse the whole message as a `JSONValue`, then read it.
+    init(parsing text: String) throws(StoreMessageError) {
         let value: JSONValue
         do { value = try JSONValue(parsing: text) } catch {
             throw StoreMessageError(storeId: nil, reason: "not valid JSON: \(error)")
@@ -51,6 +74,30 @@ struct StoreMessage {
         }
         ack = fields["ack"]?.stringValue
         self.payload = payload
+        if type == .applyMutation {
+            mutations = Self.readMutations(payload["mutations"])
+        }
+    }
+
+    /// The mutations of an `apply_mutation` payload read from a generic tree.
+    static func readMutations(_ value: JSONValue?) -> Result<[AppliedMutation], MutationOpError> {
+        guard case .array(let rawMutations)? = value else {
+            return .failure(MutationOpError(path: [], reason: "apply_mutation without a payload.mutations array"))
+        }
+        var result: [AppliedMutation] = []
+        result.reserveCapacity(rawMutations.count)
+        for raw in rawMutations {
+            guard case .object(let fields) = raw, case .array(let rawOps)? = fields["ops"] else {
+                return .failure(MutationOpError(path: [], reason: "mutation without an ops array"))
+            }
+            var ops: [MutationOp] = []
+            ops.reserveCapacity(rawOps.count)
+            for rawOp in rawOps {
+                do { ops.append(try MutationOp(wire: rawOp)) } catch { return .failure(error) }
+            }
+            result.append(AppliedMutation(type: fields["type"]?.stringValue ?? "direct", ops: ops))
+        }
+        return .success(result)
     }
 }
 

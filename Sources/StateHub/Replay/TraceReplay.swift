@@ -75,14 +75,13 @@ public final class TraceReplay {
         guard let state else { return "\(store): removed" }
         guard record.type == StoreMessageType.applyMutation.rawValue,
               let message = try? StoreMessage(text: record.message),
-              case .array(let mutations)? = message.payload["mutations"]
+              case .success(let mutations)? = message.mutations
         else {
             return "\(store) := \(Self.abbreviated(state.jsonText()))"
         }
         var parts: [String] = []
         for mutation in mutations {
-            for raw in mutation["ops"]?.arrayValue ?? [] {
-                guard let op = try? MutationOp(wire: raw) else { continue }
+            for op in mutation.ops {
                 switch op {
                 case .set(let path, let value): parts.append("\(store).\(path.dotted) = \(abbreviated(value.jsonText()))")
                 case .delete(let path): parts.append("delete \(store).\(path.dotted)")
