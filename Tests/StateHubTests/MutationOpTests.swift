@@ -112,3 +112,44 @@ struct TraceReplayTests {
         #expect(descriptions[1] == #"dispatch cart.add({"id":"p1","name":"Pen","price":1.5,"qty":2})"#)
     }
 }
+
+@Suite("Store message decoding")
+struct StoreMessageDecodingTests {
+    static let messages = [
+        #"{"v":1,"storeId":"cart","messageId":"w2","seq":2,"ack":"n-4","type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"splice","path":["items"],"index":1,"deleteCount":0,"items":[{"sku":"B7","qty":1}]},{"op":"set","path":["items",0,"qty"],"value":3}]},{"type":"patch object","ops":[{"op":"delete","path":["legacy"]}]}]}}"#,
+        #"{ "v" : 1 , "storeId" : "c\u0061rt", "messageId": 7, "seq": 3, "type": "apply_mutation", "payload": { "mutations": [ ] } }"#,
+        #"{"v":1,"storeId":"cart","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"b":1,"2":0},"reason":"created"}}"#,
+        // payload before type, and an unknown field: the generic path reads these.
+        #"{"payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":1}]}]},"type":"apply_mutation","storeId":"cart","seq":4,"extra":{"x":[1]}}"#,
+        #"{"v":1,"storeId":"cart","messageId":"w5","seq":5,"type":"apply_mutation","payload":{"mutations":[{"ops":[{"path":["n"],"value":2,"op":"set"}],"type":"direct"}]}}"#,
+    ]
+
+    @Test(arguments: messages)
+    func oneDecoderAgreesWithTheGenericParser(text: String) throws {
+        let fast = try StoreMessage(text: text)
+        let generic = try StoreMessage(parsing: text)
+        #expect(fast.type == generic.type)
+        #expect(fast.storeId == generic.storeId)
+        #expect(fast.messageId == generic.messageId)
+        #expect(fast.seq == generic.seq)
+        #expect(fast.ack == generic.ack)
+        #expect(try fast.mutations?.get() == generic.mutations?.get())
+        if fast.type != .applyMutation { #expect(fast.payload == generic.payload) }
+    }
+
+    @Test func theDecoderTakesThePluginShapeItself() {
+        #expect(StoreMessageDecoder.decode(Self.messages[0]) != nil)
+        #expect(StoreMessageDecoder.decode(Self.messages[3]) == nil) // payload before type: generic path
+    }
+
+    @Test func badOperationsAreReportedByTheGenericPath() throws {
+        let text = #"{"v":1,"storeId":"cart","messageId":"w2","seq":2,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"teleport","path":["n"]}]}]}}"#
+        let message = try StoreMessage(text: text)
+        guard case .failure(let error)? = message.mutations else {
+            Issue.record("expected a failure, got \(String(describing: message.mutations))")
+            return
+        }
+        #expect(error.reason.contains("unknown op"))
+        #expect(throws: StoreMessageError.self) { try StoreMessage(text: #"{"v":1,"storeId":"cart","type":"apply_mutation"}"#) }
+    }
+}
