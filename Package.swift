@@ -55,6 +55,8 @@ let package = Package(
         .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
+        // Runs the built `statehub` binary (the dependency makes sure it is built first).
+        .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// The `statehub` binary, run as users run it: arguments in, output and exit status out.
+struct StateHubBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The binary built beside the test bundle.
+    static var url: URL? {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("statehub")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static func run(_ arguments: [String], binary: URL? = nil, in directory: URL = packageRoot) throws -> Result {
+        let process = Process()
+        let executable: URL? = binary ?? url
+        process.executableURL = try #require(executable, "statehub binary not found beside \(CommandLine.arguments[0])")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func script(_ source: String, named name: String = "script.js") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try source.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+}
+
+@Suite("statehub eval")
+struct EvalCommandTests {
+    @Test func runsScriptsInOrderWithTimersAndTheStoreRuntime() throws {
+        let first = try StateHubBinary.script("globalThis.order = ['first']; setTimeout(() => console.log('timer', order.join()), 20);")
+        let second = try StateHubBinary.script("""
+            order.push('second');
+            const useS = defineStore('s', { state: () => ({ n: 1 }) });
+            console.log('store', useS(createPinia()).n, {a: [1]});
+            window.f = function () {};
+            """, named: "second.js")
+        let result = try StateHubBinary.run(["eval", first.path, second.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "store 1 {\"a\":[1]}\ntimer first,second\n")
+    }
+
+    @Test func uncaughtExceptionExitsOneWithLocationAndStack() throws {
+        let file = try StateHubBinary.script("let a = 1;\nfunction f() { null.x; }\nf();\n", named: "boom.js")
+        let result = try StateHubBinary.run(["eval", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(file.path):2:"), "\(result.stderr)")
+        #expect(result.stderr.contains("TypeError"))
+        #expect(result.stderr.contains("at f@\(file.path):2"))
+    }
+
+    @Test func unhandledRejectionExitsOne() throws {
+        let file = try StateHubBinary.script("Promise.resolve().then(() => { throw new Error('in then'); });", named: "reject.js")
+        let result = try StateHubBinary.run(["eval", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unhandled promise rejection: in then"), "\(result.stderr)")
+        #expect(result.stderr.contains("reject.js:1:"))
+    }
+
+    @Test func missingFileExitsTwoWithOneLine() throws {
+        let result = try StateHubBinary.run(["eval", "/nonexistent/file.js"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "statehub: cannot read /nonexistent/file.js: no such file\n")
+    }
+
+    @Test func aCopiedBinaryRunsWithNothingBesideIt() throws {
+        let binary = try #require(StateHubBinary.url)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent("statehub")
+        try FileManager.default.copyItem(at: binary, to: copy)
+        let script = try StateHubBinary.script("console.log(typeof defineStore, typeof StateHubSync)")
+        let result = try StateHubBinary.run(["eval", script.path], binary: copy, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "function undefined\n")
+    }
+}
+
+@Suite("statehub run and trace")
+struct RunCommandTests {
+    @Test func runsTheExamplesAndPrintsTheMirrors() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-\(UUID().uuidString).ndjson")
+        let result = try StateHubBinary.run([
+            "run", "js/examples/user.js", "js/examples/cart.js",
+            "--dispatch", "user.login", #"["ada"]"#,
+            "--dispatch", "cart.add", #"[{"id":"p1","name":"Pen","price":1.5,"qty":2}]"#,
+            "--dispatch", "cart.checkout",
+            "--trace", trace.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"→ cart.checkout() = {"items":[{"id":"p1","name":"Pen","price":1.5,"qty":2}],"count":2,"total":3}"#))
+        #expect(result.stdout.contains("cart = {\n  \"items\": []\n}"))
+        #expect(result.stdout.contains("\"loggedIn\": true"))
+
+        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("dispatch cart.add("))
+        #expect(show.stdout.contains("cart.items.splice(0, 0"))
+        let replay = try StateHubBinary.run(["trace", "replay", trace.path, "--until", "1"])
+        #expect(replay.status == 0)
+        #expect(replay.stdout.contains("state at step 1:"))
+        #expect(replay.stdout.contains("\"loggedIn\": false"))
+        let outOfRange = try StateHubBinary.run(["trace", "replay", trace.path, "--until", "9999"])
+        #expect(outOfRange.status == 2)
+    }
+
+    @Test func failingDispatchExitsOneWithTheTypedErrorAndStack() throws {
+        let result = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.checkout", "--dispatch", "cart.nope"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cart.checkout threw Error: cart is empty"), "\(result.stderr)")
+        #expect(result.stderr.contains("cart.js:"))
+        #expect(result.stderr.contains("store \"cart\" has no action \"nope\""))
+    }
+
+    @Test func malformedArgumentsExitTwo() throws {
+        let badJSON = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", "[oops"])
+        #expect(badJSON.status == 2)
+        #expect(badJSON.stderr.contains("not a JSON array"))
+        let badTarget = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cartadd"])
+        #expect(badTarget.status == 2)
+        let badTrace = try StateHubBinary.run(["trace", "show", "/nonexistent.ndjson"])
+        #expect(badTrace.status == 2)
+    }
+}
+
+@Suite("statehub theme")
+struct ThemeCommandTests {
+    @Test func checkAndCSS() throws {
+        let good = try StateHubBinary.run(["theme", "check", "examples/themes/standard.json"])
+        #expect(good.status == 0)
+        let bad = try StateHubBinary.run(["theme", "check", "examples/themes/broken.json"])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("error: components.primaryButton.backgroundColor"))
+        let css = try StateHubBinary.run(["theme", "css", "examples/themes/standard.json"])
+        #expect(css.status == 0)
+        #expect(css.stdout.contains("--primary-button-corner-radius: 12px;"))
+    }
+}
