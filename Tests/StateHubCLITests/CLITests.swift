@@ -27,8 +27,8 @@ struct StateHubBinary {
 
     static func run(_ arguments: [String], binary: URL? = nil, in directory: URL = packageRoot) throws -> Result {
         let process = Process()
-        let executable: URL? = binary ?? url
-        process.executableURL = try #require(executable, "statehub binary not found beside \(CommandLine.arguments[0])")
+        guard let executable = binary ?? url else { throw MissingBinary(runner: CommandLine.arguments[0]) }
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe()
@@ -49,6 +49,11 @@ struct StateHubBinary {
         try source.write(to: url, atomically: true, encoding: .utf8)
         return url
     }
+}
+
+struct MissingBinary: Error, CustomStringConvertible {
+    var runner: String
+    var description: String { "statehub binary not found beside \(runner)" }
 }
 
 @Suite("statehub eval")
