@@ -62,24 +62,12 @@ extension JSONValue {
             members.values[position] = child
             self = .object(members)
             if let failure { throw failure }
-        case (.index(let index), .array(var elements)):
-            guard elements.indices.contains(index) else {
-                throw MutationOpError(path: fullPath, reason: "index \(index) out of range (count \(elements.count)) on the way")
+        case (.index, .array(var elements)), (.key, .array(var elements)):
+            // JavaScript lets scripts address an array element by its string key ("0") too.
+            guard let index = step.arrayIndex, elements.indices.contains(index) else {
+                throw MutationOpError(path: fullPath, reason: "\(step) is not an element of the array (count \(elements.count)) on the way")
             }
-            self = .null
-            var child = elements[index]
-            elements[index] = .null
-            var failure: MutationOpError?
-            do { try child.modifyContainer(at: rest, fullPath: fullPath, body) } catch { failure = error }
-            elements[index] = child
-            self = .array(elements)
-            if let failure { throw failure }
-        case (.key(let key), .array(var elements)):
-            // JavaScript lets scripts address an array element by its string key ("0").
-            guard let index = Int(key), String(index) == key, elements.indices.contains(index) else {
-                throw MutationOpError(path: fullPath, reason: "key \"\(key)\" on an array on the way")
-            }
-            self = .null
+            self = .null // leaves `elements` uniquely referenced
             var child = elements[index]
             elements[index] = .null
             var failure: MutationOpError?
@@ -116,7 +104,7 @@ extension JSONValue {
             else { elements.append(contentsOf: repeatElement(.null, count: length - elements.count)) }
             self = .array(elements)
         case (.key(let key), .array(var elements)):
-            guard let index = Int(key), String(index) == key, index >= 0 else {
+            guard let index = step.arrayIndex else {
                 throw MutationOpError(path: fullPath, reason: "key \"\(key)\" set on an array")
             }
             self = .null
@@ -139,6 +127,18 @@ extension JSONValue {
             self = .array(elements)
         default:
             throw MutationOpError(path: fullPath, reason: "delete inside something that is not an object or array")
+        }
+    }
+}
+
+extension PathStep {
+    /// The array index this step names: an index, or a key that is a canonical integer.
+    var arrayIndex: Int? {
+        switch self {
+        case .index(let index): return index
+        case .key(let key):
+            guard let index = Int(key), index >= 0, String(index) == key else { return nil }
+            return index
         }
     }
 }

@@ -96,17 +96,24 @@ struct HubBenchmark {
         return seconds * 1e6 / Double(messages)
     }
 
-    /// The naive plugin: the whole state as JSON on every write, parsed whole natively.
-    func naiveWritesPerSecond(writes: Int) async throws -> Double {
+    /// A page mirrored the naive way: no hub; every write posts the whole state as JSON,
+    /// which native parses whole into `NaiveMirror`.
+    private func naivePage() async throws -> (JavaScriptEngine, NaiveMirror) {
         let engine = try JavaScriptEngine(configuration: .init(name: "naive", logger: quietLogger))
         let mirror = NaiveMirror()
         try await engine.installMessageHandler(named: "naiveBridge") { text in mirror.replace(text) }
         try await engine.loadStoreRuntime()
-        try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
+        try await engine.execute(Self.storeSource, sourceURL: "bench-store.js")
+        try await engine.execute("benchStore.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(benchStore.$state)), { flush: 'sync' })")
+        return (engine, mirror)
+    }
+
+    /// The naive plugin's write rate.
+    func naiveWritesPerSecond(writes: Int) async throws -> Double {
+        let (engine, mirror) = try await naivePage()
         let seconds = try await engine.evaluate("""
             (function () {
               const s = globalThis.benchStore;
-              s.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(s.$state)), { flush: 'sync' });
               const t0 = performance.now();
               for (let i = 0; i < \(writes); i++) s.n++;
               return (performance.now() - t0) / 1000;
@@ -134,12 +141,7 @@ struct HubBenchmark {
 
     /// The naive round trip: evaluate `benchStore.inc(1)` as source, full state posted back.
     func naiveRoundTripMicroseconds(count: Int) async throws -> Double {
-        let engine = try JavaScriptEngine(configuration: .init(name: "naive", logger: quietLogger))
-        let mirror = NaiveMirror()
-        try await engine.installMessageHandler(named: "naiveBridge") { text in mirror.replace(text) }
-        try await engine.loadStoreRuntime()
-        try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
-        try await engine.evaluate("void benchStore.$subscribe(() => window.webkit.messageHandlers.naiveBridge.postMessage(JSON.stringify(benchStore.$state)), { flush: 'sync' })")
+        let (engine, mirror) = try await naivePage()
         var samples: [Double] = []
         for index in 0..<(count + 50) {
             let start = ContinuousClock.now
