@@ -1,3 +1,5 @@
+import JSEngine
+
 /// One entry of `components`: the style of a named UI component. Every field is optional;
 /// a component only states what it sets.
 public struct ComponentStyle: Sendable, Hashable, Codable {
@@ -12,12 +14,12 @@ public struct ComponentStyle: Sendable, Hashable, Codable {
     /// An optional drop shadow.
     public var shadow: ShadowStyle?
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<ThemeJSONValue>
+    public var unknownFields: KeyedList<JSONValue>
 
     static let knownKeys: Set<String> = ["backgroundColor", "textColor", "cornerRadius", "font", "shadow"]
 
     public init(backgroundColor: String? = nil, textColor: String? = nil, cornerRadius: Double? = nil,
-                font: String? = nil, shadow: ShadowStyle? = nil, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
+                font: String? = nil, shadow: ShadowStyle? = nil, unknownFields: KeyedList<JSONValue> = KeyedList()) {
         self.backgroundColor = backgroundColor
         self.textColor = textColor
         self.cornerRadius = cornerRadius

@@ -1,3 +1,5 @@
+import JSEngine
+
 /// The optional `dark` object: colours that change in dark appearance.
 ///
 /// Shape: `"dark": { "colors": { "primary": "#0A84FF" } }`. Each name must exist in the
@@ -7,11 +9,11 @@ public struct DarkOverrides: Sendable, Hashable, Codable {
     /// Overridden colours, name → hex, in file order.
     public var colors: KeyedList<String>
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<ThemeJSONValue>
+    public var unknownFields: KeyedList<JSONValue>
 
     static let knownKeys: Set<String> = ["colors"]
 
-    public init(colors: KeyedList<String>, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
+    public init(colors: KeyedList<String>, unknownFields: KeyedList<JSONValue> = KeyedList()) {
         self.colors = colors
         self.unknownFields = unknownFields
     }

@@ -1,3 +1,5 @@
+import JSEngine
+
 /// One entry of `fonts`: a font family or face name and a size in points.
 public struct FontDefinition: Sendable, Hashable, Codable {
     /// The font name as the platform knows it (`"HelveticaNeue-Bold"`).
@@ -5,11 +7,11 @@ public struct FontDefinition: Sendable, Hashable, Codable {
     /// Size in points; `ThemeValidator` requires it to be greater than zero.
     public var size: Double
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<ThemeJSONValue>
+    public var unknownFields: KeyedList<JSONValue>
 
     static let knownKeys: Set<String> = ["name", "size"]
 
-    public init(name: String, size: Double, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
+    public init(name: String, size: Double, unknownFields: KeyedList<JSONValue> = KeyedList()) {
         self.name = name
         self.size = size
         self.unknownFields = unknownFields

@@ -1,3 +1,5 @@
+import JSEngine
+
 /// A component's `shadow`: colour, opacity, blur radius and offset, in points.
 public struct ShadowStyle: Sendable, Hashable, Codable {
     /// A colour reference: hex (`#RGB`, `#RRGGBB`, `#RRGGBBAA`) or the name of a colour in `colors`.
@@ -11,12 +13,12 @@ public struct ShadowStyle: Sendable, Hashable, Codable {
     /// Vertical offset in points (0 when absent).
     public var y: Double
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<ThemeJSONValue>
+    public var unknownFields: KeyedList<JSONValue>
 
     static let knownKeys: Set<String> = ["color", "opacity", "radius", "x", "y"]
 
     public init(color: String, opacity: Double, radius: Double, x: Double = 0, y: Double = 0,
-                unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
+                unknownFields: KeyedList<JSONValue> = KeyedList()) {
         self.color = color
         self.opacity = opacity
         self.radius = radius

@@ -1,4 +1,5 @@
 import Foundation
+import JSEngine
 
 /// A theme as the server sends it: colours, fonts and component styles that refer to each
 /// other by name, plus optional dark-appearance colour overrides.
@@ -20,13 +21,13 @@ public struct ThemeContract: Sendable, Hashable, Codable {
     /// Dark-appearance colour overrides, if any.
     public var dark: DarkOverrides?
     /// Top-level members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<ThemeJSONValue>
+    public var unknownFields: KeyedList<JSONValue>
 
     static let knownKeys: Set<String> = ["metadata", "colors", "fonts", "components", "dark"]
 
     public init(metadata: ThemeMetadata, colors: KeyedList<String> = KeyedList(), fonts: KeyedList<FontDefinition> = KeyedList(),
                 components: KeyedList<ComponentStyle> = KeyedList(), dark: DarkOverrides? = nil,
-                unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
+                unknownFields: KeyedList<JSONValue> = KeyedList()) {
         self.metadata = metadata
         self.colors = colors
         self.fonts = fonts

@@ -1,3 +1,5 @@
+import JSEngine
+
 /// The `metadata` object of a theme.
 public struct ThemeMetadata: Sendable, Hashable, Codable {
     /// The theme's semantic version as written (`"1.1.0"`); `ThemeValidator` checks that it parses.
@@ -5,11 +7,11 @@ public struct ThemeMetadata: Sendable, Hashable, Codable {
     /// Free text for people.
     public var description: String?
     /// Members the contract does not know, kept in file order.
-    public var unknownFields: KeyedList<ThemeJSONValue>
+    public var unknownFields: KeyedList<JSONValue>
 
     static let knownKeys: Set<String> = ["version", "description"]
 
-    public init(version: String, description: String? = nil, unknownFields: KeyedList<ThemeJSONValue> = KeyedList()) {
+    public init(version: String, description: String? = nil, unknownFields: KeyedList<JSONValue> = KeyedList()) {
         self.version = version
         self.description = description
         self.unknownFields = unknownFields

@@ -1,32 +1,31 @@
 import Foundation
+import JSEngine
 
 /// Decodes `Decodable` types from JSON while keeping object keys in file order.
 ///
-/// `KeyedDecodingContainer.allKeys` lists keys in the order the file wrote them (Foundation's
-/// `JSONDecoder` does not promise that on Linux), and failures come back as a typed
-/// `ThemeDecodingError` naming the JSON path. Types decoded here stay plain `Decodable`:
-/// they also decode with `JSONDecoder`, only without the order guarantee.
+/// The text is parsed by JSEngine's `JSONValue(parsing:)` (through `ThemeJSONReader`, which adds
+/// the theme's stricter checks and line/column errors); `KeyedDecodingContainer.allKeys` then
+/// lists keys in the order the file wrote them (Foundation's `JSONDecoder` does not promise that
+/// on Linux), and failures come back as a typed `ThemeDecodingError` naming the JSON path. Types
+/// decoded here stay plain `Decodable`: they also decode with `JSONDecoder`, only without the
+/// order guarantee. A `JSONValue` inside such a type is handed over as parsed, order included.
 public struct ThemeJSONDecoder: Sendable {
     public init() {}
 
     /// Parses `data` as JSON and decodes a `T` from it. O(n) in the size of `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ThemeDecodingError) -> T {
-        let bytes = [UInt8](data)
-        if String(validating: bytes, as: UTF8.self) == nil { throw .notUTF8 }
-        return try decode(type, from: try JSONParser.parse(bytes))
+        try decode(type, from: try parse(data))
     }
 
     /// Parses `data` as JSON, keeping object order; the raw tree the contract is built from.
-    public func parse(_ data: Data) throws(ThemeDecodingError) -> ThemeJSONValue {
-        let bytes = [UInt8](data)
-        if String(validating: bytes, as: UTF8.self) == nil { throw .notUTF8 }
-        return try JSONParser.parse(bytes)
+    public func parse(_ data: Data) throws(ThemeDecodingError) -> JSONValue {
+        try ThemeJSONReader.parse([UInt8](data))
     }
 
     /// Decodes a `T` from an already parsed JSON value.
-    public func decode<T: Decodable>(_ type: T.Type, from value: ThemeJSONValue) throws(ThemeDecodingError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(ThemeDecodingError) -> T {
         do {
-            return try T(from: ValueDecoder(value: value, codingPath: []))
+            return try ValueDecoder(value: value, codingPath: []).decode(T.self)
         } catch let error as ThemeDecodingError {
             throw error
         } catch let error as DecodingError {
@@ -54,7 +53,7 @@ public struct ThemeJSONDecoder: Sendable {
 
     /// The decoder handed to `init(from:)`: one JSON value at one path.
     struct ValueDecoder: Decoder, SingleValueDecodingContainer {
-        let value: ThemeJSONValue
+        let value: JSONValue
         let codingPath: [any CodingKey]
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -62,7 +61,7 @@ public struct ThemeJSONDecoder: Sendable {
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             guard case .object(let members) = value else { throw mismatch("object") }
-            return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+            return KeyedDecodingContainer(KeyedContainer<Key>(object: value, keys: members.map(\.key), codingPath: codingPath))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -73,7 +72,7 @@ public struct ThemeJSONDecoder: Sendable {
         func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
         func mismatch(_ expected: String) -> ThemeDecodingError {
-            .wrongType(path: pathDescription, expected: expected, found: value.typeName)
+            .wrongType(path: pathDescription, expected: expected, found: value.themeTypeName)
         }
 
         // MARK: SingleValueDecodingContainer
@@ -107,7 +106,12 @@ public struct ThemeJSONDecoder: Sendable {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
-        func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            // JSONValue's own `init(from:)` reads objects through a dictionary and so loses key
+            // order: hand the parsed value over as it is.
+            if T.self == JSONValue.self, let raw = value as? T { return raw }
+            return try T(from: self)
+        }
 
         private func integer<T: BinaryInteger>() throws -> T {
             guard case .number(let number) = value else { throw mismatch("integer") }
@@ -117,15 +121,18 @@ public struct ThemeJSONDecoder: Sendable {
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let members: KeyedList<ThemeJSONValue>
+        /// The object being read.
+        let object: JSONValue
+        /// Its keys, in file order.
+        let keys: [String]
         let codingPath: [any CodingKey]
 
-        var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+        var allKeys: [Key] { keys.compactMap { Key(stringValue: $0) } }
 
-        func contains(_ key: Key) -> Bool { members.contains(key.stringValue) }
+        func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
         private func child(_ key: Key) throws -> ValueDecoder {
-            guard let value = members[key.stringValue] else {
+            guard let value = object[key.stringValue] else {
                 throw ThemeDecodingError.missingField(path: ThemeJSONPath(codingPath: codingPath + [key]).description)
             }
             return ValueDecoder(value: value, codingPath: codingPath + [key])
@@ -157,18 +164,18 @@ public struct ThemeJSONDecoder: Sendable {
         }
 
         func superDecoder() throws -> any Decoder {
-            ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath + [AnyCodingKey("super")])
+            ValueDecoder(value: object["super"] ?? .null, codingPath: codingPath + [AnyCodingKey("super")])
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
     }
 
     struct UnkeyedContainer: UnkeyedDecodingContainer {
-        let elements: [ThemeJSONValue]
+        let elements: [JSONValue]
         let codingPath: [any CodingKey]
         private(set) var currentIndex = 0
 
-        init(elements: [ThemeJSONValue], codingPath: [any CodingKey]) {
+        init(elements: [JSONValue], codingPath: [any CodingKey]) {
             self.elements = elements
             self.codingPath = codingPath
         }

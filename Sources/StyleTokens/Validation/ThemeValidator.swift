@@ -1,4 +1,5 @@
 import Foundation
+import JSEngine
 
 /// Checks a decoded theme and reports every problem at once, each with its JSON path.
 ///
@@ -116,7 +117,7 @@ public enum ThemeValidator {
         }
     }
 
-    private static func reportUnknownKeys(_ fields: KeyedList<ThemeJSONValue>, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {
+    private static func reportUnknownKeys(_ fields: KeyedList<JSONValue>, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {
         for key in fields.keys {
             issues.append(ThemeIssue(path.appending(key), .unknownKey))
         }
