@@ -77,3 +77,22 @@ struct OverrideOrderTests {
         #expect(try await h.engine.evaluate("JSON.stringify(got)") == #"[{"step":1},{"step":2}]"#)
     }
 }
+
+@Suite("Synchronous handlers (the fast path)")
+struct SynchronousHandlerTests {
+    @Test func syncHandlersTakeOverFallThroughAndFail() async throws {
+        let h = try await BridgeHarness.make()
+        h.host.registerSync("showAlert", payload: JSONValue.self, result: JSONValue.self) { payload, _ in
+            if payload["message"] == "mine" { return "sync" }
+            throw BridgeFallThrough()
+        }
+        h.host.registerSync("add", payload: [Int].self, result: Int.self) { numbers, _ in numbers.reduce(0, +) }
+        h.host.registerSync("fail", payload: EmptyPayload.self, result: Int.self) { _, _ in throw BridgeError(.refused, "fail: no") }
+        #expect(try await h.invoke("showAlert", ["message": "mine"])["data"] == "sync")
+        #expect(try await h.invoke("showAlert", ["message": "framework"])["data"] == ["index": 0])
+        #expect(h.shell.state.alerts.map(\.message) == ["framework"], "falling through runs the async framework handler once")
+        #expect(try await h.invoke("add", ["n": 1])["message"] == "add: payload: expected Array")
+        #expect(try await h.invoke("fail")["code"] == "refused")
+        #expect(try await h.engine.evaluateAndAwait("invokeNative('showAlert', {message: 'mine'}).then(d => d)") == "sync")
+    }
+}

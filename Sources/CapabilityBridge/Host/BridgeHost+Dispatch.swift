@@ -64,24 +64,32 @@ extension BridgeHost {
     /// Runs one call through grants, URL policy and the handler layers under the native time
     /// limit, and calls `answer` exactly once with the outcome.
     ///
-    /// The handler starts synchronously on the calling thread and runs until its first
-    /// suspension: a handler that never suspends answers before this returns, with no
-    /// thread hop and no timer. Otherwise a timer task is armed for the time limit.
+    /// When every handler that could answer is synchronous, the call is answered inline
+    /// before this returns (no task, no timer). Otherwise the handlers run in a task with a
+    /// timer task for the time limit.
     func start(_ request: BridgeRequest, page: AttachedPage, transport: BridgeTransportKind,
                answer: @escaping @Sendable (Result<JSONValue, BridgeError>) -> Void) {
+        let resolution = resolve(request, page: page)
+        let handlers: (business: AnyBridgeHandler?, framework: AnyBridgeHandler?)
+        switch resolution {
+        case .failure(let error):
+            answer(.failure(error))
+            return
+        case .success(let found):
+            handlers = found
+        }
+        let context = BridgeCallContext(
+            pageID: page.pageID, app: page.app, action: request.action, requestID: request.id, transport: transport,
+            rawPayload: request.payload, shell: page.shell, page: page, host: WeakHost(value: self))
+        if let result = Self.runSynchronously(request, handlers, context) {
+            answer(result)
+            return
+        }
         let gate = ReplyGate()
-        let work: @Sendable () async -> Void = { [weak self] in
-            guard let self else { return }
-            let result = await self.execute(request, page: page, transport: transport)
+        let task = Task {
+            let result = await Self.run(request, handlers, context)
             if gate.claim() { answer(result) }
         }
-        let task: Task<Void, Never>
-        if #available(macOS 26.0, iOS 26.0, *) {
-            task = Task.immediate(operation: work)
-        } else {
-            task = Task(operation: work)
-        }
-        guard !gate.isAnswered else { return }
         let limit = configuration.handlerTimeLimit
         let action = request.action
         gate.arm(Task {
@@ -93,8 +101,8 @@ extension BridgeHost {
         })
     }
 
-    /// Grants, URL policy, lookup, override order, decoding and the handler itself.
-    func execute(_ request: BridgeRequest, page: AttachedPage, transport: BridgeTransportKind) async -> Result<JSONValue, BridgeError> {
+    /// Grants, then the URL policy, then handler lookup (business, framework).
+    func resolve(_ request: BridgeRequest, page: AttachedPage) -> Result<(business: AnyBridgeHandler?, framework: AnyBridgeHandler?), BridgeError> {
         let action = request.action
         guard page.app.grants.allows(action) else {
             return .failure(BridgeError(.refused, "\(action): micro-app \(page.app.id) is not granted this action"))
@@ -107,22 +115,55 @@ extension BridgeHost {
         guard business != nil || framework != nil else {
             return .failure(BridgeError(.unknownAction, "\(action): no handler for this action"))
         }
-        let context = BridgeCallContext(
-            pageID: page.pageID, app: page.app, action: action, requestID: request.id, transport: transport,
-            rawPayload: request.payload, shell: page.shell, page: page, host: WeakHost(value: self))
-        do {
-            if let business {
-                do { return .success(try await business.run(request.payload, context)) } catch is BridgeFallThrough {
-                    guard framework != nil else {
-                        return .failure(BridgeError(.unknownAction, "\(action): the app's handler fell through and no framework handler exists"))
-                    }
+        return .success((business, framework))
+    }
+
+    /// The outcome when it can be had without suspending: the business handler is
+    /// synchronous and takes over or fails, or every handler that could run is synchronous.
+    /// `nil` when an async handler has to run (nothing has run then, except a synchronous
+    /// business handler that fell through — its fall-through is honoured by ``run``).
+    static func runSynchronously(_ request: BridgeRequest, _ handlers: (business: AnyBridgeHandler?, framework: AnyBridgeHandler?),
+                                 _ context: BridgeCallContext) -> Result<JSONValue, BridgeError>? {
+        let action = request.action
+        if let business = handlers.business {
+            guard let sync = business.runSync else { return nil }
+            do { return .success(try sync(request.payload, context)) } catch is BridgeFallThrough {
+                guard let framework = handlers.framework else {
+                    return .failure(BridgeError(.unknownAction, "\(action): the app's handler fell through and no framework handler exists"))
                 }
+                guard let frameworkSync = framework.runSync else { return nil }
+                return mapErrors(action) { try frameworkSync(request.payload, context) }
+            } catch {
+                return mapErrors(action) { throw error }
             }
-            guard let framework else {
-                return .failure(BridgeError(.unknownAction, "\(action): no handler for this action"))
+        }
+        guard let frameworkSync = handlers.framework?.runSync else { return nil }
+        return mapErrors(action) { try frameworkSync(request.payload, context) }
+    }
+
+    /// The async path: business first (unless it is synchronous, which already ran and fell
+    /// through), then the framework on fall-through.
+    static func run(_ request: BridgeRequest, _ handlers: (business: AnyBridgeHandler?, framework: AnyBridgeHandler?),
+                    _ context: BridgeCallContext) async -> Result<JSONValue, BridgeError> {
+        let action = request.action
+        if let business = handlers.business, business.runSync == nil {
+            do { return .success(try await business.run(request.payload, context)) } catch is BridgeFallThrough {
+                // handled below
+            } catch {
+                return mapErrors(action) { throw error }
             }
-            return .success(try await framework.run(request.payload, context))
-        } catch let error as BridgeError {
+        }
+        guard let framework = handlers.framework else {
+            return .failure(BridgeError(.unknownAction, "\(action): the app's handler fell through and no framework handler exists"))
+        }
+        do { return .success(try await framework.run(request.payload, context)) } catch {
+            return mapErrors(action) { throw error }
+        }
+    }
+
+    /// Runs `body` and maps what it throws to a coded error.
+    static func mapErrors(_ action: String, _ body: () throws -> JSONValue) -> Result<JSONValue, BridgeError> {
+        do { return .success(try body()) } catch let error as BridgeError {
             return .failure(error)
         } catch is CancellationError {
             return .failure(BridgeError(.timeout, "\(action): the handler was cancelled"))

@@ -70,13 +70,15 @@ extension BridgeHost {
         }
     }
 
-    /// Starts `work` synchronously on this thread (so successive calls reach a non-suspending
-    /// shell in order).
+    /// Runs `work` on the global executor, after everything this host already started for
+    /// the page's earlier messages (a chain per host), so titles reach the shell in order.
     func runInOrder(_ work: @escaping @Sendable () async -> Void) {
-        if #available(macOS 26.0, iOS 26.0, *) {
-            Task.immediate(operation: work)
-        } else {
-            Task(operation: work)
+        state.withLock { s in
+            let previous = s.pageWork
+            s.pageWork = Task {
+                await previous?.value
+                await work()
+            }
         }
     }
 }

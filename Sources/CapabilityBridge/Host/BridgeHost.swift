@@ -19,9 +19,11 @@ import Trace
 /// `StateHubBridge.receive` as a string argument: nothing is pasted into source.
 ///
 /// Thread-safety: all state sits behind one lock; the host is `Sendable` and may be used
-/// from any thread. A handler starts synchronously on the page's thread (`Task.immediate`)
-/// and runs there until its first suspension, so a call whose handler does not suspend is
-/// answered without any thread hop.
+/// from any thread. Synchronous handlers (``registerSync(_:payload:result:handler:)``) run
+/// inline on the page's thread: no task, no hop. Async handlers run in a new task (one hop
+/// to the global executor and one back through the transport). `Task.immediate` would
+/// avoid the hop but crashed JavaScriptCore intermittently in release builds here
+/// (docs/bridge.md, "Performance"), so it is not used.
 public final class BridgeHost: Sendable {
     public let configuration: BridgeConfiguration
     /// Where bridge traffic is recorded, shared with the store hub for one timeline.
@@ -33,6 +35,8 @@ public final class BridgeHost: Sendable {
         var framework: [String: AnyBridgeHandler] = [:]
         var styleAcks: [String: (page: String, continuation: CheckedContinuation<Void, any Error>)] = [:]
         var nextAck = 0
+        /// The last of the chained page-channel tasks (``runInOrder(_:)``).
+        var pageWork: Task<Void, Never>?
     }
     let state = Mutex(State())
 
@@ -65,6 +69,19 @@ public final class BridgeHost: Sendable {
         handler: @escaping @Sendable (P, BridgeCallContext) async throws -> R
     ) {
         let erased = AnyBridgeHandler(action: action, payload: payload, result: result, handler: handler)
+        state.withLock { $0.business[action] = erased }
+    }
+
+    /// Registers a synchronous business handler: it runs inline on the page's thread while
+    /// the page's `postMessage` is still on the stack, with no task and no thread hop — the
+    /// fast path (a few µs per call). It must not block: the native time limit cannot stop
+    /// it. Same override rule, decoding and error mapping as the async form; when the action
+    /// also has an async framework handler, falling through from here runs that one async.
+    public func registerSync<P: Decodable & Sendable, R: Encodable & Sendable>(
+        _ action: String, payload: P.Type, result: R.Type,
+        handler: @escaping @Sendable (P, BridgeCallContext) throws -> R
+    ) {
+        let erased = AnyBridgeHandler(action: action, payload: payload, result: result, synchronousHandler: handler)
         state.withLock { $0.business[action] = erased }
     }
 
