@@ -121,3 +121,15 @@ struct FrameworkHandlerTests {
         #expect(h.shell.state.navigationStack.last == .web(url: "https://shop.example.com/cart", title: "Cart"))
     }
 }
+
+@Suite("Running a micro-app as the CLI does")
+struct MicroAppRunTests {
+    @Test func waitUntilQuietCoversChainedCalls() async throws {
+        let h = try await BridgeHarness.make()
+        try await h.engine.evaluate(JSSources.file("examples/micro-app.js") ?? "throw new Error('micro-app.js missing')", sourceURL: "examples/micro-app.js")
+        #expect(await h.host.waitUntilQuiet(timeout: .seconds(10)))
+        #expect(h.host.callsInFlight == 0)
+        #expect(h.shell.state.loading == .finished, "every chained call of the micro-app was answered")
+        #expect(h.shell.state.header.rightItems.count == 1)
+    }
+}

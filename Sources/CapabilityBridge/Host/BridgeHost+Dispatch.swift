@@ -68,7 +68,12 @@ extension BridgeHost {
     /// before this returns (no task, no timer). Otherwise the handlers run in a task with a
     /// timer task for the time limit.
     func start(_ request: BridgeRequest, page: AttachedPage, transport: BridgeTransportKind,
-               answer: @escaping @Sendable (Result<JSONValue, BridgeError>) -> Void) {
+               answer deliver: @escaping @Sendable (Result<JSONValue, BridgeError>) -> Void) {
+        state.withLock { $0.inFlight += 1; $0.activity += 1 }
+        let answer: @Sendable (Result<JSONValue, BridgeError>) -> Void = { [weak self] result in
+            deliver(result)
+            self?.state.withLock { $0.inFlight -= 1; $0.activity += 1 }
+        }
         let resolution = resolve(request, page: page)
         let handlers: (business: AnyBridgeHandler?, framework: AnyBridgeHandler?)
         switch resolution {

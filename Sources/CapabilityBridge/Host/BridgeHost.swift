@@ -37,6 +37,10 @@ public final class BridgeHost: Sendable {
         var nextAck = 0
         /// The last of the chained page-channel tasks (``runInOrder(_:)``).
         var pageWork: Task<Void, Never>?
+        /// Calls started and not yet answered.
+        var inFlight = 0
+        /// Grows with every message received and every answer; for ``waitUntilQuiet(quietPeriod:timeout:)``.
+        var activity = 0
     }
     let state = Mutex(State())
 
