@@ -6,6 +6,8 @@
 
 #include <JavaScriptCore/JavaScript.h>
 #include <glib.h>
+#include <dlfcn.h>
+#include <stdbool.h>
 
 // Exported by libjavascriptcoregtk-4.1 (checked with `nm -D`), declared only in JSC's
 // private headers. On Apple platforms these are private API: see docs/engine.md.
@@ -35,6 +37,29 @@ static inline GSource *cjs_attach_wakeup_timeout(GMainContext *context, guint mi
 static inline void cjs_source_destroy(GSource *source) {
     g_source_destroy(source);
     g_source_unref(source);
+}
+
+// WTF's main thread. The C API never initialises it (WebKit's own process start-up does), so
+// `RunLoop::main()` stays null, and JSC's full-GC activity timer crashes on first use of
+// `MemoryPressureHandler` (see docs/engine.md, "WTF main thread"). `WTF::initializeMainThread()`
+// is exported (`nm -D`) but is C++: it is looked up by its mangled name. Call it on the thread
+// meant to be WTF's main thread, after pushing the GLib main context that thread iterates.
+
+/// Calls `WTF::initializeMainThread()` (idempotent inside WTF); false when the library does
+/// not export it.
+static inline bool cjs_wtf_initialize_main_thread(void) {
+    void *symbol = dlsym(RTLD_DEFAULT, "_ZN3WTF20initializeMainThreadEv");
+    if (symbol == NULL) return false;
+    ((void (*)(void))symbol)();
+    return true;
+}
+
+/// Whether the calling thread is WTF's main thread (`WTF::isMainThread()`); false when the
+/// library does not export it.
+static inline bool cjs_wtf_is_main_thread(void) {
+    void *symbol = dlsym(RTLD_DEFAULT, "_ZN3WTF12isMainThreadEv");
+    if (symbol == NULL) return false;
+    return ((bool (*)(void))symbol)();
 }
 
 #endif

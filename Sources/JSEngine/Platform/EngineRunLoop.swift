@@ -18,8 +18,11 @@ final class EngineRunLoop: @unchecked Sendable {
     #if canImport(CJSCore)
     private let mainContext: OpaquePointer
 
-    /// Creates a GLib main context and pushes it as the calling thread's default.
+    /// Creates a GLib main context and pushes it as the calling thread's default. The first
+    /// one in the process also starts WTF's main thread (`JSCMainThread`), before JSC creates
+    /// anything.
     init() {
+        JSCMainThread.ensureStarted()
         mainContext = g_main_context_new()
         g_main_context_push_thread_default(mainContext)
     }
