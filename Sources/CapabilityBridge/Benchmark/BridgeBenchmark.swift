@@ -8,8 +8,8 @@ import Trace
 /// JavaScript async loop of `iterations` sequential `await invokeNative('bench.echo', {n})`
 /// timed one by one with `performance.now()`; the handler is a synchronous business handler
 /// echoing its payload (``BridgeHost/registerSync(_:payload:result:handler:)``). A second
-/// loop does the same with an async handler (`bench.echoAsync`: a task and a thread hop per
-/// call). The baseline loop does the same over a bare message handler and
+/// loop does the same with an async handler (`bench.echoAsync`: a task per call, started
+/// on the page's thread). The baseline loop does the same over a bare message handler and
 /// `PageTransport.send`. Reported figures are medians over the rounds.
 ///
 /// This harness creates engines itself (it is the one place in the module that does): the

@@ -11,8 +11,8 @@ public struct BridgeBenchmarkResult: Sendable, Hashable {
     public var p99Micros: Double
     /// Sequential calls per second (iterations / loop time).
     public var callsPerSecond: Double
-    /// The same loop with an async handler (a task per call: one hop to the global executor
-    /// and one back to the page's thread).
+    /// The same loop with an async handler that does not suspend (a `Task.immediate` per call,
+    /// which runs it on the page's thread).
     public var asyncP50Micros: Double
     public var asyncP99Micros: Double
     public var asyncCallsPerSecond: Double

@@ -65,8 +65,11 @@ extension BridgeHost {
     /// limit, and calls `answer` exactly once with the outcome.
     ///
     /// When every handler that could answer is synchronous, the call is answered inline
-    /// before this returns (no task, no timer). Otherwise the handlers run in a task with a
-    /// timer task for the time limit.
+    /// before this returns (no task, no timer). Otherwise the handlers run in a task started
+    /// with `Task.immediate` (on Apple platforms before macOS/iOS 26: `Task`): it runs on this
+    /// thread until the handler first suspends, so a non-suspending async handler (every
+    /// framework handler on a ``HeadlessShell``) is answered with no thread hop either; only
+    /// a handler that really suspends gets a timer task for the time limit.
     func start(_ request: BridgeRequest, page: AttachedPage, transport: BridgeTransportKind,
                answer deliver: @escaping @Sendable (Result<JSONValue, BridgeError>) -> Void) {
         state.withLock { $0.inFlight += 1; $0.activity += 1 }
@@ -91,9 +94,18 @@ extension BridgeHost {
             return
         }
         let gate = ReplyGate()
-        let task = Task {
+        let work: @Sendable () async -> Void = {
             let result = await Self.run(request, handlers, context)
             if gate.claim() { answer(result) }
+        }
+        let task: Task<Void, Never>
+        if #available(macOS 26.0, iOS 26.0, *) {
+            // Starts on this (the page's) thread and runs until the handler first suspends:
+            // a handler that never does is answered before this returns, with no hop.
+            task = Task.immediate(operation: work)
+            if gate.isAnswered { return }
+        } else {
+            task = Task(operation: work)
         }
         let limit = configuration.handlerTimeLimit
         let action = request.action

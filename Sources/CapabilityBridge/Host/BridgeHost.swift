@@ -20,10 +20,9 @@ import Trace
 ///
 /// Thread-safety: all state sits behind one lock; the host is `Sendable` and may be used
 /// from any thread. Synchronous handlers (``registerSync(_:payload:result:handler:)``) run
-/// inline on the page's thread: no task, no hop. Async handlers run in a new task (one hop
-/// to the global executor and one back through the transport). `Task.immediate` would
-/// avoid the hop but crashed JavaScriptCore intermittently in release builds here
-/// (docs/bridge.md, "Performance"), so it is not used.
+/// inline on the page's thread: no task, no hop. Async handlers start on the page's thread
+/// with `Task.immediate` and run there until they first suspend; only then do they leave it
+/// (and come back through the transport to answer).
 public final class BridgeHost: Sendable {
     public let configuration: BridgeConfiguration
     /// Where bridge traffic is recorded, shared with the store hub for one timeline.
