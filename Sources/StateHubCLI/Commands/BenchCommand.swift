@@ -1,4 +1,5 @@
 import ArgumentParser
+import CapabilityBridge
 import Foundation
 
 /// `statehub bench [engine]`: benchmarks, each figure with and without the JIT.
@@ -11,7 +12,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure StateHub: the raw engine baseline, and everything else against it.",
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
-        subcommands: [EngineBench.self, HubBench.self],
+        subcommands: [EngineBench.self, HubBench.self, BridgeBench.self],
         defaultSubcommand: EngineBench.self
     )
 }
@@ -52,6 +53,31 @@ struct HubBench: AsyncParsableCommand {
             hub.append(BenchRunner.speedup(hub, key: "hub.sync_writes", over: "hub.naive_writes", label: "flush-sync writes vs naive", higherIsBetter: true))
             hub.append(BenchRunner.speedup(hub, key: "hub.naive_round_trip", over: "hub.round_trip_p50", label: "round trip: naive time / ours", higherIsBetter: true))
             return baseline + hub
+        }
+    }
+}
+
+struct BridgeBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bridge", abstract: "The capability bridge's invoke round trip, against the engine baseline, in one run.")
+
+    @OptionGroup var options: BenchOptions
+
+    @Option(help: "Sequential calls per round.")
+    var iterations = 10_000
+
+    func run() async throws {
+        let iterations = self.iterations
+        try await BenchRunner.run(name: "bridge", options: options, arguments: ["--iterations", String(iterations)]) {
+            let baseline = try await EngineBenchmark(repetitions: options.repetitions).run()
+            let result = try await BridgeBenchmark.run(iterations: iterations, rounds: options.repetitions)
+            return baseline + [
+                Figure(key: "bridge.transport_p50", label: "bare page round trip (postMessage → send), p50", unit: "µs", higherIsBetter: false, jit: result.baselineP50Micros, baselineKey: "engine.native_to_js_us"),
+                Figure(key: "bridge.invoke_p50", label: "invokeNative round trip, sync handler, p50", unit: "µs", higherIsBetter: false, jit: result.p50Micros, baselineKey: "bridge.transport_p50"),
+                Figure(key: "bridge.invoke_p99", label: "invokeNative round trip, sync handler, p99", unit: "µs", higherIsBetter: false, jit: result.p99Micros, baselineKey: "bridge.transport_p50"),
+                Figure(key: "bridge.invoke_rate", label: "invokeNative calls/s, sync handler", unit: "calls/s", higherIsBetter: true, jit: result.callsPerSecond, baselineKey: "engine.js_to_native"),
+                Figure(key: "bridge.async_p50", label: "invokeNative round trip, async handler, p50", unit: "µs", higherIsBetter: false, jit: result.asyncP50Micros, baselineKey: "bridge.transport_p50"),
+                Figure(key: "bridge.async_p99", label: "invokeNative round trip, async handler, p99", unit: "µs", higherIsBetter: false, jit: result.asyncP99Micros, baselineKey: "bridge.transport_p50"),
+            ]
         }
     }
 }

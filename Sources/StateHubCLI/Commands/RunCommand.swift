@@ -1,4 +1,5 @@
 import ArgumentParser
+import CapabilityBridge
 import Foundation
 import JSEngine
 import Logging
@@ -11,10 +12,12 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Load stores into an engine mirrored by a hub, run actions from native, print the mirrors.",
         discussion: """
-            Files (classic scripts) are evaluated in order after the store runtime and the sync \
-            plugin. Each --dispatch names STORE.ACTION and is followed by a JSON array of \
+            Files (classic scripts) are evaluated in order after the store runtime, the sync \
+            plugin and the capability bridge's page shim and client (so micro-apps can \
+            invokeNative against a headless shell). Each --dispatch names STORE.ACTION and is followed by a JSON array of \
             arguments (optional; default []); dispatches run in order, each awaited until it \
-            settles. Then every mirrored store is printed as JSON.
+            settles. Then every mirrored store is printed as JSON, and the headless shell's \
+            final state (navigation stack, header, alerts shown, loading state).
 
             Exit status: 0; 1 if a script throws, a dispatch fails (its typed error, JS message \
             and stack are printed) or a mirror differs from the engine's $state; 2 for an \
@@ -56,6 +59,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .milliseconds(Int(timeout * 1000)), trace: recorder))
+        let bridge = BridgeHost(configuration: BridgeConfiguration(urlAllowlist: URLAllowlist(hosts: DemoShell.allowedHosts)), trace: recorder)
+        let shell = DemoShell.make()
         let engine = try JavaScriptEngine(configuration: .init(
             name: "main",
             logger: Logger(label: "statehub.run", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -64,6 +69,8 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await hub.attach(engine)
             try await engine.loadStoreRuntime(flush: flushMode)
+            for (path, source) in try BridgeScripts.engineScripts() { try await engine.execute(source, sourceURL: path) }
+            try await bridge.attach(engine, app: MicroApp(id: "main", grants: .framework()), shell: shell)
             for script in scripts { try await engine.execute(script.source, sourceURL: script.path) }
         } catch let error as JavaScriptError {
             Output.error(ConsolePrinter.describe(error))
@@ -82,6 +89,7 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
         }
+        _ = await bridge.waitUntilQuiet(timeout: .seconds(timeout))
         try? await engine.waitUntilIdle(timeout: .seconds(timeout))
         for problem in hub.problems { Output.error("hub: \(problem)") }
 
@@ -94,6 +102,7 @@ struct RunCommand: AsyncParsableCommand {
                 Output.error("✗ mirror of \(storeId) differs from the engine's $state: \(actual.jsonText())")
             }
         }
+        Output.line("shell = \(shell.state.jsonValue.prettyText())")
         if let recorder {
             do { try recorder.close() } catch { Output.error("statehub: trace: \(error)"); failed = true }
         }
@@ -133,5 +142,17 @@ struct PlannedDispatch {
             result.append(PlannedDispatch(store: parts[0], action: parts[1], arguments: arguments))
         }
         return result
+    }
+}
+
+/// The headless shell `statehub run` gives micro-apps: what a real shell would hand them,
+/// with demo values (the token is redacted in traces).
+enum DemoShell {
+    static let allowedHosts = ["shop.example.com"]
+
+    static func make() -> HeadlessShell {
+        HeadlessShell(
+            initialData: ["apiBaseURL": "https://api.example.com", "userId": "u-42", "token": "demo-token", "locale": "en-US"],
+            root: .web(url: "https://shop.example.com/", title: "Shop"))
     }
 }
