@@ -112,7 +112,7 @@ struct RunCommandTests {
     @Test func runsTheExamplesAndPrintsTheMirrors() throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-\(UUID().uuidString).ndjson")
         let result = try StateHubBinary.run([
-            "run", "js/examples/user.js", "js/examples/cart.js",
+            "run", "js/examples/user.js", "js/examples/cart.js", "js/examples/micro-app.js",
             "--dispatch", "user.login", #"["ada"]"#,
             "--dispatch", "cart.add", #"[{"id":"p1","name":"Pen","price":1.5,"qty":2}]"#,
             "--dispatch", "cart.checkout",
@@ -122,6 +122,13 @@ struct RunCommandTests {
         #expect(result.stdout.contains(#"→ cart.checkout() = {"items":[{"id":"p1","name":"Pen","price":1.5,"qty":2}],"count":2,"total":3}"#))
         #expect(result.stdout.contains("cart = {\n  \"items\": []\n}"))
         #expect(result.stdout.contains("\"loggedIn\": true"))
+        // The micro-app talked to the headless shell through the capability bridge.
+        #expect(result.stdout.contains("shell = {"))
+        #expect(result.stdout.contains("\"message\": \"Hello u-42\""))
+        #expect(result.stdout.contains("\"state\": \"finished\""))
+        let traceText = try String(contentsOf: trace, encoding: .utf8)
+        #expect(traceText.contains("\"channel\":\"bridge\""))
+        #expect(!traceText.contains("demo-token")) // redacted
 
         let show = try StateHubBinary.run(["trace", "show", trace.path])
         #expect(show.status == 0)
