@@ -110,6 +110,22 @@ struct DispatchTests {
         #expect(try await hub.dispatch(store: "actions", action: "add", args: [1]) == 1)
     }
 
+    @Test func callersCanRunOnThePagesOwnExecutor() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makeActionsPage(hub)
+        let results = try await withTaskExecutorPreference(engine.taskExecutor) {
+            var results: [JSONValue] = []
+            for _ in 0..<20 { results.append(try await hub.dispatch(store: "actions", action: "add", args: [1])) }
+            results.append(try await hub.dispatch(store: "actions", action: "later", args: [1]))
+            results.append(try await engine.evaluate("useActions().n"))
+            return results
+        }
+        #expect(Array(results.prefix(20)) == (1...20).map { JSONValue.number(Double($0)) })
+        #expect(results[20] == ["n": 21])
+        #expect(results[21] == 21)
+        #expect(hub.state(of: "actions")?["n"] == 21)
+    }
+
     @Test func manyConcurrentDispatchesResolveToTheirCallers() async throws {
         let hub = GlobalStateHub()
         let engine = try await makeActionsPage(hub)

@@ -13,7 +13,7 @@ import Synchronization
 /// (`enqueue`) and plain closures (`post`). Either wakes the GLib loop through
 /// `g_main_context_wakeup`, whose eventfd stays readable until the loop polls, so a
 /// wake-up sent just before the loop blocks is never lost.
-final class EngineThread: SerialExecutor, @unchecked Sendable {
+final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // Closures posted here run only on the engine thread: the queue just carries them there.
     private enum Work: @unchecked Sendable {
         case job(UnownedJob)
@@ -114,6 +114,10 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
     }
 
     func checkIsolated() {

@@ -5,6 +5,16 @@ import JavaScriptCore
 #endif
 
 extension JavaScriptEngine {
+    /// The engine's thread as a task executor.
+    ///
+    /// Native code that converses with the page — dispatch, await the answer, dispatch
+    /// again — can run on the page's own thread with
+    /// `withTaskExecutorPreference(engine.taskExecutor) { … }` or
+    /// `Task(executorPreference: engine.taskExecutor) { … }`: each answer then resumes the
+    /// caller on the thread that produced it, with no wake-up of another thread. Keep such
+    /// code short and non-blocking: while it runs, the page's JavaScript waits.
+    public nonisolated var taskExecutor: any TaskExecutor { thread }
+
     /// Runs `body` on the engine thread with synchronous access to the engine.
     ///
     /// One hop for many operations: `try await engine.perform { engine in for … { try engine.evaluate(…) } }`.

@@ -28,6 +28,8 @@ struct HubBenchmark {
         var bigSyncs: [Double] = []
         var p99s: [Double] = []
         var nativeApply: [Double] = []
+        var pageRoundTrips: [Double] = []
+        var pageP99s: [Double] = []
         for _ in 0..<repetitions {
             nativeApply.append(try await nativeApplyMicroseconds(messages: 200_000))
             syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
@@ -36,6 +38,9 @@ struct HubBenchmark {
             let (p50, p99) = try await roundTripMicroseconds(count: 2_000)
             roundTrips.append(p50)
             p99s.append(p99)
+            let (pageP50, pageP99) = try await roundTripMicroseconds(count: 2_000, onPageExecutor: true)
+            pageRoundTrips.append(pageP50)
+            pageP99s.append(pageP99)
             naiveRoundTrips.append(try await naiveRoundTripMicroseconds(count: 500))
             bigSyncs.append(try await megabyteSyncMilliseconds())
         }
@@ -45,6 +50,8 @@ struct HubBenchmark {
             Figure(key: "hub.naive_writes", label: "naive: full state JSON per write", unit: "ops/s", higherIsBetter: true, jit: median(naiveRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.round_trip_p50", label: "action round trip native→JS→mirror, p50", unit: "µs", higherIsBetter: false, jit: median(roundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.round_trip_p99", label: "action round trip, p99", unit: "µs", higherIsBetter: false, jit: median(p99s), baselineKey: "engine.native_to_js_us"),
+            Figure(key: "hub.page_round_trip_p50", label: "round trip, caller on the page's executor, p50", unit: "µs", higherIsBetter: false, jit: median(pageRoundTrips), baselineKey: "engine.native_to_js_us"),
+            Figure(key: "hub.page_round_trip_p99", label: "round trip, caller on the page's executor, p99", unit: "µs", higherIsBetter: false, jit: median(pageP99s), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.naive_round_trip", label: "naive round trip (evaluate source, full state back)", unit: "µs", higherIsBetter: false, jit: median(naiveRoundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.native_apply", label: "hub alone: parse + apply one apply_mutation", unit: "µs", higherIsBetter: false, jit: median(nativeApply), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
@@ -124,16 +131,23 @@ struct HubBenchmark {
     }
 
     /// `hub.dispatch` of a one-line action, awaited: native → JS → mutation mirrored → result.
-    func roundTripMicroseconds(count: Int) async throws -> (Double, Double) {
+    ///
+    /// From a task on the global pool, each answer wakes another thread; with the caller
+    /// on the page's own executor (`JavaScriptEngine.taskExecutor`) it resumes in place.
+    func roundTripMicroseconds(count: Int, onPageExecutor: Bool = false) async throws -> (Double, Double) {
         let hub = GlobalStateHub()
         let engine = try await page(hub, flush: .tick)
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        for index in 0..<(count + 200) {
-            let start = ContinuousClock.now
-            try await hub.dispatch(store: "bench", action: "inc", args: [1])
-            if index >= 200 { samples.append((ContinuousClock.now - start).seconds * 1e6) } // 200 warm-up calls
+        @Sendable func measure() async throws -> [Double] {
+            var samples: [Double] = []
+            samples.reserveCapacity(count)
+            for index in 0..<(count + 200) {
+                let start = ContinuousClock.now
+                try await hub.dispatch(store: "bench", action: "inc", args: [1])
+                if index >= 200 { samples.append((ContinuousClock.now - start).seconds * 1e6) } // 200 warm-up calls
+            }
+            return samples
         }
+        let samples = onPageExecutor ? try await withTaskExecutorPreference(engine.taskExecutor) { try await measure() } : try await measure()
         guard hub.state(of: "bench")?["n"] == .number(Double(count + 200)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
         withExtendedLifetime(engine) {}
         return (percentile(samples, 0.5), percentile(samples, 0.99))

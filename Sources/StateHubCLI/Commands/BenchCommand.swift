@@ -52,6 +52,7 @@ struct HubBench: AsyncParsableCommand {
             var hub = try await HubBenchmark(repetitions: options.repetitions).run()
             hub.append(BenchRunner.speedup(hub, key: "hub.sync_writes", over: "hub.naive_writes", label: "flush-sync writes vs naive", higherIsBetter: true))
             hub.append(BenchRunner.speedup(hub, key: "hub.naive_round_trip", over: "hub.round_trip_p50", label: "round trip: naive time / ours", higherIsBetter: true))
+            hub.append(BenchRunner.speedup(hub, key: "hub.naive_round_trip", over: "hub.page_round_trip_p50", label: "round trip on the page's executor: naive / ours", higherIsBetter: true))
             return baseline + hub
         }
     }
