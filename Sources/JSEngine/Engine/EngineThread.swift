@@ -145,7 +145,9 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             state.queue.append(work)
             return true
         }
-        if accepted { runLoop?.wake() }
+        // Work pushed from the engine thread itself is seen before the loop sleeps again:
+        // no wake-up (an eventfd write and a poll) is needed.
+        if accepted, !isCurrent { runLoop?.wake() }
     }
 
     /// Whether the thread has left its loop and torn down. For tests and diagnostics.
@@ -163,12 +165,17 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
         if !isCurrent { finished.wait() }
     }
 
+    /// When the loop last let GLib dispatch its sources. Engine thread only.
+    private var lastGLibIteration = ContinuousClock.now
+
     /// The loop: run queued work in FIFO batches, fire due timers, let JSC's own run-loop
     /// sources run, and sleep until woken or until the next real-clock timer is due.
     ///
     /// Wake-ups are never lost: `push` appends under the lock and then wakes the run loop,
     /// and the loop only blocks after finding the queue empty under the same lock; a wake-up
-    /// sent in between stays pending and ends the blocking iteration at once.
+    /// sent in between stays pending and ends the blocking iteration at once. Work pushed
+    /// from the engine thread itself needs no wake-up: the loop is running, and checks the
+    /// queue before it blocks.
     private func loop(_ runLoop: EngineRunLoop) {
         while true {
             let (batch, stopping) = state.withLock { state -> ([Work], Bool) in
@@ -186,10 +193,17 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             runDueTimers()
             let pending = state.withLock { !$0.queue.isEmpty || $0.stopping }
             if pending {
-                // Let GLib dispatch what is ready (JSC's own sources) without blocking.
-                runLoop.iterate(blocking: false)
+                // Let GLib dispatch what is ready (JSC's own sources: GC timers, nothing
+                // urgent) without blocking — at most once a millisecond while work keeps
+                // coming, so a busy conversation does not pay a poll per message.
+                let now = ContinuousClock.now
+                if now - lastGLibIteration >= .milliseconds(1) {
+                    lastGLibIteration = now
+                    runLoop.iterate(blocking: false)
+                }
                 continue
             }
+            lastGLibIteration = ContinuousClock.now
             let delay = nextWakeupDelay()
             if delay == 0 { continue }
             runLoop.iterate(blocking: true, timeoutMilliseconds: delay)
