@@ -121,16 +121,23 @@ final class ScriptContext {
 
     /// Evaluates a classic script and returns its completion value as a raw JSC value.
     func evaluateRaw(_ source: String, sourceURL: String?) throws -> JSValueRef? {
+        try withScript(source, sourceURL: sourceURL) { context, script, url in
+            var exception: JSValueRef?
+            timeLimitFired = false
+            let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
+            if let exception { throw error(fromException: exception) }
+            return result
+        }
+    }
+
+    /// Runs `body` with the script text and its URL as JSC strings, released afterwards.
+    private func withScript<T>(_ source: String, sourceURL: String?, _ body: (JSGlobalContextRef, JSStringRef, JSStringRef?) throws -> T) throws -> T {
         let context = try live()
         guard let script = source.jsStringRetained() else { throw EngineError.invalidName("script text") }
         defer { JSStringRelease(script) }
         let url = sourceURL?.jsStringRetained()
         defer { if let url { JSStringRelease(url) } }
-        var exception: JSValueRef?
-        timeLimitFired = false
-        let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
-        if let exception { throw error(fromException: exception) }
-        return result
+        return try body(context, script, url)
     }
 
     /// Evaluates a classic script and converts its completion value to JSON.
@@ -143,14 +150,11 @@ final class ScriptContext {
 
     /// Checks the syntax of `source` without running it.
     func checkSyntax(_ source: String, sourceURL: String?) throws {
-        let context = try live()
-        guard let script = source.jsStringRetained() else { throw EngineError.invalidName("script text") }
-        defer { JSStringRelease(script) }
-        let url = sourceURL?.jsStringRetained()
-        defer { if let url { JSStringRelease(url) } }
-        var exception: JSValueRef?
-        if !JSCheckScriptSyntax(context, script, url, 1, &exception), let exception {
-            throw error(fromException: exception)
+        try withScript(source, sourceURL: sourceURL) { context, script, url in
+            var exception: JSValueRef?
+            if !JSCheckScriptSyntax(context, script, url, 1, &exception), let exception {
+                throw error(fromException: exception)
+            }
         }
     }
 
