@@ -118,3 +118,45 @@ struct BadInputTests {
         await #expect(throws: StateHubError.pageAlreadyAttached("twice")) { try await hub.attach(engine) }
     }
 }
+
+@Suite("Hostile pages")
+struct HostilePageTests {
+    func post(_ engine: JavaScriptEngine, _ message: String) async throws {
+        try await engine.execute("window.webkit.messageHandlers.nativeBridge.postMessage(\(JSONValue.string(message).jsonText()))")
+    }
+
+    @Test func aWriteFarPastTheEndOfAnArrayFailsInsteadOfAllocating() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makePage(hub)
+        try await engine.execute("globalThis.useA = defineStore('a', { state: () => ({ list: [] }) }); useA();")
+        try await post(engine, #"{"v":1,"storeId":"a","messageId":"w2","seq":2,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["list",50000000],"value":1}]}]}}"#)
+        try await post(engine, #"{"v":1,"storeId":"a","messageId":"w3","seq":3,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["list","length"],"value":4000000000}]}]}}"#)
+        try await engine.execute("void 0")
+        #expect(hub.problems.contains { if case .operationFailed = $0.kind { true } else { false } })
+        #expect(hub.state(of: "a") == ["list": []]) // restored by the resync
+    }
+
+    @Test func onlyThePageADispatchWentToCanAnswerIt() async throws {
+        let hub = GlobalStateHub()
+        let target = try await makeActionsPage(hub, name: "target")
+        let intruder = try await makePage(hub, name: "intruder")
+        let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .milliseconds(300)) }
+        try await Task.sleep(for: .milliseconds(50))
+        try await post(intruder, #"{"v":1,"storeId":"actions","messageId":"n-1","seq":1,"type":"action_result","payload":{"ok":true,"value":"forged"}}"#)
+        await #expect(throws: StateHubError.timeout(store: "actions", action: "never", after: .milliseconds(300))) { try await pending.value }
+        #expect(hub.problems.contains { $0.kind == .unmatchedResult(messageId: "n-1") })
+        withExtendedLifetime(target) {}
+    }
+
+    @Test func oversizeStateDoesNotLoopOnLaterMutations() async throws {
+        let recorder = TraceRecorder()
+        let hub = GlobalStateHub(configuration: .init(maximumMessageBytes: 3_000, trace: recorder))
+        let engine = try await makePage(hub)
+        try await engine.execute("globalThis.useBig = defineStore('big', { state: () => ({ n: 0, blob: '' }) }); useBig();")
+        try await engine.execute("useBig().blob = 'x'.repeat(5000)") // oversize: one resync, itself oversize
+        for _ in 0..<5 { try await engine.execute("useBig().n++") }
+        try await engine.execute("void 0")
+        let requests = recorder.records.filter { $0.type == "request_sync" }.count
+        #expect(requests == 1, "request_sync sent \(requests) times")
+    }
+}

@@ -17,7 +17,8 @@ public protocol PageTransport: AnyObject, Sendable {
     /// `message` as its only argument — never by building source text, so nothing needs
     /// escaping. Returns at once; messages are delivered in the order sent, after whatever
     /// the page is running now. Failures (the page is gone, the function is missing or
-    /// throws) go to `onFailure`.
+    /// throws) go to `onFailure`, later and never from within `send` itself: callers may
+    /// hold a lock while they send, to keep the order of messages decided under it.
     func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?)
 
     /// Runs `handler` once when the page goes away; at once if it is already gone.

@@ -20,7 +20,7 @@ extension GlobalStateHub {
         let timeout = timeout ?? configuration.dispatchTimeout
         let deadline = ContinuousClock.now + timeout
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
-            let effects = state.withLock { state -> [HubEffect] in
+            update { state -> [HubEffect] in
                 guard let host = state.stores[storeId]?.authoritative else {
                     return [.resume(continuation, .failure(StateHubError.unknownStore(storeId)))]
                 }
@@ -43,7 +43,6 @@ extension GlobalStateHub {
                 }
                 return effects
             }
-            perform(effects)
         }
     }
 

@@ -22,7 +22,7 @@ extension GlobalStateHub {
         } catch {
             configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: error.storeId,
                                         type: "malformed", message: text, note: error.reason)
-            let effects = state.withLock { state -> [HubEffect] in
+            update { state -> [HubEffect] in
                 var effects = [problemEffect(HubProblem(pageID: pageID, storeId: error.storeId, kind: .malformedMessage(error.reason)), in: &state)]
                 if let storeId = error.storeId, state.stores[storeId]?.hosts.contains(where: { $0.pageID == pageID }) == true,
                    let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.reason, in: &state) {
@@ -30,20 +30,18 @@ extension GlobalStateHub {
                 }
                 return effects
             }
-            perform(effects)
             return
         }
         configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: message.storeId,
                                     type: message.type.rawValue, seq: message.seq, message: text)
-        let effects = state.withLock { state in handle(message, from: pageID, in: &state) }
-        perform(effects)
+        update { state in handle(message, from: pageID, in: &state) }
     }
 
     private func receiveOversize(_ text: String, bytes: Int, from pageID: String) {
         let storeId = Self.storeIdPrefix(of: text)
         configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
                                     type: "oversize", message: String(text.prefix(200)), note: "\(bytes) bytes, over the cap of \(configuration.maximumMessageBytes)")
-        let effects = state.withLock { state -> [HubEffect] in
+        update { state -> [HubEffect] in
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .oversize(bytes: bytes, limit: configuration.maximumMessageBytes)), in: &state)]
             // An oversize answer to our own resync request would loop: ask once, then wait
             // for the next sync_state that fits (docs/PROTOCOL.md A.8).
@@ -53,7 +51,6 @@ extension GlobalStateHub {
             }
             return effects
         }
-        perform(effects)
     }
 
     /// The store id from a message's first bytes: the plugin writes `storeId` right after `v`.
@@ -89,7 +86,10 @@ extension GlobalStateHub {
         state.stores[storeId]?.hosts[index] = host
         guard seq != expected else { return nil }
         var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .sequenceGap(expected: expected, received: seq)), in: &state)]
-        if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "seq_gap", detail: "expected seq \(expected), got \(seq)", in: &state) {
+        // A resync already asked for (after an oversize message, say) will cover the gap:
+        // asking again on every later message would loop (docs/PROTOCOL.md A.8).
+        if !host.awaitingSync,
+           let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "seq_gap", detail: "expected seq \(expected), got \(seq)", in: &state) {
             effects.append(request)
         }
         return effects
@@ -97,8 +97,8 @@ extension GlobalStateHub {
 
     private func handleSyncState(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard let storeId = message.storeId else { return [] }
-        guard let snapshot = message.payload["state"] else {
-            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without payload.state")), in: &state)]
+        guard let snapshot = message.payload["state"], case .object = snapshot else {
+            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without an object payload.state")), in: &state)]
         }
         let reason = message.payload["reason"]?.stringValue ?? "created"
         let nextSeq = (message.seq ?? 0) + 1
@@ -197,8 +197,12 @@ extension GlobalStateHub {
         }
         entry.state = tree
         if let failure {
+            // The operations before the failing one stay applied until the resync replaces
+            // the tree: say so to observers, so they agree with `state(of:)`.
+            entry.version += 1
             state.stores[storeId] = entry
-            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state)]
+            var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations([]), state: tree), in: &state)
+            effects.append(problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state))
             if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: failure.description, in: &state) { effects.append(request) }
             return effects
         }
@@ -230,7 +234,11 @@ extension GlobalStateHub {
            let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) {
             effects += gap
         }
-        guard let messageId = message.messageId, let pending = state.pending.removeValue(forKey: messageId) else {
+        // Only the page a dispatch went to may answer it: ids are predictable.
+        guard let messageId = message.messageId, let candidate = state.pending[messageId],
+              candidate.pageID == pageID, candidate.storeId == message.storeId,
+              let pending = state.pending.removeValue(forKey: messageId)
+        else {
             effects.append(problemEffect(HubProblem(pageID: pageID, storeId: message.storeId, kind: .unmatchedResult(messageId: message.messageId ?? "(none)")), in: &state))
             return effects
         }

@@ -101,7 +101,7 @@ public final class GlobalStateHub: Sendable {
     /// Stops mirroring a page: its store registrations go (a store no other page hosts is
     /// removed), and its pending dispatches fail with `StateHubError.engineGone`.
     public func detach(pageID: String) {
-        let effects = state.withLock { state -> [HubEffect] in
+        update { state -> [HubEffect] in
             guard state.pages.removeValue(forKey: pageID) != nil else { return [] }
             var effects: [HubEffect] = []
             for storeId in Array(state.stores.keys) {
@@ -109,7 +109,6 @@ public final class GlobalStateHub: Sendable {
             }
             return effects
         }
-        perform(effects)
     }
 
     /// The ids of the attached pages.
@@ -146,16 +145,41 @@ public final class GlobalStateHub: Sendable {
 
     /// Asks every page hosting `storeId` for a full `sync_state`.
     public func requestSync(store storeId: String, reason: String = "manual") {
-        let effects = state.withLock { state -> [HubEffect] in
+        update { state -> [HubEffect] in
             guard let entry = state.stores[storeId] else { return [] }
             return entry.hosts.compactMap { host in
                 requestSyncEffect(pageID: host.pageID, storeId: storeId, reason: reason, detail: "requested by native", in: &state)
             }
         }
-        perform(effects)
     }
 
     // MARK: Effects
+
+    /// Changes the hub's state under its lock, then carries out what the change decided.
+    ///
+    /// Sends to pages and change-stream elements go out *under* the lock, in the order they
+    /// were decided: two pages posting at once must not reorder what a third page receives
+    /// (the ordering rules of docs/PROTOCOL.md A.7 rest on it), nor the versions a
+    /// subscriber sees. Both only enqueue (`PageTransport.send` returns at once and never
+    /// calls back synchronously; `yield` never blocks). Everything else — resuming
+    /// dispatches, telling `onProblem`, scheduling observers — runs after the lock is released.
+    func update(_ body: (inout HubState) -> [HubEffect]) {
+        let deferred = state.withLock { state -> [HubEffect] in
+            var deferred: [HubEffect] = []
+            for effect in body(&state) {
+                switch effect {
+                case .send(let transport, let text, let failure):
+                    transport.send(text, toFunction: Self.dispatchFunction, onFailure: failure)
+                case .change(let subscribers, let change):
+                    for subscriber in subscribers { subscriber.yield(change) }
+                default:
+                    deferred.append(effect)
+                }
+            }
+            return deferred
+        }
+        perform(deferred)
+    }
 
     func perform(_ effects: [HubEffect]) {
         for effect in effects {

@@ -40,6 +40,9 @@ extension JSONValue {
     }
 
     /// Runs `body` on the value at `path`, in place.
+    ///
+    /// Each `switch` is on `self` alone: a tuple such as `(step, self)` would hold a second
+    /// reference to the container for the whole case, and the write below would copy it.
     private mutating func modifyContainer(
         at path: ArraySlice<PathStep>, fullPath: [PathStep],
         _ body: (inout JSONValue) throws(MutationOpError) -> Void
@@ -49,10 +52,10 @@ extension JSONValue {
             return
         }
         let rest = path.dropFirst()
-        switch (step, self) {
-        case (.key(let key), .object(var members)):
-            guard let position = members.index(forKey: key) else {
-                throw MutationOpError(path: fullPath, reason: "no key \"\(key)\" on the way")
+        switch self {
+        case .object(var members):
+            guard case .key(let key) = step, let position = members.index(forKey: key) else {
+                throw MutationOpError(path: fullPath, reason: "no key \"\(step)\" on the way")
             }
             self = .null // leaves `members` uniquely referenced
             var child = members.values[position]
@@ -62,7 +65,7 @@ extension JSONValue {
             members.values[position] = child
             self = .object(members)
             if let failure { throw failure }
-        case (.index, .array(var elements)), (.key, .array(var elements)):
+        case .array(var elements):
             // JavaScript lets scripts address an array element by its string key ("0") too.
             guard let index = step.arrayIndex, elements.indices.contains(index) else {
                 throw MutationOpError(path: fullPath, reason: "\(step) is not an element of the array (count \(elements.count)) on the way")
@@ -80,9 +83,17 @@ extension JSONValue {
         }
     }
 
+    /// Most `null`s one operation may add to an array (a write far past its end, a larger
+    /// `length`). Beyond it the operation fails and the page is asked for its state: a tiny
+    /// message must not make the hub allocate without bound.
+    static let maximumPadding = 100_000
+
     private mutating func setChild(_ step: PathStep, to value: JSONValue, fullPath: [PathStep]) throws(MutationOpError) {
-        switch (step, self) {
-        case (.key(let key), .object(var members)):
+        switch self {
+        case .object(var members):
+            guard case .key(let key) = step else {
+                throw MutationOpError(path: fullPath, reason: "index \(step) set on an object")
+            }
             self = .null
             if members.index(forKey: key) != nil || !key.isArrayIndexKey {
                 members[key] = value
@@ -90,22 +101,26 @@ extension JSONValue {
                 members.insertIntegerLikeKey(key, value: value)
             }
             self = .object(members)
-        case (.index(let index), .array(var elements)):
-            self = .null
-            elements.set(value, at: index)
-            self = .array(elements)
-        case (.key("length"), .array(var elements)):
-            guard case .number(let n) = value, n >= 0, n.rounded() == n, n <= 4_294_967_295 else {
-                throw MutationOpError(path: fullPath, reason: "array length \(value) is not a valid length")
+        case .array(var elements):
+            if case .key("length") = step {
+                guard case .number(let n) = value, n >= 0, n.rounded() == n, n <= 4_294_967_295 else {
+                    throw MutationOpError(path: fullPath, reason: "array length \(value) is not a valid length")
+                }
+                guard Int(n) - elements.count <= Self.maximumPadding else {
+                    throw MutationOpError(path: fullPath, reason: "array length \(Int(n)) grows the array by more than \(Self.maximumPadding)")
+                }
+                self = .null
+                let length = Int(n)
+                if length < elements.count { elements.removeSubrange(length...) }
+                else { elements.append(contentsOf: repeatElement(.null, count: length - elements.count)) }
+                self = .array(elements)
+                return
             }
-            self = .null
-            let length = Int(n)
-            if length < elements.count { elements.removeSubrange(length...) }
-            else { elements.append(contentsOf: repeatElement(.null, count: length - elements.count)) }
-            self = .array(elements)
-        case (.key(let key), .array(var elements)):
             guard let index = step.arrayIndex else {
-                throw MutationOpError(path: fullPath, reason: "key \"\(key)\" set on an array")
+                throw MutationOpError(path: fullPath, reason: "key \"\(step)\" set on an array")
+            }
+            guard index - elements.count <= Self.maximumPadding else {
+                throw MutationOpError(path: fullPath, reason: "index \(index) is more than \(Self.maximumPadding) past the end (count \(elements.count))")
             }
             self = .null
             elements.set(value, at: index)
@@ -116,12 +131,18 @@ extension JSONValue {
     }
 
     private mutating func deleteChild(_ step: PathStep, fullPath: [PathStep]) throws(MutationOpError) {
-        switch (step, self) {
-        case (.key(let key), .object(var members)):
+        switch self {
+        case .object(var members):
+            guard case .key(let key) = step else {
+                throw MutationOpError(path: fullPath, reason: "delete of index \(step) on an object")
+            }
             self = .null
             members.removeValue(forKey: key)
             self = .object(members)
-        case (.index(let index), .array(var elements)):
+        case .array(var elements):
+            guard let index = step.arrayIndex else {
+                throw MutationOpError(path: fullPath, reason: "delete of key \"\(step)\" on an array")
+            }
             self = .null
             if elements.indices.contains(index) { elements[index] = .null }
             self = .array(elements)

@@ -37,8 +37,11 @@ struct StoreMessageDecoder {
         var mutations: [AppliedMutation]?
         guard consume(UInt8(ascii: "{")) else { return nil }
         if consume(UInt8(ascii: "}")) { return nil }
+        var seen: Set<EnvelopeKey> = []
         repeat {
             guard let key = envelopeKey(), consume(UInt8(ascii: ":")) else { return nil }
+            // A repeated envelope key: the generic parser decides (the last one wins there).
+            if key != .other, !seen.insert(key).inserted { return nil }
             switch key {
             case .v: version = value()
             case .storeId:
