@@ -24,7 +24,7 @@ struct StoreMessageDecoder {
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    private enum EnvelopeKey { case v, storeId, messageId, seq, ack, type, payload, other }
+    private enum EnvelopeKey: UInt8 { case v, storeId, messageId, seq, ack, type, payload, other }
 
     private mutating func message() -> StoreMessage? {
         var version: JSONValue?
@@ -37,11 +37,15 @@ struct StoreMessageDecoder {
         var mutations: [AppliedMutation]?
         guard consume(UInt8(ascii: "{")) else { return nil }
         if consume(UInt8(ascii: "}")) { return nil }
-        var seen: Set<EnvelopeKey> = []
+        var seen: UInt8 = 0 // one bit per envelope key: no allocation per message
         repeat {
             guard let key = envelopeKey(), consume(UInt8(ascii: ":")) else { return nil }
             // A repeated envelope key: the generic parser decides (the last one wins there).
-            if key != .other, !seen.insert(key).inserted { return nil }
+            if key != .other {
+                let bit: UInt8 = 1 << key.rawValue
+                if seen & bit != 0 { return nil }
+                seen |= bit
+            }
             switch key {
             case .v: version = value()
             case .storeId:
