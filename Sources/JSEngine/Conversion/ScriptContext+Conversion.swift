@@ -148,9 +148,3 @@ extension ScriptContext {
         return String(jsString: string)
     }
 }
-
-extension JSONValue {
-    public typealias ObjectMembers = OrderedDictionary<String, JSONValue>
-}
-
-import OrderedCollections

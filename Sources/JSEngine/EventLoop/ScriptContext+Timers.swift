@@ -21,8 +21,6 @@ extension ScriptContext {
     }
 
     func installTimers() throws {
-        let global = try object(atPath: "", creatingMissing: false)
-        _ = global
         try bind("setTimeout", on: "") { owner, _, arguments in try owner.schedule(arguments, repeating: false) }
         try bind("setInterval", on: "") { owner, _, arguments in try owner.schedule(arguments, repeating: true) }
         try bind("clearTimeout", on: "") { owner, _, arguments in owner.cancelTimer(arguments); return nil }

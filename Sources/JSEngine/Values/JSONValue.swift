@@ -13,7 +13,10 @@ public enum JSONValue: Sendable, Hashable {
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object(OrderedDictionary<String, JSONValue>)
+    case object(ObjectMembers)
+
+    /// An object's members, in JavaScript's key order.
+    public typealias ObjectMembers = OrderedDictionary<String, JSONValue>
 }
 
 extension JSONValue {

@@ -181,17 +181,16 @@ public final class GlobalStateHub: Sendable {
         perform(deferred)
     }
 
-    func perform(_ effects: [HubEffect]) {
+    /// The effects `update` leaves for after the lock.
+    private func perform(_ effects: [HubEffect]) {
         for effect in effects {
             switch effect {
-            case .send(let transport, let text, let failure):
-                transport.send(text, toFunction: Self.dispatchFunction, onFailure: failure)
+            case .send, .change:
+                break // delivered under the lock, in order, by `update`
             case .resume(let continuation, let result):
                 continuation.resume(with: result)
             case .problem(let problem):
                 configuration.onProblem?(problem)
-            case .change(let subscribers, let change):
-                for subscriber in subscribers { subscriber.yield(change) }
             case .scheduleObservers(let storeId):
                 scheduleObserverUpdate(storeId)
             }

@@ -3,12 +3,19 @@ import JSSources
 
 /// The JavaScript a page needs to host mirrored stores, in load order.
 public enum StoreScripts {
-    /// The store runtime (our Pinia and Vue reactivity), the sync plugin and its installer,
-    /// as `(sourceURL, source)` pairs. A page on real Pinia loads only the plugin.
-    public static let storeRuntime: [(name: String, source: String)] =
-        ["runtime/reactivity.js", "runtime/pinia.js", "plugin/sync-plugin.js", "plugin/install.js"].map { path in
+    /// Our Pinia and Vue reactivity alone, as `(sourceURL, source)` pairs: stores without
+    /// mirroring (what `statehub eval` loads).
+    public static let piniaRuntime = scripts(["runtime/reactivity.js", "runtime/pinia.js"])
+
+    /// The store runtime, the sync plugin and its installer, as `(sourceURL, source)` pairs.
+    /// A page on real Pinia loads only the plugin.
+    public static let storeRuntime = piniaRuntime + scripts(["plugin/sync-plugin.js", "plugin/install.js"])
+
+    private static func scripts(_ paths: [String]) -> [(name: String, source: String)] {
+        paths.map { path in
             ("statehub:\(path)", JSSources.files[path] ?? "throw new Error('StateHub was built without js/\(path)')")
         }
+    }
 
     /// How the installed sync plugin batches mutations.
     public enum Flush: String, Sendable {

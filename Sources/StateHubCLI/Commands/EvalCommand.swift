@@ -1,6 +1,6 @@
 import ArgumentParser
 import JSEngine
-import JSSources
+import StateHub
 import Logging
 
 /// `statehub eval FILE...`: runs scripts in one engine with the store runtime loaded first.
@@ -35,7 +35,7 @@ struct EvalCommand: AsyncParsableCommand {
         ))
         do {
             if !bare {
-                for (path, source) in StoreRuntime.scripts {
+                for (path, source) in StoreScripts.piniaRuntime {
                     try await engine.execute(source, sourceURL: path)
                 }
             }
