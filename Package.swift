@@ -11,12 +11,17 @@ let package = Package(
         .library(name: "StateHub", targets: ["StateHub"]),
         .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
+        .library(name: "StateHubTesting", targets: ["StateHubTesting"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // json engineer: the hub's test clock, whole-value diffs in StateHubTesting, DocC builds.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // The only C in the package: JavaScriptCore's public C API plus the few
@@ -46,7 +51,21 @@ let package = Package(
         .plugin(name: "EmbedJS", capability: .buildTool(), dependencies: ["EmbedJSTool"]),
         .target(name: "JSSources", plugins: ["EmbedJS"]),
         .target(name: "Trace"),
-        .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        .target(
+            name: "StateHub",
+            dependencies: [
+                "JSEngine", "Trace", "JSSources",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Test support for users of the hub: an in-memory page and whole-value assertions.
+        .target(
+            name: "StateHubTesting",
+            dependencies: [
+                "StateHub", "JSEngine",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]
+        ),
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
         .target(
             name: "StyleTokens",
@@ -66,7 +85,20 @@ let package = Package(
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
-        .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(
+            name: "StateHubTests",
+            dependencies: [
+                "StateHub", "JSEngine", "Trace", "JSSources", "StateHubTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .testTarget(
+            name: "StateHubTestingTests",
+            dependencies: [
+                "StateHubTesting", "StateHub",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).

@@ -17,15 +17,6 @@ func engineState(_ engine: JavaScriptEngine, _ store: String) async throws -> JS
     try await engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(store).jsonText())])")
 }
 
-/// Waits until the mirror satisfies `condition` (messages cross threads), failing after a second.
-func eventually(_ condition: @escaping () -> Bool) async -> Bool {
-    for _ in 0..<200 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 @Suite("Hub end to end")
 struct HubEndToEndTests {
     @Test func mirrorsExampleStoresAndDispatches() async throws {
