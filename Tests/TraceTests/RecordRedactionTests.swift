@@ -56,3 +56,21 @@ struct RecordRedactionTests {
         #expect(throws: TraceRedactionError.badArgumentPosition("a.b:x")) { try redaction.add(keys: [], arguments: ["a.b:x"]) }
     }
 }
+
+@Suite("TraceFile: a cut last line")
+struct CutLineTests {
+    @Test func theCompleteLinesAreReadAndTheCutOneReported() throws {
+        let records = (0..<3).map { TraceRecord(step: $0, time: UInt64($0), direction: .webToNative, channel: "nativeBridge", engine: "e", type: "sync_state", message: "{}") }
+        var data = TraceFile.encode(records)
+        data.append(contentsOf: Array(#"{"channel":"nativeBridge","dire"#.utf8))
+        let recovered = try TraceFile.decodeRecovering(data)
+        #expect(recovered.records == records)
+        #expect(recovered.cutLine == 4)
+        // A bad line that is not the last one is still an error.
+        var bad = TraceFile.encode(records)
+        bad.insert(contentsOf: Array("nonsense\n".utf8), at: 0)
+        #expect(throws: TraceFileError.self) { try TraceFile.decodeRecovering(bad) }
+        // A whole file is read as it is.
+        #expect(try TraceFile.decodeRecovering(TraceFile.encode(records)).cutLine == nil)
+    }
+}

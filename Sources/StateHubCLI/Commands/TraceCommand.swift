@@ -12,8 +12,15 @@ struct TraceCommand: AsyncParsableCommand {
         subcommands: [Show.self, Replay.self]
     )
 
+    /// Reads a trace; a cut last line (a killed writer) is reported and the rest is read.
     static func read(_ path: String) throws -> [TraceRecord] {
-        do { return try TraceFile.read(from: path) } catch {
+        do {
+            let recovered = try TraceFile.readRecovering(from: path)
+            if let line = recovered.cutLine {
+                Output.error("statehub: \(path):\(line): the last line is cut (the recording process was killed?); read the \(recovered.records.count) records before it")
+            }
+            return recovered.records
+        } catch {
             if case .unreadable = error { throw CLIError.unreadableFile(path: path, reason: "no such file or unreadable").exit() }
             Output.error("statehub: \(path): \(error)")
             throw ExitCode(2)
