@@ -41,6 +41,17 @@ struct PageSession {
             }
             scripts = try ScriptFile.readAll(files)
         } catch let error as CLIError { throw error.exit() }
+        var loaded: [ScriptFile] = []
+        for script in scripts {
+            guard ModuleBundler.needsBundling(script) else { loaded.append(script); continue }
+            do {
+                loaded.append(ScriptFile(path: script.path, source: try ModuleBundler.bundle(path: script.path)))
+            } catch {
+                Output.error(error.description)
+                if case .esbuildMissing = error { throw ExitCode(2) }
+                throw ExitCode(1)
+            }
+        }
 
         var recorder: TraceRecorder?
         if let path = options.trace {
@@ -73,7 +84,7 @@ struct PageSession {
             }
         }
         let session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: .seconds(60), recorder: recorder, shell: shell)
-        for script in scripts {
+        for script in loaded {
             current.value = script.path
             do {
                 try await page.load(.init(path: script.path, source: script.source))

@@ -13,7 +13,8 @@ enum Report {
             return stopped(engineError, file: file, timeLimit: timeLimit)
         }
         if let error = error as? JavaScriptError {
-            if error.name == "SyntaxError", let source, ModuleSyntax.looksLikeModule(source) {
+            if error.name == "SyntaxError",
+               error.message.contains("import") || error.message.contains("export") || source.map(ModuleSyntax.looksLikeModule) == true {
                 let place = (error.sourceURL ?? file ?? "<script>") + (error.line.map { ":\($0)" } ?? "")
                 return "\(place): \(error.message)\n" + ModuleSyntax.hint(file: file ?? error.sourceURL ?? "FILE")
             }
