@@ -77,7 +77,7 @@ public final class HostedPage: Sendable {
         do {
             if configuration.storeRuntime {
                 try await hub.attach(engine)
-                try await engine.loadStoreRuntime(flush: configuration.flush)
+                try await engine.loadStoreRuntime(flush: configuration.flush, maxMessageBytes: configuration.maximumMessageBytes)
             }
             for (path, source) in try BridgeScripts.engineScripts() {
                 try await engine.execute(source, sourceURL: path)
