@@ -29,16 +29,37 @@ struct TraceCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a readable timeline, with the state change each step made to the mirrors.")
+            abstract: "Print a readable timeline: each step with its action, and old → new for every change to the mirrors.")
 
         @Argument(help: "An NDJSON trace file.")
         var file: String
 
+        @Flag(help: "Print one JSON object per step (step, type, store, action, summary, changes with old and new).")
+        var json = false
+
         func run() async throws {
             let records = try TraceCommand.read(file)
+            let model = TimelineModel(records: records)
+            if json {
+                for step in model.steps { Output.raw(step.json.jsonText()) }
+                return
+            }
             let replay = TraceReplay()
-            // Replay as the timeline is written, so each line gets the change it made.
-            Output.line(TraceTimeline.render(records, describe: { replay.apply($0) }))
+            var byStep: [Int: TimelineModel.Step] = [:]
+            for step in model.steps { byStep[step.step] = step }
+            var lastAction: String?
+            // Replay as the timeline is written, so each line also gets the problems the hub saw.
+            Output.line(TraceTimeline.render(records, describe: { record in
+                let problems = (replay.apply(record) ?? "").split(separator: "\n").filter { $0.hasPrefix("! ") }.map(String.init)
+                guard let step = byStep[record.step] else { return problems.isEmpty ? nil : problems.joined(separator: "\n") }
+                var lines: [String] = []
+                if let action = step.action, action != lastAction { lines.append("in \(action)") }
+                lastAction = step.action ?? (step.channel == TraceChannel.bridge ? lastAction : nil)
+                if let summary = step.summary, record.type != "sync_state" { lines.append(summary.cutLine(limit: 300)) }
+                lines += step.changes.map { "\(step.store ?? "?")\($0.kind == "snapshot" ? " " : ".")\($0.text)".cutLine(limit: 300) }
+                lines += problems
+                return lines.isEmpty ? nil : lines.joined(separator: "\n")
+            }))
         }
     }
 
