@@ -9,7 +9,7 @@ struct TraceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Read a trace recorded with --trace.",
-        subcommands: [Show.self, Replay.self]
+        subcommands: [Show.self, Replay.self, View.self]
     )
 
     /// Reads a trace; a cut last line (a killed writer) is reported and the rest is read.
@@ -85,6 +85,47 @@ struct TraceCommand: AsyncParsableCommand {
             for storeId in mirrors.keys.sorted() {
                 Output.line("\(storeId) = \(mirrors[storeId]?.prettyText() ?? "null")")
             }
+        }
+    }
+
+    struct View: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Look at a trace as a timeline in a browser: served on 127.0.0.1, or written as one HTML file.",
+            discussion: """
+                Steps are grouped under the action that caused them (native dispatches, and actions \
+                the page started itself when the plugin tagged them), with old → new for every \
+                change; a slider moves through time and shows the whole state at the selected \
+                step; filters by store and by channel (store sync, bridge); bridge calls inline. \
+                The page is self-contained: no network, nothing loaded from elsewhere.
+                """)
+
+        @Argument(help: "An NDJSON trace file.")
+        var file: String
+
+        @Option(help: "Write the page to this file and exit instead of serving it.")
+        var html: String?
+
+        @Option(help: "Port on 127.0.0.1 (0: any free port).")
+        var port: Int = 0
+
+        func run() async throws {
+            guard (0...65_535).contains(port) else { throw CLIError.badArgument("--port must be 0…65535, not \(port)").exit() }
+            let records = try TraceCommand.read(file)
+            let page = TimelinePage.html(for: TimelineModel(records: records), title: (file as NSString).lastPathComponent)
+            if let html {
+                do { try page.write(toFile: html, atomically: true, encoding: .utf8) } catch {
+                    throw CLIError.badArgument("cannot write \(html): \(error.localizedDescription)").exit()
+                }
+                Output.line("wrote \(html) (\(records.count) steps)")
+                return
+            }
+            let (fd, actual): (Int32, UInt16)
+            do { (fd, actual) = try LoopbackServer.listen(port: UInt16(port)) } catch {
+                Output.error("statehub: \(error)")
+                throw ExitCode(1)
+            }
+            Output.line("serving the timeline of \(file) at http://127.0.0.1:\(actual)/ (Ctrl-C to stop)")
+            LoopbackServer.serve(fd, page: Array(page.utf8))
         }
     }
 }
