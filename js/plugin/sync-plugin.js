@@ -20,6 +20,9 @@
   var isArray = Array.isArray;
   var PROTOCOL_VERSION = 1;
   var MAX_FAST_DEPTH = 64;
+  // A store's state nests at most this many levels (path length + value nesting, PROTOCOL.md
+  // "Depth"): anything deeper is sent as {"$type":"undefined"} and reported as `state_too_deep`.
+  var MAX_STATE_DEPTH = 512;
 
   var schedule = typeof root.queueMicrotask === 'function'
     ? function (fn) { root.queueMicrotask(fn); }
@@ -106,6 +109,10 @@
   // Careful path: keeps the path and the ancestors, replaces bad values by {"$type":"undefined"} and records
   // { kind, path, className? } in errors.
   function encCareful(v, path, anc, errors) {
+    if (path.length > MAX_STATE_DEPTH) {
+      errors.push({ kind: 'too_deep', path: path.slice() });
+      return tagUndefined();
+    }
     switch (typeof v) {
       case 'string': case 'boolean': return v;
       case 'number': return (v === v && v !== Infinity && v !== -Infinity) ? v : tagNumber(v);
@@ -207,7 +214,7 @@
       }
       return v;
     }
-    var tag = v.$type;
+    var tag = hasOwn.call(v, '$type') ? v.$type : undefined;
     if (typeof tag === 'string') {
       switch (tag) {
         case 'undefined': return undefined;
@@ -348,6 +355,14 @@
     if (isArray(container)) return typeof step === 'number' && step >= 0 && step % 1 === 0;
     return typeof step === 'string';
   }
+  // One step down a path: own properties only, so "__proto__", "constructor" and "prototype" are
+  // ordinary keys and never reach Object.prototype or a constructor.
+  function childAt(container, step, o) {
+    if (container === null || typeof container !== 'object' || !stepOK(container, step) || !hasOwn.call(container, step)) {
+      throw new OpError('path does not exist', o);
+    }
+    return container[step];
+  }
 
   /**
    * Applies ops (values already decoded, or raw JSON for a mirror) to root in place. Returns the new root
@@ -361,10 +376,7 @@
       var path = o.path, n = path.length, parent = rootObj, j;
       if (o.op === 'splice') {
         var target = rootObj;
-        for (j = 0; j < n; j++) {
-          if (target === null || typeof target !== 'object' || !stepOK(target, path[j])) throw new OpError('path does not exist', o);
-          target = target[path[j]];
-        }
+        for (j = 0; j < n; j++) target = childAt(target, path[j], o);
         if (!isArray(target)) throw new OpError('splice target is not an array', o);
         var idx = o.index, dc = o.deleteCount, items = o.items || [];
         if (typeof idx !== 'number' || typeof dc !== 'number' || !isArray(items)) throw new OpError('malformed splice', o);
@@ -377,10 +389,7 @@
         rootObj = replaceRoot ? replaceRoot(rootObj, o.value) : replaceAll(rootObj, o.value);
         continue;
       }
-      for (j = 0; j < n - 1; j++) {
-        if (parent === null || typeof parent !== 'object' || !stepOK(parent, path[j])) throw new OpError('path does not exist', o);
-        parent = parent[path[j]];
-      }
+      for (j = 0; j < n - 1; j++) parent = childAt(parent, path[j], o);
       if (parent === null || typeof parent !== 'object') throw new OpError('parent is not a container', o);
       var last = path[n - 1];
       if (o.op === 'set') {
@@ -430,10 +439,7 @@
       var o = ops[i];
       if (o && o.op === 'delete' && isArray(o.path) && o.path.length && typeof o.path[o.path.length - 1] === 'number') {
         var parent = state, p = o.path, j;
-        for (j = 0; j < p.length - 1; j++) {
-          if (parent === null || typeof parent !== 'object' || !stepOK(parent, p[j])) throw new OpError('path does not exist', o);
-          parent = parent[p[j]];
-        }
+        for (j = 0; j < p.length - 1; j++) parent = childAt(parent, p[j], o);
         if (!isArray(parent)) throw new OpError('array index on a non-array', o);
         delete parent[p[p.length - 1]];
         continue;
@@ -500,10 +506,17 @@
       var detail = { kind: e.kind };
       if (e.className) detail.className = e.className;
       if (where) detail.where = where;
+      var queue = rec.errQueue || (rec.errQueue = []);
+      // queued: posted right after the message that carries the replacement (see send)
+      if (e.kind === 'too_deep') {
+        detail.limit = MAX_STATE_DEPTH;
+        queue.push(errorPayload('state_too_deep', 'store "' + rec.id + '" nests deeper than ' + MAX_STATE_DEPTH +
+          ' levels at ' + pathText(e.path.slice(0, 8)) + '…; the part below was sent as {"$type":"undefined"}', e.path.slice(0, MAX_STATE_DEPTH + 1), detail));
+        continue;
+      }
       var what = e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance')
         : (e.kind === 'cycle' ? 'a cycle' : 'a ' + e.kind);
-      // queued: posted right after the message that carries the replacement (see send)
-      (rec.errQueue || (rec.errQueue = [])).push(errorPayload('unserializable_state',
+      queue.push(errorPayload('unserializable_state',
         'cannot serialise ' + what + ' at ' + pathText(e.path) + '; sent as {"$type":"undefined"}', e.path, detail));
     }
   }
@@ -662,22 +675,47 @@
 
   var TYPE_JSON = { 'direct': '"direct"', 'patch object': '"patch object"', 'patch function': '"patch function"' };
 
+  // The name of the action running when a write happens (PROTOCOL.md A.5.2 `action`): the innermost
+  // action that has started and not yet settled, as $onAction reports it.
+  function runningAction(rec) {
+    var running = rec.runningActions;
+    return running.length === 0 ? undefined : running[running.length - 1].name;
+  }
+  function trackActions(rec, store) {
+    if (typeof store.$onAction !== 'function') return;
+    store.$onAction(function (context) {
+      var entry = { name: String(context.name) };
+      var settle = function () {
+        var at = rec.runningActions.indexOf(entry);
+        if (at !== -1) rec.runningActions.splice(at, 1);
+      };
+      rec.runningActions.push(entry);
+      context.after(settle);
+      context.onError(settle);
+    }, true);
+  }
+  function makeMutation(type, action, ops) {
+    return action === undefined ? { type: type, ops: ops } : { type: type, action: action, ops: ops };
+  }
+
   function queueMutation(rec, type, ops) {
     if (!ops.length) return;
+    var action = runningAction(rec);
     if (rec.flush === 'sync') {
-      send(rec, 'apply_mutation', null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) + ',"ops":' + JSON.stringify(ops) + '}]}');
+      send(rec, 'apply_mutation', null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
+        (action === undefined ? '' : ',"action":' + JSON.stringify(action)) + ',"ops":' + JSON.stringify(ops) + '}]}');
       return;
     }
     var pending = rec.pending;
     if (pending === null) {
-      rec.pending = [{ type: type, ops: ops }];
+      rec.pending = [makeMutation(type, action, ops)];
       markDirty(rec);
     } else {
       var last = pending[pending.length - 1];
-      if (type === 'direct' && last.type === 'direct') {
+      if (type === 'direct' && last.type === 'direct' && last.action === action) {
         for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]);
       } else {
-        pending.push({ type: type, ops: ops });
+        pending.push(makeMutation(type, action, ops));
       }
     }
   }
@@ -702,15 +740,15 @@
     var next = encodeState(rec);
     var ops = diffStates(snapshotOf(rec), next);
     rec.snapshot = next;
-    queueMutationRaw(rec, 'direct', ops);
+    queueMutationRaw(rec, 'direct', ops, rec.derivedAction);
   }
-  function queueMutationRaw(rec, type, ops) {
+  function queueMutationRaw(rec, type, ops, action) {
     if (!ops.length) return;
-    if (rec.pending === null) rec.pending = [{ type: type, ops: ops }];
+    if (rec.pending === null) rec.pending = [makeMutation(type, action, ops)];
     else {
       var last = rec.pending[rec.pending.length - 1];
-      if (type === 'direct' && last.type === 'direct') { for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
-      else rec.pending.push({ type: type, ops: ops });
+      if (type === 'direct' && last.type === 'direct' && last.action === action) { for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
+      else rec.pending.push(makeMutation(type, action, ops));
     }
   }
 
@@ -753,6 +791,7 @@
       rec.mode = 'derived';
     }
     if (rec.flush !== 'sync' && type === 'direct') {
+      if (!rec.derivedDirty) rec.derivedAction = runningAction(rec);
       rec.derivedDirty = true;
       markDirty(rec);
       return;
@@ -763,7 +802,7 @@
     if (rec.flush === 'sync') { queueMutation(rec, type, ops); return; }
     // a patch after direct writes of this tick: those are inside this diff too, reported under the patch type
     rec.derivedDirty = false;
-    if (ops.length) { queueMutationRaw(rec, type, ops); markDirty(rec); }
+    if (ops.length) { queueMutationRaw(rec, type, ops, runningAction(rec)); markDirty(rec); }
   }
 
   // Silent re-baseline after a change native already knows about (hydration, forwarded ops).
@@ -853,7 +892,7 @@
         var ks = objectKeys(state), i;
         for (i = 0; i < ks.length; i++) if (!hasOwn.call(snap, ks[i])) delete state[ks[i]];
         var sk = objectKeys(snap);
-        for (i = 0; i < sk.length; i++) state[sk[i]] = snap[sk[i]];
+        for (i = 0; i < sk.length; i++) setKey(state, sk[i], snap[sk[i]]);
       });
     } finally {
       rec.suppress--;
@@ -1009,13 +1048,15 @@
       var rec = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
-        mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false,
+        mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
+        runningActions: [],
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(rec.id, rec);
       postSyncState(rec, 'created');
 
       store.$subscribe(function (mutation) { onMutation(rec, mutation); }, { flush: 'sync', detached: true });
+      trackActions(rec, store);
 
       var originalDispose = store.$dispose;
       if (typeof originalDispose === 'function') {

@@ -22,6 +22,11 @@
   var objToString = Object.prototype.toString;
   function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
   function isObject(v) { return v !== null && typeof v === 'object'; }
+  // "__proto__" is an ordinary key in state: define it, never assign it (that would set the prototype).
+  function defineOwn(obj, key, value) {
+    if (key === '__proto__') Object.defineProperty(obj, key, { value: value, enumerable: true, writable: true, configurable: true });
+    else obj[key] = value;
+  }
   function isPlainObject(o) {
     return isObject(o) && objToString.call(o) === '[object Object]' && typeof o.toJSON !== 'function';
   }
@@ -144,11 +149,11 @@
     for (var key in patch) {
       if (!hasOwn(patch, key)) continue;
       var sub = patch[key];
-      var tv = target[key];
+      var tv = hasOwn(target, key) ? target[key] : undefined;
       if (isPlainObject(tv) && isPlainObject(sub) && hasOwn(target, key) && !isRef(sub) && !isReactive(sub)) {
         mergeReactiveObjects(tv, sub);
       } else {
-        target[key] = sub;
+        defineOwn(target, key, sub);
       }
     }
     return target;
@@ -478,16 +483,16 @@
         if ((isRef(prop) && !isComputed(prop)) || isReactive(prop)) {
           var hydrate = initial !== undefined && hasOwn(raw, key) && !skipHydrateSet.has(toRaw(prop)) && !skipHydrateSet.has(prop);
           if (prop instanceof I.RefImpl) {
-            if (!hydrate) raw[key] = prop._rawValue;
+            if (!hydrate) defineOwn(raw, key, prop._rawValue);
             else if (isObject(raw[key])) raw[key] = toRaw(raw[key]);
             I.bindRef(prop, S.proxy, key);
             S.boundRefs.push(prop);
           } else if (isReactive(prop)) {
             if (hydrate && isPlainObject(raw[key])) mergeReactiveObjects(prop, raw[key]);
-            raw[key] = toRaw(prop);
+            defineOwn(raw, key, toRaw(prop));
           } else {
             if (hydrate) prop.value = raw[key];
-            raw[key] = prop;    // other refs (toRef, customRef) are kept as refs, unwrapped on read
+            defineOwn(raw, key, prop);    // other refs (toRef, customRef) are kept as refs, unwrapped on read
           }
           stateAccessor(key);
         } else if (isComputed(prop)) {
@@ -609,16 +614,16 @@
         if (op.op !== 'set') throw new Error('applyOps: "' + op.op + '" needs a non-empty path');
         var v = clone(op.value);
         Object.keys(target).forEach(function (k) { delete target[k]; });   // key order follows the new state
-        Object.keys(v).forEach(function (k) { target[k] = v[k]; });
+        Object.keys(v).forEach(function (k) { defineOwn(target, k, v[k]); });
         continue;
       }
       var parent = target;
       var last = op.op === 'splice' ? n : n - 1;
       for (var j = 0; j < last; j++) {
-        parent = parent[path[j]];
+        parent = hasOwn(parent, path[j]) ? parent[path[j]] : undefined;   // own keys only
         if (!isObject(parent)) throw new Error('applyOps: no container at ' + JSON.stringify(path.slice(0, j + 1)));
       }
-      if (op.op === 'set') parent[path[n - 1]] = clone(op.value);
+      if (op.op === 'set') defineOwn(parent, path[n - 1], clone(op.value));
       else if (op.op === 'delete') delete parent[path[n - 1]];
       else if (op.op === 'splice') {
         var items = clone(op.items);

@@ -18,11 +18,24 @@
   function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
   function isObject(v) { return v !== null && typeof v === 'object'; }
   function hasChanged(a, b) { return !Object.is(a, b); }
+  // Writes an own data property. "__proto__" is an ordinary key in store state (it comes from
+  // JSON), so it is defined, never assigned: assigning it would replace the prototype.
+  function assignOwn(obj, key, value) {
+    if (key === '__proto__') Object.defineProperty(obj, key, { value: value, enumerable: true, writable: true, configurable: true });
+    else obj[key] = value;
+  }
+  function ownValue(obj, key) { return hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
 
   var RAW = '__v_raw';
   var IS_REACTIVE = '__v_isReactive';
   var SKIP = '__v_skip';
   var ITERATE_KEY = Symbol('iterate');
+  // Depth limits (docs/PROTOCOL.md, "Depth"): a store's state nests at most MAX_STATE_DEPTH
+  // levels; an op's path has at most MAX_OP_PATH steps; a deeper write is reported as a `set`
+  // of its ancestor at MAX_OP_PATH steps, so no write is ever dropped.
+  var MAX_STATE_DEPTH = 512;
+  var MAX_OP_PATH = 64;
+  var MAX_WALK = MAX_STATE_DEPTH + 8;   // parent links deeper than this are a cycle or beyond the cap
 
   // ---------------------------------------------------------------------------
   // Effects, dependency tracking
@@ -162,7 +175,11 @@
     }
     if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
     if (seen === undefined) seen = new Map();
-    else { var s = seen.get(v); if (s !== undefined) return s; }   // a cycle: keep it
+    else {
+      var s = seen.get(v);
+      if (s !== undefined) return s;   // a cycle: keep it
+      if (seen.size > MAX_WALK) return undefined;   // beyond the state depth cap: the plugin reports it
+    }
     var out, i, k;
     if (isArray(v)) {
       var len = v.length;
@@ -185,7 +202,7 @@
       if (parent !== null && obs) addLink(v, parent, key);
       var p3 = (parent !== null && obs) ? v : null;
       var keys = Object.keys(v);
-      for (i = 0; i < keys.length; i++) { k = keys[i]; out[k] = snapshot(v[k], p3, k, seen); }
+      for (i = 0; i < keys.length; i++) { k = keys[i]; assignOwn(out, k, snapshot(v[k], p3, k, seen)); }
       seen.delete(v);
       return out;
     }
@@ -209,13 +226,13 @@
     // other objects (class instances with exotic tags, errors, ...): own enumerable props
     out = {}; seen.set(v, out);
     keys = Object.keys(v);
-    for (i = 0; i < keys.length; i++) { k = keys[i]; out[k] = snapshot(v[k], null, null, seen); }
+    for (i = 0; i < keys.length; i++) { k = keys[i]; assignOwn(out, k, snapshot(v[k], null, null, seen)); }
     return out;
   }
 
   // Register links for a whole tree (no clone), used when a root is registered.
   function registerTree(v, parent, key, depth) {
-    if (!isObject(v) || depth > 200) return;
+    if (!isObject(v) || depth > MAX_WALK) return;
     if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null) parent[key] = v; }
     if (!canObserve(v)) return;
     if (parent !== null) addLink(v, parent, key);
@@ -227,6 +244,7 @@
     raw = toRaw(raw);
     if (!roots.has(raw)) rootCount++;
     roots.set(raw, info);
+    infoRoots.set(info, raw);
     registerTree(raw, null, null, 0);
   }
   function unmarkStateRoot(raw) {
@@ -240,7 +258,7 @@
     var info = roots.get(raw);
     if (info !== undefined) out.push(info, suffix);
     var ents = parentsOf.get(raw);
-    if (ents === undefined || depth > 64) return;
+    if (ents === undefined || depth > MAX_WALK) return;
     var stale = false;
     for (var i = 0; i < ents.length; i++) {
       var e = ents[i], p = e.p;
@@ -268,7 +286,7 @@
   var singleInfo = null;
   function singlePath(raw) {
     var keys = null;
-    for (var depth = 0; depth < 64; depth++) {
+    for (var depth = 0; depth < MAX_OP_PATH; depth++) {
       var ents = parentsOf.get(raw);
       var info = roots.get(raw);
       if (info !== undefined) {
@@ -300,8 +318,24 @@
 
   // op emitters (only called when rootCount > 0 and opHook set). The ops of one write are
   // handed over together, one call per store: opHook(info, [op, ...]).
+  var infoRoots = new WeakMap();   // info -> raw root, to resolve capped paths
+  // Hands ops to the runtime, each op path capped at MAX_OP_PATH steps: a longer one becomes a
+  // `set` of its ancestor at the cap (a fresh snapshot of that ancestor as it is now).
+  function hand(info, ops) {
+    for (var i = 0; i < ops.length; i++) {
+      var o = ops[i];
+      if (o.path.length > MAX_OP_PATH) ops[i] = ancestorSet(info, o.path);
+    }
+    opHook(info, ops);
+  }
+  function ancestorSet(info, path) {
+    var node = infoRoots.get(info), parent = null, key = null;
+    var cut = path.slice(0, MAX_OP_PATH);
+    for (var i = 0; i < cut.length && isObject(node); i++) { parent = node; key = cut[i]; node = node[key]; }
+    return { op: 'set', path: cut, value: isObject(node) ? snapshot(node, parent, key) : node };
+  }
   function deliverOps(out, ops) {
-    if (out.length === 2) { if (out[0].wantsOps) opHook(out[0], ops); return; }
+    if (out.length === 2) { if (out[0].wantsOps) hand(out[0], ops); return; }
     var done = [];
     for (var i = 0; i < out.length; i += 2) {
       var info = out[i];
@@ -310,7 +344,7 @@
       if (!info.wantsOps) continue;
       var mine = [];
       for (var j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
-      opHook(info, mine);
+      hand(info, mine);
     }
   }
   function anyWants(out) {
@@ -331,7 +365,7 @@
     if (!anyWants(out)) { if (obj) registerTree(value, target, key, 0); return; }
     if (out.length === 2) {
       var p1 = out[1].slice(); p1.push(key);
-      opHook(out[0], [{ op: 'set', path: p1, value: obj ? snapshot(value, target, key) : value }]);
+      hand(out[0], [{ op: 'set', path: p1, value: obj ? snapshot(value, target, key) : value }]);
       return;
     }
     var ops = [];
@@ -395,6 +429,7 @@
   function getTrap(target, key, receiver) {
     if (key === RAW) return target;
     if (key === IS_REACTIVE) return true;
+    if (key === '__proto__' && !hasOwnProperty.call(target, key)) return Reflect.get(target, key);
     var res = target[key];
     if (typeof key === 'symbol') return res;
     if (activeEffect !== null && shouldTrack) track(target, key);
@@ -419,7 +454,7 @@
     if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     var had = hasOwnProperty.call(target, key);
-    var old = target[key];
+    var old = had ? target[key] : undefined;
     if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
       old.value = value;
       return true;
@@ -430,11 +465,11 @@
       var rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
       bindRef(value, receiver, key);
       value = rv;
-      old = target[key];
+      old = had ? target[key] : undefined;
       if (had && Object.is(old, value)) return true;
     }
     if (had && Object.is(old, value)) return true;
-    target[key] = value;
+    assignOwn(target, key, value);
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
       W.depth++;
       try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
@@ -513,7 +548,22 @@
     return Reflect.ownKeys(target);
   }
 
-  var objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+  // Object.defineProperty(state, key, { value }) is a write like any other (the sync plugin
+  // uses it for "__proto__" keys); accessors and non-default attributes pass through.
+  function definePropertyTrap(target, key, desc) {
+    var plainData = hasOwnProperty.call(desc, 'value') && !desc.get && !desc.set &&
+      desc.enumerable !== false && desc.writable !== false && desc.configurable !== false;
+    if (plainData && typeof key === 'string' && !isArray(target)) {
+      var receiver = proxyMap.get(target);
+      if (receiver !== undefined) return objectSet(target, key, desc.value, receiver);
+    }
+    var had = hasOwnProperty.call(target, key);
+    var ok = Reflect.defineProperty(target, key, desc);
+    if (ok) trigger(target, had ? 0 : 1, key);
+    return ok;
+  }
+
+  var objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
   var arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
 
   // Array methods run on the raw array (fast, one notification, one op).
