@@ -59,8 +59,13 @@
 
   // ops: the operations of one write (several when the written object is reachable at
   // several paths of this store's state).
+  // Writes no proxy can see (a markRaw object, a Date changed in place) are caught up as ops
+  // before the next reported write, at the end of every action and of every $patch: no later
+  // than real Pinia's plugin, which diffs at those moments. (Cost: one fingerprint per such
+  // value per reported write; a Date's is its time.)
   function recordOp(S, ops) {
     if (S.disposed) return;
+    I.catchUpUnobservable();
     var i, j;
     if (S.patching > 0) { for (i = 0; i < ops.length; i++) S.patchOps.push(ops[i]); return; }
     var b = S.batchSubs;
@@ -162,7 +167,7 @@
   function runPatch(S, kind, fn) {
     S.patching++;
     var outer = S.patching === 1;
-    try { fn(); }
+    try { fn(); if (outer) I.catchUpUnobservable(); }
     finally {
       S.patching--;
       if (outer) finishPatch(S, kind);
@@ -318,9 +323,12 @@
       var ret;
       try { ret = fn.apply(ctx, args); }
       catch (e) {
+        I.catchUpUnobservable();
         if (errorList !== null) for (var j = 0; j < errorList.length; j++) errorList[j](e);
         throw e;
       }
+      I.catchUpUnobservable();
+      if (ret instanceof Promise) ret.then(I.catchUpUnobservable, I.catchUpUnobservable);
       if (afterList === null) return ret;
       if (ret instanceof Promise) {
         return ret.then(function (v) {

@@ -18,6 +18,10 @@
   function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
   function isObject(v) { return v !== null && typeof v === 'object'; }
   function hasChanged(a, b) { return !Object.is(a, b); }
+  // The one way this file warns (development messages worded as Vue words them).
+  function warn(message, ...details) {
+    if (global.console && typeof global.console.warn === 'function') global.console.warn('[Vue warn] ' + message, ...details);
+  }
   // Writes an own data property. "__proto__" is an ordinary key in store state (it comes from
   // JSON), so it is defined, never assigned: assigning it would replace the prototype.
   function assignOwn(obj, key, value) {
@@ -30,6 +34,9 @@
   var IS_REACTIVE = '__v_isReactive';
   var SKIP = '__v_skip';
   var ITERATE_KEY = Symbol('iterate');
+  const MAP_KEY_ITERATE_KEY = Symbol('Map key iterate');
+  const IS_READONLY = '__v_isReadonly';
+  const IS_SHALLOW = '__v_isShallow';
   // Depth limits (docs/PROTOCOL.md, "Depth"): a store's state nests at most MAX_STATE_DEPTH
   // levels; an op's path has at most MAX_OP_PATH steps; a deeper write is reported as a `set`
   // of its ancestor at MAX_OP_PATH steps, so no write is ever dropped.
@@ -118,6 +125,7 @@
     else {
       add(depsMap.get(key));
       if (kind !== 0) add(depsMap.get(isArray(target) ? 'length' : ITERATE_KEY));
+      if (target instanceof Map) add(depsMap.get(kind === 0 ? ITERATE_KEY : MAP_KEY_ITERATE_KEY));
     }
     if (list.length) runEffects(list.length > 1 ? Array.from(new Set(list)) : list);
   }
@@ -145,10 +153,78 @@
   var releaseHook = null;
   function endWrite() { if (--W.depth === 0 && releaseHook !== null) releaseHook(); }
 
-  function canObserve(v) {
-    if (v[SKIP] || v.__v_isRef === true || !Object.isExtensible(v)) return false;
-    var t = objToString.call(v);
-    return t === '[object Object]' || t === '[object Array]';
+  // What reactive() can wrap, as in Vue: plain objects and arrays (TargetKind.common), Map, Set,
+  // WeakMap, WeakSet (TargetKind.collection); nothing else (Date, class instances, markRaw).
+  const TargetKind = Object.freeze({ invalid: 0, common: 1, collection: 2 });
+  const COLLECTION_TAGS = new Set(['[object Map]', '[object Set]', '[object WeakMap]', '[object WeakSet]']);
+  function targetKind(v) {
+    if (v[SKIP] || v.__v_isRef === true || !Object.isExtensible(v)) return TargetKind.invalid;
+    const tag = objToString.call(v);
+    if (tag === '[object Object]' || tag === '[object Array]') return TargetKind.common;
+    return COLLECTION_TAGS.has(tag) ? TargetKind.collection : TargetKind.invalid;
+  }
+  function canObserve(v) { return targetKind(v) !== TargetKind.invalid; }
+  // Map and Set values sit in a state tree under the key IN_COLLECTION: ops never address the
+  // inside of a Map or Set (PROTOCOL.md A.3), so a change anywhere in one is sent as a `set` of
+  // the whole collection at the path of the outermost collection around it.
+  const IN_COLLECTION = Symbol('in collection');
+  function isIterableCollection(v) { return v instanceof Map || v instanceof Set; }
+  function hasMember(collection, raw) {
+    if (collection instanceof Set) return collection.has(raw);
+    if (collection.has(raw)) return true;   // a Map key
+    for (const value of collection.values()) if (value === raw) return true;
+    return false;
+  }
+  // Marks the end of a path that leads into a collection (see collectPaths).
+  function CollectionStep(collection) { this.collection = collection; }
+
+  // Values in a state tree that no proxy can see change (markRaw objects, Date, other class
+  // instances, what sits below a shallowReactive): value -> { parent, key, print }. Their
+  // changes are caught up by catchUpUnobservable() when the store next reports a mutation.
+  const unobservable = new Map();
+  function fingerprint(v) {
+    if (v instanceof Date) return 'D' + v.getTime();
+    try {
+      return JSON.stringify(v, function (k, x) {
+        if (x instanceof Map) return { M: Array.from(x.entries()) };
+        if (x instanceof Set) return { S: Array.from(x.values()) };
+        if (x === undefined) return '\u0000u';
+        if (typeof x === 'bigint') return 'n' + x;
+        if (typeof x === 'number' && !isFinite(x)) return 'N' + x;
+        return x;
+      }) + '';
+    } catch (e) {
+      return '\u0000unprintable';   // a cycle: not sent anyway (the plugin reports it)
+    }
+  }
+  function noteUnobservable(value, parent, key) {
+    if (typeof value === 'function' || value.__v_isRef === true) return;
+    unobservable.set(value, { parent: parent, key: key, print: fingerprint(value) });
+  }
+  let catchingUp = false;
+  // Emits a `set` for every unobservable value in a state tree whose content changed since it
+  // was last sent, and forgets the ones no longer in place.
+  function catchUpUnobservable() {
+    if (catchingUp || unobservable.size === 0 || opHook === null) return;
+    catchingUp = true;
+    W.depth++;
+    try {
+      for (const [value, entry] of Array.from(unobservable)) {
+        const parent = entry.parent, key = entry.key;
+        const inPlace = key === IN_COLLECTION ? hasMember(parent, value)
+          : (hasOwnProperty.call(parent, key) && parent[key] === value);
+        if (!inPlace) { unobservable.delete(value); continue; }
+        const print = fingerprint(value);
+        if (print === entry.print) continue;
+        entry.print = print;
+        if (key === IN_COLLECTION) emitCollection(parent);
+        else if (isArray(parent)) emitSet(parent, key, value);
+        else emitSet(parent, key, value);
+      }
+    } finally {
+      catchingUp = false;
+      endWrite();
+    }
   }
 
   function addLink(child, parent, key) {
@@ -171,7 +247,7 @@
     if (!isObject(v)) return v;
     if (v[RAW] !== undefined) {
       v = toRaw(v);
-      if (parent !== null) parent[key] = v;   // keep raw trees free of proxies
+      if (parent !== null && key !== IN_COLLECTION) parent[key] = v;   // keep raw trees free of proxies
     }
     if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
     if (seen === undefined) seen = new Map();
@@ -187,6 +263,7 @@
       seen.set(v, out);
       var observable = canObserve(v);
       if (parent !== null && observable) addLink(v, parent, key);
+      if (parent !== null && !observable) noteUnobservable(v, parent, key);
       var p2 = (parent !== null && observable) ? v : null;
       for (i = 0; i < len; i++) {
         if (i in v) out[i] = snapshot(v[i], p2, i, seen);
@@ -200,23 +277,32 @@
       seen.set(v, out);
       var obs = canObserve(v);
       if (parent !== null && obs) addLink(v, parent, key);
+      if (parent !== null && !obs) noteUnobservable(v, parent, key);
       var p3 = (parent !== null && obs) ? v : null;
       var keys = Object.keys(v);
       for (i = 0; i < keys.length; i++) { k = keys[i]; assignOwn(out, k, snapshot(v[k], p3, k, seen)); }
       seen.delete(v);
       return out;
     }
-    if (v instanceof Date) return new Date(v.getTime());
-    if (v instanceof Map) {
-      out = new Map(); seen.set(v, out);
-      v.forEach(function (val, mk) { out.set(snapshot(mk, null, null, seen), snapshot(val, null, null, seen)); });
+    if (v instanceof Date) {
+      if (parent !== null) noteUnobservable(v, parent, key);
+      return new Date(v.getTime());
+    }
+    if (isIterableCollection(v)) {
+      const linked = parent !== null && canObserve(v);
+      if (linked) addLink(v, parent, key);
+      const owner = linked ? v : null;
+      if (v instanceof Map) {
+        out = new Map(); seen.set(v, out);
+        v.forEach((val, mk) => { out.set(snapshot(mk, owner, IN_COLLECTION, seen), snapshot(val, owner, IN_COLLECTION, seen)); });
+      } else {
+        out = new Set(); seen.set(v, out);
+        v.forEach((val) => { out.add(snapshot(val, owner, IN_COLLECTION, seen)); });
+      }
+      seen.delete(v);
       return out;
     }
-    if (v instanceof Set) {
-      out = new Set(); seen.set(v, out);
-      v.forEach(function (val) { out.add(snapshot(val, null, null, seen)); });
-      return out;
-    }
+    if (parent !== null) noteUnobservable(v, parent, key);
     if (v instanceof RegExp) return new RegExp(v.source, v.flags);
     if (typeof ArrayBuffer !== 'undefined') {
       if (v instanceof ArrayBuffer) return v.slice(0);
@@ -233,11 +319,13 @@
   // Register links for a whole tree (no clone), used when a root is registered.
   function registerTree(v, parent, key, depth) {
     if (!isObject(v) || depth > MAX_WALK) return;
-    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null) parent[key] = v; }
-    if (!canObserve(v)) return;
+    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null && key !== IN_COLLECTION) parent[key] = v; }
+    if (!canObserve(v)) { if (parent !== null) noteUnobservable(v, parent, key); return; }
     if (parent !== null) addLink(v, parent, key);
     if (isArray(v)) { for (var i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
-    else { var keys = Object.keys(v); for (var j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
+    else if (v instanceof Map) v.forEach((val, mk) => { registerTree(mk, v, IN_COLLECTION, depth + 1); registerTree(val, v, IN_COLLECTION, depth + 1); });
+    else if (v instanceof Set) v.forEach((val) => registerTree(val, v, IN_COLLECTION, depth + 1));
+    else if (!COLLECTION_TAGS.has(objToString.call(v))) { var keys = Object.keys(v); for (var j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
   }
 
   function markStateRoot(raw, info) {
@@ -272,6 +360,9 @@
         }
         if (n === 0) { e.p = null; stale = true; }
         else { e.k = first; e.m = n > 1; }
+      } else if (e.k === IN_COLLECTION) {
+        if (hasMember(p, raw)) { pathsIntoCollections = true; collectPaths(p, [new CollectionStep(p)], out, depth + 1); }
+        else { e.p = null; stale = true; }
       } else if (p[e.k] === raw && hasOwnProperty.call(p, e.k)) {
         collectPaths(p, [e.k].concat(suffix), out, depth + 1);
       } else { e.p = null; stale = true; }
@@ -306,6 +397,7 @@
   }
   var single = [null, null];
   function pathsOf(raw) {
+    pathsIntoCollections = false;
     var path = singlePath(raw);
     if (path !== null) {
       single[0] = singleInfo; single[1] = path;
@@ -321,12 +413,53 @@
   var infoRoots = new WeakMap();   // info -> raw root, to resolve capped paths
   // Hands ops to the runtime, each op path capped at MAX_OP_PATH steps: a longer one becomes a
   // `set` of its ancestor at the cap (a fresh snapshot of that ancestor as it is now).
+  let pathsIntoCollections = false;   // set when collectPaths met a CollectionStep
   function hand(info, ops) {
+    if (pathsIntoCollections) ops = wholeCollections(ops);
     for (var i = 0; i < ops.length; i++) {
       var o = ops[i];
       if (o.path.length > MAX_OP_PATH) ops[i] = ancestorSet(info, o.path);
     }
     opHook(info, ops);
+  }
+  // An op whose path leads into a Map or Set becomes one `set` of that whole collection.
+  function wholeCollections(ops) {
+    const out = [], done = [];
+    for (const o of ops) {
+      const at = o.path.findIndex((step) => step instanceof CollectionStep);
+      if (at === -1) { out.push(o); continue; }
+      const collection = o.path[at].collection;
+      if (done.indexOf(collection) !== -1) continue;
+      done.push(collection);
+      out.push({ op: 'set', path: o.path.slice(0, at), value: snapshotCollection(collection) });
+    }
+    return out;
+  }
+  // A copy of a Map or Set in a state tree, its members linked to it.
+  function snapshotCollection(collection) {
+    const seen = new Map();
+    if (collection instanceof Map) {
+      const out = new Map();
+      seen.set(collection, out);
+      collection.forEach((value, key) => { out.set(snapshot(key, collection, IN_COLLECTION, seen), snapshot(value, collection, IN_COLLECTION, seen)); });
+      return out;
+    }
+    const out = new Set();
+    seen.set(collection, out);
+    collection.forEach((value) => { out.add(snapshot(value, collection, IN_COLLECTION, seen)); });
+    return out;
+  }
+  // A Map or Set changed in place: a `set` of it at each of its paths.
+  function emitCollection(raw) {
+    const out = pathsOf(raw);
+    if (out.length === 0) return;
+    if (!anyWants(out)) { registerTree(raw, null, null, 0); return; }
+    const ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      const path = out[i + 1].slice();
+      ops.push({ op: 'set', path: path, value: path.length && path[path.length - 1] instanceof CollectionStep ? null : snapshotCollection(raw) });
+    }
+    deliverOps(out, ops);
   }
   function ancestorSet(info, path) {
     var node = infoRoots.get(info), parent = null, key = null;
@@ -429,6 +562,7 @@
   function getTrap(target, key, receiver) {
     if (key === RAW) return target;
     if (key === IS_REACTIVE) return true;
+    if (key === IS_READONLY || key === IS_SHALLOW) return false;
     if (key === '__proto__' && !hasOwnProperty.call(target, key)) return Reflect.get(target, key);
     var res = target[key];
     if (typeof key === 'symbol') return res;
@@ -442,6 +576,7 @@
   function arrayGetTrap(target, key, receiver) {
     if (key === RAW) return target;
     if (key === IS_REACTIVE) return true;
+    if (key === IS_READONLY || key === IS_SHALLOW) return false;
     if (typeof key === 'string' && hasOwnProperty.call(arrayInstrumentations, key)) return arrayInstrumentations[key];
     var res = target[key];
     if (typeof key === 'symbol') return res;
@@ -451,7 +586,7 @@
   }
 
   function objectSet(target, key, value, receiver) {
-    if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
+    if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     var had = hasOwnProperty.call(target, key);
     var old = had ? target[key] : undefined;
@@ -477,7 +612,7 @@
     return true;
   }
   function arraySet(target, key, value, receiver) {
-    if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
+    if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     var oldLen = target.length;
     if (key === 'length') {
@@ -554,7 +689,7 @@
     var plainData = hasOwnProperty.call(desc, 'value') && !desc.get && !desc.set &&
       desc.enumerable !== false && desc.writable !== false && desc.configurable !== false;
     if (plainData && typeof key === 'string' && !isArray(target)) {
-      var receiver = proxyMap.get(target);
+      var receiver = proxyMap.get(target) || shallowProxyMap.get(target);
       if (receiver !== undefined) return objectSet(target, key, desc.value, receiver);
     }
     var had = hasOwnProperty.call(target, key);
@@ -645,18 +780,214 @@
     };
   });
 
+  // ---------------------------------------------------------------------------
+  // shallowReactive, readonly, shallowReadonly
+  // ---------------------------------------------------------------------------
+
+  // shallowReactive: only the top level is reactive; values are returned as stored (refs too).
+  function shallowGet(target, key, receiver) {
+    if (key === RAW) return target;
+    if (key === IS_REACTIVE || key === IS_SHALLOW) return true;
+    if (key === IS_READONLY) return false;
+    if (isArray(target) && typeof key === 'string' && hasOwnProperty.call(arrayInstrumentations, key)) return arrayInstrumentations[key];
+    const res = target[key];
+    if (typeof key !== 'symbol' && activeEffect !== null && shouldTrack) track(target, key);
+    return res;
+  }
+  const shallowObjectHandlers = { get: shallowGet, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
+  const shallowArrayHandlers = { get: shallowGet, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+
+  // readonly: reads go through the target (a reactive proxy stays reactive underneath), values
+  // come back readonly, writes warn and change nothing.
+  function makeReadonlyHandlers(shallow) {
+    return {
+      get(target, key, receiver) {
+        if (key === RAW) return target;
+        if (key === IS_READONLY) return true;
+        if (key === IS_SHALLOW) return shallow;
+        if (key === IS_REACTIVE) return isReactive(target);
+        const res = target[key];
+        if (shallow || typeof key === 'symbol' || !isObject(res)) return res;
+        if (res.__v_isRef === true) return isArray(target) && indexKey(key) !== -1 ? res : res.value;
+        return readonly(res);
+      },
+      set(target, key) {
+        warn(`Set operation on key "${String(key)}" failed: target is readonly.`, target);
+        return true;
+      },
+      deleteProperty(target, key) {
+        warn(`Delete operation on key "${String(key)}" failed: target is readonly.`, target);
+        return true;
+      },
+      defineProperty(target, key) {
+        warn(`Set operation on key "${String(key)}" failed: target is readonly.`, target);
+        return true;
+      }
+    };
+  }
+  const readonlyHandlers = makeReadonlyHandlers(false);
+  const shallowReadonlyHandlers = makeReadonlyHandlers(true);
+
+  // ---------------------------------------------------------------------------
+  // Map, Set, WeakMap, WeakSet (Vue's collection handlers: methods instrumented)
+  // ---------------------------------------------------------------------------
+
+  // A collection in a state tree changed in place: its ops, then its effects.
+  function afterCollectionWrite(raw, kind, key) {
+    if (rootCount !== 0 && opHook !== null && isIterableCollection(raw)) {
+      W.depth++;
+      try { emitCollection(raw); trigger(raw, kind, key); } finally { endWrite(); }
+    } else trigger(raw, kind, key);
+  }
+  function trackRead(raw, key) { if (activeEffect !== null && shouldTrack) track(raw, key); }
+
+  function makeCollectionInstrumentations(readonlyKind, shallow) {
+    const wrap = shallow ? (v) => v : readonlyKind ? toReadonly : toReactive;
+    const readonlyWrite = (what) => function (key) {
+      warn(`${what} operation ${arguments.length ? `on key "${String(key)}" ` : ''}failed: target is readonly.`, toRaw(this));
+      return what === 'Delete' ? false : what === 'Clear' ? undefined : this;
+    };
+    const iterator = (method) => function (...args) {
+      const target = this[RAW], raw = toRaw(target);
+      const isMap = raw instanceof Map;
+      const pairs = method === 'entries' || (method === Symbol.iterator && isMap);
+      const keysOnly = method === 'keys' && isMap;
+      const inner = target[method](...args);
+      if (!readonlyKind) trackRead(raw, keysOnly ? MAP_KEY_ITERATE_KEY : ITERATE_KEY);
+      return {
+        next() {
+          const { value, done } = inner.next();
+          return done ? { value, done } : { value: pairs ? [wrap(value[0]), wrap(value[1])] : wrap(value), done };
+        },
+        [Symbol.iterator]() { return this; }
+      };
+    };
+    const methods = {
+      get(key) {
+        const target = this[RAW], raw = toRaw(target), rawKey = toRaw(key);
+        if (!readonlyKind) { if (key !== rawKey) trackRead(raw, key); trackRead(raw, rawKey); }
+        if (raw.has(key)) return wrap(target.get(key));
+        if (raw.has(rawKey)) return wrap(target.get(rawKey));
+        if (target !== raw) target.get(key);   // readonly(reactive(map)): let the inner proxy track
+        return undefined;
+      },
+      get size() {
+        const target = this[RAW];
+        if (!readonlyKind) trackRead(toRaw(target), ITERATE_KEY);
+        return target.size;
+      },
+      has(key) {
+        const target = this[RAW], raw = toRaw(target), rawKey = toRaw(key);
+        if (!readonlyKind) { if (key !== rawKey) trackRead(raw, key); trackRead(raw, rawKey); }
+        return key === rawKey ? target.has(key) : target.has(key) || target.has(rawKey);
+      },
+      forEach(callback, thisArg) {
+        const observed = this, target = observed[RAW], raw = toRaw(target);
+        if (!readonlyKind) trackRead(raw, ITERATE_KEY);
+        return target.forEach((value, key) => callback.call(thisArg, wrap(value), wrap(key), observed));
+      }
+    };
+    if (readonlyKind) {
+      methods.add = readonlyWrite('Add'); methods.set = readonlyWrite('Set');
+      methods.delete = readonlyWrite('Delete'); methods.clear = readonlyWrite('Clear');
+    } else {
+      methods.add = function (value) {
+        const raw = toRaw(this), rawValue = shallow ? value : toRaw(value);
+        if (!raw.has(rawValue) && !raw.has(value)) {
+          raw.add(rawValue);
+          afterCollectionWrite(raw, 1, rawValue);
+        }
+        return this;
+      };
+      methods.set = function (key, value) {
+        const raw = toRaw(this);
+        if (!shallow) value = toRaw(value);
+        let had = raw.has(key);
+        if (!had) { key = toRaw(key); had = raw.has(key); }
+        const old = raw.get(key);
+        raw.set(key, value);
+        if (!had) afterCollectionWrite(raw, 1, key);
+        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key);
+        return this;
+      };
+      methods.delete = function (key) {
+        const raw = toRaw(this);
+        let had = raw.has(key);
+        if (!had) { key = toRaw(key); had = raw.has(key); }
+        const result = raw.delete(key);
+        if (had) afterCollectionWrite(raw, 2, key);
+        return result;
+      };
+      methods.clear = function () {
+        const raw = toRaw(this);
+        const hadItems = raw.size !== 0;
+        const result = raw.clear();
+        if (hadItems) afterCollectionWrite(raw, 3, undefined);
+        return result;
+      };
+    }
+    for (const method of ['keys', 'values', 'entries', Symbol.iterator]) methods[method] = iterator(method);
+    return methods;
+  }
+  function makeCollectionHandlers(readonlyKind, shallow) {
+    const methods = makeCollectionInstrumentations(readonlyKind, shallow);
+    return {
+      get(target, key, receiver) {
+        if (key === RAW) return target;
+        if (key === IS_REACTIVE) return !readonlyKind || isReactive(target);
+        if (key === IS_READONLY) return readonlyKind;
+        if (key === IS_SHALLOW) return shallow;
+        return Reflect.get(hasOwnProperty.call(methods, key) && key in target ? methods : target, key, receiver);
+      }
+    };
+  }
+  const collectionHandlers = makeCollectionHandlers(false, false);
+  const shallowCollectionHandlers = makeCollectionHandlers(false, true);
+  const readonlyCollectionHandlers = makeCollectionHandlers(true, false);
+  const shallowReadonlyCollectionHandlers = makeCollectionHandlers(true, true);
+
+  const shallowProxyMap = new WeakMap();
+  const readonlyProxyMap = new WeakMap();
+  const shallowReadonlyProxyMap = new WeakMap();
+
+  function createProxy(target, cache, commonHandlers, arrayCommonHandlers, collectionKindHandlers) {
+    const existing = cache.get(target);
+    if (existing !== undefined) return existing;
+    const kind = targetKind(target);
+    if (kind === TargetKind.invalid) return target;
+    const handlers = kind === TargetKind.collection ? collectionKindHandlers : isArray(target) ? arrayCommonHandlers : commonHandlers;
+    const proxy = new Proxy(target, handlers);
+    cache.set(target, proxy);
+    return proxy;
+  }
+
   function reactive(target) {
     if (!isObject(target)) return target;
-    if (target[RAW] !== undefined) return target;
-    var existing = proxyMap.get(target);
-    if (existing !== undefined) return existing;
-    if (!canObserve(target)) return target;
-    var p = new Proxy(target, isArray(target) ? arrayHandlers : objectHandlers);
-    proxyMap.set(target, p);
-    return p;
+    if (target[RAW] !== undefined && !isReadonly(target)) return target;
+    if (isReadonly(target)) return target;
+    return createProxy(target, proxyMap, objectHandlers, arrayHandlers, collectionHandlers);
   }
-  function isReactive(v) { return isObject(v) && v[IS_REACTIVE] === true; }
-  function isProxy(v) { return isReactive(v); }
+  function shallowReactive(target) {
+    if (!isObject(target) || target[RAW] !== undefined) return target;
+    return createProxy(target, shallowProxyMap, shallowObjectHandlers, shallowArrayHandlers, shallowCollectionHandlers);
+  }
+  function readonly(target) {
+    if (!isObject(target) || isReadonly(target)) return target;
+    return createProxy(target, readonlyProxyMap, readonlyHandlers, readonlyHandlers, readonlyCollectionHandlers);
+  }
+  function shallowReadonly(target) {
+    if (!isObject(target) || isReadonly(target)) return target;
+    return createProxy(target, shallowReadonlyProxyMap, shallowReadonlyHandlers, shallowReadonlyHandlers, shallowReadonlyCollectionHandlers);
+  }
+  function toReadonly(v) { return isObject(v) ? readonly(v) : v; }
+  function isReadonly(v) { return isObject(v) && v[IS_READONLY] === true; }
+  function isShallow(v) { return isObject(v) && v[IS_SHALLOW] === true; }
+  function isReactive(v) {
+    if (!isObject(v)) return false;
+    if (isReadonly(v)) return isReactive(v[RAW]);
+    return v[IS_REACTIVE] === true;
+  }
+  function isProxy(v) { return isObject(v) && v[RAW] !== undefined; }
   function toRaw(v) {
     var r = isObject(v) ? v[RAW] : undefined;
     return r !== undefined ? toRaw(r) : v;
@@ -792,7 +1123,7 @@
     },
     set: function (v) {
       if (this._setter) this._setter(v);
-      else if (global.console) console.warn('Write operation failed: computed value is readonly');
+      else warn('Write operation failed: computed value is readonly');
     },
     configurable: true
   });
@@ -819,15 +1150,32 @@
     queue.push(job);
     if (flushPromise === null) flushPromise = resolved.then(flushJobs);
   }
+  // flush: 'post' callbacks run after every 'pre' job of the same flush (Vue runs them after
+  // rendering; there is no rendering here).
+  const postQueue = [];
+  function queuePostJob(job) {
+    if (job._queued) return;
+    job._queued = true;
+    postQueue.push(job);
+    if (flushPromise === null) flushPromise = resolved.then(flushJobs);
+  }
+  function runQueue(list) {
+    for (let i = 0; i < list.length; i++) {
+      const job = list[i];
+      job._queued = false;
+      try { job(); } catch (e) { reportError(e); }
+    }
+    list.length = 0;
+  }
   function flushJobs() {
     try {
-      for (var i = 0; i < queue.length; i++) {
-        var job = queue[i];
-        job._queued = false;
-        try { job(); } catch (e) { reportError(e); }
+      while (queue.length !== 0 || postQueue.length !== 0) {
+        runQueue(queue);
+        runQueue(postQueue);
       }
     } finally {
       queue.length = 0;
+      postQueue.length = 0;
       flushPromise = null;
     }
   }
@@ -877,16 +1225,19 @@
   // watch, watchEffect
   // ---------------------------------------------------------------------------
 
-  function traverse(v, seen) {
-    if (!isObject(v) || v[SKIP]) return v;
-    seen = seen || new Set();
+  // Reads everything under v (down to `depth` levels) so that a deep watcher depends on it.
+  function traverse(v, depth = Infinity, seen = new Set()) {
+    if (depth <= 0 || !isObject(v) || v[SKIP]) return v;
     if (seen.has(v)) return v;
     seen.add(v);
-    if (isRef(v)) traverse(v.value, seen);
-    else if (isArray(v)) { for (var i = 0; i < v.length; i++) traverse(v[i], seen); }
-    else if (v instanceof Map) { v.forEach(function (x) { traverse(x, seen); }); }
-    else if (v instanceof Set) { v.forEach(function (x) { traverse(x, seen); }); }
-    else { for (var k in v) traverse(v[k], seen); }
+    depth--;
+    if (isRef(v)) traverse(v.value, depth, seen);
+    else if (isArray(v)) { for (let i = 0; i < v.length; i++) traverse(v[i], depth, seen); }
+    else if (v instanceof Map || v instanceof Set) { v.forEach((x) => { traverse(x, depth, seen); }); }
+    else {
+      for (const k in v) traverse(v[k], depth, seen);
+      for (const sym of Object.getOwnPropertySymbols(v)) if (Object.prototype.propertyIsEnumerable.call(v, sym)) traverse(v[sym], depth, seen);
+    }
     return v;
   }
 
@@ -898,13 +1249,17 @@
     var cleanup = null;
     function onCleanup(fn) { cleanup = fn; }
     if (isRef(source)) { getter = function () { return source.value; }; forceTrigger = !!source.__v_isShallow; }
-    else if (isReactive(source)) { getter = function () { return source; }; if (deep === undefined) deep = true; }
+    else if (isReactive(source)) {
+      getter = function () { return source; };
+      if (deep === undefined) deep = true;
+      else if (deep === false) deep = 1;   // Vue: a reactive source with deep: false is watched one level deep
+    }
     else if (isArray(source)) {
       isMulti = true;
       getter = function () {
         return source.map(function (s) {
           if (isRef(s)) return s.value;
-          if (isReactive(s)) return traverse(s);
+          if (isReactive(s)) return traverse(s, deep === false ? 1 : deep === true || deep === undefined ? Infinity : deep);
           if (typeof s === 'function') return s();
           return s;
         });
@@ -914,9 +1269,12 @@
       else getter = function () { if (cleanup) { var c = cleanup; cleanup = null; c(); } return source(onCleanup); };
     } else {
       getter = function () {};
-      if (global.console) console.warn('Invalid watch source: ', source);
+      warn('Invalid watch source: ', source);
     }
-    if (cb && deep) { var base = getter; getter = function () { return traverse(base()); }; }
+    if (cb && deep) {
+      const base = getter, levels = deep === true ? Infinity : deep;
+      getter = () => traverse(base(), levels);
+    }
     var oldValue = isMulti ? [] : INITIAL;
     var effect;
     function job() {
@@ -934,7 +1292,7 @@
         if (once) stop();
       }
     }
-    var scheduler = flush === 'sync' ? job : function () { queueJob(job); };
+    var scheduler = flush === 'sync' ? job : flush === 'post' ? () => queuePostJob(job) : () => queueJob(job);
     effect = new ReactiveEffect(getter, scheduler);
     function stop() { effect.stop(); if (cleanup) { var c = cleanup; cleanup = null; c(); } }
     if (cb) {
@@ -958,6 +1316,8 @@
     ref: ref, shallowRef: shallowRef, isRef: isRef, unref: unref, toRef: toRef, toRefs: toRefs,
     toValue: toValue, customRef: customRef, triggerRef: triggerRef,
     reactive: reactive, isReactive: isReactive, isProxy: isProxy, toRaw: toRaw, markRaw: markRaw,
+    shallowReactive: shallowReactive, readonly: readonly, shallowReadonly: shallowReadonly,
+    isReadonly: isReadonly, isShallow: isShallow,
     computed: computed, isComputed: isComputed,
     watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect,
     effectScope: effectScope, getCurrentScope: getCurrentScope, onScopeDispose: onScopeDispose,
@@ -971,11 +1331,13 @@
       snapshot: function (v) { return snapshot(v, null, null); },
       bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,
-      reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect
+      reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
+      catchUpUnobservable: catchUpUnobservable
     }
   };
   global.StateHubReactivity = api;
   ['ref', 'reactive', 'computed', 'watch', 'watchEffect', 'nextTick', 'effectScope', 'getCurrentScope',
    'onScopeDispose', 'toRef', 'toRefs', 'toValue', 'unref', 'isRef', 'isReactive', 'isProxy', 'markRaw',
-   'toRaw', 'shallowRef', 'customRef', 'triggerRef'].forEach(function (name) { global[name] = api[name]; });
+   'toRaw', 'shallowRef', 'customRef', 'triggerRef', 'shallowReactive', 'readonly', 'shallowReadonly',
+   'isReadonly', 'isShallow'].forEach(function (name) { global[name] = api[name]; });
 })(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -733,7 +733,61 @@
     deep.$dispose(); take();
   })();
 
-  // ---------------------------------------------------------------- 9. async tail (promises only)
+  // ---------------------------------------------------------------- 9. collections and unobservable writes
+
+  (function collectionTests() {
+    if (!precise) return;   // real Pinia: the plugin diffs, which covers both by construction
+    var pc = G.createPinia();
+    pc.use(S.createSyncPlugin());
+    var useColl = G.defineStore('selftest.coll', {
+      state: function () {
+        return { m: new Map([['a', { x: 1 }]]), s: new Set([1]), nested: { inner: new Map([['k', new Set(['v'])]]) }, when: new Date(0), raw: G.markRaw({ q: 1 }), n: 0 };
+      },
+      actions: {
+        touchDate: function () { this.when.setTime(1000); },
+        touchRaw: function () { this.raw.q = 3; }
+      }
+    });
+    var c = useColl(pc);
+    var m = new Mirror();
+    m.feed(take());
+    c.m.set('b', 2);
+    c.m.get('a').x = 5;
+    c.s.add(2);
+    c.s.delete(1);
+    c.nested.inner.get('k').add('w');
+    S.flushPending();
+    var sent = take();
+    m.feed(sent);
+    eq(m.stores['selftest.coll'], expected(c), 'Map and Set edited in place: mirror equal after the tick');
+    var paths = sent[0].payload.mutations[0].ops.map(function (o) { return o.op + ':' + JSON.stringify(o.path); });
+    eq(paths, ['set:["m"]', 'set:["m"]', 'set:["s"]', 'set:["s"]', 'set:["nested","inner"]'], 'each change is a set of the whole (outermost) collection');
+    c.m.clear();
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.coll'], expected(c), 'Map cleared: mirror equal');
+    // unobservable writes: caught up at the next reported write
+    c.when.setTime(5);
+    c.raw.q = 2;
+    S.flushPending();
+    ok(take().length === 0, 'an unobservable write alone is not reported at once (as on real Pinia)');
+    c.n = 1;
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.coll'], expected(c), 'unobservable writes caught up at the next reported write');
+    // ... and at the end of the action that made them
+    c.touchDate();
+    c.touchRaw();
+    S.flushPending();
+    var fromActions = take();
+    m.feed(fromActions);
+    eq(m.stores['selftest.coll'], expected(c), 'unobservable writes caught up at the end of the action');
+    ok(fromActions.length === 1 && fromActions[0].payload.mutations.map(function (mu) { return mu.action; }).join() === 'touchDate,touchRaw', 'catch-up tagged with the action', fromActions);
+    ok(m.errors.length === 0, 'collections mirror well-formed', m.errors.slice(0, 5));
+    c.$dispose(); take();
+  })();
+
+  // ---------------------------------------------------------------- 10. async tail (promises only)
 
   function finish() {
     restore();
