@@ -585,8 +585,17 @@
     return res;
   }
 
+  // Objects that hold refs as Vue does (stored as refs, unwrapped on read): stores. Their
+  // accessor properties (state and getters) are written through their setters, which do
+  // their own triggering.
+  const refHolders = new WeakSet();
   function objectSet(target, key, value, receiver) {
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
+    if (refHolders.has(target)) {
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor !== undefined && descriptor.set !== undefined) { descriptor.set.call(receiver, value); return true; }
+      if (descriptor !== undefined && descriptor.get !== undefined) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
+    }
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     var had = hasOwnProperty.call(target, key);
     var old = had ? target[key] : undefined;
@@ -594,7 +603,7 @@
       old.value = value;
       return true;
     }
-    if (isObject(value) && value instanceof RefImpl) {
+    if (isObject(value) && value instanceof RefImpl && !refHolders.has(target)) {
       // A plain ref assigned into a reactive object: keep its value here and bind the ref to
       // this property (reads and writes through either side meet, and stay in the op log).
       var rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
@@ -1332,7 +1341,8 @@
       bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,
       reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
-      catchUpUnobservable: catchUpUnobservable
+      catchUpUnobservable: catchUpUnobservable,
+      holdRefs: function (raw) { refHolders.add(raw); }
     }
   };
   global.StateHubReactivity = api;

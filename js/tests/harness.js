@@ -15,6 +15,10 @@
   let warnings = [];
 
   class AssertionError extends Error {}
+  // expect.any(Type): matches any value of that type inside toEqual.
+  class Asymmetric {
+    constructor(matches) { this.matches = matches; }
+  }
 
   function describe(name, body) {
     scopes.push({ name, beforeEach: [], afterEach: [] });
@@ -52,6 +56,7 @@
   // content, Date by time); `strict` also compares undefined-valued keys and prototypes.
   function equals(a, b, strict, seen = []) {
     if (Object.is(a, b)) return true;
+    if (b instanceof Asymmetric) return b.matches(a);
     if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
     if (seen.some(([x, y]) => x === a && y === b)) return true;
     seen.push([a, b]);
@@ -154,6 +159,8 @@
     };
     return positive;
   }
+  expect.any = (type) => new Asymmetric((value) =>
+    value != null && (Object(value) instanceof type || (type === Function && typeof value === 'function')));
 
   async function run(print = global.print || ((line) => global.console.log(line))) {
     const result = { passed: 0, failed: 0, failures: [], done: false };
