@@ -593,6 +593,12 @@
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (refHolders.has(target)) {
       const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor !== undefined && (descriptor.get !== undefined || descriptor.set !== undefined) && isObject(value) && value.__v_isRef === true) {
+        // a ref replaces the accessor (as assigning a ref over a ref does in Vue), e.g. a hot-updated getter
+        Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+        trigger(target, 0, key);
+        return true;
+      }
       if (descriptor !== undefined && descriptor.set !== undefined) { descriptor.set.call(receiver, value); return true; }
       if (descriptor !== undefined && descriptor.get !== undefined) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
     }

@@ -787,7 +787,38 @@
     c.$dispose(); take();
   })();
 
-  // ---------------------------------------------------------------- 10. async tail (promises only)
+  // ---------------------------------------------------------------- 10. hot swap keeps state and mirror
+
+  (function hotSwapTests() {
+    if (!precise) return;
+    var ph = G.createPinia();
+    G.setActivePinia(ph);
+    ph.use(S.createSyncPlugin());
+    var useHot = G.defineStore('selftest.hot', { state: function () { return { n: 1, gone: true }; }, actions: { inc: function () { this.n++; } } });
+    var hot = useHot(ph);
+    var m = new Mirror();
+    m.feed(take());
+    hot.inc();
+    S.flushPending();
+    m.feed(take());
+    G.StateHubPinia.hotSwap(function () {
+      G.defineStore('selftest.hot', { state: function () { return { n: 0, added: 'yes' }; }, actions: { inc: function () { this.n += 10; } } });
+    });
+    S.flushPending();
+    var swapMsgs = take();
+    m.feed(swapMsgs);
+    ok(swapMsgs.length === 1 && swapMsgs[0].type === 'apply_mutation' && swapMsgs[0].payload.mutations.length === 1, 'hot swap: one change reaches native, no new store', swapMsgs.map(function (x) { return x.type; }));
+    eq(m.stores['selftest.hot'], { n: 2, added: 'yes' }, 'hot swap: state kept, keys added and removed in the mirror');
+    hot.inc();
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.hot'], { n: 12, added: 'yes' }, 'hot swap: new action runs on the kept state, mirrored');
+    ok(m.errors.length === 0, 'hot swap mirror well-formed', m.errors.slice(0, 5));
+    hot.$dispose(); take();
+    G.setActivePinia(pinia);
+  })();
+
+  // ---------------------------------------------------------------- 11. async tail (promises only)
 
   function finish() {
     restore();
