@@ -879,6 +879,13 @@
     }
   }
 
+  // `ack` (PROTOCOL.md A.1): the messageId of the last native message applied, as its JSON value (a string
+  // from StateHub's hub; a number is echoed as a number). A message without a messageId is applied but
+  // acknowledges nothing: `ack` keeps its previous value.
+  function acknowledge(rec, msg) {
+    if (msg.messageId !== undefined && msg.messageId !== null) rec.ack = JSON.stringify(msg.messageId);
+  }
+
   function handleHydrate(msg, rec) {
     var p = msg.payload;
     if (p === null || typeof p !== 'object' || p.state === null || typeof p.state !== 'object' || isArray(p.state)) {
@@ -898,7 +905,7 @@
       rec.suppress--;
     }
     rec.derivedDirty = false;
-    rec.ack = JSON.stringify(msg.messageId === undefined ? null : msg.messageId);
+    acknowledge(rec, msg);
     postSyncState(rec, 'hydrated');
   }
 
@@ -936,7 +943,7 @@
       rec.suppress--;
     }
     rebaseline(rec);
-    rec.ack = JSON.stringify(msg.messageId === undefined ? null : msg.messageId);
+    acknowledge(rec, msg);
     if (failure) {
       send(rec, 'error', errorPayload('op_failed', 'forwarded op does not apply: ' + failure.reason,
         failure.op && isArray(failure.op.path) ? failure.op.path : [], { op: failure.op && failure.op.op, reason: failure.reason }));
