@@ -581,7 +581,7 @@
         record.hmr.actions[name] = actions[name];
         defineAction(record, name, actions[name]);
       }
-      record.pluginOptions = options;
+      record.pluginOptions = Object.assign({ actions: {} }, options);   // a copy, as Pinia gives plugins
     } else {
       record.root = hydrating ? initial : {};
       if (!hydrating && !hot) states[id] = record.root;
@@ -674,8 +674,8 @@
     record.hmr = fresh.hmr;
     record.definition = fresh.definition;
     Object.defineProperty(storeRaw, '_hmrPayload', { value: record.hmr, writable: true, configurable: true, enumerable: false });
-    if (!record.isSetup) record.pluginOptions = fresh.pluginOptions;
-    else for (const name of Object.keys(fresh.hmr.actions)) record.pluginOptions.actions[name] = fresh.hmr.actions[name];
+    // the options plugins were given follow the new definition (the sync plugin reads its actions)
+    record.pluginOptions.actions = Object.assign({}, fresh.hmr.actions);
   }
 
   // While a page's store code is swapped (StateHubPinia.hotSwap), defineStore() of an id that
@@ -683,10 +683,16 @@
   let hotSwapping = 0;
   const hotSwapped = [];
   function hotSwap(evaluate) {
-    hotSwapping++;
-    const before = hotSwapped.length;
+    beginHotSwap();
     try { evaluate(); } finally { hotSwapping--; }
-    return hotSwapped.splice(before);
+    return hotSwapped.splice(0);
+  }
+  // The same in two calls, for a host that evaluates the new code itself in between
+  // (JavaScriptEngine.hotSwap): endHotSwap() returns the ids of the stores it updated.
+  function beginHotSwap() { if (hotSwapping++ === 0) hotSwapped.length = 0; }
+  function endHotSwap() {
+    if (hotSwapping > 0) hotSwapping--;
+    return hotSwapping === 0 ? hotSwapped.splice(0) : hotSwapped.slice();
   }
 
   function defineStore(idOrOptions, setup, setupOptions) {
@@ -856,7 +862,7 @@
     createPinia, setActivePinia, getActivePinia, defineStore, storeToRefs, skipHydrate,
     disposePinia, MutationType, acceptHMRUpdate,
     mapStores, mapState, mapGetters: mapState, mapWritableState, mapActions, setMapStoreSuffix,
-    createApp, inject, hasInjectionContext, hotSwap,
+    createApp, inject, hasInjectionContext, hotSwap, beginHotSwap, endHotSwap,
     applyOps, OPS, piniaSymbol
   };
   global.StateHubPinia = api;

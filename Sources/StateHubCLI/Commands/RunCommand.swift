@@ -41,6 +41,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seconds a dispatch may take.")
     var timeout: Double = 30
 
+    // js engineer (issue 13): see RunCommand+HotSwap.swift
+    @Option(name: .customLong("hot-swap"), help: ArgumentHelp("After the dispatches, replace the page's store code with FILE; state and mirrors are kept (repeatable).", valueName: "FILE"))
+    var hotSwapFiles: [String] = []
+
     func run() async throws {
         let dispatches: [PlannedDispatch]
         let scripts: [ScriptFile]
@@ -89,6 +93,7 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
         }
+        if !(try await hotSwap(engine, trace: recorder)) { failed = true }   // js engineer (issue 13)
         _ = await bridge.waitUntilQuiet(timeout: .seconds(timeout))
         try? await engine.waitUntilIdle(timeout: .seconds(timeout))
         for problem in hub.problems { Output.error("hub: \(problem)") }
