@@ -20,9 +20,9 @@
 
   /**
    * @typedef {(string|number)[]} Path  steps from the state root: keys of objects, indices of arrays
-   * @typedef {{ op: 'set', path: Path, value: unknown }
-   *   | { op: 'delete', path: Path }
-   *   | { op: 'splice', path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   * @typedef {{ op: OpKind.set, path: Path, value: unknown }
+   *   | { op: OpKind.delete, path: Path }
+   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }} Op
    * @typedef {{ type: string, storeId: string, events: unknown, payload?: object }} Mutation
    *   what a $subscribe callback receives; its ops are under the symbol key OPS
    */
@@ -45,6 +45,7 @@
   }
 
   const OPS = Symbol.for('statehub.ops');
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
   const MutationType = Object.freeze({ direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
   // What a queued delivery to subscribers is.
   const Delivery = Object.freeze({ drainOnly: -1, direct: 0, patchObject: 1, patchFunction: 2 });
@@ -333,7 +334,7 @@
     for (const boundRef of record.boundRefs) boundRef._b = record.proxy;
     internals.markStateRoot(raw, record);
     internals.trigger(old, 3);
-    recordOps(record, [{ op: 'set', path: [], value: internals.snapshot(raw) }]);
+    recordOps(record, [{ op: OpKind.set, path: [], value: internals.snapshot(raw) }]);
   }
 
   // ---------------------------------------------------------------------------
@@ -838,21 +839,21 @@
     for (const op of ops) {
       const path = op.path, length = path.length;
       if (length === 0) {
-        if (op.op !== 'set') throw new Error(`applyOps: "${op.op}" needs a non-empty path`);
+        if (op.op !== OpKind.set) throw new Error(`applyOps: "${op.op}" needs a non-empty path`);
         const value = clone(op.value);
         for (const key of Object.keys(target)) delete target[key];   // key order follows the new state
         for (const key of Object.keys(value)) defineOwn(target, key, value[key]);
         continue;
       }
       let parent = target;
-      const last = op.op === 'splice' ? length : length - 1;
+      const last = op.op === OpKind.splice ? length : length - 1;
       for (let j = 0; j < last; j++) {
         parent = hasOwn(parent, path[j]) ? parent[path[j]] : undefined;   // own keys only
         if (!isObject(parent)) throw new Error('applyOps: no container at ' + JSON.stringify(path.slice(0, j + 1)));
       }
-      if (op.op === 'set') defineOwn(parent, path[length - 1], clone(op.value));
-      else if (op.op === 'delete') delete parent[path[length - 1]];
-      else if (op.op === 'splice') parent.splice(op.index, op.deleteCount, ...clone(op.items));
+      if (op.op === OpKind.set) defineOwn(parent, path[length - 1], clone(op.value));
+      else if (op.op === OpKind.delete) delete parent[path[length - 1]];
+      else if (op.op === OpKind.splice) parent.splice(op.index, op.deleteCount, ...clone(op.items));
       else throw new Error(`applyOps: unknown op "${op.op}"`);
     }
     return target;

@@ -12,9 +12,9 @@
 (function (global) {
   'use strict';
 
-  var hasOwnProperty = Object.prototype.hasOwnProperty;
-  var objToString = Object.prototype.toString;
-  var isArray = Array.isArray;
+  let hasOwnProperty = Object.prototype.hasOwnProperty;
+  let objToString = Object.prototype.toString;
+  let isArray = Array.isArray;
   function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
   function isObject(v) { return v !== null && typeof v === 'object'; }
   function hasChanged(a, b) { return !Object.is(a, b); }
@@ -30,28 +30,35 @@
   }
   function ownValue(obj, key) { return hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
 
-  var RAW = '__v_raw';
-  var IS_REACTIVE = '__v_isReactive';
-  var SKIP = '__v_skip';
-  var ITERATE_KEY = Symbol('iterate');
+  let RAW = '__v_raw';
+  let IS_REACTIVE = '__v_isReactive';
+  let SKIP = '__v_skip';
+  let ITERATE_KEY = Symbol('iterate');
   const MAP_KEY_ITERATE_KEY = Symbol('Map key iterate');
+  /**
+   * The kinds of operation the log records (docs/PROTOCOL.md A.2).
+   * @typedef {(string|number)[]} Path  steps from a state root: object keys, array indices
+   * @typedef {{ op: OpKind.set, path: Path, value: unknown } | { op: OpKind.delete, path: Path }
+   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   */
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
   const IS_READONLY = '__v_isReadonly';
   const IS_SHALLOW = '__v_isShallow';
   // Depth limits (docs/PROTOCOL.md, "Depth"): a store's state nests at most MAX_STATE_DEPTH
   // levels; an op's path has at most MAX_OP_PATH steps; a deeper write is reported as a `set`
   // of its ancestor at MAX_OP_PATH steps, so no write is ever dropped.
-  var MAX_STATE_DEPTH = 512;
-  var MAX_OP_PATH = 64;
-  var MAX_WALK = MAX_STATE_DEPTH + 8;   // parent links deeper than this are a cycle or beyond the cap
+  let MAX_STATE_DEPTH = 512;
+  let MAX_OP_PATH = 64;
+  let MAX_WALK = MAX_STATE_DEPTH + 8;   // parent links deeper than this are a cycle or beyond the cap
 
   // ---------------------------------------------------------------------------
   // Effects, dependency tracking
   // ---------------------------------------------------------------------------
 
-  var activeEffect = null;
-  var shouldTrack = true;
-  var activeScope = null;
-  var targetMap = new WeakMap();
+  let activeEffect = null;
+  let shouldTrack = true;
+  let activeScope = null;
+  let targetMap = new WeakMap();
 
   function ReactiveEffect(fn, scheduler) {
     this.fn = fn;
@@ -65,7 +72,7 @@
   ReactiveEffect.prototype.run = function () {
     if (!this.active) return this.fn();
     cleanupEffect(this);
-    var prevEffect = activeEffect, prevTrack = shouldTrack;
+    let prevEffect = activeEffect, prevTrack = shouldTrack;
     activeEffect = this; shouldTrack = true;
     try { return this.fn(); }
     finally { activeEffect = prevEffect; shouldTrack = prevTrack; }
@@ -78,8 +85,8 @@
     }
   };
   function cleanupEffect(e) {
-    var deps = e.deps;
-    for (var i = 0; i < deps.length; i++) deps[i].delete(e);
+    let deps = e.deps;
+    for (let i = 0; i < deps.length; i++) deps[i].delete(e);
     deps.length = 0;
   }
 
@@ -91,15 +98,15 @@
   }
   function track(target, key) {
     if (activeEffect === null || !shouldTrack) return;
-    var depsMap = targetMap.get(target);
+    let depsMap = targetMap.get(target);
     if (depsMap === undefined) targetMap.set(target, (depsMap = new Map()));
-    var dep = depsMap.get(key);
+    let dep = depsMap.get(key);
     if (dep === undefined) depsMap.set(key, (dep = new Set()));
     trackDep(dep);
   }
   function runEffects(list) {
     // computed first, so that watchers and effects read fresh getters
-    var i, e;
+    let i, e;
     for (i = 0; i < list.length; i++) {
       e = list[i];
       if (e.computed && (e !== activeEffect)) e.scheduler();
@@ -117,10 +124,10 @@
   }
   // kind: 0 = set existing key, 1 = add key, 2 = delete key, 3 = everything on target
   function trigger(target, kind, key) {
-    var depsMap = targetMap.get(target);
+    let depsMap = targetMap.get(target);
     if (depsMap === undefined) return;
-    var list = [];
-    var add = function (dep) { if (dep !== undefined) dep.forEach(function (e) { list.push(e); }); };
+    let list = [];
+    let add = function (dep) { if (dep !== undefined) dep.forEach(function (e) { list.push(e); }); };
     if (kind === 3) depsMap.forEach(add);
     else {
       add(depsMap.get(key));
@@ -129,7 +136,7 @@
     }
     if (list.length) runEffects(list.length > 1 ? Array.from(new Set(list)) : list);
   }
-  function pauseTracking() { var p = shouldTrack; shouldTrack = false; return p; }
+  function pauseTracking() { let p = shouldTrack; shouldTrack = false; return p; }
   function resetTracking(p) { shouldTrack = p; }
 
   // ---------------------------------------------------------------------------
@@ -137,21 +144,21 @@
   // ---------------------------------------------------------------------------
   //
   // roots: raw object -> info (an opaque record owned by the store runtime)
-  // parentsOf: raw child -> array of { p: raw parent, k: key, m: maybe-several-indices }
+  // parentsOf: raw child -> array of { parent: raw parent, key, several: maybe at several indices }
   // Links are hints, validated when paths are resolved, so stale links are harmless.
   // Every placement of an object into a rooted tree goes through register(), so a live
   // placement always has a link.
 
-  var roots = new WeakMap();
-  var rootCount = 0;
-  var parentsOf = new WeakMap();
-  var opHook = null;   // function (info, ops)
+  let roots = new WeakMap();
+  let rootCount = 0;
+  let parentsOf = new WeakMap();
+  let opHook = null;   // function (info, ops)
   // Ops are recorded before effects run (so they are in true order even when a sync watcher
   // writes), but the runtime delivers them to sync subscribers only once the write and its
-  // effects are done: W.depth > 0 while a logged write is in progress; releaseHook runs after.
-  var W = { depth: 0 };
-  var releaseHook = null;
-  function endWrite() { if (--W.depth === 0 && releaseHook !== null) releaseHook(); }
+  // effects are done: writes.depth > 0 while a logged write is in progress; releaseHook runs after.
+  let writes = { depth: 0 };
+  let releaseHook = null;
+  function endWrite() { if (--writes.depth === 0 && releaseHook !== null) releaseHook(); }
 
   // What reactive() can wrap, as in Vue: plain objects and arrays (TargetKind.common), Map, Set,
   // WeakMap, WeakSet (TargetKind.collection); nothing else (Date, class instances, markRaw).
@@ -207,7 +214,7 @@
   function catchUpUnobservable() {
     if (catchingUp || unobservable.size === 0 || opHook === null) return;
     catchingUp = true;
-    W.depth++;
+    writes.depth++;
     try {
       for (const [value, entry] of Array.from(unobservable)) {
         const parent = entry.parent, key = entry.key;
@@ -228,17 +235,17 @@
   }
 
   function addLink(child, parent, key) {
-    var ents = parentsOf.get(child);
-    if (ents === undefined) { parentsOf.set(child, [{ p: parent, k: key, m: false }]); return; }
-    var arr = isArray(parent);
-    for (var i = 0; i < ents.length; i++) {
-      var e = ents[i];
-      if (e.p === parent) {
-        if (arr) { e.m = true; return; }   // may now sit at several indices: rescan later
-        if (e.k === key) return;
+    let ents = parentsOf.get(child);
+    if (ents === undefined) { parentsOf.set(child, [{ parent: parent, key: key, several: false }]); return; }
+    let arr = isArray(parent);
+    for (let i = 0; i < ents.length; i++) {
+      let e = ents[i];
+      if (e.parent === parent) {
+        if (arr) { e.several = true; return; }   // may now sit at several indices: rescan later
+        if (e.key === key) return;
       }
     }
-    ents.push({ p: parent, k: key, m: false });
+    ents.push({ parent: parent, key: key, several: false });
   }
 
   // Deep-clone a raw value for an op (structuredClone-like, JSON-free) and, when `parent`
@@ -252,34 +259,34 @@
     if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
     if (seen === undefined) seen = new Map();
     else {
-      var s = seen.get(v);
+      let s = seen.get(v);
       if (s !== undefined) return s;   // a cycle: keep it
       if (seen.size > MAX_WALK) return undefined;   // beyond the state depth cap: the plugin reports it
     }
-    var out, i, k;
+    let out, i, k;
     if (isArray(v)) {
-      var len = v.length;
+      let len = v.length;
       out = new Array(len);
       seen.set(v, out);
-      var observable = canObserve(v);
+      let observable = canObserve(v);
       if (parent !== null && observable) addLink(v, parent, key);
       if (parent !== null && !observable) noteUnobservable(v, parent, key);
-      var p2 = (parent !== null && observable) ? v : null;
+      let p2 = (parent !== null && observable) ? v : null;
       for (i = 0; i < len; i++) {
         if (i in v) out[i] = snapshot(v[i], p2, i, seen);
       }
       seen.delete(v);   // only ancestors count: a value shared twice is cloned twice
       return out;
     }
-    var tag = objToString.call(v);
+    let tag = objToString.call(v);
     if (tag === '[object Object]') {
       out = {};
       seen.set(v, out);
-      var obs = canObserve(v);
+      let obs = canObserve(v);
       if (parent !== null && obs) addLink(v, parent, key);
       if (parent !== null && !obs) noteUnobservable(v, parent, key);
-      var p3 = (parent !== null && obs) ? v : null;
-      var keys = Object.keys(v);
+      let p3 = (parent !== null && obs) ? v : null;
+      let keys = Object.keys(v);
       for (i = 0; i < keys.length; i++) { k = keys[i]; assignOwn(out, k, snapshot(v[k], p3, k, seen)); }
       seen.delete(v);
       return out;
@@ -311,8 +318,7 @@
     if (typeof v === 'function') return v;
     // other objects (class instances with exotic tags, errors, ...): own enumerable props
     out = {}; seen.set(v, out);
-    keys = Object.keys(v);
-    for (i = 0; i < keys.length; i++) { k = keys[i]; assignOwn(out, k, snapshot(v[k], null, null, seen)); }
+    for (const ownKey of Object.keys(v)) assignOwn(out, ownKey, snapshot(v[ownKey], null, null, seen));
     return out;
   }
 
@@ -322,10 +328,10 @@
     if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null && key !== IN_COLLECTION) parent[key] = v; }
     if (!canObserve(v)) { if (parent !== null) noteUnobservable(v, parent, key); return; }
     if (parent !== null) addLink(v, parent, key);
-    if (isArray(v)) { for (var i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
+    if (isArray(v)) { for (let i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
     else if (v instanceof Map) v.forEach((val, mk) => { registerTree(mk, v, IN_COLLECTION, depth + 1); registerTree(val, v, IN_COLLECTION, depth + 1); });
     else if (v instanceof Set) v.forEach((val) => registerTree(val, v, IN_COLLECTION, depth + 1));
-    else if (!COLLECTION_TAGS.has(objToString.call(v))) { var keys = Object.keys(v); for (var j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
+    else if (!COLLECTION_TAGS.has(objToString.call(v))) { let keys = Object.keys(v); for (let j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
   }
 
   function markStateRoot(raw, info) {
@@ -343,43 +349,43 @@
   // Collect (info, path) pairs for every live position of `raw` in a rooted tree.
   // out is a flat array: info0, path0, info1, path1, ...
   function collectPaths(raw, suffix, out, depth) {
-    var info = roots.get(raw);
+    let info = roots.get(raw);
     if (info !== undefined) out.push(info, suffix);
-    var ents = parentsOf.get(raw);
+    let ents = parentsOf.get(raw);
     if (ents === undefined || depth > MAX_WALK) return;
-    var stale = false;
-    for (var i = 0; i < ents.length; i++) {
-      var e = ents[i], p = e.p;
+    let stale = false;
+    for (let i = 0; i < ents.length; i++) {
+      let e = ents[i], p = e.parent;
       if (isArray(p)) {
-        if (!e.m && p[e.k] === raw) { collectPaths(p, [e.k].concat(suffix), out, depth + 1); continue; }
-        var idx = p.indexOf(raw), first = idx, n = 0;
+        if (!e.several && p[e.key] === raw) { collectPaths(p, [e.key].concat(suffix), out, depth + 1); continue; }
+        let idx = p.indexOf(raw), first = idx, n = 0;
         while (idx !== -1) {
           n++;
           collectPaths(p, [idx].concat(suffix), out, depth + 1);
           idx = p.indexOf(raw, idx + 1);
         }
-        if (n === 0) { e.p = null; stale = true; }
-        else { e.k = first; e.m = n > 1; }
-      } else if (e.k === IN_COLLECTION) {
+        if (n === 0) { e.parent = null; stale = true; }
+        else { e.key = first; e.several = n > 1; }
+      } else if (e.key === IN_COLLECTION) {
         if (hasMember(p, raw)) { pathsIntoCollections = true; collectPaths(p, [new CollectionStep(p)], out, depth + 1); }
-        else { e.p = null; stale = true; }
-      } else if (p[e.k] === raw && hasOwnProperty.call(p, e.k)) {
-        collectPaths(p, [e.k].concat(suffix), out, depth + 1);
-      } else { e.p = null; stale = true; }
+        else { e.parent = null; stale = true; }
+      } else if (p[e.key] === raw && hasOwnProperty.call(p, e.key)) {
+        collectPaths(p, [e.key].concat(suffix), out, depth + 1);
+      } else { e.parent = null; stale = true; }
     }
     if (stale) {
-      var live = ents.filter(function (x) { return x.p !== null; });
+      let live = ents.filter(function (x) { return x.parent !== null; });
       if (live.length) parentsOf.set(raw, live); else parentsOf.delete(raw);
     }
   }
   // Fast path: one chain of single, valid parent links up to one root (the usual case).
   // Returns the path array (and sets singleInfo), or null when the general walk is needed.
-  var singleInfo = null;
+  let singleInfo = null;
   function singlePath(raw) {
-    var keys = null;
-    for (var depth = 0; depth < MAX_OP_PATH; depth++) {
-      var ents = parentsOf.get(raw);
-      var info = roots.get(raw);
+    let keys = null;
+    for (let depth = 0; depth < MAX_OP_PATH; depth++) {
+      let ents = parentsOf.get(raw);
+      let info = roots.get(raw);
       if (info !== undefined) {
         if (ents !== undefined) return null;
         singleInfo = info;
@@ -388,36 +394,36 @@
         return keys;
       }
       if (ents === undefined || ents.length !== 1) return null;
-      var e = ents[0], p = e.p, k = e.k;
-      if (e.m || p[k] !== raw) return null;
+      let e = ents[0], p = e.parent, k = e.key;
+      if (e.several || p[k] !== raw) return null;
       if (keys === null) keys = [k]; else keys.push(k);
       raw = p;
     }
     return null;
   }
-  var single = [null, null];
+  let single = [null, null];
   function pathsOf(raw) {
     pathsIntoCollections = false;
-    var path = singlePath(raw);
+    let path = singlePath(raw);
     if (path !== null) {
       single[0] = singleInfo; single[1] = path;
       return single;
     }
-    var out = [];
+    let out = [];
     collectPaths(raw, [], out, 0);
     return out;
   }
 
   // op emitters (only called when rootCount > 0 and opHook set). The ops of one write are
   // handed over together, one call per store: opHook(info, [op, ...]).
-  var infoRoots = new WeakMap();   // info -> raw root, to resolve capped paths
+  let infoRoots = new WeakMap();   // info -> raw root, to resolve capped paths
   // Hands ops to the runtime, each op path capped at MAX_OP_PATH steps: a longer one becomes a
   // `set` of its ancestor at the cap (a fresh snapshot of that ancestor as it is now).
   let pathsIntoCollections = false;   // set when collectPaths met a CollectionStep
   function hand(info, ops) {
     if (pathsIntoCollections) ops = wholeCollections(ops);
-    for (var i = 0; i < ops.length; i++) {
-      var o = ops[i];
+    for (let i = 0; i < ops.length; i++) {
+      let o = ops[i];
       if (o.path.length > MAX_OP_PATH) ops[i] = ancestorSet(info, o.path);
     }
     opHook(info, ops);
@@ -431,7 +437,7 @@
       const collection = o.path[at].collection;
       if (done.indexOf(collection) !== -1) continue;
       done.push(collection);
-      out.push({ op: 'set', path: o.path.slice(0, at), value: snapshotCollection(collection) });
+      out.push({ op: OpKind.set, path: o.path.slice(0, at), value: snapshotCollection(collection) });
     }
     return out;
   }
@@ -457,97 +463,97 @@
     const ops = [];
     for (let i = 0; i < out.length; i += 2) {
       const path = out[i + 1].slice();
-      ops.push({ op: 'set', path: path, value: path.length && path[path.length - 1] instanceof CollectionStep ? null : snapshotCollection(raw) });
+      ops.push({ op: OpKind.set, path: path, value: path.length && path[path.length - 1] instanceof CollectionStep ? null : snapshotCollection(raw) });
     }
     deliverOps(out, ops);
   }
   function ancestorSet(info, path) {
-    var node = infoRoots.get(info), parent = null, key = null;
-    var cut = path.slice(0, MAX_OP_PATH);
-    for (var i = 0; i < cut.length && isObject(node); i++) { parent = node; key = cut[i]; node = node[key]; }
-    return { op: 'set', path: cut, value: isObject(node) ? snapshot(node, parent, key) : node };
+    let node = infoRoots.get(info), parent = null, key = null;
+    let cut = path.slice(0, MAX_OP_PATH);
+    for (let i = 0; i < cut.length && isObject(node); i++) { parent = node; key = cut[i]; node = node[key]; }
+    return { op: OpKind.set, path: cut, value: isObject(node) ? snapshot(node, parent, key) : node };
   }
   function deliverOps(out, ops) {
     if (out.length === 2) { if (out[0].wantsOps) hand(out[0], ops); return; }
-    var done = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var info = out[i];
+    let done = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let info = out[i];
       if (done.indexOf(info) !== -1) continue;
       done.push(info);
       if (!info.wantsOps) continue;
-      var mine = [];
-      for (var j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
+      let mine = [];
+      for (let j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
       hand(info, mine);
     }
   }
   function anyWants(out) {
-    for (var i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
+    for (let i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
     return false;
   }
   function emitSet(target, key, value) {
     if (parentsOf.get(target) === undefined) {   // fastest path: a write at the top of a state
-      var rinfo = roots.get(target);
+      let rinfo = roots.get(target);
       if (rinfo === undefined) return;
       if (!rinfo.wantsOps) { if (isObject(value)) registerTree(value, target, key, 0); return; }
-      opHook(rinfo, [{ op: 'set', path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
+      opHook(rinfo, [{ op: OpKind.set, path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
       return;
     }
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0) return;
-    var obj = isObject(value);
+    let obj = isObject(value);
     if (!anyWants(out)) { if (obj) registerTree(value, target, key, 0); return; }
     if (out.length === 2) {
-      var p1 = out[1].slice(); p1.push(key);
-      hand(out[0], [{ op: 'set', path: p1, value: obj ? snapshot(value, target, key) : value }]);
+      let p1 = out[1].slice(); p1.push(key);
+      hand(out[0], [{ op: OpKind.set, path: p1, value: obj ? snapshot(value, target, key) : value }]);
       return;
     }
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var path = out[i + 1].slice(); path.push(key);
-      ops.push({ op: 'set', path: path, value: obj ? snapshot(value, target, key) : value });
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let path = out[i + 1].slice(); path.push(key);
+      ops.push({ op: OpKind.set, path: path, value: obj ? snapshot(value, target, key) : value });
     }
     deliverOps(out, ops);
   }
   function emitDelete(target, key) {
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0 || !anyWants(out)) return;
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var path = out[i + 1].slice(); path.push(key);
-      ops.push({ op: 'delete', path: path });
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let path = out[i + 1].slice(); path.push(key);
+      ops.push({ op: OpKind.delete, path: path });
     }
     deliverOps(out, ops);
   }
   function emitSplice(target, index, deleteCount, items) {
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0) return;
-    if (!anyWants(out)) { for (var q = 0; q < items.length; q++) registerTree(items[q], target, index + q, 0); return; }
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var snap = new Array(items.length);
-      for (var j = 0; j < items.length; j++) snap[j] = snapshot(items[j], target, index + j);
-      ops.push({ op: 'splice', path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
+    if (!anyWants(out)) { for (let q = 0; q < items.length; q++) registerTree(items[q], target, index + q, 0); return; }
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let snap = new Array(items.length);
+      for (let j = 0; j < items.length; j++) snap[j] = snapshot(items[j], target, index + j);
+      ops.push({ op: OpKind.splice, path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
     }
     deliverOps(out, ops);
   }
   function emitWhole(target) {   // the array itself replaced at each of its paths
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0) return;
-    if (!anyWants(out)) { for (var q = 0; q < target.length; q++) registerTree(target[q], target, q, 0); return; }
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var copy = new Array(target.length);
-      for (var j = 0; j < target.length; j++) if (j in target) copy[j] = snapshot(target[j], target, j);
-      ops.push({ op: 'set', path: out[i + 1].slice(), value: copy });
+    if (!anyWants(out)) { for (let q = 0; q < target.length; q++) registerTree(target[q], target, q, 0); return; }
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let copy = new Array(target.length);
+      for (let j = 0; j < target.length; j++) if (j in target) copy[j] = snapshot(target[j], target, j);
+      ops.push({ op: OpKind.set, path: out[i + 1].slice(), value: copy });
     }
     deliverOps(out, ops);
   }
 
   function indexKey(key) {   // array index as a number, or -1
     if (typeof key !== 'string') return -1;
-    var c = key.charCodeAt(0);
+    let c = key.charCodeAt(0);
     if (c < 48 || c > 57) return -1;
-    var n = +key;
+    let n = +key;
     return (n >>> 0) === n && n !== 4294967295 && String(n) === key ? n : -1;
   }
 
@@ -555,7 +561,7 @@
   // reactive()
   // ---------------------------------------------------------------------------
 
-  var proxyMap = new WeakMap();
+  let proxyMap = new WeakMap();
 
   function toReactive(v) { return isObject(v) ? reactive(v) : v; }
 
@@ -564,7 +570,7 @@
     if (key === IS_REACTIVE) return true;
     if (key === IS_READONLY || key === IS_SHALLOW) return false;
     if (key === '__proto__' && !hasOwnProperty.call(target, key)) return Reflect.get(target, key);
-    var res = target[key];
+    let res = target[key];
     if (typeof key === 'symbol') return res;
     if (activeEffect !== null && shouldTrack) track(target, key);
     if (res !== null && typeof res === 'object') {
@@ -578,7 +584,7 @@
     if (key === IS_REACTIVE) return true;
     if (key === IS_READONLY || key === IS_SHALLOW) return false;
     if (typeof key === 'string' && hasOwnProperty.call(arrayInstrumentations, key)) return arrayInstrumentations[key];
-    var res = target[key];
+    let res = target[key];
     if (typeof key === 'symbol') return res;
     if (activeEffect !== null && shouldTrack) track(target, key);
     if (res !== null && typeof res === 'object') return reactive(res);
@@ -603,8 +609,8 @@
       if (descriptor !== undefined && descriptor.get !== undefined) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
     }
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
-    var had = hasOwnProperty.call(target, key);
-    var old = had ? target[key] : undefined;
+    let had = hasOwnProperty.call(target, key);
+    let old = had ? target[key] : undefined;
     if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
       old.value = value;
       return true;
@@ -612,7 +618,7 @@
     if (isObject(value) && value instanceof RefImpl && !refHolders.has(target)) {
       // A plain ref assigned into a reactive object: keep its value here and bind the ref to
       // this property (reads and writes through either side meet, and stay in the op log).
-      var rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
+      let rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
       bindRef(value, receiver, key);
       value = rv;
       old = had ? target[key] : undefined;
@@ -621,7 +627,7 @@
     if (had && Object.is(old, value)) return true;
     assignOwn(target, key, value);
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
-      W.depth++;
+      writes.depth++;
       try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
     } else trigger(target, had ? 0 : 1, key);
     return true;
@@ -629,14 +635,14 @@
   function arraySet(target, key, value, receiver) {
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
-    var oldLen = target.length;
+    let oldLen = target.length;
     if (key === 'length') {
-      var newLen = value;
+      let newLen = value;
       target.length = value;          // throws RangeError on invalid length, like an array
       newLen = target.length;
       if (newLen === oldLen) return true;
       if (rootCount !== 0 && opHook !== null) {
-        W.depth++;
+        writes.depth++;
         try {
           if (newLen < oldLen) emitSplice(target, newLen, oldLen - newLen, []);
           else emitSplice(target, oldLen, 0, new Array(newLen - oldLen).fill(null));
@@ -645,42 +651,42 @@
       } else trigger(target, 3);
       return true;
     }
-    var idx = indexKey(key);
+    let idx = indexKey(key);
     if (idx === -1) {  // non-index property on an array: reactive, not part of JSON state
-      var hadP = hasOwnProperty.call(target, key);
+      let hadP = hasOwnProperty.call(target, key);
       if (hadP && Object.is(target[key], value)) return true;
       target[key] = value;
       trigger(target, hadP ? 0 : 1, key);
       return true;
     }
     if (idx < oldLen) {
-      var hadI = idx in target;
+      let hadI = idx in target;
       if (hadI && Object.is(target[idx], value)) return true;
       target[idx] = value;
       if (rootCount !== 0 && opHook !== null) {
-        W.depth++;
+        writes.depth++;
         try { emitSet(target, idx, value); trigger(target, hadI ? 0 : 1, key); } finally { endWrite(); }
       } else trigger(target, hadI ? 0 : 1, key);
       return true;
     }
     target[idx] = value;
     if (rootCount !== 0 && opHook !== null) {
-      var items = new Array(idx - oldLen + 1).fill(null);
+      let items = new Array(idx - oldLen + 1).fill(null);
       items[items.length - 1] = value;
-      W.depth++;
+      writes.depth++;
       try { emitSplice(target, oldLen, 0, items); trigger(target, 3); } finally { endWrite(); }
     } else trigger(target, 3);
     return true;
   }
   function deleteTrap(target, key) {
-    var had = hasOwnProperty.call(target, key);
-    var ok = delete target[key];
+    let had = hasOwnProperty.call(target, key);
+    let ok = delete target[key];
     if (ok && had) {
       if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
-        W.depth++;
+        writes.depth++;
         try {
           if (isArray(target)) {
-            var idx = indexKey(key);
+            let idx = indexKey(key);
             if (idx !== -1) emitSet(target, idx, null);   // a hole: JSON null
           } else emitDelete(target, key);
           trigger(target, 2, key);
@@ -701,82 +707,82 @@
   // Object.defineProperty(state, key, { value }) is a write like any other (the sync plugin
   // uses it for "__proto__" keys); accessors and non-default attributes pass through.
   function definePropertyTrap(target, key, desc) {
-    var plainData = hasOwnProperty.call(desc, 'value') && !desc.get && !desc.set &&
+    let plainData = hasOwnProperty.call(desc, 'value') && !desc.get && !desc.set &&
       desc.enumerable !== false && desc.writable !== false && desc.configurable !== false;
     if (plainData && typeof key === 'string' && !isArray(target)) {
-      var receiver = proxyMap.get(target) || shallowProxyMap.get(target);
+      let receiver = proxyMap.get(target) || shallowProxyMap.get(target);
       if (receiver !== undefined) return objectSet(target, key, desc.value, receiver);
     }
-    var had = hasOwnProperty.call(target, key);
-    var ok = Reflect.defineProperty(target, key, desc);
+    let had = hasOwnProperty.call(target, key);
+    let ok = Reflect.defineProperty(target, key, desc);
     if (ok) trigger(target, had ? 0 : 1, key);
     return ok;
   }
 
-  var objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
-  var arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+  let objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
+  let arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
 
   // Array methods run on the raw array (fast, one notification, one op).
-  var arrayInstrumentations = Object.create(null);
-  function rawArgs(args) { for (var i = 0; i < args.length; i++) { var a = args[i]; if (isObject(a) && a[RAW] !== undefined) args[i] = a[RAW]; } return args; }
+  let arrayInstrumentations = Object.create(null);
+  function rawArgs(args) { for (let i = 0; i < args.length; i++) { let a = args[i]; if (isObject(a) && a[RAW] !== undefined) args[i] = a[RAW]; } return args; }
   function afterSplice(raw, index, deleteCount, items) {
     if (deleteCount === 0 && items.length === 0) return;
     if (rootCount !== 0 && opHook !== null) {
-      W.depth++;
+      writes.depth++;
       try { emitSplice(raw, index, deleteCount, items); trigger(raw, 3); } finally { endWrite(); }
     } else trigger(raw, 3);
   }
   arrayInstrumentations.push = function () {
-    var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
-    var start = raw.length;
-    var n = Array.prototype.push.apply(raw, items);
+    let raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
+    let start = raw.length;
+    let n = Array.prototype.push.apply(raw, items);
     afterSplice(raw, start, 0, items);
     return n;
   };
   arrayInstrumentations.unshift = function () {
-    var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
-    var n = Array.prototype.unshift.apply(raw, items);
+    let raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
+    let n = Array.prototype.unshift.apply(raw, items);
     afterSplice(raw, 0, 0, items);
     return n;
   };
   arrayInstrumentations.pop = function () {
-    var raw = toRaw(this);
+    let raw = toRaw(this);
     if (raw.length === 0) return undefined;
-    var r = raw.pop();
+    let r = raw.pop();
     afterSplice(raw, raw.length, 1, []);
     return toReactive(r);
   };
   arrayInstrumentations.shift = function () {
-    var raw = toRaw(this);
+    let raw = toRaw(this);
     if (raw.length === 0) return undefined;
-    var r = raw.shift();
+    let r = raw.shift();
     afterSplice(raw, 0, 1, []);
     return toReactive(r);
   };
   arrayInstrumentations.splice = function (start, deleteCount) {
-    var raw = toRaw(this), len = raw.length, argc = arguments.length;
+    let raw = toRaw(this), len = raw.length, argc = arguments.length;
     if (argc === 0) return [];
-    var s = Math.trunc(+start) || 0;
+    let s = Math.trunc(+start) || 0;
     s = s < 0 ? Math.max(len + s, 0) : Math.min(s, len);
-    var items = rawArgs(Array.prototype.slice.call(arguments, 2));
-    var removed = argc === 1 ? raw.splice(s) : Array.prototype.splice.apply(raw, [s, deleteCount].concat(items));
+    let items = rawArgs(Array.prototype.slice.call(arguments, 2));
+    let removed = argc === 1 ? raw.splice(s) : Array.prototype.splice.apply(raw, [s, deleteCount].concat(items));
     afterSplice(raw, s, removed.length, items);
-    for (var i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
+    for (let i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
     return removed;
   };
   function wholeArrayMethod(name) {
     return function () {
-      var raw = toRaw(this);
-      var args = Array.prototype.slice.call(arguments);
+      let raw = toRaw(this);
+      let args = Array.prototype.slice.call(arguments);
       if (name === 'sort' && typeof args[0] === 'function') {
-        var cmp = args[0];
+        let cmp = args[0];
         args[0] = function (a, b) { return cmp(toReactive(a), toReactive(b)); };
       }
       if (name === 'fill') rawArgs(args);
       Array.prototype[name].apply(raw, args);
       if (raw.length) {
         if (rootCount !== 0 && opHook !== null) {
-          W.depth++;
+          writes.depth++;
           try { emitWhole(raw); trigger(raw, 3); } finally { endWrite(); }
         } else trigger(raw, 3);
       }
@@ -786,10 +792,10 @@
   ['sort', 'reverse', 'fill', 'copyWithin'].forEach(function (m) { arrayInstrumentations[m] = wholeArrayMethod(m); });
   ['includes', 'indexOf', 'lastIndexOf'].forEach(function (m) {
     arrayInstrumentations[m] = function () {
-      var raw = toRaw(this);
+      let raw = toRaw(this);
       track(raw, 'length'); // coarse: any change re-runs
-      for (var i = 0; i < raw.length; i++) track(raw, String(i));
-      var res = Array.prototype[m].apply(raw, arguments);
+      for (let i = 0; i < raw.length; i++) track(raw, String(i));
+      let res = Array.prototype[m].apply(raw, arguments);
       if (res === -1 || res === false) return Array.prototype[m].apply(raw, rawArgs(Array.prototype.slice.call(arguments)));
       return res;
     };
@@ -850,7 +856,7 @@
   // A collection in a state tree changed in place: its ops, then its effects.
   function afterCollectionWrite(raw, kind, key) {
     if (rootCount !== 0 && opHook !== null && isIterableCollection(raw)) {
-      W.depth++;
+      writes.depth++;
       try { emitCollection(raw); trigger(raw, kind, key); } finally { endWrite(); }
     } else trigger(raw, kind, key);
   }
@@ -1004,7 +1010,7 @@
   }
   function isProxy(v) { return isObject(v) && v[RAW] !== undefined; }
   function toRaw(v) {
-    var r = isObject(v) ? v[RAW] : undefined;
+    let r = isObject(v) ? v[RAW] : undefined;
     return r !== undefined ? toRaw(r) : v;
   }
   function markRaw(v) {
@@ -1035,7 +1041,7 @@
     },
     set: function (v) {
       if (this._b !== null) { this._b[this._k] = v; return; }
-      var raw = this.__v_isShallow ? v : toRaw(v);
+      let raw = this.__v_isShallow ? v : toRaw(v);
       if (hasChanged(raw, this._rawValue)) {
         this._rawValue = raw;
         this._value = this.__v_isShallow ? v : toReactive(v);
@@ -1049,11 +1055,11 @@
   // Make a ref read and write `proxy[key]` from now on (used for setup-store state);
   // effects already depending on the ref are moved onto that property.
   function bindRef(r, proxy, key) {
-    var raw = toRaw(proxy);
+    let raw = toRaw(proxy);
     if (r.dep !== undefined && r.dep.size) {
-      var depsMap = targetMap.get(raw);
+      let depsMap = targetMap.get(raw);
       if (depsMap === undefined) targetMap.set(raw, (depsMap = new Map()));
-      var dep = depsMap.get(key);
+      let dep = depsMap.get(key);
       if (dep === undefined) depsMap.set(key, (dep = new Set()));
       r.dep.forEach(function (e) { if (!dep.has(e)) { dep.add(e); e.deps.push(dep); } });
     }
@@ -1068,9 +1074,9 @@
 
   function CustomRefImpl(factory) {
     this.__v_isRef = true;
-    var self = this;
+    let self = this;
     this.dep = new Set();
-    var fns = factory(function () { if (activeEffect !== null && shouldTrack) trackDep(self.dep); },
+    let fns = factory(function () { if (activeEffect !== null && shouldTrack) trackDep(self.dep); },
                       function () { triggerDep(self.dep); });
     this._get = fns.get; this._set = fns.set;
   }
@@ -1086,7 +1092,7 @@
     this._object = object; this._key = key; this._defaultValue = defaultValue;
   }
   Object.defineProperty(ObjectRefImpl.prototype, 'value', {
-    get: function () { var v = this._object[this._key]; return v === undefined ? this._defaultValue : v; },
+    get: function () { let v = this._object[this._key]; return v === undefined ? this._defaultValue : v; },
     set: function (v) { this._object[this._key] = v; },
     configurable: true
   });
@@ -1097,14 +1103,14 @@
     if (isRef(source)) return source;
     if (typeof source === 'function') return new GetterRefImpl(source);
     if (isObject(source) && arguments.length > 1) {
-      var v = source[key];
+      let v = source[key];
       return isRef(v) ? v : new ObjectRefImpl(source, key, defaultValue);
     }
     return ref(source);
   }
   function toRefs(object) {
-    var out = isArray(object) ? new Array(object.length) : {};
-    for (var k in object) out[k] = new ObjectRefImpl(object, k);
+    let out = isArray(object) ? new Array(object.length) : {};
+    for (let k in object) out[k] = new ObjectRefImpl(object, k);
     return out;
   }
   function toValue(v) { return typeof v === 'function' ? v() : unref(v); }
@@ -1120,7 +1126,7 @@
     this._dirty = true;
     this._value = undefined;
     this.dep = undefined;
-    var self = this;
+    let self = this;
     this.effect = new ReactiveEffect(getter, function () {
       if (!self._dirty) { self._dirty = true; triggerDep(self.dep); }
     });
@@ -1152,9 +1158,9 @@
   // scheduler, nextTick
   // ---------------------------------------------------------------------------
 
-  var queue = [];
-  var flushPromise = null;
-  var resolved = Promise.resolve();
+  let queue = [];
+  let flushPromise = null;
+  let resolved = Promise.resolve();
   function reportError(e) {
     if (typeof global.reportError === 'function') { try { global.reportError(e); return; } catch (_) {} }
     if (global.console && console.error) console.error(e);
@@ -1195,7 +1201,7 @@
     }
   }
   function nextTick(fn) {
-    var p = flushPromise || resolved;
+    let p = flushPromise || resolved;
     return fn ? p.then(this ? fn.bind(this) : fn) : p;
   }
 
@@ -1213,7 +1219,7 @@
   }
   EffectScope.prototype.run = function (fn) {
     if (!this.active) return undefined;
-    var prev = activeScope;
+    let prev = activeScope;
     activeScope = this;
     try { return fn(); } finally { activeScope = prev; }
   };
@@ -1222,12 +1228,12 @@
   EffectScope.prototype.stop = function () {
     if (!this.active) return;
     this.active = false;
-    var i;
+    let i;
     for (i = 0; i < this.effects.length; i++) this.effects[i].stop();
     for (i = 0; i < this.cleanups.length; i++) { try { this.cleanups[i](); } catch (e) { reportError(e); } }
     for (i = 0; i < this.scopes.length; i++) this.scopes[i].stop();
     if (this.parent && this.parent.scopes) {
-      var idx = this.parent.scopes.indexOf(this);
+      let idx = this.parent.scopes.indexOf(this);
       if (idx !== -1) this.parent.scopes.splice(idx, 1);
     }
     this.effects.length = 0; this.cleanups.length = 0; this.scopes.length = 0;
@@ -1256,12 +1262,12 @@
     return v;
   }
 
-  var INITIAL = {};
+  let INITIAL = {};
   function doWatch(source, cb, options) {
     options = options || {};
-    var deep = options.deep, flush = options.flush || 'pre', once = !!options.once;
-    var getter, isMulti = false, forceTrigger = false;
-    var cleanup = null;
+    let deep = options.deep, flush = options.flush || 'pre', once = !!options.once;
+    let getter, isMulti = false, forceTrigger = false;
+    let cleanup = null;
     function onCleanup(fn) { cleanup = fn; }
     if (isRef(source)) { getter = function () { return source.value; }; forceTrigger = !!source.__v_isShallow; }
     else if (isReactive(source)) {
@@ -1281,7 +1287,7 @@
       };
     } else if (typeof source === 'function') {
       if (cb) getter = source;
-      else getter = function () { if (cleanup) { var c = cleanup; cleanup = null; c(); } return source(onCleanup); };
+      else getter = function () { if (cleanup) { let c = cleanup; cleanup = null; c(); } return source(onCleanup); };
     } else {
       getter = function () {};
       warn('Invalid watch source: ', source);
@@ -1290,26 +1296,26 @@
       const base = getter, levels = deep === true ? Infinity : deep;
       getter = () => traverse(base(), levels);
     }
-    var oldValue = isMulti ? [] : INITIAL;
-    var effect;
+    let oldValue = isMulti ? [] : INITIAL;
+    let effect;
     function job() {
       if (!effect.active) return;
       if (!cb) { effect.run(); return; }
-      var nv = effect.run();
-      var changed = deep || forceTrigger || (isMulti
+      let nv = effect.run();
+      let changed = deep || forceTrigger || (isMulti
         ? nv.some(function (v, i) { return hasChanged(v, oldValue[i]); })
         : hasChanged(nv, oldValue));
       if (changed) {
-        if (cleanup) { var c = cleanup; cleanup = null; c(); }
-        var ov = oldValue === INITIAL ? undefined : oldValue;
+        if (cleanup) { let c = cleanup; cleanup = null; c(); }
+        let ov = oldValue === INITIAL ? undefined : oldValue;
         oldValue = nv;
         cb(nv, ov, onCleanup);
         if (once) stop();
       }
     }
-    var scheduler = flush === 'sync' ? job : flush === 'post' ? () => queuePostJob(job) : () => queueJob(job);
+    let scheduler = flush === 'sync' ? job : flush === 'post' ? () => queuePostJob(job) : () => queueJob(job);
     effect = new ReactiveEffect(getter, scheduler);
-    function stop() { effect.stop(); if (cleanup) { var c = cleanup; cleanup = null; c(); } }
+    function stop() { effect.stop(); if (cleanup) { let c = cleanup; cleanup = null; c(); } }
     if (cb) {
       if (options.immediate) job();
       else oldValue = effect.run();
@@ -1327,7 +1333,7 @@
   // publish
   // ---------------------------------------------------------------------------
 
-  var api = {
+  let api = {
     ref: ref, shallowRef: shallowRef, isRef: isRef, unref: unref, toRef: toRef, toRefs: toRefs,
     toValue: toValue, customRef: customRef, triggerRef: triggerRef,
     reactive: reactive, isReactive: isReactive, isProxy: isProxy, toRaw: toRaw, markRaw: markRaw,
@@ -1342,7 +1348,7 @@
       markStateRoot: markStateRoot, unmarkStateRoot: unmarkStateRoot,
       setOpHook: function (fn) { opHook = fn; },
       setReleaseHook: function (fn) { releaseHook = fn; },
-      W: W,
+      W: writes,
       snapshot: function (v) { return snapshot(v, null, null); },
       bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,
