@@ -70,6 +70,8 @@ public final class GlobalStateHub: Sendable {
     let state = Mutex(HubState())
     let observers = ObserverRegistry()
     let clock: HubClock
+    /// Messages arriving in chunks, per page and transfer (docs/PROTOCOL.md A.11).
+    let chunks = ChunkAssembler()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
