@@ -80,14 +80,15 @@ struct JSONParserState {
     var tokenizer: JSONTokenizer
     let options: JSONParsingOptions
     private var stack: [Frame] = []
+    /// With `.refuse`: the keys of larger open objects, by stack index (kept apart so that
+    /// frames stay small when duplicates are allowed).
+    private var keySets: [Int: Set<JSONKey>] = [:]
 
     /// An open array or object. A struct (not an enum) so appending works in place.
     private struct Frame {
         let isObject: Bool
         var keys: [JSONKey] = []
         var values: [JSONValue] = []
-        /// Keys so far, kept only to refuse duplicates in larger objects.
-        var keySet: Set<JSONKey> = []
 
         init(isObject: Bool) {
             self.isObject = isObject
@@ -99,6 +100,7 @@ struct JSONParserState {
     init(tokenizer: JSONTokenizer, options: JSONParsingOptions) {
         self.tokenizer = tokenizer
         self.options = options
+        stack.reserveCapacity(16) // one allocation for the usual depths
     }
 
     /// Reads one value; errors carry the path of what was being read.
@@ -165,7 +167,7 @@ struct JSONParserState {
             // containers as end here.
             while true {
                 guard let top = stack.indices.last else { return value }
-                stack[top].values.append(value)
+                stack[top].values.append(consume value)
                 token = try tokenizer.next()
                 if token.kind == .comma {
                     if stack[top].isObject { try readKey(try tokenizer.next(), into: top) }
@@ -183,6 +185,7 @@ struct JSONParserState {
     }
 
     /// Reads a key and its colon into `stack[top]`.
+    @inline(__always)
     private mutating func readKey(_ token: JSONToken, into top: Int) throws(JSONParseError) {
         guard token.kind == .string else { throw tokenizer.error(.expectedKey, at: token.range.lowerBound) }
         let key = JSONKey(tokenizer.string(of: token))
@@ -196,10 +199,12 @@ struct JSONParserState {
 
     /// Pairwise for small objects, a set beyond (filled as keys arrive).
     private mutating func isDuplicate(_ key: JSONKey, in top: Int) -> Bool {
-        let keys = stack[top].keys
-        if keys.count < 8 { return keys.contains(key) }
-        if stack[top].keySet.isEmpty { stack[top].keySet = Set(keys) }
-        return !stack[top].keySet.insert(key).inserted
+        if stack[top].keys.count < 8 {
+            keySets[top] = nil // a set left by an earlier object at this depth
+            return stack[top].keys.contains(key)
+        }
+        if keySets[top] == nil { keySets[top] = Set(stack[top].keys) }
+        return !keySets[top, default: []].insert(key).inserted
     }
 
     /// The members in order; a repeated key (allowed only with `.useLast`) keeps its first

@@ -41,6 +41,7 @@ public struct JSONTokenizer {
     /// The next token; `.end` once the text is used up.
     ///
     /// - Throws: a malformed string, number or literal.
+    @inline(__always)
     public mutating func next() throws(JSONParseError) -> JSONToken {
         skipWhitespace()
         let start = position
@@ -90,6 +91,7 @@ public struct JSONTokenizer {
 
     // MARK: Numbers
 
+    @inline(__always)
     private mutating func scanNumber() throws(JSONParseError) -> JSONToken {
         let start = position
         var negative = false
@@ -141,6 +143,7 @@ public struct JSONTokenizer {
 
     // MARK: Strings
 
+    @inline(__always)
     private mutating func scanString() throws(JSONParseError) -> JSONToken {
         let start = position
         var cursor = start + 1

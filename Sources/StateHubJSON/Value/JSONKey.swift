@@ -23,27 +23,17 @@ public struct JSONKey: Sendable, Hashable, Comparable, ExpressibleByStringLitera
 
     /// Equal when the code units are equal.
     ///
+    /// `String`'s own comparison answers first (fast, and false for most unequal keys);
+    /// only when it says equal are the bytes compared, to tell canonically equivalent
+    /// spellings apart.
     /// - Complexity: O(n) in the shorter key.
-    public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
-        var left = lhs.string.utf8
-        var right = rhs.string.utf8
-        guard left.count == right.count else { return false }
-        let fast = left.withContiguousStorageIfAvailable { l in
-            right.withContiguousStorageIfAvailable { r in l.elementsEqual(r) }
-        }
-        if let fast, let equal = fast { return equal }
-        left = lhs.string.utf8
-        right = rhs.string.utf8
-        return left.elementsEqual(right)
+    @inlinable public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
+        lhs.string == rhs.string && lhs.string.utf8.elementsEqual(rhs.string.utf8)
     }
 
-    public func hash(into hasher: inout Hasher) {
-        let utf8 = string.utf8
-        hasher.combine(utf8.count)
-        let hashed: Void? = utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if hashed == nil {
-            for byte in utf8 { hasher.combine(byte) }
-        }
+    /// `String`'s hash: keys equal here are equal as `String`s, so they hash alike.
+    @inlinable public func hash(into hasher: inout Hasher) {
+        hasher.combine(string)
     }
 
     /// Ordered as JavaScript's default `sort()` orders strings: by UTF-16 code units.
