@@ -126,3 +126,25 @@ struct ExpectationTests {
         }
     }
 }
+
+/// The README's example, kept compiling and passing.
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test func payTimesOutAndTheCartIsUntouched() async throws {
+        let clock = TestClock()
+        let hub = GlobalStateHub(configuration: .init(clock: clock))
+        let page = InMemoryPage(pageID: "checkout")
+        try await hub.attach(page)
+        page.announce(store: "cart", state: ["items": []])
+        page.mutate(store: "cart", ops: [.splice(path: [.key("items")], index: 0, deleteCount: 0, items: [["sku": "A1"]])])
+
+        let pay = Task { try await hub.dispatch(store: "cart", action: "pay", timeout: .seconds(30)) }
+        let sent = await page.nextSent()
+        #expect(sent.payload == ["action": "pay", "args": []])
+        await clock.advance(by: .seconds(30))
+        await #expect(throws: StateHubError.timeout(store: "cart", action: "pay", after: .seconds(30))) { try await pay.value }
+
+        expectMirror(of: hub, store: "cart", equals: ["items": [["sku": "A1"]]])
+        expectProblems(of: hub, equal: [])
+    }
+}

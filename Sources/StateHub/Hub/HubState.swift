@@ -68,8 +68,9 @@ struct PendingDispatch {
     let continuation: CheckedContinuation<JSONValue, any Error>
 }
 
-/// Work decided under the lock and done after it is released, so no callback, resume or
-/// transport call ever runs while the hub's lock is held.
+/// Work decided under the lock. Sends and change-stream elements are delivered while the
+/// lock is still held, in decision order (both only enqueue; see `GlobalStateHub.update`);
+/// resumes, `onProblem` and observer scheduling run after it is released.
 enum HubEffect {
     case send(any PageTransport, String, failure: (@Sendable (any Error) -> Void)?)
     case resume(CheckedContinuation<JSONValue, any Error>, Result<JSONValue, any Error>)
