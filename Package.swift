@@ -5,6 +5,7 @@ let package = Package(
     name: "StateHub",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "StateHubJSON", targets: ["StateHubJSON"]),
         .library(name: "JSEngine", targets: ["JSEngine"]),
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "StateHub", targets: ["StateHub"]),
@@ -28,9 +29,15 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // The one JSON layer: value, tokenizer, parser, text. No engine, so Trace can use it.
+        .target(
+            name: "StateHubJSON",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "JSEngine",
             dependencies: [
+                "StateHubJSON",
                 .target(name: "CJSCore", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -43,7 +50,13 @@ let package = Package(
         .target(name: "Trace"),
         .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
-        .target(name: "StyleTokens", dependencies: ["JSEngine", "CapabilityBridge"]),
+        .target(
+            name: "StyleTokens",
+            dependencies: [
+                "StateHubJSON", "JSEngine", "CapabilityBridge",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         // cli engineer: one-call page set-up (issue 12)
         .target(
             name: "StateHubPage",
@@ -61,6 +74,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
         .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),

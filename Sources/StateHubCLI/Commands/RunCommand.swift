@@ -109,7 +109,7 @@ struct RunCommand: AsyncParsableCommand {
         if json {
             var object = JSONValue.ObjectMembers()
             object["dispatches"] = .array(results)
-            object["stores"] = .object(.init(uniqueKeysWithValues: mirrors))
+            object["stores"] = .object(.init(uniqueKeysWithValues: mirrors.map { (JSONKey($0.0), $0.1) }))
             object["shell"] = shellState
             object["problems"] = .array(problems)
             object["ok"] = .bool(!failed)

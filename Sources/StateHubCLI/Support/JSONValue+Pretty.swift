@@ -29,7 +29,7 @@ extension JSONValue {
                     out += "{\n"
                     work.append(.text("\n" + pad(indent) + "}" + suffix))
                     for (index, member) in members.enumerated().reversed() {
-                        let key = JSONValue.string(member.key).cutText()
+                        let key = JSONValue.string(member.key.string).cutText()
                         work.append(.value(member.value, indent: indent + 1, prefix: pad(indent + 1) + key + ": ", suffix: index == members.count - 1 ? "" : ",\n"))
                     }
                 case .array: out += "[]" + suffix
@@ -65,7 +65,7 @@ extension JSONValue {
                     work.append(.text("}"))
                     for (index, member) in members.enumerated().reversed() {
                         work.append(.value(member.value))
-                        work.append(.text(JSONValue.string(member.key).cutText() + ":"))
+                        work.append(.text(JSONValue.string(member.key.string).cutText() + ":"))
                         if index > 0 { work.append(.text(",")) }
                     }
                 default:
