@@ -27,6 +27,14 @@ if ! python3 -c 'import selenium' >/dev/null 2>&1; then
   python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium
 fi
 # --- end cli engineer
+# --- js engineer (issue 13): esbuild bundles the js/ package in JSPackageTests -------------
+if ! command -v esbuild >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ]; then js_sudo=""; else js_sudo="sudo"; fi
+  echo "statehub: installing esbuild" >&2
+  $js_sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $js_sudo apt-get install -y -qq esbuild >/dev/null
+fi
+# --- end js engineer -------------------------------------------------------------------------
 
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists javascriptcoregtk-4.1; then
   exit 0

@@ -45,6 +45,10 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as one JSON object (dispatch results, mirrors, shell, problems) on stdout.")
     var json = false
 
+    // js engineer (issue 13): see RunCommand+HotSwap.swift
+    @Option(name: .customLong("hot-swap"), help: ArgumentHelp("After the dispatches, replace the page's store code with FILE; state and mirrors are kept (repeatable).", valueName: "FILE"))
+    var hotSwapFiles: [String] = []
+
     func run() async throws {
         let dispatches: [PlannedDispatch]
         var options = page
@@ -88,6 +92,7 @@ struct RunCommand: AsyncParsableCommand {
         for problem in hub.problems {
             if json { problems.append(.string(problem.description)) } else { Output.error("hub: \(problem)") }
         }
+        if !(try await hotSwap(session.page.engine, trace: session.recorder)) { failed = true }   // js engineer (issue 13)
 
         var mirrors: [(String, JSONValue)] = []
         for storeId in hub.storeIDs {
