@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "EmbedJSTool"),
         .plugin(name: "EmbedJS", capability: .buildTool(), dependencies: ["EmbedJSTool"]),
         .target(name: "JSSources", plugins: ["EmbedJS"]),
-        .target(name: "Trace"),
+        .target(name: "Trace", dependencies: ["StateHubJSON"]),  // redaction on StateHubJSON's tokenizer
         .target(
             name: "StateHub",
             dependencies: [
@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
-                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage",
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
