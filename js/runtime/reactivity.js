@@ -104,16 +104,27 @@
     if (dep === undefined) depsMap.set(key, (dep = new Set()));
     trackDep(dep);
   }
+  // One trigger is one batch, as in Vue 3.5: computed values are marked dirty first (their
+  // dependents join the batch), then every other effect of the batch runs once, even when it
+  // depends on the written key and on a computed that read it.
+  let batchDepth = 0;
+  const batchedEffects = new Set();
   function runEffects(list) {
-    // computed first, so that watchers and effects read fresh getters
-    let i, e;
-    for (i = 0; i < list.length; i++) {
-      e = list[i];
-      if (e.computed && (e !== activeEffect)) e.scheduler();
+    batchDepth++;
+    try {
+      for (const e of list) if (e.computed && e !== activeEffect) e.scheduler();
+      for (const e of list) if (!e.computed && e !== activeEffect && e.active) batchedEffects.add(e);
+    } finally {
+      batchDepth--;
     }
-    for (i = 0; i < list.length; i++) {
-      e = list[i];
-      if (!e.computed && e !== activeEffect && e.active) {
+    if (batchDepth === 0) flushBatchedEffects();
+  }
+  function flushBatchedEffects() {
+    while (batchedEffects.size !== 0) {
+      const effects = Array.from(batchedEffects);
+      batchedEffects.clear();
+      for (const e of effects) {
+        if (!e.active) continue;
         if (e.scheduler !== null) e.scheduler(); else e.run();
       }
     }
@@ -1298,8 +1309,11 @@
     }
     let oldValue = isMulti ? [] : INITIAL;
     let effect;
+    // pause(): triggers are remembered, not run; resume() runs the job once if any came.
+    let paused = false, triggeredWhilePaused = false;
     function job() {
       if (!effect.active) return;
+      if (paused) { triggeredWhilePaused = true; return; }
       if (!cb) { effect.run(); return; }
       let nv = effect.run();
       let changed = deep || forceTrigger || (isMulti
@@ -1309,7 +1323,9 @@
         if (cleanup) { let c = cleanup; cleanup = null; c(); }
         let ov = oldValue === INITIAL ? undefined : oldValue;
         oldValue = nv;
-        cb(nv, ov, onCleanup);
+        const previousWatcher = currentWatcherCleanup;
+        currentWatcherCleanup = onCleanup;
+        try { cb(nv, ov, onCleanup); } finally { currentWatcherCleanup = previousWatcher; }
         if (once) stop();
       }
     }
@@ -1321,9 +1337,20 @@
       else oldValue = effect.run();
     } else effect.run();
     stop.stop = stop;
-    stop.pause = function () {};
-    stop.resume = function () {};
+    stop.pause = () => { paused = true; };
+    stop.resume = () => {
+      if (!paused) return;
+      paused = false;
+      if (triggeredWhilePaused) { triggeredWhilePaused = false; job(); }
+    };
     return stop;
+  }
+  // onWatcherCleanup(fn) inside a watch callback: fn runs before the callback's next run and
+  // when the watcher stops (Vue 3.5).
+  let currentWatcherCleanup = null;
+  function onWatcherCleanup(fn) {
+    if (currentWatcherCleanup !== null) currentWatcherCleanup(fn);
+    else warn('onWatcherCleanup() was called when there was no active watcher to associate with.');
   }
   function watch(source, cb, options) { return doWatch(source, cb, options); }
   function watchEffect(fn, options) { return doWatch(fn, null, options); }
@@ -1340,7 +1367,8 @@
     shallowReactive: shallowReactive, readonly: readonly, shallowReadonly: shallowReadonly,
     isReadonly: isReadonly, isShallow: isShallow,
     computed: computed, isComputed: isComputed,
-    watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect,
+    watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect, onWatcherCleanup: onWatcherCleanup,
+    watchPostEffect: (fn) => doWatch(fn, null, { flush: 'post' }),
     effectScope: effectScope, getCurrentScope: getCurrentScope, onScopeDispose: onScopeDispose,
     nextTick: nextTick,
     // internal: used by pinia.js (not Vue API)
@@ -1361,5 +1389,5 @@
   ['ref', 'reactive', 'computed', 'watch', 'watchEffect', 'nextTick', 'effectScope', 'getCurrentScope',
    'onScopeDispose', 'toRef', 'toRefs', 'toValue', 'unref', 'isRef', 'isReactive', 'isProxy', 'markRaw',
    'toRaw', 'shallowRef', 'customRef', 'triggerRef', 'shallowReactive', 'readonly', 'shallowReadonly',
-   'isReadonly', 'isShallow'].forEach(function (name) { global[name] = api[name]; });
+   'isReadonly', 'isShallow', 'onWatcherCleanup', 'watchSyncEffect', 'watchPostEffect'].forEach(function (name) { global[name] = api[name]; });
 })(typeof globalThis !== 'undefined' ? globalThis : this);

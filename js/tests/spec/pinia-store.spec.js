@@ -34,6 +34,15 @@
       expect(isReactive(store)).toBe(true);
       expect(toRaw(store)).not.toBe(store);
     });
+    it('can be watched as a whole, like any reactive object', () => {
+      const store = useStore();
+      const cb = mockFn();
+      watch(store, cb, { flush: 'sync' });
+      store.nested.foo = 'bar';
+      store.$patch({ a: false });
+      expect(cb).toHaveBeenCalledTimes(2);
+      expect(toRaw(store).$id).toBe('main');
+    });
     it('works without setting the active pinia when one is passed', () => {
       setActivePinia(undefined);
       const other = createPinia();
