@@ -448,9 +448,27 @@
       const collection = o.path[at].collection;
       if (done.indexOf(collection) !== -1) continue;
       done.push(collection);
-      out.push({ op: OpKind.set, path: o.path.slice(0, at), value: snapshotCollection(collection) });
+      out.push(lazyCollectionSet(o.path.slice(0, at), collection));
     }
     return out;
+  }
+  // A `set` of a whole Map or Set whose value is copied when first read: a subscriber that
+  // reads it at once gets the collection as it is now; one that reads it later (the sync
+  // plugin, at the end of the tick, after dropping the earlier sets of the same collection)
+  // gets it as it is then, which is what applying the later ops would give anyway. Filling a
+  // Map in a loop thus costs one copy per tick, not one per write. Marked with LAZY_VALUE.
+  const LAZY_VALUE = Symbol.for('statehub.lazyValue');
+  function lazyCollectionSet(path, collection) {
+    let copy, copied = false;
+    return {
+      op: OpKind.set,
+      path,
+      get value() {
+        if (!copied) { copied = true; copy = snapshotCollection(collection); }
+        return copy;
+      },
+      [LAZY_VALUE]: true
+    };
   }
   // A copy of a Map or Set in a state tree, its members linked to it.
   function snapshotCollection(collection) {
@@ -474,7 +492,7 @@
     const ops = [];
     for (let i = 0; i < out.length; i += 2) {
       const path = out[i + 1].slice();
-      ops.push({ op: OpKind.set, path: path, value: path.length && path[path.length - 1] instanceof CollectionStep ? null : snapshotCollection(raw) });
+      ops.push(lazyCollectionSet(path, raw));
     }
     deliverOps(out, ops);
   }
@@ -865,8 +883,11 @@
   // ---------------------------------------------------------------------------
 
   // A collection in a state tree changed in place: its ops, then its effects.
-  function afterCollectionWrite(raw, kind, key) {
+  function afterCollectionWrite(raw, kind, key, member) {
     if (rootCount !== 0 && opHook !== null && isIterableCollection(raw)) {
+      // link a new member now (its own later writes are then reported); the copy comes later
+      if (isObject(member)) registerTree(member, raw, IN_COLLECTION, 0);
+      if (isObject(key) && raw instanceof Map) registerTree(key, raw, IN_COLLECTION, 0);
       writes.depth++;
       try { emitCollection(raw); trigger(raw, kind, key); } finally { endWrite(); }
     } else trigger(raw, kind, key);
@@ -927,7 +948,7 @@
         const raw = toRaw(this), rawValue = shallow ? value : toRaw(value);
         if (!raw.has(rawValue) && !raw.has(value)) {
           raw.add(rawValue);
-          afterCollectionWrite(raw, 1, rawValue);
+          afterCollectionWrite(raw, 1, rawValue, rawValue);
         }
         return this;
       };
@@ -938,8 +959,8 @@
         if (!had) { key = toRaw(key); had = raw.has(key); }
         const old = raw.get(key);
         raw.set(key, value);
-        if (!had) afterCollectionWrite(raw, 1, key);
-        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key);
+        if (!had) afterCollectionWrite(raw, 1, key, value);
+        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key, value);
         return this;
       };
       methods.delete = function (key) {

@@ -761,7 +761,20 @@
     m.feed(sent);
     eq(m.stores['selftest.coll'], expected(c), 'Map and Set edited in place: mirror equal after the tick');
     var paths = sent[0].payload.mutations[0].ops.map(function (o) { return o.op + ':' + JSON.stringify(o.path); });
-    eq(paths, ['set:["m"]', 'set:["m"]', 'set:["s"]', 'set:["s"]', 'set:["nested","inner"]'], 'each change is a set of the whole (outermost) collection');
+    eq(paths, ['set:["m"]', 'set:["s"]', 'set:["nested","inner"]'], 'each change is a set of the whole (outermost) collection, consecutive ones of a tick coalesced');
+    // filling a Map in a loop costs one copy per tick; members added are observed at once
+    var filled = {};
+    c.m.clear();
+    for (var f = 0; f < 500; f++) c.m.set('k' + f, { v: f });
+    c.m.get('k7').v = 'changed in place';
+    c.n = 2;
+    c.m.set('last', filled);
+    filled.after = true;
+    S.flushPending();
+    var fill = take();
+    m.feed(fill);
+    eq(m.stores['selftest.coll'], expected(c), 'Map filled in a loop, members changed in place: mirror equal');
+    ok(fill.length === 1 && fill[0].payload.mutations[0].ops.length === 3 && JSON.stringify(fill[0]).length < 20000, 'a Map filled in one tick is sent once per run of writes (not once per write)', fill.length && fill[0].payload.mutations[0].ops.length);
     c.m.clear();
     S.flushPending();
     m.feed(take());

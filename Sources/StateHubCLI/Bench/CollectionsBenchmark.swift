@@ -30,18 +30,27 @@ struct CollectionsBenchmark {
         var figures: [Figure] = []
         for size in [10, 100, 1_000] {
             var mapMicros: [Double] = [], objectMicros: [Double] = [], mapBytes: [Double] = [], objectBytes: [Double] = []
+            var mapFill: [Double] = [], objectFill: [Double] = [], mapFillBytes: [Double] = [], objectFillBytes: [Double] = []
             for round in 0..<repetitions {
                 let result = try await engine.evaluate(script(size: size, id: "bench.\(size).\(round)"))
                 mapMicros.append(result["mapMicros"]?.numberValue ?? 0)
                 objectMicros.append(result["objectMicros"]?.numberValue ?? 0)
                 mapBytes.append(result["mapBytes"]?.numberValue ?? 0)
                 objectBytes.append(result["objectBytes"]?.numberValue ?? 0)
+                mapFill.append(result["mapFillMicros"]?.numberValue ?? 0)
+                objectFill.append(result["objectFillMicros"]?.numberValue ?? 0)
+                mapFillBytes.append(result["mapFillBytes"]?.numberValue ?? 0)
+                objectFillBytes.append(result["objectFillBytes"]?.numberValue ?? 0)
             }
             figures += [
                 Figure(key: "collections.object_set_\(size)", label: "object key write, \(size) keys, mirrored (flush sync)", unit: "µs", higherIsBetter: false, jit: median(objectMicros)),
                 Figure(key: "collections.map_set_\(size)", label: "map.set, \(size) entries, mirrored as a whole-Map set", unit: "µs", higherIsBetter: false, jit: median(mapMicros), baselineKey: "collections.object_set_\(size)"),
                 Figure(key: "collections.object_bytes_\(size)", label: "message per object key write, \(size) keys", unit: "B", higherIsBetter: false, jit: median(objectBytes)),
                 Figure(key: "collections.map_bytes_\(size)", label: "message per map.set, \(size) entries", unit: "B", higherIsBetter: false, jit: median(mapBytes), baselineKey: "collections.object_bytes_\(size)"),
+                Figure(key: "collections.object_fill_\(size)", label: "fill an object with \(size) keys in one tick (flush tick)", unit: "µs", higherIsBetter: false, jit: median(objectFill)),
+                Figure(key: "collections.map_fill_\(size)", label: "fill a Map with \(size) entries in one tick (flush tick)", unit: "µs", higherIsBetter: false, jit: median(mapFill), baselineKey: "collections.object_fill_\(size)"),
+                Figure(key: "collections.object_fill_bytes_\(size)", label: "bytes sent for the object fill", unit: "B", higherIsBetter: false, jit: median(objectFillBytes)),
+                Figure(key: "collections.map_fill_bytes_\(size)", label: "bytes sent for the Map fill", unit: "B", higherIsBetter: false, jit: median(mapFillBytes), baselineKey: "collections.object_fill_bytes_\(size)"),
             ]
         }
         return figures
@@ -69,7 +78,22 @@ struct CollectionsBenchmark {
           const objectMicros = (performance.now() - start) * 1000 / writes
           const objectBytes = bytes / messages
           store.$dispose()
-          return { mapMicros, objectMicros, mapBytes, objectBytes }
+          // filling in one tick (flush tick): one copy of the Map per tick, not per write
+          let tickBytes = 0
+          const tickPinia = createPinia()
+          tickPinia.use(StateHubSync.createSyncPlugin({ post: (text) => { tickBytes += text.length } }))
+          const tickStore = defineStore('\(id).tick', { state: () => ({ map: new Map(), object: {} }) })(tickPinia)
+          start = performance.now()
+          for (const [i, k] of keys.entries()) tickStore.map.set(k, i)
+          StateHubSync.flushPending()
+          const mapFillMicros = (performance.now() - start) * 1000, mapFillBytes = tickBytes
+          tickBytes = 0
+          start = performance.now()
+          for (const [i, k] of keys.entries()) tickStore.object[k] = i
+          StateHubSync.flushPending()
+          const objectFillMicros = (performance.now() - start) * 1000, objectFillBytes = tickBytes
+          tickStore.$dispose()
+          return { mapMicros, objectMicros, mapBytes, objectBytes, mapFillMicros, objectFillMicros, mapFillBytes, objectFillBytes }
         })()
         """
     }
