@@ -1143,7 +1143,12 @@
   }
 
   /** Flushes every pending batch now (tests, and native before a synchronous read). */
-  function flushPending() { flushAll(); }
+  function flushPending() {
+    // on StateHub's runtime, writes no proxy saw (markRaw objects, Dates changed in place) first
+    const runtime = root.StateHubPinia;
+    if (runtime && typeof runtime.catchUpUnobservable === 'function') runtime.catchUpUnobservable();
+    flushAll();
+  }
 
   root.StateHubSync = {
     version: PROTOCOL_VERSION,

@@ -116,9 +116,24 @@
 
   // ops: the operations of one write (several when the written object is reachable at
   // several paths of this store's state).
+  // Unobservable writes (a markRaw object, a Date changed in place) are caught up at the first
+  // reported write of a tick, at the end of that tick (before the sync plugin's batch leaves),
+  // at the end of every action and of every $patch: no later than real Pinia's plugin, which
+  // diffs when it flushes. Each catch-up costs one fingerprint per such value.
+  let caughtUpThisTick = false;
+  function catchUpAtWrite() {
+    if (caughtUpThisTick || !internals.hasUnobservable()) return;
+    caughtUpThisTick = true;
+    internals.catchUpUnobservable();
+    Promise.resolve().then(catchUpAtEndOfTick);
+  }
+  function catchUpAtEndOfTick() {
+    caughtUpThisTick = false;
+    internals.catchUpUnobservable();
+  }
   function recordOps(record, ops) {
     if (record.disposed) return;
-    internals.catchUpUnobservable();
+    catchUpAtWrite();
     if (record.patching > 0) { for (const op of ops) record.patchOps.push(op); return; }
     const batched = record.batchedSubscriptions;
     if (batched.length !== 0) {
@@ -864,6 +879,7 @@
     disposePinia, MutationType, acceptHMRUpdate,
     mapStores, mapState, mapGetters: mapState, mapWritableState, mapActions, setMapStoreSuffix,
     createApp, inject, hasInjectionContext, hotSwap, beginHotSwap, endHotSwap,
+    catchUpUnobservable: () => internals.catchUpUnobservable(),
     applyOps, OPS, piniaSymbol
   };
   global.StateHubPinia = api;

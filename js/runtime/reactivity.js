@@ -201,7 +201,7 @@
   // changes are caught up by catchUpUnobservable() when the store next reports a mutation.
   const unobservable = new Map();
   function fingerprint(v) {
-    if (v instanceof Date) return 'D' + v.getTime();
+    if (v instanceof Date) return v.getTime();   // a number: compared without building a string
     try {
       return JSON.stringify(v, function (k, x) {
         if (x instanceof Map) return { M: Array.from(x.entries()) };
@@ -227,17 +227,22 @@
     catchingUp = true;
     writes.depth++;
     try {
-      for (const [value, entry] of Array.from(unobservable)) {
+      // forEach, not an iterator of pairs: no allocation per value (this runs often)
+      const changed = [];
+      unobservable.forEach((entry, value) => {
         const parent = entry.parent, key = entry.key;
         const inPlace = key === IN_COLLECTION ? hasMember(parent, value)
           : (hasOwnProperty.call(parent, key) && parent[key] === value);
-        if (!inPlace) { unobservable.delete(value); continue; }
+        if (!inPlace) { unobservable.delete(value); return; }
         const print = fingerprint(value);
-        if (print === entry.print) continue;
+        if (print === entry.print || (print !== print && entry.print !== entry.print)) return;   // NaN: an invalid Date stays invalid
         entry.print = print;
-        if (key === IN_COLLECTION) emitCollection(parent);
-        else if (isArray(parent)) emitSet(parent, key, value);
-        else emitSet(parent, key, value);
+        changed.push(value, entry);
+      });
+      for (let i = 0; i < changed.length; i += 2) {
+        const value = changed[i], entry = changed[i + 1];
+        if (entry.key === IN_COLLECTION) emitCollection(entry.parent);
+        else emitSet(entry.parent, entry.key, value);
       }
     } finally {
       catchingUp = false;
@@ -1403,6 +1408,7 @@
       pauseTracking: pauseTracking, resetTracking: resetTracking,
       reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
       catchUpUnobservable: catchUpUnobservable,
+      hasUnobservable: () => unobservable.size !== 0,
       holdRefs: function (raw) { refHolders.add(raw); }
     }
   };
