@@ -734,7 +734,8 @@
     } else {
       let last = pending[pending.length - 1];
       if (type === 'direct' && last.type === 'direct' && last.action === action) {
-        for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
+        if (record.lazyOps) for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
+        else for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]);
       } else {
         pending.push(makeMutation(type, action, ops));
       }

@@ -1021,8 +1021,9 @@
 
   function reactive(target) {
     if (!isObject(target)) return target;
-    if (target[RAW] !== undefined && !isReadonly(target)) return target;
-    if (isReadonly(target)) return target;
+    const existing = proxyMap.get(target);   // the hot path: every nested read of a state
+    if (existing !== undefined) return existing;
+    if (target[RAW] !== undefined) return target;   // already a proxy: reactive, shallow or readonly
     return createProxy(target, proxyMap, objectHandlers, arrayHandlers, collectionHandlers);
   }
   function shallowReactive(target) {
