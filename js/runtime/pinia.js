@@ -538,7 +538,7 @@
       return;
     }
     if (isObject(prop._object) && typeof prop._key !== 'undefined' && !isReactive(prop) && !prop.__v_isReadonly &&
-        Object.isExtensible(toRaw(prop._object))) {
+        Object.isExtensible(toRaw(prop._object)) && !internals.isInStateTree(toRaw(prop._object))) {
       // toRef(object, key) / toRefs(object): the object's property follows the state tree
       const source = toRaw(prop._object), sourceKey = prop._key;
       if (!hydrate) defineOwn(raw, key, toRaw(source[sourceKey]));
@@ -550,7 +550,8 @@
       });
       return;
     }
-    // customRef and other refs are kept as refs in the state, unwrapped on read
+    // customRef, toRef of another store's state and other refs are kept as refs in the state,
+    // unwrapped on read
     if (hydrate) prop.value = raw[key];
     defineOwn(raw, key, prop);
   }

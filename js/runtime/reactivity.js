@@ -1410,6 +1410,7 @@
       reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
       catchUpUnobservable: catchUpUnobservable,
       hasUnobservable: () => unobservable.size !== 0,
+      isInStateTree: (raw) => roots.has(raw) || parentsOf.has(raw),
       holdRefs: function (raw) { refHolders.add(raw); }
     }
   };
