@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
+        // cli engineer: one-call page set-up (issue 12)
+        .library(name: "StateHubPage", targets: ["StateHubPage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,10 +57,19 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // cli engineer: one-call page set-up (issue 12)
+        .target(
+            name: "StateHubPage",
+            dependencies: [
+                "StateHub", "CapabilityBridge", "JSEngine", "Trace",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
-                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources",
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
