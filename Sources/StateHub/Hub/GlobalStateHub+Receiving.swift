@@ -24,7 +24,9 @@ extension GlobalStateHub {
                                         type: "malformed", message: text, note: error.reason)
             update { state -> [HubEffect] in
                 var effects = [problemEffect(HubProblem(pageID: pageID, storeId: error.storeId, kind: .malformedMessage(error.reason)), in: &state)]
-                if let storeId = error.storeId, state.stores[storeId]?.hosts.contains(where: { $0.pageID == pageID }) == true,
+                // Asked once: an answer that is malformed again (too deep for the parser, say)
+                // must not start a loop (docs/PROTOCOL.md A.8, A.11).
+                if let storeId = error.storeId, state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
                    let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.reason, in: &state) {
                     effects.append(request)
                 }
@@ -99,6 +101,16 @@ extension GlobalStateHub {
         guard let storeId = message.storeId else { return [] }
         guard let snapshot = message.payload["state"], case .object = snapshot else {
             return [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without an object payload.state")), in: &state)]
+        }
+        let depth = snapshot.nestingDepth()
+        if depth > JSONValue.maximumStateDepth {
+            // The mirror stays at its last good state (stale: later writes wait for a
+            // snapshot that fits). No new request: the page would answer with the same.
+            if let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
+                state.stores[storeId]?.hosts[index].expectedSeq = (message.seq ?? 0) + 1
+                state.stores[storeId]?.hosts[index].awaitingSync = true
+            }
+            return tooDeepEffects(depth: depth, pageID: pageID, storeId: storeId, requestSync: false, in: &state)
         }
         let reason = message.payload["reason"]?.stringValue ?? "created"
         let nextSeq = (message.seq ?? 0) + 1
@@ -182,6 +194,16 @@ extension GlobalStateHub {
             return effects
         case nil: return []
         }
+        // Refused whole, before anything applies: nothing that walks the mirror recursively
+        // may meet a state deeper than the cap (docs/PROTOCOL.md A.11).
+        for mutation in mutations {
+            for op in mutation.ops {
+                let depth = op.resultingDepth()
+                if depth > JSONValue.maximumStateDepth {
+                    return tooDeepEffects(depth: depth, pageID: pageID, storeId: storeId, requestSync: true, in: &state)
+                }
+            }
+        }
         // Move the tree out of the state so it is uniquely referenced and changes in place.
         var tree = entry.state
         entry.state = .null
@@ -224,6 +246,22 @@ extension GlobalStateHub {
             if let lastSent = host.lastSent, message.ack != lastSent {
                 effects += hydrate(pageID: pageID, storeId: storeId, in: &state)
             }
+        }
+        return effects
+    }
+
+    /// A message refused for its depth: a problem, an `error` message telling the page, and
+    /// (for operations) one resync request.
+    private func tooDeepEffects(depth: Int, pageID: String, storeId: String, requestSync: Bool, in state: inout HubState) -> [HubEffect] {
+        let limit = JSONValue.maximumStateDepth
+        let problem = HubProblem(pageID: pageID, storeId: storeId, kind: .tooDeep(depth: depth, limit: limit))
+        var effects = [problemEffect(problem, in: &state)]
+        let payload: JSONValue = ["code": "too_deep", "message": .string(problem.description),
+                                  "detail": ["depth": .number(Double(depth)), "limit": .number(Double(limit))]]
+        if let send = sendEffect(to: pageID, storeId: storeId, type: .error, payload: payload, in: &state) { effects.append(send) }
+        if requestSync, state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
+           let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "too_deep", detail: "depth over \(limit)", in: &state) {
+            effects.append(request)
         }
         return effects
     }

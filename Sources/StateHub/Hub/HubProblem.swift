@@ -22,6 +22,9 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case reportedByPage(code: String, message: String, path: [PathStep]?)
         /// An `action_result` answered no pending dispatch (already timed out, say).
         case unmatchedResult(messageId: String)
+        /// The message would make the store's state nest deeper than the cap
+        /// (docs/PROTOCOL.md A.11): refused whole; the page was told with an `error` message.
+        case tooDeep(depth: Int, limit: Int)
     }
 
     public var pageID: String
@@ -38,6 +41,7 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case .unknownStore: return "\(place): message for a store the page never announced"
         case .reportedByPage(let code, let message, let path): return "\(place): page reported \(code)\(path.map { " at \($0.dotted)" } ?? ""): \(message)"
         case .unmatchedResult(let id): return "\(place): action_result \(id) answers no pending dispatch"
+        case .tooDeep(let depth, let limit): return "\(place): state would nest \(depth > limit ? "more than \(limit)" : "\(depth)") levels deep, over the cap of \(limit); message refused"
         }
     }
 }
