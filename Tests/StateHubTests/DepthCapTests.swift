@@ -3,7 +3,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// The depth cap (docs/PROTOCOL.md A.11): a page cannot drive the hub, its traces or their
+/// The depth cap (docs/PROTOCOL.md A.8.1): a page cannot drive the hub, its traces or their
 /// replay off the stack by nesting a store's state deeper and deeper with small messages.
 @Suite("Depth cap")
 struct DepthCapTests {

@@ -10,8 +10,15 @@ extension GlobalStateHub {
     ///
     /// Runs on the caller's thread, under the hub's lock only while the mirror is updated.
     public func receive(_ text: String, from pageID: String) {
+        // cli (issue 12): a large message arrives in `chunk` messages (docs/PROTOCOL.md A.11).
+        if receiveChunkIfAny(text, from: pageID) { return }
+        receiveWhole(text, from: pageID, assembled: false)
+    }
+
+    /// One whole message; `assembled` ones were put together from chunks and may exceed the cap.
+    func receiveWhole(_ text: String, from pageID: String, assembled: Bool) {
         let bytes = text.utf8.count
-        if bytes > configuration.maximumMessageBytes {
+        if bytes > configuration.maximumMessageBytes, !assembled {
             receiveOversize(text, bytes: bytes, from: pageID)
             return
         }
@@ -25,7 +32,7 @@ extension GlobalStateHub {
             update { state -> [HubEffect] in
                 var effects = [problemEffect(HubProblem(pageID: pageID, storeId: error.storeId, kind: .malformedMessage(error.reason)), in: &state)]
                 // Asked once: an answer that is malformed again (too deep for the parser, say)
-                // must not start a loop (docs/PROTOCOL.md A.8, A.11).
+                // must not start a loop (docs/PROTOCOL.md A.8, A.8.1).
                 if let storeId = error.storeId, state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
                    let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.reason, in: &state) {
                     effects.append(request)
@@ -195,7 +202,7 @@ extension GlobalStateHub {
         case nil: return []
         }
         // Refused whole, before anything applies: nothing that walks the mirror recursively
-        // may meet a state deeper than the cap (docs/PROTOCOL.md A.11).
+        // may meet a state deeper than the cap (docs/PROTOCOL.md A.8.1).
         for mutation in mutations {
             for op in mutation.ops {
                 let depth = op.resultingDepth()

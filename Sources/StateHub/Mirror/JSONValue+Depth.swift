@@ -1,7 +1,7 @@
 import JSEngine
 
 extension JSONValue {
-    /// How deep a store's state may nest: docs/PROTOCOL.md A.11. Path length plus value
+    /// How deep a store's state may nest: docs/PROTOCOL.md A.8.1. Path length plus value
     /// nesting; the hub refuses what would go deeper, so nothing that walks a mirror
     /// recursively (equality, untagging, printing, replay) can be driven off the stack.
     public static let maximumStateDepth = 512

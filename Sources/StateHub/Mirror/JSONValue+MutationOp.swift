@@ -53,7 +53,7 @@ extension JSONValue {
         }
         let rest = path.dropFirst()
         if var members = takeObject() {
-            guard case .key(let key) = step, let position = members.index(forKey: key) else {
+            guard case .key(let key) = step, let position = members.index(forKey: JSONKey(key)) else {
                 self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "no key \"\(step)\" on the way")
             }
@@ -113,7 +113,7 @@ extension JSONValue {
                 self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "index \(step) set on an object")
             }
-            if members.index(forKey: key) != nil || !key.isArrayIndexKey {
+            if members.index(forKey: JSONKey(key)) != nil || !key.isArrayIndexKey {
                 members[key] = value
             } else {
                 members.insertIntegerLikeKey(key, value: value)
@@ -157,7 +157,7 @@ extension JSONValue {
                 self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "delete of index \(step) on an object")
             }
-            members.removeValue(forKey: key)
+            members.removeValue(forKey: JSONKey(key))
             self = .object(members)
         } else if var elements = takeArray() {
             guard let index = step.arrayIndex else {
@@ -215,9 +215,9 @@ extension JSONValue.ObjectMembers {
         var high = count
         while low < high {
             let middle = (low + high) / 2
-            let existing = keys[middle]
+            let existing = keys[middle].string
             if existing.isArrayIndexKey, let other = UInt64(existing), other < number { low = middle + 1 } else { high = middle }
         }
-        updateValue(value, forKey: key, insertingAt: low)
+        updateValue(value, forKey: JSONKey(key), insertingAt: low)
     }
 }
