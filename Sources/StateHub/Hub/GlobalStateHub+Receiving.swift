@@ -73,18 +73,50 @@ extension GlobalStateHub {
 
     private func handle(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard state.pages[pageID] != nil else { return [] }
+        var effects: [HubEffect] = []
+        if let violation = missingSequence(message, from: pageID, in: &state) {
+            effects = violation
+            // A change without its place in the sequence is refused: applied, it could not be
+            // ordered, and no later gap would ever reveal it (docs/PROTOCOL.md A.4). Results and
+            // errors are still read, so a caller waiting on a dispatch gets its answer.
+            switch message.type {
+            case .applyMutation, .storeDisposed, .syncState: return effects
+            default: break
+            }
+        }
         switch message.type {
-        case .syncState: return handleSyncState(message, from: pageID, in: &state)
-        case .applyMutation: return handleApplyMutation(message, from: pageID, in: &state)
-        case .actionResult: return handleActionResult(message, from: pageID, in: &state)
+        case .syncState: return effects + handleSyncState(message, from: pageID, in: &state)
+        case .applyMutation: return effects + handleApplyMutation(message, from: pageID, in: &state)
+        case .actionResult: return effects + handleActionResult(message, from: pageID, in: &state)
         case .storeDisposed:
             guard let storeId = message.storeId else { return [] }
+            // Out of sequence, the page's messages are not what the hub thinks they are: keep
+            // the store (and its pending dispatches) and resync rather than dispose.
+            if let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }),
+               let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) {
+                return gap
+            }
             return removeHost(pageID: pageID, storeId: storeId, failure: { .storeDisposed(store: storeId, pageID: pageID) }, in: &state)
-        case .error: return handleError(message, from: pageID, in: &state)
+        case .error: return effects + handleError(message, from: pageID, in: &state)
         case .dispatchAction, .requestSync:
-            return [problemEffect(HubProblem(pageID: pageID, storeId: message.storeId,
+            return effects + [problemEffect(HubProblem(pageID: pageID, storeId: message.storeId,
                                              kind: .malformedMessage("\(message.type.rawValue) goes native → web, not web → native")), in: &state)]
         }
+    }
+
+    /// A message about a store this page hosts must carry a `seq` of 1 or more (a `created`
+    /// snapshot starts a new sequence and is exempt). Returns the effects of a violation: a
+    /// problem and one resync request.
+    private func missingSequence(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect]? {
+        guard let storeId = message.storeId, let host = state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID }) else { return nil }
+        if let seq = message.seq, seq >= 1 { return nil }
+        if message.type == .syncState, message.payload["reason"]?.stringValue == "created" { return nil }
+        let reason = message.seq.map { "\(message.type.rawValue) with seq \($0); seq counts from 1" } ?? "\(message.type.rawValue) without seq about a store the page hosts"
+        var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .protocolViolation(reason)), in: &state)]
+        if !host.awaitingSync, let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "protocol", detail: reason, in: &state) {
+            effects.append(request)
+        }
+        return effects
     }
 
     /// Checks `seq` against what is expected and advances it. Returns the effects of a gap.
@@ -107,7 +139,13 @@ extension GlobalStateHub {
     private func handleSyncState(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard let storeId = message.storeId else { return [] }
         guard let snapshot = message.payload["state"], case .object = snapshot else {
-            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without an object payload.state")), in: &state)]
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without an object payload.state")), in: &state)]
+            // A store's state is an object: ask the page once for one (the mirror stays).
+            if state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
+               let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: "state is not an object", in: &state) {
+                effects.append(request)
+            }
+            return effects
         }
         let depth = snapshot.nestingDepth()
         if depth > JSONValue.maximumStateDepth {

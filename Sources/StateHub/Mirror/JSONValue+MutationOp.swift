@@ -16,7 +16,12 @@ extension JSONValue {
     public mutating func apply(_ op: MutationOp) throws(MutationOpError) {
         switch op {
         case .set(let path, let value):
-            guard let last = path.last else { self = value; return }
+            guard let last = path.last else {
+                // A store's state is an object (a Pinia store's `$state` is one).
+                guard case .object = value else { throw MutationOpError(path: path, reason: "the root of a store's state must be an object") }
+                self = value
+                return
+            }
             try modifyContainer(at: path.dropLast(), fullPath: path) { container throws(MutationOpError) in
                 try container.setChild(last, to: value, fullPath: path)
             }
