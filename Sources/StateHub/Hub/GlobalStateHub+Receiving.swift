@@ -229,7 +229,11 @@ extension GlobalStateHub {
         guard var entry = state.stores[storeId] else { return [] }
         let host = entry.hosts[index]
         // Dropped while joining: the pending hydration overwrites these writes in the page.
-        if host.awaitingSync || host.joining { return [] }
+        if host.awaitingSync || host.joining {
+            state.stores[storeId]?.hosts[index].lastWriteDiscarded = true
+            return []
+        }
+        entry.hosts[index].lastWriteDiscarded = false
         let mutations: [AppliedMutation]
         switch message.mutations {
         case .success(let decoded)?: mutations = decoded
@@ -325,7 +329,16 @@ extension GlobalStateHub {
             effects.append(problemEffect(HubProblem(pageID: pageID, storeId: message.storeId, kind: .unmatchedResult(messageId: message.messageId ?? "(none)")), in: &state))
             return effects
         }
-        effects.append(.resume(pending.continuation, Self.outcome(of: message.payload, for: pending)))
+        var outcome = Self.outcome(of: message.payload, for: pending)
+        // The action's writes (posted just before this result) were discarded: say so rather
+        // than report a success the mirror does not hold (docs/PROTOCOL.md A.7).
+        if let storeId = message.storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
+            if case .success = outcome, state.stores[storeId]?.hosts[index].lastWriteDiscarded == true {
+                outcome = .failure(StateHubError.writesDiscarded(store: pending.storeId, action: pending.action, pageID: pageID))
+            }
+            state.stores[storeId]?.hosts[index].lastWriteDiscarded = false
+        }
+        effects.append(.resume(pending.continuation, outcome))
         return effects
     }
 
