@@ -4,4 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 swift build --build-tests
-swift test --skip-build
+# server (issue 14): the PostgreSQL tests need the database scripts/with-postgres.sh starts.
+bash scripts/with-postgres.sh swift test --skip-build
+# server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
+bash scripts/fuzz-server.sh 15

@@ -6,6 +6,7 @@ struct StateHubCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statehub",
         abstract: "Host Pinia stores and web micro-apps in JavaScriptCore, natively.",
-        subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
+        subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self,
+                      ServeCommand.self] // serve: issue 14
     )
 }
