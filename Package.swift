@@ -5,12 +5,15 @@ let package = Package(
     name: "StateHub",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "StateHubJSON", targets: ["StateHubJSON"]),
         .library(name: "JSEngine", targets: ["JSEngine"]),
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "StateHub", targets: ["StateHub"]),
         .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
+        // cli engineer: one-call page set-up (issue 12)
+        .library(name: "StateHubPage", targets: ["StateHubPage"]),
         // server: micro-app delivery (issue 14)
         .library(name: "StateHubServer", targets: ["StateHubServer"]),
         .library(name: "Delivery", targets: ["Delivery"]),
@@ -40,9 +43,15 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // The one JSON layer: value, tokenizer, parser, text. No engine, so Trace can use it.
+        .target(
+            name: "StateHubJSON",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "JSEngine",
             dependencies: [
+                "StateHubJSON",
                 .target(name: "CJSCore", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -55,7 +64,22 @@ let package = Package(
         .target(name: "Trace"),
         .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
-        .target(name: "StyleTokens", dependencies: ["JSEngine", "CapabilityBridge"]),
+        .target(
+            name: "StyleTokens",
+            dependencies: [
+                "StateHubJSON", "JSEngine", "CapabilityBridge",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // cli engineer: one-call page set-up (issue 12)
+        .target(
+            name: "StateHubPage",
+            dependencies: [
+                "StateHub", "CapabilityBridge", "JSEngine", "Trace",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
         // server: micro-app delivery (issue 14). StyleTokens validates uploaded themes and
         // renders their CSS variables; it still imports JSEngine (see docs/server.md).
         .target(
@@ -101,12 +125,13 @@ let package = Package(
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage",
                 "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
-                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
         .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),

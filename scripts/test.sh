@@ -6,5 +6,7 @@ bash scripts/ensure-deps.sh
 swift build --build-tests
 # server (issue 14): the PostgreSQL tests need the database scripts/with-postgres.sh starts.
 bash scripts/with-postgres.sh swift test --skip-build
+# cli engineer (issue 12): `statehub trace view` checked in headless Chromium with selenium.
+python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
 # server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
 bash scripts/fuzz-server.sh 15
