@@ -26,7 +26,7 @@ curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/release" -d '{"stable":"1.0.
 curl -fs "${auth[@]}" -X PUT "$base/admin/themes/1.1.0" --data-binary @examples/themes/standard.json >/dev/null
 curl -fs "${auth[@]}" -X POST "$base/admin/themes/1.1.0/publish" >/dev/null
 
-"$st" run "$base/openapi.yaml" --checks not_a_server_error -H "Authorization: Bearer $token" \
-  --max-examples "$examples" --seed 14 --workers 1 --request-timeout 10 --no-color
+(cd "$dir" && "$st" run "$base/openapi.yaml" --checks not_a_server_error -H "Authorization: Bearer $token" \
+  --max-examples "$examples" --seed 14 --workers 1 --request-timeout 10 --no-color)
 if grep -q "Fatal\|panic" "$dir/server.log"; then cat "$dir/server.log" >&2; exit 1; fi
 echo "fuzz-server: no 5xx"
