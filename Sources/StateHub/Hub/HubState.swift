@@ -55,6 +55,11 @@ struct StoreHost {
     var lastSent: String?
     /// The `messageId` of the last hydration the hub sent this page.
     var lastHydration: String?
+    /// Whether the page's latest `apply_mutation` about this store was discarded (while
+    /// joining or awaiting a resync). The plugin posts an action's writes just before its
+    /// `action_result`, so a result that follows a discarded message reports writes the
+    /// hub did not keep: the dispatch fails truthfully. Cleared by each `action_result`.
+    var lastWriteDiscarded = false
 }
 
 /// A dispatch waiting for its `action_result`.
