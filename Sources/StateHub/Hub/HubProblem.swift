@@ -36,6 +36,13 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
     public var storeId: String?
     public var kind: Kind
 
+    /// A problem as the hub records it (public so tests can state a whole expected list).
+    public init(pageID: String, storeId: String?, kind: Kind) {
+        self.pageID = pageID
+        self.storeId = storeId
+        self.kind = kind
+    }
+
     public var description: String {
         let place = "page \(pageID)" + (storeId.map { ", store \($0)" } ?? "")
         switch kind {
