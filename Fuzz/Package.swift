@@ -4,7 +4,12 @@
 // target on its seed corpus (Fuzz/Corpus/<target>). See docs/reliability.md.
 import PackageDescription
 
-let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+// The targets link libFuzzer's runtime (its `main` drives `LLVMFuzzerTestOneInput`); the
+// core is instrumented for coverage by the flags scripts/fuzz.sh passes to the whole build
+// (`-sanitize=address -sanitize-coverage=…`): `-sanitize=fuzzer` everywhere would make the
+// core's build-tool executable link libFuzzer's `main` too, and fail.
+let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
+let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
 
 let package = Package(
     name: "StateHubFuzz",
@@ -14,10 +19,10 @@ let package = Package(
         .executableTarget(name: "FuzzStoreMessages", dependencies: [
             .product(name: "StateHub", package: "StateHub"), .product(name: "JSEngine", package: "StateHub"),
             .product(name: "Trace", package: "StateHub"),
-        ], swiftSettings: fuzzer),
-        .executableTarget(name: "FuzzTraceReader", dependencies: [.product(name: "Trace", package: "StateHub")], swiftSettings: fuzzer),
-        .executableTarget(name: "FuzzThemeReader", dependencies: [.product(name: "StyleTokens", package: "StateHub")], swiftSettings: fuzzer),
-        .executableTarget(name: "FuzzLegacyURL", dependencies: [.product(name: "CapabilityBridge", package: "StateHub")], swiftSettings: fuzzer),
+        ], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzTraceReader", dependencies: [.product(name: "Trace", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzThemeReader", dependencies: [.product(name: "StyleTokens", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzLegacyURL", dependencies: [.product(name: "CapabilityBridge", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,12 @@ targets=("$@")
 scratch=.build-fuzz
 mkdir -p "$scratch"
 # The fuzz package builds into its own folder so the normal build is untouched.
-(cd Fuzz && swift build -c release --scratch-path "../$scratch/build" -Xswiftc -sanitize=fuzzer 2>&1 | grep -E "error|warning: |Compiling|Build complete" | tail -3)
+# Coverage for the whole build; libFuzzer itself only in the fuzz targets (Fuzz/Package.swift).
+# The build-tool executable runs instrumented too: its leaks at exit are not findings.
+(cd Fuzz && ASAN_OPTIONS=detect_leaks=0 swift build -c release --scratch-path "../$scratch/build" \
+  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp 2>&1 \
+  | grep -E "error|warning: |Build complete" | tail -5)
+export ASAN_OPTIONS="detect_leaks=0 ${ASAN_OPTIONS:-}"
 bin="$scratch/build/release"
 for target in "${targets[@]}"; do
   corpus="$scratch/corpus/$target"
