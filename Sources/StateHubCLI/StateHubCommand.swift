@@ -11,6 +11,7 @@ struct StateHubCommand: AsyncParsableCommand {
         subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
             + StateHubCommand.cliCommands
             + [ServeCommand.self] // server (issue 14)
+            + [SoakCommand.self] // harden (issue 11)
     )
 
     // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable

@@ -163,3 +163,44 @@ struct EventLoopTests {
         #expect(await engine.pendingTimerCount == 0)
     }
 }
+
+/// Issue 11 item 7: timers in a heap, cancellation by id.
+@Suite("Timer queue")
+struct TimerQueueTests {
+    @Test func firesInDueThenInsertionOrderWithCancellationsAnywhere() async throws {
+        let engine = try JavaScriptEngine(configuration: .init(clock: .manual))
+        let order = try await engine.evaluate("""
+            (function () {
+              const order = [];
+              const ids = [];
+              for (let i = 0; i < 2000; i++) ids.push(setTimeout(() => order.push(i), (i * 37) % 50));
+              for (let i = 0; i < 2000; i += 3) clearTimeout(ids[i]);
+              clearTimeout(Infinity); clearTimeout(NaN); clearTimeout(-1); clearTimeout(1e300); clearTimeout('x');
+              globalThis.order = order;
+              return ids.length;
+            })()
+            """)
+        #expect(order == 2000)
+        try await engine.runUntilIdle()
+        let fired = try await engine.evaluate("order").arrayValue?.compactMap(\.intValue) ?? []
+        let expected = (0..<2000).filter { $0 % 3 != 0 }.sorted { lhs, rhs in
+            let (a, b) = ((lhs * 37) % 50, (rhs * 37) % 50)
+            return a != b ? a < b : lhs < rhs
+        }
+        #expect(fired == expected)
+        #expect(await engine.pendingTimerCount == 0)
+    }
+
+    @Test func intervalsClearThemselvesAndCancelledTimersDoNotAccumulate() async throws {
+        let engine = try JavaScriptEngine(configuration: .init(clock: .manual))
+        try await engine.execute("""
+            var ticks = 0;
+            const id = setInterval(() => { if (++ticks === 5) clearInterval(id); }, 10);
+            for (let i = 0; i < 50000; i++) clearTimeout(setTimeout(() => { throw new Error('cancelled timer fired'); }, 1000000));
+            """)
+        #expect(await engine.pendingTimerCount == 1)
+        try await engine.runUntilIdle()
+        #expect(try await engine.evaluate("ticks") == 5)
+        #expect(await engine.unhandledErrors.isEmpty)
+    }
+}

@@ -35,7 +35,7 @@ final class ScriptContext {
     static let unhandledErrorLimit = 1_000
 
     /// Timers, in firing order: due time, then insertion. See `ScriptContext+Timers.swift`.
-    var timers: [ScheduledTimer] = []
+    var timers = TimerQueue()
     var nextTimerID = 1
     var timerSequence: UInt64 = 0
     /// Virtual time in nanoseconds under the manual clock; unused under the real one.
@@ -93,7 +93,7 @@ final class ScriptContext {
     /// Releases the context and the group. Idempotent.
     func close() {
         guard let context else { return }
-        for timer in timers { timer.unprotect(in: context) }
+        for timer in timers.all { timer.unprotect(in: context) }
         timers.removeAll()
         for value in protectedHandles { JSValueUnprotect(context, value) }
         protectedHandles.removeAll()

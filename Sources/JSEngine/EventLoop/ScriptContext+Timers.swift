@@ -51,22 +51,15 @@ extension ScriptContext {
     }
 
     private func insert(_ timer: ScheduledTimer) {
-        // Binary search keeps `timers` sorted in firing order: O(log n) to find, O(n) to insert.
-        var low = 0
-        var high = timers.count
-        while low < high {
-            let middle = (low + high) / 2
-            if timers[middle].precedes(timer) { low = middle + 1 } else { high = middle }
-        }
-        timers.insert(timer, at: low)
+        timers.insert(timer)
     }
 
+    /// `clearTimeout` / `clearInterval`: O(1) (see `TimerQueue`).
     private func cancelTimer(_ arguments: UnsafeBufferPointer<JSValueRef?>) {
         guard let context, let first = arguments.first, JSValueIsNumber(context, first) else { return }
-        let id = Int(JSValueToNumber(context, first, nil))
-        if let index = timers.firstIndex(where: { $0.id == id }) {
-            timers.remove(at: index).unprotect(in: context)
-        }
+        let number = JSValueToNumber(context, first, nil)
+        guard number.isFinite, number.rounded() == number, abs(number) < 9e15 else { return }
+        timers.cancel(id: Int(number))?.unprotect(in: context)
     }
 
     /// Fires the earliest timer if it is due by `deadline`. Returns whether one fired.
@@ -74,8 +67,7 @@ extension ScriptContext {
     /// An interval is rescheduled before its callback runs, so it can clear itself.
     @discardableResult
     func fireNextTimer(dueBy deadline: UInt64) -> Bool {
-        guard let context, let first = timers.first, first.due <= deadline else { return false }
-        timers.removeFirst()
+        guard let context, let next = timers.first(), next.due <= deadline, let first = timers.removeFirst() else { return false }
         if case .manual = configuration.clock { manualNow = max(manualNow, first.due) }
         if let interval = first.interval {
             var next = first
@@ -110,7 +102,7 @@ extension ScriptContext {
 
     /// Milliseconds until the next real-clock timer is due, `nil` when none is pending.
     func millisecondsUntilNextTimer() -> UInt32? {
-        guard case .real = configuration.clock, let first = timers.first else { return nil }
+        guard case .real = configuration.clock, let first = timers.first() else { return nil }
         let current = now
         guard first.due > current else { return 0 }
         return UInt32(min((first.due - current + 999_999) / 1_000_000, UInt64(UInt32.max)))

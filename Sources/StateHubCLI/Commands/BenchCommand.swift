@@ -37,6 +37,7 @@ struct EngineBench: AsyncParsableCommand {
     func run() async throws {
         try await BenchRunner.run(name: "engine", options: options) {
             try await EngineBenchmark(repetitions: options.repetitions).run()
+                + TimerBenchmark(repetitions: options.repetitions).run() // harden (issue 11)
         }
     }
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing with libFuzzer (docs/reliability.md): builds the Fuzz/ package (the
+# fuzz targets, beside the core and depending on it by path) with `-sanitize=fuzzer`, then
+# runs each target on its committed seed corpus for SECONDS (default 60) each. New inputs
+# go to a scratch corpus under .build-fuzz/ (never committed); a crash leaves its input there
+# and fails the script.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzStoreMessages FuzzTraceReader FuzzThemeReader FuzzLegacyURL)
+scratch=.build-fuzz
+mkdir -p "$scratch"
+# The fuzz package builds into its own folder so the normal build is untouched.
+# Coverage for the whole build; libFuzzer itself only in the fuzz targets (Fuzz/Package.swift).
+# The build-tool executable runs instrumented too: its leaks at exit are not findings.
+(cd Fuzz && ASAN_OPTIONS=detect_leaks=0 swift build -c release --scratch-path "../$scratch/build" \
+  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp 2>&1 \
+  | grep -E "error|warning: |Build complete" | tail -5)
+export ASAN_OPTIONS="detect_leaks=0 ${ASAN_OPTIONS:-}"
+bin="$scratch/build/release"
+for target in "${targets[@]}"; do
+  corpus="$scratch/corpus/$target"
+  mkdir -p "$corpus" "$scratch/crashes"
+  echo "fuzz: $target for ${seconds}s"
+  log="$scratch/$target.log"
+  status=0
+  "$bin/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix="$scratch/crashes/$target-" -print_final_stats=1 "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|^SUMMARY|ERROR: libFuzzer" "$log" || true
+  if [ "$status" -ne 0 ]; then tail -40 "$log" >&2; echo "fuzz: $target FAILED (input in $scratch/crashes)" >&2; exit 1; fi
+done
+echo "fuzz: no crash"
