@@ -63,7 +63,9 @@ final class RecordRedactor: Sendable {
         var out: [UInt8] = text.withUTF8 { bytes in
             let ranges = RedactionScan.ranges(bytes, rules: rules, isDispatch: type == "dispatch_action") ?? lenientRanges(bytes)
             guard !ranges.isEmpty else { return Array(bytes) }
-            for range in ranges { remember(UnsafeBufferPointer(rebasing: bytes[range])) }
+            var found: [[UInt8]] = []
+            for range in ranges { collect(UnsafeBufferPointer(rebasing: bytes[range]), into: &found) }
+            remember(found)
             return RedactionScan.replace(bytes, ranges, with: Self.placeholder)
         }
         out = replaceRemembered(out)
@@ -98,20 +100,25 @@ final class RecordRedactor: Sendable {
         return ranges
     }
 
-    /// Remembers the strings inside a hidden value, as written in JSON (escapes kept).
-    private func remember(_ value: UnsafeBufferPointer<UInt8>) {
-        var found: [[UInt8]] = []
+    /// The strings inside a hidden value, as written in JSON (escapes kept).
+    private func collect(_ value: UnsafeBufferPointer<UInt8>, into found: inout [[UInt8]]) {
         var tokenizer = JSONTokenizer(bytes: value)
         while let token = try? tokenizer.next(), token.kind != .end, token.kind != .invalid {
             guard token.kind == .string, token.range.count - 2 >= Self.shortestRemembered else { continue }
             found.append(Array(value[(token.range.lowerBound + 1) ..< (token.range.upperBound - 1)]))
         }
+    }
+
+    /// Remembers the values hidden in one message: one lock, one index rebuild.
+    private func remember(_ found: [[UInt8]]) {
         guard !found.isEmpty else { return }
         remembered.withLock { memory in
+            var known = Set(memory.list)
             var changed = false
-            for secret in found where !memory.list.contains(secret) {
-                if memory.list.count >= Self.maximumRemembered { memory.list.removeFirst() }
+            for secret in found.suffix(Self.maximumRemembered) where !known.contains(secret) {
+                if memory.list.count >= Self.maximumRemembered { known.remove(memory.list.removeFirst()) }
                 memory.list.append(secret)
+                known.insert(secret)
                 changed = true
             }
             if changed { memory.rebuildIndex() }
