@@ -13,11 +13,35 @@ import Synchronization
 ///    tokenizer: `"name": value` with a sensitive name, wherever the tokens line up.
 /// 4. Credentials in URLs (`user:pass@`, query parameters with a sensitive name).
 ///
-/// Complexity: O(n) for steps 1, 3 and 4, plus O(n · s) for step 2 (s ≤ ``maximumRemembered``),
-/// n the message's UTF-8 length.
+/// Complexity: O(n) expected for all four steps, n the message's UTF-8 length (step 2 is
+/// one pass with a first-byte table and a four-byte hash index of the remembered values).
 final class RecordRedactor: Sendable {
     private let rules: RedactionScan.Rules
-    private let remembered = Mutex<[[UInt8]]>([])
+    private let remembered = Mutex(Memory())
+
+    /// Hidden values seen so far, indexed for one pass over a message: by their first byte
+    /// (a quick "no" for most bytes), then by their first four bytes.
+    struct Memory: Sendable {
+        var list: [[UInt8]] = []
+        var firstBytes = [Bool](repeating: false, count: 256)
+        var byPrefix: [UInt32: [Int]] = [:]
+
+        static func prefix(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32 {
+            UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24
+        }
+
+        mutating func rebuildIndex() {
+            firstBytes = [Bool](repeating: false, count: 256)
+            byPrefix = [:]
+            for (index, secret) in list.enumerated() {
+                firstBytes[Int(secret[0])] = true
+                let key = secret.withUnsafeBufferPointer { Self.prefix($0, 0) }
+                byPrefix[key, default: []].append(index)
+            }
+            // Longest first, so a secret that contains another is replaced whole.
+            for key in byPrefix.keys { byPrefix[key]?.sort { list[$0].count > list[$1].count } }
+        }
+    }
 
     /// Secrets remembered for replacing their later echoes; the oldest is forgotten past this.
     static let maximumRemembered = 256
@@ -39,7 +63,9 @@ final class RecordRedactor: Sendable {
         var out: [UInt8] = text.withUTF8 { bytes in
             let ranges = RedactionScan.ranges(bytes, rules: rules, isDispatch: type == "dispatch_action") ?? lenientRanges(bytes)
             guard !ranges.isEmpty else { return Array(bytes) }
-            for range in ranges { remember(UnsafeBufferPointer(rebasing: bytes[range])) }
+            var found: [[UInt8]] = []
+            for range in ranges { collect(UnsafeBufferPointer(rebasing: bytes[range]), into: &found) }
+            remember(found)
             return RedactionScan.replace(bytes, ranges, with: Self.placeholder)
         }
         out = replaceRemembered(out)
@@ -74,51 +100,62 @@ final class RecordRedactor: Sendable {
         return ranges
     }
 
-    /// Remembers the strings inside a hidden value, as written in JSON (escapes kept).
-    private func remember(_ value: UnsafeBufferPointer<UInt8>) {
-        var found: [[UInt8]] = []
+    /// The strings inside a hidden value, as written in JSON (escapes kept).
+    private func collect(_ value: UnsafeBufferPointer<UInt8>, into found: inout [[UInt8]]) {
         var tokenizer = JSONTokenizer(bytes: value)
         while let token = try? tokenizer.next(), token.kind != .end, token.kind != .invalid {
             guard token.kind == .string, token.range.count - 2 >= Self.shortestRemembered else { continue }
             found.append(Array(value[(token.range.lowerBound + 1) ..< (token.range.upperBound - 1)]))
         }
+    }
+
+    /// Remembers the values hidden in one message: one lock, one index rebuild.
+    private func remember(_ found: [[UInt8]]) {
         guard !found.isEmpty else { return }
-        remembered.withLock { list in
-            for secret in found where !list.contains(secret) {
-                if list.count >= Self.maximumRemembered { list.removeFirst() }
-                list.append(secret)
+        remembered.withLock { memory in
+            var known = Set(memory.list)
+            var changed = false
+            for secret in found.suffix(Self.maximumRemembered) where !known.contains(secret) {
+                if memory.list.count >= Self.maximumRemembered { known.remove(memory.list.removeFirst()) }
+                memory.list.append(secret)
+                known.insert(secret)
+                changed = true
             }
+            if changed { memory.rebuildIndex() }
         }
     }
 
+    /// Every occurrence of a remembered value replaced, in one pass: O(n) expected (a
+    /// first-byte table, then a hash lookup of four bytes where it says yes).
     private func replaceRemembered(_ bytes: [UInt8]) -> [UInt8] {
-        let secrets = remembered.withLock { $0 }
-        guard !secrets.isEmpty else { return bytes }
-        var out = bytes
-        for secret in secrets { out = Self.replaceAll(secret, in: out, with: Self.bare) }
-        return out
-    }
-
-    static func replaceAll(_ needle: [UInt8], in haystack: [UInt8], with replacement: [UInt8]) -> [UInt8] {
-        guard let first = needle.first, haystack.count >= needle.count else { return haystack }
-        var out: [UInt8] = []
-        var i = 0
-        var last = 0
-        var changed = false
-        let end = haystack.count - needle.count
-        while i <= end {
-            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) {
-                if !changed { out.reserveCapacity(haystack.count); changed = true }
-                out.append(contentsOf: haystack[last ..< i])
-                out.append(contentsOf: replacement)
-                i += needle.count
+        let memory = remembered.withLock { $0 }
+        guard !memory.list.isEmpty, bytes.count >= Self.shortestRemembered else { return bytes }
+        return bytes.withUnsafeBufferPointer { b -> [UInt8] in
+            var out: [UInt8] = []
+            var changed = false
+            var last = 0
+            var i = 0
+            let end = b.count - 4
+            while i <= end {
+                guard memory.firstBytes[Int(b[i])], let candidates = memory.byPrefix[Memory.prefix(b, i)] else { i += 1; continue }
+                var matched = 0
+                for index in candidates {
+                    let secret = memory.list[index]
+                    if i + secret.count <= b.count, UnsafeBufferPointer(rebasing: b[i ..< i + secret.count]).elementsEqual(secret) {
+                        matched = secret.count
+                        break
+                    }
+                }
+                guard matched > 0 else { i += 1; continue }
+                if !changed { out.reserveCapacity(b.count); changed = true }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last ..< i]))
+                out.append(contentsOf: Self.bare)
+                i += matched
                 last = i
-            } else {
-                i += 1
             }
+            guard changed else { return bytes }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last...]))
+            return out
         }
-        guard changed else { return haystack }
-        out.append(contentsOf: haystack[last...])
-        return out
     }
 }

@@ -9,8 +9,9 @@ import StateHubJSON
 /// `path` passes through a sensitive name hides its `value` / `items`; the arguments of a
 /// `dispatch_action` at configured positions are hidden.
 ///
-/// Complexity: O(n) in the text's length; allocation: one frame per open container (its
-/// member name's bytes included) and the ranges found.
+/// Complexity: O(n) in the text's length; allocation: the stack of open containers (it
+/// grows to the deepest nesting and is reused) and the ranges found; member names are
+/// compared where they sit in the text, decoded only when they contain escapes.
 struct RedactionScan {
     struct Rules {
         /// Sensitive names, as UTF-8 bytes (lower-cased when `ignoreCase`).
@@ -24,9 +25,17 @@ struct RedactionScan {
         var arguments: [String: Set<Int>]
     }
 
+    /// A member name where it sits in the text (quotes excluded): no copy is made unless it
+    /// has escapes and must be decoded to be compared.
+    struct Name {
+        var range: Range<Int>
+        var escaped: Bool
+        static let none = Name(range: 0..<0, escaped: false)
+    }
+
     private struct Frame {
         var isObject: Bool
-        var memberName: [UInt8]
+        var memberName: Name
         var start: Int
         var pathSecret = false
         var opValues: [Range<Int>] = []
@@ -51,6 +60,28 @@ struct RedactionScan {
         return Array(tokenizer.bytes[(token.range.lowerBound + 1) ..< (token.range.upperBound - 1)])
     }
 
+    static func nameOf(_ token: JSONToken) -> Name {
+        Name(range: (token.range.lowerBound + 1) ..< (token.range.upperBound - 1), escaped: token.hasEscapes)
+    }
+
+    /// Whether `name` matches the rules, comparing bytes in place when it has no escapes.
+    static func matches(_ name: Name, _ b: UnsafeBufferPointer<UInt8>, _ rules: Rules) -> Bool {
+        if name.escaped { return matches(decoded(name, b), rules) }
+        return matches(UnsafeBufferPointer(rebasing: b[name.range]), rules)
+    }
+
+    /// Whether `name` is exactly `literal` (after decoding escapes).
+    static func equals(_ name: Name, _ b: UnsafeBufferPointer<UInt8>, _ literal: [UInt8]) -> Bool {
+        if name.escaped { return decoded(name, b) == literal }
+        return name.range.count == literal.count && UnsafeBufferPointer(rebasing: b[name.range]).elementsEqual(literal)
+    }
+
+    private static func decoded(_ name: Name, _ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var tokenizer = JSONTokenizer(bytes: UnsafeBufferPointer(rebasing: b[(name.range.lowerBound - 1) ..< (name.range.upperBound + 1)]))
+        guard let token = try? tokenizer.next(), token.kind == .string else { return [] }
+        return Array(tokenizer.string(of: token).utf8)
+    }
+
     /// The ranges to replace, sorted and not overlapping; `nil` when `b` is not valid JSON.
     static func ranges(_ b: UnsafeBufferPointer<UInt8>, rules: Rules, isDispatch: Bool) -> [Range<Int>]? {
         var tokenizer = JSONTokenizer(bytes: b)
@@ -58,7 +89,7 @@ struct RedactionScan {
         var ranges: [Range<Int>] = []
         var pending: (start: Int, depth: Int)?
         var redactNext = false
-        var currentName: [UInt8] = []
+        var currentName = Name.none
         let wantArgs = isDispatch && !rules.arguments.isEmpty
         var argsRanges: [Range<Int>] = []
         var storeId: String?
@@ -74,7 +105,7 @@ struct RedactionScan {
 
         while true {
             guard let token = next() else { return nil }
-            var ended: (range: Range<Int>, name: [UInt8])?
+            var ended: (range: Range<Int>, name: Name)?
             switch expect {
             case .end:
                 guard token.kind == .end else { return nil }
@@ -90,8 +121,8 @@ struct RedactionScan {
                     break
                 }
                 guard token.kind == .string else { return nil }
-                currentName = text(token, tokenizer)
-                if pending == nil { redactNext = matches(currentName, rules) }
+                currentName = nameOf(token)
+                if pending == nil { redactNext = matches(currentName, b, rules) }
                 guard next()?.kind == .colon else { return nil }
                 expect = .value
                 continue
@@ -112,7 +143,7 @@ struct RedactionScan {
                     break
                 }
                 guard token.startsValue else { return nil }
-                let name = stack.last?.isObject == true ? currentName : []
+                let name = stack.last?.isObject == true ? currentName : Name.none
                 if redactNext {
                     if !(rules.keepNull && token.kind == .null) { pending = (token.range.lowerBound, stack.count) }
                     redactNext = false
@@ -128,8 +159,8 @@ struct RedactionScan {
                     continue
                 case .string:
                     // A string step of an op's `path`: does the path pass through a sensitive name?
-                    if rules.opPaths, let top = stack.last, !top.isObject, top.memberName == pathName, stack.count >= 2,
-                       matches(text(token, tokenizer), rules) {
+                    if rules.opPaths, let top = stack.last, !top.isObject, stack.count >= 2, equals(top.memberName, b, pathName),
+                       matches(nameOf(token), b, rules) {
                         stack[stack.count - 2].pathSecret = true
                     }
                 default:
@@ -145,10 +176,10 @@ struct RedactionScan {
             }
             if let top = stack.last {
                 if top.isObject {
-                    if rules.opPaths, name == valueName || name == itemsName { stack[stack.count - 1].opValues.append(range) }
-                    if wantArgs, stack.count == 1, name == storeIdName { storeId = stringValue(range, b) }
-                    if wantArgs, stack.count == 2, name == actionName, top.memberName == payloadName { action = stringValue(range, b) }
-                } else if wantArgs, stack.count == 3, top.memberName == argsName {
+                    if rules.opPaths, equals(name, b, valueName) || equals(name, b, itemsName) { stack[stack.count - 1].opValues.append(range) }
+                    if wantArgs, stack.count == 1, equals(name, b, storeIdName) { storeId = stringValue(range, b) }
+                    if wantArgs, stack.count == 2, equals(name, b, actionName), equals(top.memberName, b, payloadName) { action = stringValue(range, b) }
+                } else if wantArgs, stack.count == 3, equals(top.memberName, b, argsName) {
                     argsRanges.append(range)
                 }
                 expect = .commaOrEnd
