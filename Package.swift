@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StateHub", targets: ["StateHub"]),
         .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
+        .library(name: "StateHubTesting", targets: ["StateHubTesting"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
         // cli engineer: one-call page set-up (issue 12)
         .library(name: "StateHubPage", targets: ["StateHubPage"]),
@@ -22,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // json engineer: the hub's test clock, whole-value diffs in StateHubTesting, DocC builds.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // server: micro-app delivery (issue 14)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -61,8 +66,22 @@ let package = Package(
         .executableTarget(name: "EmbedJSTool"),
         .plugin(name: "EmbedJS", capability: .buildTool(), dependencies: ["EmbedJSTool"]),
         .target(name: "JSSources", plugins: ["EmbedJS"]),
-        .target(name: "Trace"),
-        .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        .target(name: "Trace", dependencies: ["StateHubJSON"]),  // redaction on StateHubJSON's tokenizer
+        .target(
+            name: "StateHub",
+            dependencies: [
+                "JSEngine", "Trace", "JSSources",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Test support for users of the hub: an in-memory page and whole-value assertions.
+        .target(
+            name: "StateHubTesting",
+            dependencies: [
+                "StateHub", "JSEngine",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]
+        ),
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
         .target(
             name: "StyleTokens",
@@ -125,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
-                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage",
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
                 "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,7 +153,20 @@ let package = Package(
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
-        .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(
+            name: "StateHubTests",
+            dependencies: [
+                "StateHub", "JSEngine", "Trace", "JSSources", "StateHubTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .testTarget(
+            name: "StateHubTestingTests",
+            dependencies: [
+                "StateHubTesting", "StateHub",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).

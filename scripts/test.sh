@@ -8,5 +8,7 @@ swift build --build-tests
 bash scripts/with-postgres.sh swift test --skip-build
 # cli engineer (issue 12): `statehub trace view` checked in headless Chromium with selenium.
 python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
+# json engineer (issue 10): DocC for every library module, no warnings (about 1.5 minutes).
+bash scripts/docs.sh
 # server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
 bash scripts/fuzz-server.sh 15
