@@ -43,7 +43,7 @@ curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/versions/1.1.0" --data-binar
 curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/release" -d '{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20}]}' >/dev/null
 curl -fs "${auth[@]}" -X PUT "$base/admin/themes/1.1.0" --data-binary @examples/themes/standard.json >/dev/null
 curl -fs "${auth[@]}" -X POST "$base/admin/themes/1.1.0/publish" >/dev/null
-etag=$(curl -fsI "$base/themes/current?nativeVersion=1.0.0" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
+etag=$(curl -fs -D - -o /dev/null "$base/themes/current?nativeVersion=1.0.0" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
 bundle_size=$(curl -fs "$base/apps/cart/1.0.0/bundle.js" | wc -c)
 
 cat > "$dir/manifest.lua" <<'LUA'

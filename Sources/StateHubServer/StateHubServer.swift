@@ -35,9 +35,10 @@ public final class StateHubServer: Sendable {
         try await storage.addToken(hash: AdminToken.hash(token), label: label)
     }
 
-    /// A router with the server's routes and middleware (metrics, request logging, admin CORS).
+    /// A router with the server's routes and middleware (metrics, request logging, admin CORS);
+    /// `HEAD` answers every `GET` route without the body.
     public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         addRoutes(to: router)
         return router
     }

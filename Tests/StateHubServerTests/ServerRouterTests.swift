@@ -252,3 +252,15 @@ import Testing
 
 /// SHA-256 of the UTF-8 of `text`, hex (the same function hashes admin tokens).
 func sha256Hex(_ text: String) -> String { AdminToken.hash(text) }
+
+extension ServerRouterTests {
+    @Test func headAnswersWithTheHeadersOfGet() async throws {
+        try await withServer { client in
+            try await client.upload("cart", "1.0.0")
+            let head = try await client.execute(uri: "/apps/cart/1.0.0/bundle.js", method: .head)
+            #expect(head.status == .ok)
+            #expect(head.headers[.eTag] == "\"\(sha256Hex("globalThis.loaded = 'cart@1.0.0';"))\"")
+            #expect(head.body.readableBytes == 0)
+        }
+    }
+}
