@@ -10,6 +10,7 @@ struct StateHubCommand: AsyncParsableCommand {
         version: StateHubVersion.text,
         subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
             + StateHubCommand.cliCommands
+            + [ServeCommand.self] // server (issue 14)
     )
 
     // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable
