@@ -128,9 +128,11 @@
   // Careful path: keeps the path and the ancestors, replaces bad values by {"$type":"undefined"} and records
   // { kind, path, className? } in errors.
   function encCareful(v, path, anc, errors) {
-    if (path.length > MAX_STATE_DEPTH) {
+    // A container (or tagged value) at 512 steps would make the state deeper than 512 levels
+    // (PROTOCOL.md A.8.1 counts path length + the value's own nesting): it is sent as null.
+    if (v !== null && typeof v === 'object' && path.length >= MAX_STATE_DEPTH) {
       errors.push({ kind: 'too_deep', path: path.slice() });
-      return tagUndefined();
+      return null;
     }
     switch (typeof v) {
       case 'string': case 'boolean': return v;
@@ -530,7 +532,7 @@
       if (e.kind === 'too_deep') {
         detail.limit = MAX_STATE_DEPTH;
         queue.push(errorPayload('state_too_deep', 'store "' + record.id + '" nests deeper than ' + MAX_STATE_DEPTH +
-          ' levels at ' + pathText(e.path.slice(0, 8)) + '…; the part below was sent as {"$type":"undefined"}', e.path.slice(0, MAX_STATE_DEPTH + 1), detail));
+          ' levels at ' + pathText(e.path.slice(0, 8)) + '…; the value at step ' + MAX_STATE_DEPTH + ' was sent as null', e.path.slice(0, MAX_STATE_DEPTH), detail));
         continue;
       }
       let what = e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance')
@@ -1016,7 +1018,7 @@
 
   function truncate(s) { s = typeof s === 'string' ? s : safeString(s); return s.length > 200 ? s.slice(0, 200) : s; }
 
-  let KNOWN_TYPES = { dispatch_action: 1, sync_state: 1, apply_mutation: 1, request_sync: 1 };
+  let KNOWN_TYPES = { dispatch_action: 1, sync_state: 1, apply_mutation: 1, request_sync: 1, error: 1 };
 
   function dispatchFromNative(json) {
     let post = defaultPost || resolvePost(null);
@@ -1036,6 +1038,13 @@
       }
       if (typeof msg.type !== 'string' || !hasOwn.call(KNOWN_TYPES, msg.type)) {
         return badMessage(post, msg, 'unknown message type ' + JSON.stringify(msg.type === undefined ? null : msg.type), 'type', registry.get(msg.storeId), truncate(json));
+      }
+      if (msg.type === MessageType.error) {
+        // native refused one of our messages (PROTOCOL.md A.5.10): say so, answer nothing
+        const payload = msg.payload !== null && typeof msg.payload === 'object' ? msg.payload : {};
+        warn('native refused a message of store ' + JSON.stringify(msg.storeId === undefined ? null : msg.storeId) + ': ' +
+          safeString(payload.code) + (payload.message ? ' (' + truncate(payload.message) + ')' : ''));
+        return;
       }
       if (typeof msg.storeId !== 'string') {
         if (msg.type === MessageType.dispatchAction && msg.messageId !== undefined) {

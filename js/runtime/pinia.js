@@ -430,8 +430,7 @@
   // raw object (state reads and writes go to the state tree, where the op log sees them).
   function createStoreObject(record) {
     const storeRaw = {};
-    internals.holdRefs(storeRaw);
-    const store = reactive(storeRaw);
+    const store = internals.storeProxy(storeRaw);
     record.store = store;
     records.set(storeRaw, record);
     const { id, pinia } = record;
@@ -530,7 +529,7 @@
   // the state tree: its value lives there, the ref reads and writes it.
   function adoptRef(record, key, prop, hydrate) {
     const raw = record.root;
-    if (prop instanceof internals.RefImpl) {
+    if (prop instanceof internals.RefImpl && !prop.__v_isShallow) {
       if (!hydrate) defineOwn(raw, key, prop._b !== null ? toRaw(prop._b[prop._k]) : prop._rawValue);
       else if (isObject(raw[key])) defineOwn(raw, key, toRaw(raw[key]));
       internals.bindRef(prop, record.proxy, key);
@@ -550,8 +549,9 @@
       });
       return;
     }
-    // customRef, toRef of another store's state and other refs are kept as refs in the state,
-    // unwrapped on read
+    // shallowRef (stays shallow, as in Pinia), customRef, toRef of another store's state and
+    // other refs are kept as refs in the state, unwrapped on read; what changes behind them is
+    // caught up like any write no proxy sees
     if (hydrate) prop.value = raw[key];
     defineOwn(raw, key, prop);
   }

@@ -216,7 +216,7 @@
     }
   }
   function noteUnobservable(value, parent, key) {
-    if (typeof value === 'function' || value.__v_isRef === true) return;
+    if (typeof value === 'function') return;   // a ref's fingerprint is its value's (toJSON)
     unobservable.set(value, { parent: parent, key: key, print: fingerprint(value) });
   }
   let catchingUp = false;
@@ -754,6 +754,26 @@
   }
 
   let objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
+  // A store: a reactive object whose state and getters are accessors. What an accessor returns
+  // is returned as is, as Vue returns a ref's value from a reactive object (a shallowRef's
+  // value stays raw, a getter's object is not made reactive); data properties behave as usual.
+  function storeGet(target, key, receiver) {
+    if (typeof key === 'string' && key !== RAW && key !== IS_REACTIVE) {
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor !== undefined && descriptor.get !== undefined) {
+        if (activeEffect !== null && shouldTrack) track(target, key);
+        return descriptor.get.call(receiver);
+      }
+    }
+    return getTrap(target, key, receiver);
+  }
+  const storeHandlers = Object.assign({}, objectHandlers, { get: storeGet });
+  function storeProxy(raw) {
+    refHolders.add(raw);
+    const proxy = new Proxy(raw, storeHandlers);
+    proxyMap.set(raw, proxy);
+    return proxy;
+  }
   let arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
 
   // Array methods run on the raw array (fast, one notification, one op).
@@ -1411,7 +1431,7 @@
       catchUpUnobservable: catchUpUnobservable,
       hasUnobservable: () => unobservable.size !== 0,
       isInStateTree: (raw) => roots.has(raw) || parentsOf.has(raw),
-      holdRefs: function (raw) { refHolders.add(raw); }
+      storeProxy: storeProxy
     }
   };
   global.StateHubReactivity = api;

@@ -729,7 +729,23 @@
     var tooDeep = sent2.filter(function (x) { return x.type === 'error' && x.payload.code === 'state_too_deep'; });
     ok(tooDeep.length === 1 && tooDeep[0].payload.detail.limit === 512, 'a state over 512 levels is reported as state_too_deep', sent2.map(function (x) { return x.type + ':' + (x.payload.code || ''); }));
     m.feed(sent2);
+    function depthOf(v) {   // PROTOCOL.md A.8.1: 0 for a scalar, 1 + the deepest child for a container
+      var best = 0, stack = [[v, 0]];
+      while (stack.length) {
+        var top = stack.pop(), x = top[0], d = top[1];
+        if (x === null || typeof x !== 'object') { if (d > best) best = d; continue; }
+        if (d + 1 > best) best = d + 1;
+        for (var k in x) stack.push([x[k], d + 1]);
+      }
+      return best;
+    }
+    ok(depthOf(m.stores['selftest.deep']) <= 512, 'what was sent stays within the hub\'s depth cap', depthOf(m.stores['selftest.deep']));
     ok(m.errors.length === 0, 'depth mirror well-formed', m.errors.slice(0, 5));
+    var refusedWarnings = 0, savedWarn2 = G.console && G.console.warn;
+    if (G.console) G.console.warn = function () { refusedWarnings++; };
+    dispatch({ v: 1, storeId: 'selftest.deep', messageId: 'n-20', type: 'error', payload: { code: 'too_deep', message: 'refused', detail: { depth: 513, limit: 512 } } });
+    if (G.console) G.console.warn = savedWarn2;
+    ok(take().length === 0 && refusedWarnings === 1, 'a native error message is reported on the console and answered with nothing');
     deep.$dispose(); take();
   })();
 

@@ -346,6 +346,18 @@
       store.increment();
       expect(store.double).toBe(12);
     });
+    it('a shallowRef returned from setup stays shallow; its changes still reach subscribers\' ops by the end of the tick', async () => {
+      const store = defineStore('shallow', () => ({ big: global.StateHubReactivity.shallowRef({ rows: [1] }), n: ref(0) }))();
+      expect(isReactive(store.big)).toBe(false);
+      const ops = [];
+      store.$subscribe((mutation) => { ops.push(...mutation[Symbol.for('statehub.ops')]); }, { flush: 'sync' });
+      store.big = { rows: [1, 2] };
+      store.big.rows.push(3);
+      store.n++;
+      await nextTick();
+      expect(store.$state.big).toEqual({ rows: [1, 2, 3] });
+      expect(ops.some((op) => op.path.join() === 'big' && JSON.stringify(op.value) === '{"rows":[1,2,3]}')).toBe(true);
+    });
     it('a toRef of another store\'s state stays linked to that store', () => {
       const useSource = defineStore('source', { state: () => ({ shared: 1 }) });
       const linked = defineStore('linked', () => ({ shared: toRef(useSource().$state, 'shared') }))();
