@@ -122,6 +122,8 @@ struct StoreMessageDecodingTests {
         // payload before type, and an unknown field: the generic path reads these.
         #"{"payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":1}]}]},"type":"apply_mutation","storeId":"cart","seq":4,"extra":{"x":[1]}}"#,
         #"{"v":1,"storeId":"cart","messageId":"w5","seq":5,"type":"apply_mutation","payload":{"mutations":[{"ops":[{"path":["n"],"value":2,"op":"set"}],"type":"direct"}]}}"#,
+        // A mutation tagged with the running action (PROTOCOL.md A.5.2).
+        #"{"v":1,"storeId":"cart","messageId":"w6","seq":6,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","action":"add","ops":[{"op":"set","path":["n"],"value":3}]}]}}"#,
     ]
 
     @Test(arguments: messages)
@@ -140,6 +142,7 @@ struct StoreMessageDecodingTests {
     @Test func theDecoderTakesThePluginShapeItself() {
         #expect(StoreMessageDecoder.decode(Self.messages[0]) != nil)
         #expect(StoreMessageDecoder.decode(Self.messages[3]) == nil) // payload before type: generic path
+        #expect(StoreMessageDecoder.decode(Self.messages[5]) != nil) // action-tagged: still the fast path
     }
 
     @Test func badOperationsAreReportedByTheGenericPath() throws {
