@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
+        // crdt: Yjs-compatible shared documents
+        .library(name: "SharedDocument", targets: ["SharedDocument"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,6 +52,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // crdt: a pure-Swift Yjs document model and update format (no engine).
+        .target(name: "SharedDocument"),
+        .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument"], exclude: ["Peers"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
         .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),

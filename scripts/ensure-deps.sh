@@ -9,6 +9,19 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
+# crdt: the real peers of SharedDocument's differential tests: Yjs (Debian's node-yjs, run
+# by node with NODE_PATH=/usr/share/nodejs) and Yrs (pycrdt from PyPI).
+crdt_sudo() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+if ! command -v node >/dev/null 2>&1 || [ ! -f /usr/share/nodejs/yjs/package.json ]; then
+  echo "statehub: installing nodejs and node-yjs" >&2
+  crdt_sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive crdt_sudo apt-get install -y -qq nodejs node-yjs >/dev/null
+fi
+if ! python3 -c 'import pycrdt' >/dev/null 2>&1; then
+  echo "statehub: installing pycrdt" >&2
+  python3 -m pip install -q pycrdt 2>/dev/null || python3 -m pip install -q --break-system-packages pycrdt
+fi
+
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists javascriptcoregtk-4.1; then
   exit 0
 fi
