@@ -97,6 +97,7 @@ struct DifferentialTests {
             replicas.append(try Replica(name: "replica \(index) (\(kind.map { "\($0)" } ?? "swift"))", client: client, peer: peer, id: idBase + index))
         }
         var queue: [(to: Int, update: [UInt8])] = []
+        var produced: [[UInt8]] = []
         for step in 0..<edits {
             let author = Int(random.next() % UInt64(replicas.count))
             let replica = replicas[author]
@@ -106,6 +107,7 @@ struct DifferentialTests {
             try replica.checkTwin("edit \(step) \(edit.kind) (seed \(seed))")
             let update = try replica.encode(stateVector: before)
             for other in replicas.indices where other != author { queue.append((other, update)) }
+            produced.append(update)
             // Sometimes a whole-state sync from a random replica to another, delivered later.
             if random.next() % 7 == 0 {
                 let from = Int(random.next() % UInt64(replicas.count))
@@ -143,6 +145,26 @@ struct DifferentialTests {
             if !replica.isYrs {
                 #expect(canonicalJSON(try replica.twin.toJSON().jsonText) == reference, "seed \(seed): \(replica.name)'s Swift twin did not converge")
             }
+        }
+        // The document-free functions give Yjs's bytes: merges of the exchanged updates in
+        // random groups, diffs against state vectors met in the run, state vectors of updates.
+        for round in 0..<6 {
+            var group: [[UInt8]] = []
+            for _ in 0..<(1 + Int(random.next() % 6)) where !produced.isEmpty { group.append(produced[Int(random.next() % UInt64(produced.count))]) }
+            if round == 0 { group = produced }
+            let ours = try Updates.merge(group)
+            let theirs = try yjs.bytes(try yjs.send(["op": "merge", "updates": group.map(base64)]), "update")
+            #expect(ours == theirs, "seed \(seed): mergeUpdates differs from Yjs's (round \(round))")
+            let vector = replicas[Int(random.next() % UInt64(replicas.count))].twin.encodeStateVector()
+            let emptyVector: [UInt8] = [0]
+            for sv in [vector, emptyVector] {
+                let ourDiff = try Updates.diff(ours, stateVector: sv)
+                let theirDiff = try yjs.bytes(try yjs.send(["op": "diff", "update": base64(theirs), "sv": base64(sv)]), "update")
+                #expect(ourDiff == theirDiff, "seed \(seed): diffUpdate differs from Yjs's (round \(round))")
+            }
+            let ourVector = try Updates.encodeStateVectorFromUpdate(ours)
+            let theirVector = try yjs.bytes(try yjs.send(["op": "svFromUpdate", "update": base64(theirs)]), "sv")
+            #expect(ourVector == theirVector, "seed \(seed): encodeStateVectorFromUpdate differs from Yjs's (round \(round))")
         }
         // Every replica's full update is read the same by Swift, Yjs and Yrs.
         for replica in replicas {

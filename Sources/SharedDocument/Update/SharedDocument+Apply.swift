@@ -16,7 +16,7 @@ extension SharedDocument {
     }
 
     /// Checks what would make integration impossible: references on an item's own client
-    /// that are not before it, and parents that are not types.
+    /// that are not before it.
     func validate(_ update: DecodedUpdate) throws(UpdateDecodingError) {
         var byClient: [Int: [WireStruct]] = [:]
         for entry in update.clients { byClient[entry.client] = entry.structs }
@@ -40,18 +40,9 @@ extension SharedDocument {
                 if parentID.client == wire.id.client && parentID.clock >= wire.id.clock {
                     throw UpdateDecodingError(.invalidStructure("struct \(wire.id) has parent \(parentID), not before it"), at: 0)
                 }
-                if parentID.clock < store.state(of: parentID.client), let parent = store.find(parentID) {
-                    // A collected parent (GC or deleted content) makes the child a GC struct, as in Yjs.
-                    if parent.isGC { continue }
-                    if case .type = parent.content { continue }
-                    if case .deleted = parent.content { continue }
-                    throw UpdateDecodingError(.invalidStructure("parent \(parentID) of \(wire.id) is not a shared type"), at: 0)
-                } else if let parent = wireStruct(parentID) {
-                    if parent.kind != .item { continue }
-                    if case .type? = parent.content { continue }
-                    if case .deleted? = parent.content { continue }
-                    throw UpdateDecodingError(.invalidStructure("parent \(parentID) of \(wire.id) is not a shared type"), at: 0)
-                }
+                // A parent that is not a shared type (or was collected) makes the child a GC
+                // struct when it is integrated (`resolveDependencies`): not an error, because
+                // whether it is known can depend on the order updates arrive in.
             }
         }
     }
