@@ -48,6 +48,7 @@ let package = Package(
             name: "StateHubCLI",
             dependencies: [
                 "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources",
+                "SharedDocument", // crdt
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

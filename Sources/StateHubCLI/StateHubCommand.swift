@@ -7,5 +7,6 @@ struct StateHubCommand: AsyncParsableCommand {
         commandName: "statehub",
         abstract: "Host Pinia stores and web micro-apps in JavaScriptCore, natively.",
         subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
+            + [DocCommand.self] // crdt
     )
 }
