@@ -47,11 +47,20 @@ struct ByteWriter {
 
     /// Writes UTF-16 code units as UTF-8, a lone surrogate as U+FFFD (what `TextEncoder` does).
     mutating func writeUTF16String(_ units: ArraySlice<UInt16>) {
-        var ascii = true
-        for unit in units where unit >= 0x80 { ascii = false; break }
+        let ascii = units.withUnsafeBufferPointer { buffer in
+            var combined: UInt16 = 0
+            for unit in buffer { combined |= unit }
+            return combined < 0x80
+        }
         if ascii {
             writeVarUint(units.count)
-            for unit in units { bytes.append(UInt8(truncatingIfNeeded: unit)) }
+            units.withUnsafeBufferPointer { buffer in
+                let start = bytes.count
+                bytes.append(contentsOf: repeatElement(0, count: buffer.count))
+                bytes.withUnsafeMutableBufferPointer { out in
+                    for index in 0..<buffer.count { out[start + index] = UInt8(truncatingIfNeeded: buffer[index]) }
+                }
+            }
             return
         }
         var utf8: [UInt8] = []

@@ -71,6 +71,7 @@ extension SharedDocument {
                   left.id.client == right.id.client, left.id.clock + left.length == right.id.clock,
                   left.content.ref == right.content.ref, left.content.merge(right.content) else { return }
             if let parent = left.parent, var markers = parent.markers, !markers.isEmpty {
+                parent.markers = nil
                 for index in markers.indices where markers[index].item === right {
                     markers[index].item = left
                     if left.visibleCountable { markers[index].index -= left.length }

@@ -25,8 +25,12 @@ public final class Transaction {
         self.beforeState = beforeState
     }
 
+    /// The type whose list change was recorded last (most integrations repeat it).
+    private weak var lastListChange: SharedType?
+
     /// Yjs's `addChangedTypeToTransaction`: only types that existed before and are alive.
     func addChanged(_ type: SharedType, key: String?) {
+        if key == nil && lastListChange === type { return }
         if let item = type.item {
             guard item.id.clock < (beforeState[item.id.client] ?? 0), !item.deleted else { return }
         }
@@ -39,6 +43,7 @@ public final class Transaction {
             if changed[identifier]?.keys.contains(key) == false { changed[identifier]?.keys.append(key) }
         } else {
             changed[identifier]?.list = true
+            lastListChange = type
         }
     }
 

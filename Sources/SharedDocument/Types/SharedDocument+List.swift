@@ -25,6 +25,7 @@ extension SharedDocument {
 
     func overwriteMarker(_ type: SharedType, _ position: Int, item: Item, index: Int) {
         guard var markers = type.markers else { return }
+        type.markers = nil // keep the array uniquely referenced while it changes
         markers[position].item.marker = false
         markers[position].item = item
         item.marker = true
@@ -74,29 +75,32 @@ extension SharedDocument {
 
     /// Yjs's `updateMarkerChanges` after `length` elements were inserted (or removed, < 0) at `index`.
     func updateMarkers(_ type: SharedType, index: Int, length: Int) {
-        guard var markers = type.markers else { return }
+        guard var markers = type.markers, !markers.isEmpty else { return }
+        type.markers = nil // keep the array uniquely referenced while it changes
         var position = markers.count - 1
         while position >= 0 {
-            var marker = markers[position]
             if length > 0 {
-                var node: Item? = marker.item
+                // unowned(unsafe): walking the list must not retain and release each item.
+                unowned(unsafe) var node: Item? = markers[position].item
                 node?.marker = false
+                var markerIndex = markers[position].index
                 while let current = node, current.deleted || !current.countable {
                     node = current.left
-                    if let left = node, left.visibleCountable { marker.index -= left.length }
+                    if let left = node, left.visibleCountable { markerIndex -= left.length }
                 }
                 guard let found = node, !found.marker else {
                     markers.remove(at: position)
                     position -= 1
                     continue
                 }
-                marker.item = found
+                markers[position].item = found
+                markers[position].index = markerIndex
                 found.marker = true
             }
-            if index < marker.index || (length > 0 && index == marker.index) {
-                marker.index = max(index, marker.index + length)
+            let markerIndex = markers[position].index
+            if index < markerIndex || (length > 0 && index == markerIndex) {
+                markers[position].index = max(index, markerIndex + length)
             }
-            markers[position] = marker
             position -= 1
         }
         type.markers = markers

@@ -31,10 +31,11 @@ extension SharedDocument {
         }
         for entry in update.clients {
             for wire in entry.structs where wire.kind == .item {
-                for reference in [wire.origin, wire.rightOrigin] {
-                    if let reference, reference.client == wire.id.client, reference.clock >= wire.id.clock {
-                        throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
-                    }
+                if let reference = wire.origin, reference.client == wire.id.client, reference.clock >= wire.id.clock {
+                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
+                }
+                if let reference = wire.rightOrigin, reference.client == wire.id.client, reference.clock >= wire.id.clock {
+                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
                 }
                 guard case .item(let parentID) = wire.parent else { continue }
                 if parentID.client == wire.id.client && parentID.clock >= wire.id.clock {

@@ -22,6 +22,7 @@ struct CRDTBenchmark {
     }
 
     var repetitions: Int
+    var peers = true
     var workloads: [CRDTWorkload]
 
     func run() throws -> [Row] {
@@ -37,8 +38,8 @@ struct CRDTBenchmark {
             let file = folder.appendingPathComponent("\(workload.key).json")
             try JSONEncoder().encode(workload).write(to: file)
             let swift = try measureSwift(workload)
-            let yjs = try measurePeer(["node", "--expose-gc", yjsScript.path, file.path, String(repetitions)], environment: ["NODE_PATH": "/usr/share/nodejs"])
-            let yrs = try measurePeer(["python3", yrsScript.path, file.path, String(repetitions)], environment: [:])
+            let yjs = peers ? try measurePeer(["node", "--expose-gc", yjsScript.path, file.path, String(repetitions)], environment: ["NODE_PATH": "/usr/share/nodejs"]) : nil
+            let yrs = peers ? try measurePeer(["python3", yrsScript.path, file.path, String(repetitions)], environment: [:]) : nil
             rows.append(Row(workload: workload, swift: swift, yjs: yjs, yrs: yrs))
         }
         return rows
@@ -70,11 +71,15 @@ struct CRDTBenchmark {
         var encodes: [Double] = []
         var applies: [Double] = []
         var update: [UInt8] = []
-        let clock = ContinuousClock()
-        func ms(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15 }
+        // Process CPU time, as the peers measure: steadier than wall time on a loaded machine.
+        func measure(_ body: () throws -> Void) rethrows -> Double {
+            let start = Self.cpuMilliseconds()
+            try body()
+            return Self.cpuMilliseconds() - start
+        }
         for _ in 0..<repetitions {
             let document = SharedDocument(clientID: 1)
-            edits.append(ms(try clock.measure {
+            edits.append(try measure {
                 try edit(document, workload.ops, kind: workload.kind)
                 if let concurrent = workload.concurrentOps {
                     let other = SharedDocument(clientID: 2)
@@ -82,9 +87,9 @@ struct CRDTBenchmark {
                     try other.applyUpdate(try document.encodeStateAsUpdate())
                     try document.applyUpdate(try other.encodeStateAsUpdate())
                 }
-            }))
-            encodes.append(ms(try clock.measure { update = try document.encodeStateAsUpdate() }))
-            applies.append(ms(try clock.measure {
+            })
+            encodes.append(try measure { update = try document.encodeStateAsUpdate() })
+            applies.append(try measure {
                 let fresh = SharedDocument()
                 switch workload.kind {
                 case .text: _ = try fresh.text("text")
@@ -92,7 +97,7 @@ struct CRDTBenchmark {
                 }
                 try fresh.applyUpdate(update)
                 _ = try read(fresh, kind: workload.kind)
-            }))
+            })
         }
         let before = Self.heapInUse()
         var kept: [SharedDocument] = []
@@ -104,6 +109,12 @@ struct CRDTBenchmark {
         }
         let memory = Double(Self.heapInUse() - before) / Double(kept.count)
         return Measurement(editMs: median(edits), encodeMs: median(encodes), applyMs: median(applies), update: update, memory: memory)
+    }
+
+    static func cpuMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
     }
 
     /// Bytes of the malloc heap in use, from glibc's `malloc_info` report (system memory
@@ -163,7 +174,7 @@ struct CRDTBenchmark {
             let text = String(format: "%.1f×", other / ours)
             return String(repeating: " ", count: max(0, 7 - text.count)) + text
         }
-        Output.line("statehub bench crdt — medians of \(repetitions) runs; ratios are the other implementation's figure ÷ Swift's (above 1: Swift is faster or smaller)")
+        Output.line("statehub bench crdt — medians of \(repetitions) runs, process CPU time; ratios are the other implementation's figure ÷ Swift's (above 1: Swift is faster or smaller)")
         Output.line("figure".padding(toLength: 58, withPad: " ", startingAt: 0) + "     Swift  Yjs(node) Yrs(pycrdt)  Yjs÷Swift Yrs÷Swift")
         for row in rows {
             let name = row.workload.label

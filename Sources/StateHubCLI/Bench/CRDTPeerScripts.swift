@@ -1,13 +1,14 @@
 /// The Yjs (node) and Yrs (python3 + pycrdt) halves of `statehub bench crdt`, written to a
 /// temporary folder at run time. Each reads a workload file and prints one JSON line:
-/// per repetition the edit, encode and apply times (ms), then the update (base64) and the
+/// per repetition the edit, encode and apply times (ms of process CPU time), then the update (base64) and the
 /// memory of one document loaded from it (bytes).
 enum CRDTPeerScripts {
     static let yjs = #"""
     'use strict'
     const Y = require('yjs')
     const fs = require('fs')
-    const { performance } = require('perf_hooks')
+    // CPU time of this process (ms): steadier than wall time on a loaded machine.
+    const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
     const w = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
     const reps = Number(process.argv[3])
     function edit (doc, ops) {
@@ -24,7 +25,7 @@ enum CRDTPeerScripts {
     let update
     for (let r = 0; r < reps; r++) {
       const doc = new Y.Doc(); doc.clientID = 1
-      let t0 = performance.now()
+      let t0 = cpu()
       edit(doc, w.ops)
       if (w.concurrentOps) {
         const other = new Y.Doc(); other.clientID = 2
@@ -32,15 +33,15 @@ enum CRDTPeerScripts {
         Y.applyUpdate(other, Y.encodeStateAsUpdate(doc))
         Y.applyUpdate(doc, Y.encodeStateAsUpdate(other))
       }
-      out.edit.push(performance.now() - t0)
-      t0 = performance.now()
+      out.edit.push(cpu() - t0)
+      t0 = cpu()
       update = Y.encodeStateAsUpdate(doc)
-      out.encode.push(performance.now() - t0)
-      t0 = performance.now()
+      out.encode.push(cpu() - t0)
+      t0 = cpu()
       const fresh = new Y.Doc()
       Y.applyUpdate(fresh, update)
       read(fresh)
-      out.apply.push(performance.now() - t0)
+      out.apply.push(cpu() - t0)
     }
     global.gc(); global.gc()
     const before = process.memoryUsage().heapUsed
@@ -78,22 +79,22 @@ enum CRDTPeerScripts {
     update = b""
     for _ in range(reps):
         doc = pycrdt.Doc(client_id=1)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         edit(doc, w["ops"])
         if w.get("concurrentOps"):
             other = pycrdt.Doc(client_id=2)
             edit(other, w["concurrentOps"])
             other.apply_update(doc.get_update())
             doc.apply_update(other.get_update())
-        out["edit"].append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()
+        out["edit"].append((time.process_time() - t0) * 1000)
+        t0 = time.process_time()
         update = doc.get_update()
-        out["encode"].append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()
+        out["encode"].append((time.process_time() - t0) * 1000)
+        t0 = time.process_time()
         fresh = pycrdt.Doc()
         fresh.apply_update(update)
         read(fresh)
-        out["apply"].append((time.perf_counter() - t0) * 1000)
+        out["apply"].append((time.process_time() - t0) * 1000)
     gc.collect()
     before = rss()
     kept = []

@@ -18,6 +18,9 @@ struct CRDTBench: AsyncParsableCommand {
     @Option(help: "A josephg/editing-traces JSON file (optionally .gz) for B4; a synthetic trace of the same shape otherwise.")
     var trace: String?
 
+    @Flag(help: "Measure SharedDocument only (for profiling); the table then has no Yjs or Yrs column.")
+    var swiftOnly = false
+
     func run() async throws {
         var ops: [CRDTWorkload.Op]?
         var traceLabel = "synthetic editing trace (20000 ops)"
@@ -29,7 +32,7 @@ struct CRDTBench: AsyncParsableCommand {
             }
             traceLabel = "editing trace \(URL(fileURLWithPath: trace).lastPathComponent) (\(ops?.count ?? 0) ops)"
         }
-        let benchmark = CRDTBenchmark(repetitions: repetitions, workloads: CRDTWorkload.standard(count: operations, trace: ops, traceLabel: traceLabel))
+        let benchmark = CRDTBenchmark(repetitions: repetitions, peers: !swiftOnly, workloads: CRDTWorkload.standard(count: operations, trace: ops, traceLabel: traceLabel))
         CRDTBenchmark.print(try benchmark.run(), repetitions: repetitions)
     }
 }
