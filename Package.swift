@@ -5,6 +5,7 @@ let package = Package(
     name: "StateHub",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "StateHubJSON", targets: ["StateHubJSON"]),
         .library(name: "JSEngine", targets: ["JSEngine"]),
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "StateHub", targets: ["StateHub"]),
@@ -13,6 +14,8 @@ let package = Package(
         .executable(name: "statehub", targets: ["StateHubCLI"]),
         // crdt: Yjs-compatible shared documents
         .library(name: "SharedDocument", targets: ["SharedDocument"]),
+        // cli engineer: one-call page set-up (issue 12)
+        .library(name: "StateHubPage", targets: ["StateHubPage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,9 +31,15 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // The one JSON layer: value, tokenizer, parser, text. No engine, so Trace can use it.
+        .target(
+            name: "StateHubJSON",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "JSEngine",
             dependencies: [
+                "StateHubJSON",
                 .target(name: "CJSCore", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -43,11 +52,26 @@ let package = Package(
         .target(name: "Trace"),
         .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
-        .target(name: "StyleTokens", dependencies: ["JSEngine", "CapabilityBridge"]),
+        .target(
+            name: "StyleTokens",
+            dependencies: [
+                "StateHubJSON", "JSEngine", "CapabilityBridge",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // cli engineer: one-call page set-up (issue 12)
+        .target(
+            name: "StateHubPage",
+            dependencies: [
+                "StateHub", "CapabilityBridge", "JSEngine", "Trace",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
-                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources",
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage",
                 "SharedDocument", // crdt
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -56,6 +80,7 @@ let package = Package(
         // crdt: a pure-Swift Yjs document model and update format (no engine).
         .target(name: "SharedDocument"),
         .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument"], exclude: ["Peers"]),
+        .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
         .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),

@@ -9,7 +9,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-# crdt: the real peers of SharedDocument's differential tests: Yjs (Debian's node-yjs, run
+# --- crdt engineer (issue 15): the real peers of SharedDocument's differential tests: Yjs (Debian's node-yjs, run
 # by node with NODE_PATH=/usr/share/nodejs) and Yrs (pycrdt from PyPI).
 crdt_sudo() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 if ! command -v node >/dev/null 2>&1 || [ ! -f /usr/share/nodejs/yjs/package.json ]; then
@@ -21,6 +21,33 @@ if ! python3 -c 'import pycrdt' >/dev/null 2>&1; then
   echo "statehub: installing pycrdt" >&2
   python3 -m pip install -q pycrdt 2>/dev/null || python3 -m pip install -q --break-system-packages pycrdt
 fi
+# --- end crdt engineer
+# --- cli engineer (issue 12): esbuild bundles ES modules for `statehub run`/`eval`/`bundle`;
+# chromium + chromium-driver + selenium test `statehub trace view` in a real browser.
+cli_missing=()
+command -v esbuild >/dev/null 2>&1 || cli_missing+=(esbuild)
+command -v chromium >/dev/null 2>&1 || cli_missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || cli_missing+=(chromium-driver)
+command -v python3 >/dev/null 2>&1 || cli_missing+=(python3 python3-pip)
+if [ ${#cli_missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then CLI_SUDO=""; else CLI_SUDO="sudo"; fi
+  echo "statehub: installing ${cli_missing[*]}" >&2
+  $CLI_SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $CLI_SUDO apt-get install -y -qq "${cli_missing[@]}" >/dev/null
+fi
+if ! python3 -c 'import selenium' >/dev/null 2>&1; then
+  echo "statehub: installing selenium (PyPI)" >&2
+  python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium
+fi
+# --- end cli engineer
+# --- js engineer (issue 13): esbuild bundles the js/ package in JSPackageTests -------------
+if ! command -v esbuild >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ]; then js_sudo=""; else js_sudo="sudo"; fi
+  echo "statehub: installing esbuild" >&2
+  $js_sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $js_sudo apt-get install -y -qq esbuild >/dev/null
+fi
+# --- end js engineer -------------------------------------------------------------------------
 
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists javascriptcoregtk-4.1; then
   exit 0

@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 swift build --build-tests
 swift test --skip-build
+# cli engineer (issue 12): `statehub trace view` checked in headless Chromium with selenium.
+python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `statehub`: run web store code natively, inspect traces, check themes, measure.
 @main
@@ -6,7 +7,28 @@ struct StateHubCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statehub",
         abstract: "Host Pinia stores and web micro-apps in JavaScriptCore, natively.",
+        version: StateHubVersion.text,
         subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
-            + [DocCommand.self] // crdt
+            + StateHubCommand.cliCommands + [DocCommand.self] // crdt
     )
+
+    // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable
+    // files do (ArgumentParser's own usage errors would exit 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -122,7 +122,7 @@ struct CodedErrorTests {
         let reply = try await h.invoke("hang")
         #expect(reply["code"] == "timeout")
         #expect(reply["message"]?.stringValue?.hasPrefix("hang: no answer from the native handler within") == true)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(25)) // answered by the limit, not by the 30 s handler
         #expect(try await h.invoke("didFinishLoading")["ok"] == true)
     }
 

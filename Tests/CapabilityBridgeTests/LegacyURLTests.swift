@@ -30,7 +30,7 @@ struct LegacyURLTests {
         Rejected(url: "jsbridge://show?callback=cb&x=1", callback: "cb", reason: "unknown query item \"x\" (only params and callback)"),
         Rejected(url: "jsbridge://show?params=%7B%7D&params=%7B%7D&callback=cb", callback: "cb", reason: "params given more than once"),
         Rejected(url: "jsbridge://show?params=%5B1%5D&callback=cb", callback: "cb", reason: "params must be a JSON object"),
-        Rejected(url: "jsbridge://show?params=%7Bx&callback=cb", callback: "cb", reason: "params is not valid JSON: invalid JSON at byte 1: expected a string key"),
+        Rejected(url: "jsbridge://show?params=%7Bx&callback=cb", callback: "cb", reason: "params is not valid JSON: invalid JSON at line 1, column 2 (byte 1): expected a key in double quotes"),
         Rejected(url: "jsbridge://show?params=%ZZ&callback=cb", callback: "cb", reason: "params is not valid percent-encoded UTF-8"),
         Rejected(url: "jsbridge://show?params&callback=cb", callback: "cb", reason: "query item \"params\" is not name=value"),
         Rejected(url: "jsbridge://show?callback=a.b", callback: nil, reason: "callback must match ^[A-Za-z_$][A-Za-z0-9_$]*$"),

@@ -20,7 +20,7 @@ struct BindingTests {
             .number(arguments.compactMap(\.numberValue).reduce(0, +))
         }
         try await engine.bind("describe") { arguments in
-            ["count": .number(Double(arguments.count)), "first": arguments.first ?? nil, "keys": .array(arguments.first?.objectValue?.keys.map { .string($0) } ?? [])]
+            ["count": .number(Double(arguments.count)), "first": arguments.first ?? nil, "keys": .array(arguments.first?.objectValue?.keys.map { .string($0.string) } ?? [])]
         }
         #expect(try await engine.evaluate("add(1, 2, 3.5)") == 6.5)
         #expect(try await engine.evaluate("add()") == 0)

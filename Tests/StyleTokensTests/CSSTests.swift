@@ -88,5 +88,22 @@ struct CSSTests {
         #expect(CSSNumber.format(-0.00001) == "0")
         #expect(CSSNumber.format(-2.25) == "-2.25")
         #expect(CSSNumber.format(1.0 / 3.0) == "0.3333")
+        // Never an exponent, even for values the validator refuses.
+        #expect(CSSNumber.format(1e308).allSatisfy { $0.isNumber })
+        #expect(CSSNumber.format(1e20) == "100000000000000000000")
+        #expect(CSSNumber.format(1e-29) == "0")
+        #expect(!CSSNumber.isRepresentable(1e-29))
+        #expect(!CSSNumber.isRepresentable(1e14))
+        #expect(!CSSNumber.isRepresentable(.infinity))
+        #expect(CSSNumber.isRepresentable(0))
+        #expect(CSSNumber.isRepresentable(0.0001))
+        #expect(CSSNumber.isRepresentable(-99_999_999_999_999))
+    }
+
+    @Test("a 1e-29 or 1e308 theme number is an error with its path, and never reaches CSS as 0px or 1e+308px")
+    func unrepresentableNumbersRefused() throws {
+        let text = ThemeFixtures.standardJSON.replacingOccurrences(of: #""cornerRadius": 12.0"#, with: #""cornerRadius": 1e-29"#)
+        let issues = ThemeValidator.validate(try ThemeContract(jsonData: ThemeFixtures.data(text)))
+        #expect(issues.map(\.description).contains { $0.contains("rounds to 0 in CSS") })
     }
 }

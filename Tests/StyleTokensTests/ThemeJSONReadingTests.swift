@@ -3,7 +3,7 @@ import JSEngine
 import Testing
 @testable import StyleTokens
 
-/// Themes are parsed by JSEngine's `JSONValue(parsing:)`; these pin what StyleTokens adds on
+/// Themes are parsed by StateHubJSON's parser with strict options; these pin what StyleTokens adds on
 /// top and what it reported when it had its own parser: the same errors, at the same line and
 /// column, with the same words. The table was produced by that parser.
 @Suite("Theme JSON reading")
@@ -125,5 +125,31 @@ struct ThemeJSONReadingTests {
         #expect(location(9) == (2, 3))
         #expect(location(12) == (3, 1))
         #expect(location(100) == (3, 2))
+    }
+}
+
+@Suite("theme reader bounds")
+struct ThemeReaderBoundsTests {
+    @Test("a document over the size cap is refused before it is parsed, with a clear error")
+    func sizeCap() throws {
+        let big = Data(repeating: UInt8(ascii: " "), count: 64) + ThemeFixtures.data("{}")
+        #expect(throws: ThemeDecodingError.tooLarge(size: 66, limit: 32)) {
+            try ThemeJSONDecoder(maximumSize: 32).parse(big)
+        }
+        #expect(ThemeDecodingError.tooLarge(size: 66, limit: 32).description == "$: the file is 66 bytes, more than the 32 a theme may have")
+        #expect(try ThemeJSONDecoder().parse(big) == [:])
+    }
+
+    @Test("keys compare as JavaScript compares them: é and e + U+0301 are two keys, not a duplicate")
+    func keysByCodeUnits() throws {
+        let value = try ThemeJSONDecoder().parse(ThemeFixtures.data("{\"\u{E9}\":1,\"e\u{301}\":2}"))
+        #expect(value.objectValue?.count == 2)
+        var list = KeyedList<Int>()
+        list["\u{E9}"] = 1
+        list["e\u{301}"] = 2
+        #expect(list.count == 2)
+        #expect(list.keys == ["\u{E9}", "e\u{301}"])
+        list["\u{E9}"] = nil
+        #expect(list.keys == ["e\u{301}"])
     }
 }

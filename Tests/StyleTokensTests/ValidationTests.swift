@@ -41,6 +41,12 @@ struct ValidationTests {
          ThemeIssue(path: "fonts.body.name", problem: .emptyFontName)),
         (##""error": "#FF3B30""##, ##""error!": "#FF3B30""##,
          ThemeIssue(path: #"colors["error!"]"#, problem: .invalidTokenName("error!"))),
+        (#""cornerRadius": 12.0"#, #""cornerRadius": 1e-29"#,
+         ThemeIssue(path: "components.primaryButton.cornerRadius", problem: .numberNotRepresentable(1e-29))),
+        (#""size": 17"#, #""size": 1e308"#,
+         ThemeIssue(path: "fonts.body.size", problem: .numberNotRepresentable(1e308))),
+        (#""radius": 8"#, #""radius": 0.00004"#,
+         ThemeIssue(path: "components.cardView.shadow.radius", problem: .numberNotRepresentable(0.00004))),
     ])
     func eachErrorHasPath(original: String, replacement: String, expected: ThemeIssue) throws {
         let found = try issues(replacing: original, with: replacement)

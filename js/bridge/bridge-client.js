@@ -6,7 +6,7 @@
  * invokeNative / onNative on globalThis.
  *
  *   invokeNative('showAlert', { message: 'Hi' }, { timeout: 5000 }).then(data => ..., err => err.code)
- *   var off = onNative('cartNavTapped', function (data) { ... }); off();
+ *   let off = onNative('cartNavTapped', function (data) { ... }); off();
  *
  * Web -> native: window.webkit.messageHandlers.bridge.postMessage('{"v":1,"id":"c1","action":…,"payload":{…}}')
  * Native -> web: window.StateHubBridge.receive('{"id":"c1","ok":true,"data":…}') and
@@ -18,17 +18,17 @@
 
   if (root.StateHubBridge && root.StateHubBridge.__stateHubBridge === 1) return; // loaded twice: keep the first
 
-  var PROTOCOL_VERSION = 1;
-  var DEFAULT_TIMEOUT_MS = 15000;
-  var pending = new Map();     // id -> { resolve, reject, action, timeout, deadline }
-  var listeners = new Map();   // event -> array of callbacks (copy on write)
-  var counter = 0;
-  var stub = null;             // development stub: { handlers }
+  let PROTOCOL_VERSION = 1;
+  let DEFAULT_TIMEOUT_MS = 15000;
+  let pending = new Map();     // id -> { resolve, reject, action, timeout, deadline }
+  let listeners = new Map();   // event -> array of callbacks (copy on write)
+  let counter = 0;
+  let stub = null;             // development stub: { handlers }
 
   // Timeouts share one timer, armed for the earliest deadline (setTimeout + clearTimeout per call would cost a
   // few µs each in the engine). It is cleared soon after the last pending call settles, so an idle page holds no
   // timer. Deadlines follow performance.now(), which follows the engine's clock (virtual in tests).
-  var timer = null, timerDeadline = Infinity, idleCheckQueued = false;
+  let timer = null, timerDeadline = Infinity, idleCheckQueued = false;
   function now() { return root.performance && typeof root.performance.now === 'function' ? root.performance.now() : Date.now(); }
   function armFor(deadline) {
     if (timer !== null) {
@@ -40,7 +40,7 @@
   }
   function sweep() {
     timer = null; timerDeadline = Infinity;
-    var t = now() + 0.5, next = Infinity, expired = [];
+    let t = now() + 0.5, next = Infinity, expired = [];
     pending.forEach(function (entry, id) {
       if (entry.deadline <= t) expired.push(id);
       else if (entry.deadline < next) next = entry.deadline;
@@ -48,8 +48,8 @@
     // A late timer (a busy page) can find several calls expired: reject them in deadline
     // order, so callers see timeouts in the order they were due.
     expired.sort(function (a, b) { return pending.get(a).deadline - pending.get(b).deadline; });
-    for (var i = 0; i < expired.length; i++) {
-      var entry = pending.get(expired[i]);
+    for (let i = 0; i < expired.length; i++) {
+      let entry = pending.get(expired[i]);
       pending.delete(expired[i]);
       entry.reject(bridgeError('timeout', entry.action + ': no reply from native within ' + entry.timeout + ' ms'));
     }
@@ -66,15 +66,15 @@
   }
 
   function bridgeError(code, message) {
-    var e = new Error(message);
+    let e = new Error(message);
     e.name = 'StateHubBridgeError';
     e.code = code;
     return e;
   }
 
   function nativeHandler() {
-    var w = root.window || root;
-    var h = w && w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.bridge;
+    let w = root.window || root;
+    let h = w && w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.bridge;
     return h && typeof h.postMessage === 'function' ? h : null;
   }
 
@@ -98,23 +98,23 @@
         reject(bridgeError('bad_payload', action + ': payload must be an object'));
         return;
       }
-      var h = nativeHandler();
+      let h = nativeHandler();
       if (h === null && stub === null) {
         reject(bridgeError('no_native_shell', action + ': no native shell (window.webkit.messageHandlers.bridge is missing) ' +
           'and no development stub installed (StateHubBridge.installDevelopmentStub)'));
         return;
       }
-      var id = 'c' + (++counter);
-      var text;
+      let id = 'c' + (++counter);
+      let text;
       try {
         text = JSON.stringify({ v: PROTOCOL_VERSION, id: id, action: action, payload: payload });
       } catch (e) {
         reject(bridgeError('bad_payload', action + ': payload is not serialisable as JSON (' + (e && e.message) + ')'));
         return;
       }
-      var timeout = options && options.timeout !== undefined ? Number(options.timeout) : DEFAULT_TIMEOUT_MS;
-      var timed = timeout > 0 && timeout !== Infinity && typeof root.setTimeout === 'function';
-      var entry = { resolve: resolve, reject: reject, action: action, timeout: timeout, deadline: timed ? now() + timeout : Infinity };
+      let timeout = options && options.timeout !== undefined ? Number(options.timeout) : DEFAULT_TIMEOUT_MS;
+      let timed = timeout > 0 && timeout !== Infinity && typeof root.setTimeout === 'function';
+      let entry = { resolve: resolve, reject: reject, action: action, timeout: timeout, deadline: timed ? now() + timeout : Infinity };
       pending.set(id, entry); // before posting: native may answer synchronously inside postMessage
       if (timed) armFor(entry.deadline);
       try {
@@ -127,14 +127,14 @@
   }
 
   function settle(id, ok, data, error) {
-    var entry = pending.get(id);
+    let entry = pending.get(id);
     if (entry === undefined) return false; // unknown, settled or timed out: ignored
     pending.delete(id);
     if (pending.size === 0) queueIdleCheck();
     if (ok) entry.resolve(data === undefined ? null : data);
     else {
-      var code = error && typeof error.code === 'string' ? error.code : 'handler_failed';
-      var message = error && typeof error.message === 'string' ? error.message : entry.action + ' failed';
+      let code = error && typeof error.code === 'string' ? error.code : 'handler_failed';
+      let message = error && typeof error.message === 'string' ? error.message : entry.action + ' failed';
       entry.reject(bridgeError(code, message));
     }
     return true;
@@ -143,17 +143,17 @@
   /** Subscribes to a native event; returns a function that unsubscribes (idempotent). */
   function onNative(event, callback) {
     if (typeof event !== 'string' || typeof callback !== 'function') throw new TypeError('onNative(event: string, callback: function)');
-    var list = listeners.get(event) || [];
+    let list = listeners.get(event) || [];
     listeners.set(event, list.concat([callback]));
-    var active = true;
+    let active = true;
     return function unsubscribe() {
       if (!active) return;
       active = false;
-      var cur = listeners.get(event);
+      let cur = listeners.get(event);
       if (!cur) return;
-      var i = cur.indexOf(callback);
+      let i = cur.indexOf(callback);
       if (i < 0) return;
-      var next = cur.slice(0, i).concat(cur.slice(i + 1));
+      let next = cur.slice(0, i).concat(cur.slice(i + 1));
       if (next.length) listeners.set(event, next); else listeners.delete(event);
     };
   }
@@ -163,7 +163,7 @@
    * (an already-parsed object is accepted too). Never throws.
    */
   function receive(message) {
-    var msg;
+    let msg;
     try {
       msg = typeof message === 'string' ? JSON.parse(message) : message;
     } catch (e) {
@@ -176,9 +176,9 @@
       return;
     }
     if (typeof msg.event === 'string') {
-      var list = listeners.get(msg.event);
+      let list = listeners.get(msg.event);
       if (!list) return;
-      for (var i = 0; i < list.length; i++) {
+      for (let i = 0; i < list.length; i++) {
         try { list[i](msg.data === undefined ? null : msg.data); } catch (e) { report('listener for "' + msg.event + '" threw', e); }
       }
       return;
@@ -189,10 +189,10 @@
   // ---- development stub (outside a native shell only) ------------------------------------------
 
   function runStub(text) {
-    var req = JSON.parse(text);
-    var handlers = stub.handlers;
+    let req = JSON.parse(text);
+    let handlers = stub.handlers;
     Promise.resolve().then(function () {
-      var fn = handlers && Object.prototype.hasOwnProperty.call(handlers, req.action) ? handlers[req.action] : null;
+      let fn = handlers && Object.prototype.hasOwnProperty.call(handlers, req.action) ? handlers[req.action] : null;
       if (typeof fn !== 'function') {
         throw bridgeError('unknown_action', 'no handler for "' + req.action + '" in the development stub');
       }
@@ -200,8 +200,8 @@
     }).then(function (data) {
       receive(JSON.stringify({ id: req.id, ok: true, data: data === undefined ? null : data }));
     }, function (e) {
-      var code = e && typeof e.code === 'string' ? e.code : 'handler_failed';
-      var message = e && typeof e.message === 'string' ? e.message : String(e);
+      let code = e && typeof e.code === 'string' ? e.code : 'handler_failed';
+      let message = e && typeof e.message === 'string' ? e.message : String(e);
       receive(JSON.stringify({ id: req.id, ok: false, error: { code: code, message: message } }));
     });
   }
@@ -213,14 +213,14 @@
    */
   function installDevelopmentStub(handlers) {
     stub = { handlers: handlers || {} };
-    var mine = stub;
+    let mine = stub;
     return {
       emit: function (event, data) { receive(JSON.stringify({ event: event, data: data === undefined ? null : data })); },
       uninstall: function () { if (stub === mine) stub = null; }
     };
   }
 
-  var api = {
+  let api = {
     __stateHubBridge: 1,
     version: PROTOCOL_VERSION,
     invokeNative: invokeNative,

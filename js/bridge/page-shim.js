@@ -32,10 +32,10 @@
 (function (root) {
   'use strict';
 
-  var w = root.window || root;
+  let w = root.window || root;
 
   function post(message) {
-    var h = w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.page;
+    let h = w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.page;
     if (h && typeof h.postMessage === 'function') h.postMessage(JSON.stringify(message));
   }
 
@@ -71,7 +71,7 @@
     return child;
   };
   Element.prototype.removeChild = function (child) {
-    var i = this.children.indexOf(child);
+    let i = this.children.indexOf(child);
     if (i < 0) throw new Error('removeChild: not a child of this element');
     this.children.splice(i, 1);
     child.parentNode = null;
@@ -86,8 +86,8 @@
   });
 
   function makeIframe() {
-    var el = new Element('iframe');
-    var src = '';
+    let el = new Element('iframe');
+    let src = '';
     Object.defineProperty(el, 'src', {
       enumerable: true,
       get: function () { return src; },
@@ -97,10 +97,10 @@
   }
 
   function find(el, id) {
-    for (var i = 0; i < el.children.length; i++) {
-      var c = el.children[i];
+    for (let i = 0; i < el.children.length; i++) {
+      let c = el.children[i];
       if (c.id === id) return c;
-      var inner = find(c, id);
+      let inner = find(c, id);
       if (inner) return inner;
     }
     return null;
@@ -108,13 +108,13 @@
 
   // ---- document and location (engine only) -------------------------------------------------------
 
-  var pageURL = 'about:blank';
+  let pageURL = 'about:blank';
 
   if (typeof root.document === 'undefined') {
-    var head = new Element('head');
-    var body = new Element('body');
-    var title = '';
-    var doc = {
+    let head = new Element('head');
+    let body = new Element('body');
+    let title = '';
+    let doc = {
       head: head,
       body: body,
       createElement: function (tag) {
@@ -123,9 +123,9 @@
       getElementById: function (id) { id = String(id); return find(head, id) || find(body, id); },
       querySelectorAll: function (selector) {
         // Only "style" (and "iframe") are supported: the shim is not a DOM.
-        var tag = String(selector).toUpperCase(), out = [];
-        (function walk(el) { for (var i = 0; i < el.children.length; i++) { if (el.children[i].tagName === tag) out.push(el.children[i]); walk(el.children[i]); } })(head);
-        (function walk(el) { for (var i = 0; i < el.children.length; i++) { if (el.children[i].tagName === tag) out.push(el.children[i]); walk(el.children[i]); } })(body);
+        let tag = String(selector).toUpperCase(), out = [];
+        (function walk(el) { for (let i = 0; i < el.children.length; i++) { if (el.children[i].tagName === tag) out.push(el.children[i]); walk(el.children[i]); } })(head);
+        (function walk(el) { for (let i = 0; i < el.children.length; i++) { if (el.children[i].tagName === tag) out.push(el.children[i]); walk(el.children[i]); } })(body);
         return out;
       }
     };
@@ -143,7 +143,7 @@
   }
 
   if (typeof root.location === 'undefined') {
-    var loc = {
+    let loc = {
       assign: function (url) { post({ type: 'navigate', url: String(url), via: 'location.assign' }); },
       replace: function (url) { post({ type: 'navigate', url: String(url), via: 'location.replace' }); },
       reload: function () {},
@@ -160,13 +160,13 @@
   // ---- entry points for native -----------------------------------------------------------------
 
   function replaceStyleSheet(json) {
-    var req = typeof json === 'string' ? JSON.parse(json) : json;
+    let req = typeof json === 'string' ? JSON.parse(json) : json;
     try {
       if (!req || typeof req.id !== 'string' || typeof req.css !== 'string') {
         throw new TypeError('replaceStyleSheet: expected {"id": string, "css": string}');
       }
-      var d = root.document;
-      var el = d.getElementById(req.id);
+      let d = root.document;
+      let el = d.getElementById(req.id);
       if (el && String(el.tagName).toUpperCase() !== 'STYLE') {
         throw new Error('replaceStyleSheet: element #' + req.id + ' is not a <style>');
       }
@@ -184,22 +184,22 @@
   }
 
   function answerLegacy(json) {
-    var msg = typeof json === 'string' ? JSON.parse(json) : json;
-    var name = msg && msg.callback;
+    let msg = typeof json === 'string' ? JSON.parse(json) : json;
+    let name = msg && msg.callback;
     if (typeof name !== 'string' || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
       throw new TypeError('answerLegacy: callback is not an identifier');
     }
-    var fn = w[name];
+    let fn = w[name];
     if (typeof fn !== 'function') throw new TypeError('answerLegacy: window.' + name + ' is not a function');
     fn.call(w, msg.result);
   }
 
   function styleSheets() {
-    var out = [];
-    var head = root.document && root.document.head;
+    let out = [];
+    let head = root.document && root.document.head;
     if (!head || !head.children) return out;
-    for (var i = 0; i < head.children.length; i++) {
-      var el = head.children[i];
+    for (let i = 0; i < head.children.length; i++) {
+      let el = head.children[i];
       if (String(el.tagName).toUpperCase() === 'STYLE') out.push({ id: el.id, css: el.textContent });
     }
     return out;

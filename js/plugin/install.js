@@ -14,15 +14,15 @@
  */
 (function (root) {
   'use strict';
-  var S = root.StateHubSync;
+  let S = root.StateHubSync;
   if (!S || typeof root.createPinia !== 'function') {
     if (root.console && root.console.warn) root.console.warn('[StateHubSync] install.js: load the runtime and sync-plugin.js first');
     return;
   }
   if (S.installed) return; // loaded twice
-  var MARK = Symbol.for('statehub.sync.equipped');
-  var config = root.StateHubSyncConfig || {};
-  var plugin = S.createSyncPlugin({ flush: config.flush === 'sync' ? 'sync' : 'tick' });
+  let MARK = Symbol.for('statehub.sync.equipped');
+  let config = root.StateHubSyncConfig || {};
+  let plugin = S.createSyncPlugin({ flush: config.flush === 'sync' ? 'sync' : 'tick' });
 
   function equip(pinia) {
     if (pinia && typeof pinia.use === 'function' && !pinia[MARK]) {
@@ -32,12 +32,12 @@
     return pinia;
   }
 
-  var originalCreatePinia = root.createPinia;
-  var createPinia = function () { return equip(originalCreatePinia.apply(this, arguments)); };
+  let originalCreatePinia = root.createPinia;
+  let createPinia = function () { return equip(originalCreatePinia.apply(this, arguments)); };
   root.createPinia = createPinia;
   if (root.StateHubPinia && root.StateHubPinia.createPinia === originalCreatePinia) root.StateHubPinia.createPinia = createPinia;
 
-  var active = typeof root.getActivePinia === 'function' ? root.getActivePinia() : undefined;
+  let active = typeof root.getActivePinia === 'function' ? root.getActivePinia() : undefined;
   if (active) equip(active);
   else if (typeof root.setActivePinia === 'function') root.setActivePinia(createPinia());
 

@@ -12,37 +12,56 @@
 (function (root) {
   'use strict';
 
-  var OPS_KEY = Symbol.for('statehub.ops');
-  var hasOwn = Object.prototype.hasOwnProperty;
-  var ObjectProto = Object.prototype;
-  var getProto = Object.getPrototypeOf;
-  var objectKeys = Object.keys;
-  var isArray = Array.isArray;
-  var PROTOCOL_VERSION = 1;
-  var MAX_FAST_DEPTH = 64;
+  const OPS_KEY = Symbol.for('statehub.ops');
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const ObjectProto = Object.prototype;
+  const getProto = Object.getPrototypeOf;
+  const objectKeys = Object.keys;
+  const isArray = Array.isArray;
+  const PROTOCOL_VERSION = 1;
+  const MAX_FAST_DEPTH = 64;
+  /** The operation kinds of docs/PROTOCOL.md A.2. */
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
+  /** The message types of docs/PROTOCOL.md A.1. */
+  const MessageType = Object.freeze({
+    syncState: 'sync_state', applyMutation: 'apply_mutation', actionResult: 'action_result',
+    storeDisposed: 'store_disposed', error: 'error', dispatchAction: 'dispatch_action', requestSync: 'request_sync'
+  });
+  /**
+   * @typedef {(string|number)[]} Path
+   * @typedef {{ op: 'set', path: Path, value: unknown } | { op: 'delete', path: Path }
+   *   | { op: 'splice', path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   * @typedef {{ type: 'direct'|'patch object'|'patch function', action?: string, ops: Op[] }} WireMutation
+   * @typedef {{ v: 1, storeId: string|null, messageId: string|number, seq?: number, ack?: string|number,
+   *   type: string, payload: object }} Envelope  one message in either direction (A.1)
+   */
+  // A store's state nests at most this many levels (path length + value nesting, PROTOCOL.md
+  // "Depth"): anything deeper is sent as {"$type":"undefined"} and reported as `state_too_deep`.
+  const MAX_STATE_DEPTH = 512;
 
-  var schedule = typeof root.queueMicrotask === 'function'
+  let schedule = typeof root.queueMicrotask === 'function'
     ? function (fn) { root.queueMicrotask(fn); }
     : function (fn) { Promise.resolve().then(fn); };
 
-  function warn(msg) {
-    if (root.console && typeof root.console.warn === 'function') root.console.warn(msg);
-  }
-  function logError(msg, e) {
-    if (root.console && typeof root.console.error === 'function') root.console.error(msg, e);
+  // The one way this file reports to the console, always with the same prefix.
+  function warn(message, error) {
+    const console = root.console;
+    if (!console) return;
+    if (error !== undefined && typeof console.error === 'function') console.error('[StateHubSync] ' + message, error);
+    else if (typeof console.warn === 'function') console.warn('' + message);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Tagged encoding (PROTOCOL.md A.3)
   // ---------------------------------------------------------------------------------------------
 
-  var BAIL = { bail: true }; // thrown by the fast encoder when the careful one must take over
-  var sawEscape = false;      // set whenever an object with an own "$type" key was escaped
+  let BAIL = { bail: true }; // thrown by the fast encoder when the careful one must take over
+  let sawEscape = false;      // set whenever an object with an own "$type" key was escaped
 
   function tagUndefined() { return { $type: 'undefined' }; }
   function tagNumber(n) { return { $type: 'Number', value: n !== n ? 'NaN' : (n > 0 ? 'Infinity' : '-Infinity') }; }
   function tagDate(d) {
-    var t = d.getTime();
+    let t = d.getTime();
     return { $type: 'Date', value: t === t ? d.toISOString() : null };
   }
   function setKey(out, k, v) {
@@ -62,7 +81,7 @@
       case 'object': {
         if (v === null) return null;
         if (d > MAX_FAST_DEPTH) throw BAIL;
-        var i, n, out, x;
+        let i, n, out, x;
         if (isArray(v)) {
           n = v.length; out = new Array(n);
           for (i = 0; i < n; i++) {
@@ -71,9 +90,9 @@
           }
           return out;
         }
-        var p = getProto(v);
+        let p = getProto(v);
         if (isPlainProto(p)) {
-          var keys = objectKeys(v), escape = false, k;
+          let keys = objectKeys(v), escape = false, k;
           out = {}; n = keys.length;
           for (i = 0; i < n; i++) {
             k = keys[i];
@@ -106,6 +125,10 @@
   // Careful path: keeps the path and the ancestors, replaces bad values by {"$type":"undefined"} and records
   // { kind, path, className? } in errors.
   function encCareful(v, path, anc, errors) {
+    if (path.length > MAX_STATE_DEPTH) {
+      errors.push({ kind: 'too_deep', path: path.slice() });
+      return tagUndefined();
+    }
     switch (typeof v) {
       case 'string': case 'boolean': return v;
       case 'number': return (v === v && v !== Infinity && v !== -Infinity) ? v : tagNumber(v);
@@ -120,7 +143,7 @@
           errors.push({ kind: 'cycle', path: path.slice() });
           return tagUndefined();
         }
-        var i, n, out, x;
+        let i, n, out, x;
         anc.push(v);
         try {
           if (isArray(v)) {
@@ -133,9 +156,9 @@
             }
             return out;
           }
-          var p = getProto(v);
+          let p = getProto(v);
           if (isPlainProto(p)) {
-            var keys = objectKeys(v), escape = false, k;
+            let keys = objectKeys(v), escape = false, k;
             out = {}; n = keys.length;
             for (i = 0; i < n; i++) {
               k = keys[i];
@@ -151,8 +174,8 @@
           if (v instanceof Map) {
             out = []; i = 0;
             v.forEach(function (val, key) {
-              path.push(i, 0); var ek = encCareful(key, path, anc, errors); path.pop();
-              path.push(1); var ev = encCareful(val, path, anc, errors); path.pop(); path.pop();
+              path.push(i, 0); let ek = encCareful(key, path, anc, errors); path.pop();
+              path.push(1); let ev = encCareful(val, path, anc, errors); path.pop(); path.pop();
               out.push([ek, ev]); i++;
             });
             return { $type: 'Map', entries: out };
@@ -165,7 +188,7 @@
             return { $type: 'Set', values: out };
           }
           if (v.__v_isRef === true) return encCareful(v.value, path, anc, errors);
-          var cn = v.constructor && typeof v.constructor.name === 'string' ? v.constructor.name : undefined;
+          let cn = v.constructor && typeof v.constructor.name === 'string' ? v.constructor.name : undefined;
           errors.push(cn ? { kind: 'class_instance', path: path.slice(), className: cn } : { kind: 'class_instance', path: path.slice() });
           return tagUndefined();
         } finally {
@@ -185,7 +208,7 @@
    * still replaced (never thrown).
    */
   function encodeValue(v, basePath, errors) {
-    var t = typeof v;
+    let t = typeof v;
     if (t === 'string' || t === 'boolean' || v === null) return v;
     if (t === 'number' && v === v && v !== Infinity && v !== -Infinity) return v;
     try {
@@ -199,26 +222,26 @@
   /** Decodes tagged values back into JS values. Works in place on trees from JSON.parse (returns the result). */
   function decodeValue(v) {
     if (v === null || typeof v !== 'object') return v;
-    var i, n;
+    let i, n;
     if (isArray(v)) {
       for (i = 0, n = v.length; i < n; i++) {
-        var x = v[i];
+        let x = v[i];
         if (x !== null && typeof x === 'object') v[i] = decodeValue(x);
       }
       return v;
     }
-    var tag = v.$type;
+    let tag = hasOwn.call(v, '$type') ? v.$type : undefined;
     if (typeof tag === 'string') {
       switch (tag) {
         case 'undefined': return undefined;
         case 'Date': return v.value === null ? new Date(NaN) : new Date(v.value);
         case 'Map': {
-          var m = new Map(), es = v.entries || [];
+          let m = new Map(), es = v.entries || [];
           for (i = 0; i < es.length; i++) m.set(decodeValue(es[i][0]), decodeValue(es[i][1]));
           return m;
         }
         case 'Set': {
-          var s = new Set(), vs = v.values || [];
+          let s = new Set(), vs = v.values || [];
           for (i = 0; i < vs.length; i++) s.add(decodeValue(vs[i]));
           return s;
         }
@@ -231,11 +254,11 @@
     return decodePlain(v);
   }
   function decodePlain(o) {
-    var keys = objectKeys(o);
-    for (var i = 0; i < keys.length; i++) {
-      var x = o[keys[i]];
+    let keys = objectKeys(o);
+    for (let i = 0; i < keys.length; i++) {
+      let x = o[keys[i]];
       if (x !== null && typeof x === 'object') {
-        var d = decodeValue(x);
+        let d = decodeValue(x);
         if (d !== x) setKey(o, keys[i], d);
       }
     }
@@ -248,11 +271,11 @@
 
   function isIndexKey(k) {
     // canonical array index: "0" or no leading zero, below 2^32 - 1
-    var n = k.length;
+    let n = k.length;
     if (n === 0 || n > 10) return false;
-    var c = k.charCodeAt(0);
+    let c = k.charCodeAt(0);
     if (c === 48) return n === 1;
-    for (var i = 0; i < n; i++) { c = k.charCodeAt(i); if (c < 48 || c > 57) return false; }
+    for (let i = 0; i < n; i++) { c = k.charCodeAt(i); if (c < 48 || c > 57) return false; }
     return n < 10 || +k < 4294967295;
   }
   function isTagged(o) { return typeof o.$type === 'string'; }
@@ -260,14 +283,14 @@
   function deepEqual(a, b) {
     if (a === b) return true;
     if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-    var i, n;
+    let i, n;
     if (isArray(a)) {
       if (!isArray(b) || a.length !== b.length) return false;
       for (i = 0, n = a.length; i < n; i++) if (!deepEqual(a[i], b[i])) return false;
       return true;
     }
     if (isArray(b)) return false;
-    var ka = objectKeys(a), kb = objectKeys(b);
+    let ka = objectKeys(a), kb = objectKeys(b);
     if (ka.length !== kb.length) return false;
     for (i = 0, n = ka.length; i < n; i++) {
       if (ka[i] !== kb[i]) return false; // key order is part of equality
@@ -276,12 +299,12 @@
     return true;
   }
 
-  function emitSet(path, value, ops) { ops.push({ op: 'set', path: path.slice(), value: value }); }
+  function emitSet(path, value, ops) { ops.push({ op: OpKind.set, path: path.slice(), value: value }); }
 
   function diffInto(a, b, path, ops) {
     if (a === b) return;
     if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-      var aa = isArray(a), ba = isArray(b);
+      let aa = isArray(a), ba = isArray(b);
       if (aa && ba) return diffArray(a, b, path, ops);
       if (!aa && !ba && !isTagged(a) && !isTagged(b)) return diffObject(a, b, path, ops);
       if (deepEqual(a, b)) return;
@@ -290,12 +313,12 @@
   }
 
   function diffObject(a, b, path, ops) {
-    var ka = objectKeys(a), kb = objectKeys(b), i, k;
+    let ka = objectKeys(a), kb = objectKeys(b), i, k;
     // Would deletes + appends reproduce b's key order? Integer-like keys sort themselves; others must keep
     // a's relative order, with new keys after all common ones.
-    var common = [];
+    let common = [];
     for (i = 0; i < ka.length; i++) { k = ka[i]; if (!isIndexKey(k) && hasOwn.call(b, k)) common.push(k); }
-    var j = 0;
+    let j = 0;
     for (i = 0; i < kb.length; i++) {
       k = kb[i];
       if (isIndexKey(k)) continue;
@@ -306,7 +329,7 @@
     }
     for (i = 0; i < ka.length; i++) {
       k = ka[i];
-      if (!hasOwn.call(b, k)) { path.push(k); ops.push({ op: 'delete', path: path.slice() }); path.pop(); }
+      if (!hasOwn.call(b, k)) { path.push(k); ops.push({ op: OpKind.delete, path: path.slice() }); path.pop(); }
     }
     for (i = 0; i < kb.length; i++) {
       k = kb[i];
@@ -318,22 +341,22 @@
   }
 
   function diffArray(a, b, path, ops) {
-    var la = a.length, lb = b.length, i;
+    let la = a.length, lb = b.length, i;
     if (la === lb) {
       for (i = 0; i < la; i++) {
         if (a[i] !== b[i]) { path.push(i); diffInto(a[i], b[i], path, ops); path.pop(); }
       }
       return;
     }
-    var min = la < lb ? la : lb, pre = 0, suf = 0;
+    let min = la < lb ? la : lb, pre = 0, suf = 0;
     while (pre < min && deepEqual(a[pre], b[pre])) pre++;
     while (suf < min - pre && deepEqual(a[la - 1 - suf], b[lb - 1 - suf])) suf++;
-    ops.push({ op: 'splice', path: path.slice(), index: pre, deleteCount: la - pre - suf, items: b.slice(pre, lb - suf) });
+    ops.push({ op: OpKind.splice, path: path.slice(), index: pre, deleteCount: la - pre - suf, items: b.slice(pre, lb - suf) });
   }
 
   /** Ops that turn encoded tree a into encoded tree b (both in tagged form). */
   function diffStates(a, b) {
-    var ops = [];
+    let ops = [];
     diffInto(a, b, [], ops);
     return ops;
   }
@@ -348,6 +371,14 @@
     if (isArray(container)) return typeof step === 'number' && step >= 0 && step % 1 === 0;
     return typeof step === 'string';
   }
+  // One step down a path: own properties only, so "__proto__", "constructor" and "prototype" are
+  // ordinary keys and never reach Object.prototype or a constructor.
+  function childAt(container, step, o) {
+    if (container === null || typeof container !== 'object' || !stepOK(container, step) || !hasOwn.call(container, step)) {
+      throw new OpError('path does not exist', o);
+    }
+    return container[step];
+  }
 
   /**
    * Applies ops (values already decoded, or raw JSON for a mirror) to root in place. Returns the new root
@@ -355,38 +386,32 @@
    * replaceRoot(root, value): how to replace the whole state (default: delete missing keys, assign all).
    */
   function applyOps(rootObj, ops, replaceRoot) {
-    for (var i = 0; i < ops.length; i++) {
-      var o = ops[i];
+    for (let i = 0; i < ops.length; i++) {
+      let o = ops[i];
       if (o === null || typeof o !== 'object' || !isArray(o.path)) throw new OpError('malformed op', o);
-      var path = o.path, n = path.length, parent = rootObj, j;
-      if (o.op === 'splice') {
-        var target = rootObj;
-        for (j = 0; j < n; j++) {
-          if (target === null || typeof target !== 'object' || !stepOK(target, path[j])) throw new OpError('path does not exist', o);
-          target = target[path[j]];
-        }
+      let path = o.path, n = path.length, parent = rootObj, j;
+      if (o.op === OpKind.splice) {
+        let target = rootObj;
+        for (j = 0; j < n; j++) target = childAt(target, path[j], o);
         if (!isArray(target)) throw new OpError('splice target is not an array', o);
-        var idx = o.index, dc = o.deleteCount, items = o.items || [];
+        let idx = o.index, dc = o.deleteCount, items = o.items || [];
         if (typeof idx !== 'number' || typeof dc !== 'number' || !isArray(items)) throw new OpError('malformed splice', o);
         if (idx > target.length) idx = target.length;
         target.splice.apply(target, [idx, dc].concat(items));
         continue;
       }
       if (n === 0) {
-        if (o.op !== 'set') throw new OpError('cannot delete the root', o);
+        if (o.op !== OpKind.set) throw new OpError('cannot delete the root', o);
         rootObj = replaceRoot ? replaceRoot(rootObj, o.value) : replaceAll(rootObj, o.value);
         continue;
       }
-      for (j = 0; j < n - 1; j++) {
-        if (parent === null || typeof parent !== 'object' || !stepOK(parent, path[j])) throw new OpError('path does not exist', o);
-        parent = parent[path[j]];
-      }
+      for (j = 0; j < n - 1; j++) parent = childAt(parent, path[j], o);
       if (parent === null || typeof parent !== 'object') throw new OpError('parent is not a container', o);
-      var last = path[n - 1];
-      if (o.op === 'set') {
+      let last = path[n - 1];
+      if (o.op === OpKind.set) {
         if (isArray(parent)) {
           if (last === 'length') {
-            var len = o.value;
+            let len = o.value;
             if (typeof len !== 'number' || len < 0 || len % 1 !== 0) throw new OpError('bad length', o);
             while (parent.length < len) parent.push(null);
             parent.length = len;
@@ -399,7 +424,7 @@
           if (typeof last !== 'string') throw new OpError('object key is not a string', o);
           setKey(parent, last, o.value);
         }
-      } else if (o.op === 'delete') {
+      } else if (o.op === OpKind.delete) {
         if (isArray(parent)) {
           if (!stepOK(parent, last)) throw new OpError('array index is not an integer', o);
           if (last < parent.length) parent[last] = null;
@@ -415,10 +440,10 @@
   }
 
   function replaceAll(target, value) {
-    if (value === null || typeof value !== 'object' || isArray(value)) throw new OpError('root must be an object', { op: 'set', path: [] });
-    var ks = objectKeys(target), i;
+    if (value === null || typeof value !== 'object' || isArray(value)) throw new OpError('root must be an object', { op: OpKind.set, path: [] });
+    let ks = objectKeys(target), i;
     for (i = 0; i < ks.length; i++) if (!hasOwn.call(value, ks[i])) delete target[ks[i]];
-    var vk = objectKeys(value);
+    let vk = objectKeys(value);
     for (i = 0; i < vk.length; i++) setKey(target, vk[i], value[vk[i]]);
     return target;
   }
@@ -426,14 +451,11 @@
   // Hole-faithful variant for the live store: deleting an array element leaves a hole (JS semantics), which
   // encodes as null, like the mirror.
   function applyOpsToStore(state, ops) {
-    for (var i = 0; i < ops.length; i++) {
-      var o = ops[i];
-      if (o && o.op === 'delete' && isArray(o.path) && o.path.length && typeof o.path[o.path.length - 1] === 'number') {
-        var parent = state, p = o.path, j;
-        for (j = 0; j < p.length - 1; j++) {
-          if (parent === null || typeof parent !== 'object' || !stepOK(parent, p[j])) throw new OpError('path does not exist', o);
-          parent = parent[p[j]];
-        }
+    for (let i = 0; i < ops.length; i++) {
+      let o = ops[i];
+      if (o && o.op === OpKind.delete && isArray(o.path) && o.path.length && typeof o.path[o.path.length - 1] === 'number') {
+        let parent = state, p = o.path, j;
+        for (j = 0; j < p.length - 1; j++) parent = childAt(parent, p[j], o);
         if (!isArray(parent)) throw new OpError('array index on a non-array', o);
         delete parent[p[p.length - 1]];
         continue;
@@ -446,17 +468,17 @@
   // Store records and messaging
   // ---------------------------------------------------------------------------------------------
 
-  var registry = new Map();       // storeId -> record (latest instance wins)
-  var dirty = [];                 // records with a pending batch
-  var flushScheduled = false;
-  var messageCounter = 0;
-  var defaultPost = null;         // transport of the most recent plugin with a shell, for store-less replies
-  var warnedInert = false;
+  let registry = new Map();       // storeId -> record (latest instance wins)
+  let dirty = [];                 // records with a pending batch
+  let flushScheduled = false;
+  let messageCounter = 0;
+  let defaultPost = null;         // transport of the most recent plugin with a shell, for store-less replies
+  let warnedInert = false;
 
   function resolvePost(opt) {
     if (typeof opt === 'function') return opt;
-    var w = root.window || root;
-    var h = w && w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.nativeBridge;
+    let w = root.window || root;
+    let h = w && w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.nativeBridge;
     if (h && typeof h.postMessage === 'function') return function (s) { h.postMessage(s); };
     return null;
   }
@@ -464,18 +486,18 @@
   function nextMessageId() { return 'w' + (++messageCounter); }
 
   function safePost(post, text) {
-    try { post(text); } catch (e) { logError('[StateHubSync] postMessage failed', e); }
+    try { post(text); } catch (e) { warn('postMessage failed', e); }
   }
 
-  function send(rec, type, payload, messageId, payloadText) {
+  function send(record, type, payload, messageId, payloadText) {
     // The envelope is assembled by hand around JSON.stringify(payload): same text as stringifying the whole
     // object (key order v, storeId, messageId, seq, type, payload), measurably cheaper per message.
-    var text = rec.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
-      ',"seq":' + (++rec.seq) + (rec.ack === null ? '' : ',"ack":' + rec.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
-    safePost(rec.post, text);
-    if (type !== 'error' && rec.errQueue !== null) {
-      var q = rec.errQueue; rec.errQueue = null;
-      for (var i = 0; i < q.length; i++) send(rec, 'error', q[i]);
+    let text = record.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
+      ',"seq":' + (++record.seq) + (record.ack === null ? '' : ',"ack":' + record.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
+    safePost(record.post, text);
+    if (type !== MessageType.error && record.errQueue !== null) {
+      let q = record.errQueue; record.errQueue = null;
+      for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
     }
   }
 
@@ -488,22 +510,29 @@
   }
 
   function errorPayload(code, message, path, detail) {
-    var p = { code: code, message: message };
+    let p = { code: code, message: message };
     if (path) p.path = path;
     if (detail) p.detail = detail;
     return p;
   }
 
-  function reportUnserializable(rec, errs, where) {
-    for (var i = 0; i < errs.length; i++) {
-      var e = errs[i];
-      var detail = { kind: e.kind };
+  function reportUnserializable(record, errs, where) {
+    for (let i = 0; i < errs.length; i++) {
+      let e = errs[i];
+      let detail = { kind: e.kind };
       if (e.className) detail.className = e.className;
       if (where) detail.where = where;
-      var what = e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance')
-        : (e.kind === 'cycle' ? 'a cycle' : 'a ' + e.kind);
+      let queue = record.errQueue || (record.errQueue = []);
       // queued: posted right after the message that carries the replacement (see send)
-      (rec.errQueue || (rec.errQueue = [])).push(errorPayload('unserializable_state',
+      if (e.kind === 'too_deep') {
+        detail.limit = MAX_STATE_DEPTH;
+        queue.push(errorPayload('state_too_deep', 'store "' + record.id + '" nests deeper than ' + MAX_STATE_DEPTH +
+          ' levels at ' + pathText(e.path.slice(0, 8)) + '…; the part below was sent as {"$type":"undefined"}', e.path.slice(0, MAX_STATE_DEPTH + 1), detail));
+        continue;
+      }
+      let what = e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance')
+        : (e.kind === 'cycle' ? 'a cycle' : 'a ' + e.kind);
+      queue.push(errorPayload('unserializable_state',
         'cannot serialise ' + what + ' at ' + pathText(e.path) + '; sent as {"$type":"undefined"}', e.path, detail));
     }
   }
@@ -511,56 +540,56 @@
   // The raw object behind a Vue / StateHub reactive proxy (walking raw data is several times faster than
   // walking through proxy traps). Refs left in a raw tree (setup stores on Vue) are unwrapped by the encoder.
   function rawOf(v) {
-    var r;
+    let r;
     while (v !== null && typeof v === 'object' && (r = v.__v_raw) !== undefined && r !== v) v = r;
     return v;
   }
 
   // Full state as an encoded tree, with error reports deduplicated against the previous full encode of this store.
-  function encodeState(rec) {
-    var state = rawOf(rec.store.$state);
+  function encodeState(record) {
+    let state = rawOf(record.store.$state);
     sawEscape = false;
     try {
-      var fast = encFast(state, 0);
-      rec.errKeys = null;
-      if (sawEscape) rec.escapes = true;
+      let fast = encFast(state, 0);
+      record.errKeys = null;
+      if (sawEscape) record.escapes = true;
       return fast;
     } catch (e) {
       if (e !== BAIL) throw e;
     }
-    var errs = [];
+    let errs = [];
     sawEscape = false;
-    var enc = encCareful(state, [], [], errs);
-    if (sawEscape) rec.escapes = true;
-    var keys = new Set(), fresh = [], prev = rec.errKeys;
-    for (var i = 0; i < errs.length; i++) {
-      var key = errs[i].kind + '|' + JSON.stringify(errs[i].path);
+    let enc = encCareful(state, [], [], errs);
+    if (sawEscape) record.escapes = true;
+    let keys = new Set(), fresh = [], prev = record.errKeys;
+    for (let i = 0; i < errs.length; i++) {
+      let key = errs[i].kind + '|' + JSON.stringify(errs[i].path);
       keys.add(key);
       if (!prev || !prev.has(key)) fresh.push(errs[i]);
     }
-    rec.errKeys = keys;
-    reportUnserializable(rec, fresh);
+    record.errKeys = keys;
+    reportUnserializable(record, fresh);
     return enc;
   }
 
   // The whole state as JSON text. Plain-JSON state (the common case) is checked by a walk that allocates nothing
   // and then stringified natively, without building an encoded copy first.
-  function encodeStateText(rec) {
-    var state = rawOf(rec.store.$state);
-    if (isJSONSafe(state, 0)) { rec.errKeys = null; return JSON.stringify(state); }
-    return JSON.stringify(encodeState(rec));
+  function encodeStateText(record) {
+    let state = rawOf(record.store.$state);
+    if (isJSONSafe(state, 0)) { record.errKeys = null; return JSON.stringify(state); }
+    return JSON.stringify(encodeState(record));
   }
 
-  function postSyncState(rec, reason) {
-    var text = encodeStateText(rec);
+  function postSyncState(record, reason) {
+    let text = encodeStateText(record);
     // The derived path needs the state last sent as a tree; keep the (immutable) text and parse it only if needed.
-    rec.snapshot = null;
-    rec.snapshotText = rec.mode !== 'precise' ? text : null;
-    send(rec, 'sync_state', null, undefined, '{"state":' + text + ',"reason":"' + reason + '"}');
+    record.snapshot = null;
+    record.snapshotText = record.mode !== 'precise' ? text : null;
+    send(record, MessageType.syncState, null, undefined, '{"state":' + text + ',"reason":"' + reason + '"}');
   }
-  function snapshotOf(rec) {
-    if (rec.snapshot === null && rec.snapshotText !== null) { rec.snapshot = JSON.parse(rec.snapshotText); rec.snapshotText = null; }
-    return rec.snapshot;
+  function snapshotOf(record) {
+    if (record.snapshot === null && record.snapshotText !== null) { record.snapshot = JSON.parse(record.snapshotText); record.snapshotText = null; }
+    return record.snapshot;
   }
 
   // True when v is plain JSON that JSON.stringify renders faithfully (no tags needed, no "$type" key, no
@@ -572,19 +601,19 @@
       case 'object': {
         if (v === null) return true;
         if (d > MAX_FAST_DEPTH) return false;
-        var i, n;
+        let i, n;
         if (isArray(v)) {
           for (i = 0, n = v.length; i < n; i++) {
-            var x = v[i];
+            let x = v[i];
             if (x === undefined || (typeof x !== 'string' && typeof x !== 'number' && !isJSONSafe(x, d + 1))) return false;
             if (typeof x === 'number' && !(x === x && x !== Infinity && x !== -Infinity)) return false;
           }
           return true;
         }
         if (!isPlainProto(getProto(v))) return false;
-        var keys = objectKeys(v);
+        let keys = objectKeys(v);
         for (i = 0, n = keys.length; i < n; i++) {
-          var k = keys[i];
+          let k = keys[i];
           if (k === '$type' || k === '__proto__' || !isJSONSafe(v[k], d + 1)) return false;
         }
         return true;
@@ -595,37 +624,37 @@
 
   // Encodes the runtime's precise ops (values already cloned by the runtime, so owned by us) into protocol
   // ops. An op whose values are plain JSON is used as is (the runtime's op objects have the protocol's shape).
-  function encodeOps(rec, raw) {
-    var n = raw.length, out = new Array(n), errs = null;
+  function encodeOps(record, raw) {
+    let n = raw.length, out = new Array(n), errs = null;
     sawEscape = false;
-    for (var i = 0; i < n; i++) {
-      var o = raw[i], kind = o.op, v;
-      if (kind === 'set') {
+    for (let i = 0; i < n; i++) {
+      let o = raw[i], kind = o.op, v;
+      if (kind === OpKind.set) {
         v = o.value;
         if (isJSONSafe(v, 0)) { out[i] = o; continue; }
         if (!errs) errs = [];
-        out[i] = { op: 'set', path: o.path, value: encodeValue(v, o.path, errs) };
-      } else if (kind === 'delete') {
+        out[i] = { op: OpKind.set, path: o.path, value: encodeValue(v, o.path, errs) };
+      } else if (kind === OpKind.delete) {
         out[i] = o;
-      } else if (kind === 'splice') {
-        var items = o.items || [];
+      } else if (kind === OpKind.splice) {
+        let items = o.items || [];
         if (isJSONSafe(items, 0)) { out[i] = o; continue; }
-        var enc = new Array(items.length);
+        let enc = new Array(items.length);
         if (!errs) errs = [];
-        for (var j = 0; j < items.length; j++) {
+        for (let j = 0; j < items.length; j++) {
           enc[j] = (items[j] === undefined && !(j in items)) ? null : encodeValue(items[j], o.path.concat([o.index + j]), errs);
         }
-        out[i] = { op: 'splice', path: o.path, index: o.index, deleteCount: o.deleteCount, items: enc };
+        out[i] = { op: OpKind.splice, path: o.path, index: o.index, deleteCount: o.deleteCount, items: enc };
       } else {
         out[i] = o;
       }
     }
-    if (errs && errs.length) reportUnserializable(rec, errs);
-    if (sawEscape) rec.escapes = true;
-    else if (!rec.escapes) {
-      for (i = 0; i < n; i++) if (raw[i].path.indexOf('$type') >= 0) { rec.escapes = true; break; }
+    if (errs && errs.length) reportUnserializable(record, errs);
+    if (sawEscape) record.escapes = true;
+    else if (!record.escapes) {
+      for (let i = 0; i < n; i++) if (raw[i].path.indexOf('$type') >= 0) { record.escapes = true; break; }
     }
-    if (rec.escapes) return fixEscapedPaths(rec, out);
+    if (record.escapes) return fixEscapedPaths(record, out);
     return out;
   }
 
@@ -633,22 +662,22 @@
   // they go through "value". Only stores that ever held a "$type" key pay for this. A mutation of several ops
   // (whose intermediate states are gone) or one that adds or removes a "$type" key is sent as one set of the
   // whole state, which is exact because sync subscribers run right after each mutation.
-  function fixEscapedPaths(rec, ops) {
-    var root = rawOf(rec.store.$state);
-    if (ops.length !== 1 || isEscapedObj(root)) return [wholeStateOp(rec)];
-    var o = ops[0], path = o.path, n = path.length;
-    var upto = o.op === 'splice' ? n : n - 1;
-    if (o.op !== 'splice' && n > 0 && path[n - 1] === '$type') return [wholeStateOp(rec)];
-    var out = [], cur = root, changed = false;
-    for (var i = 0; i < upto; i++) {
+  function fixEscapedPaths(record, ops) {
+    let root = rawOf(record.store.$state);
+    if (ops.length !== 1 || isEscapedObj(root)) return [wholeStateOp(record)];
+    let o = ops[0], path = o.path, n = path.length;
+    let upto = o.op === OpKind.splice ? n : n - 1;
+    if (o.op !== OpKind.splice && n > 0 && path[n - 1] === '$type') return [wholeStateOp(record)];
+    let out = [], cur = root, changed = false;
+    for (let i = 0; i < upto; i++) {
       out.push(path[i]);
       cur = unref(rawOf(cur !== null && typeof cur === 'object' ? cur[path[i]] : undefined));
       if (isEscapedObj(cur)) { out.push('value'); changed = true; }
     }
     if (!changed) return ops;
     if (upto < n) out.push(path[n - 1]);
-    var copy = {}, keys = objectKeys(o);
-    for (var k = 0; k < keys.length; k++) copy[keys[k]] = o[keys[k]];
+    let copy = {}, keys = objectKeys(o);
+    for (let k = 0; k < keys.length; k++) copy[keys[k]] = o[keys[k]];
     copy.path = out;
     return [copy];
   }
@@ -656,122 +685,148 @@
   function isEscapedObj(v) {
     return v !== null && typeof v === 'object' && !isArray(v) && isPlainProto(getProto(v)) && hasOwn.call(v, '$type');
   }
-  function wholeStateOp(rec) {
-    return { op: 'set', path: [], value: encodeState(rec) };
+  function wholeStateOp(record) {
+    return { op: OpKind.set, path: [], value: encodeState(record) };
   }
 
-  var TYPE_JSON = { 'direct': '"direct"', 'patch object': '"patch object"', 'patch function': '"patch function"' };
+  let TYPE_JSON = { 'direct': '"direct"', 'patch object': '"patch object"', 'patch function': '"patch function"' };
 
-  function queueMutation(rec, type, ops) {
+  // The name of the action running when a write happens (PROTOCOL.md A.5.2 `action`): the innermost
+  // action that has started and not yet settled, as $onAction reports it.
+  function runningAction(record) {
+    let running = record.runningActions;
+    return running.length === 0 ? undefined : running[running.length - 1].name;
+  }
+  function trackActions(record, store) {
+    if (typeof store.$onAction !== 'function') return;
+    store.$onAction(function (context) {
+      let entry = { name: String(context.name) };
+      let settle = function () {
+        let at = record.runningActions.indexOf(entry);
+        if (at !== -1) record.runningActions.splice(at, 1);
+      };
+      record.runningActions.push(entry);
+      context.after(settle);
+      context.onError(settle);
+    }, true);
+  }
+  function makeMutation(type, action, ops) {
+    return action === undefined ? { type: type, ops: ops } : { type: type, action: action, ops: ops };
+  }
+
+  function queueMutation(record, type, ops) {
     if (!ops.length) return;
-    if (rec.flush === 'sync') {
-      send(rec, 'apply_mutation', null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) + ',"ops":' + JSON.stringify(ops) + '}]}');
+    let action = runningAction(record);
+    if (record.flush === 'sync') {
+      send(record, MessageType.applyMutation, null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
+        (action === undefined ? '' : ',"action":' + JSON.stringify(action)) + ',"ops":' + JSON.stringify(ops) + '}]}');
       return;
     }
-    var pending = rec.pending;
+    let pending = record.pending;
     if (pending === null) {
-      rec.pending = [{ type: type, ops: ops }];
-      markDirty(rec);
+      record.pending = [makeMutation(type, action, ops)];
+      markDirty(record);
     } else {
-      var last = pending[pending.length - 1];
-      if (type === 'direct' && last.type === 'direct') {
-        for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]);
+      let last = pending[pending.length - 1];
+      if (type === 'direct' && last.type === 'direct' && last.action === action) {
+        for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]);
       } else {
-        pending.push({ type: type, ops: ops });
+        pending.push(makeMutation(type, action, ops));
       }
     }
   }
 
-  function markDirty(rec) {
-    if (rec.isDirty) return;
-    rec.isDirty = true;
-    dirty.push(rec);
+  function markDirty(record) {
+    if (record.isDirty) return;
+    record.isDirty = true;
+    dirty.push(record);
     if (!flushScheduled) { flushScheduled = true; schedule(flushAll); }
   }
 
   function flushAll() {
     flushScheduled = false;
-    var list = dirty; dirty = [];
-    for (var i = 0; i < list.length; i++) flushStore(list[i]);
+    let list = dirty; dirty = [];
+    for (let i = 0; i < list.length; i++) flushStore(list[i]);
   }
 
   // Derived mode: direct writes of one tick are diffed once, at flush time (or before the next patch).
-  function takeDerivedDirect(rec) {
-    if (!rec.derivedDirty) return;
-    rec.derivedDirty = false;
-    var next = encodeState(rec);
-    var ops = diffStates(snapshotOf(rec), next);
-    rec.snapshot = next;
-    queueMutationRaw(rec, 'direct', ops);
+  function takeDerivedDirect(record) {
+    if (!record.derivedDirty) return;
+    record.derivedDirty = false;
+    let next = encodeState(record);
+    let ops = diffStates(snapshotOf(record), next);
+    record.snapshot = next;
+    queueMutationRaw(record, 'direct', ops, record.derivedAction);
   }
-  function queueMutationRaw(rec, type, ops) {
+  function queueMutationRaw(record, type, ops, action) {
     if (!ops.length) return;
-    if (rec.pending === null) rec.pending = [{ type: type, ops: ops }];
+    if (record.pending === null) record.pending = [makeMutation(type, action, ops)];
     else {
-      var last = rec.pending[rec.pending.length - 1];
-      if (type === 'direct' && last.type === 'direct') { for (var i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
-      else rec.pending.push({ type: type, ops: ops });
+      let last = record.pending[record.pending.length - 1];
+      if (type === 'direct' && last.type === 'direct' && last.action === action) { for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
+      else record.pending.push(makeMutation(type, action, ops));
     }
   }
 
-  function flushStore(rec) {
-    rec.isDirty = false;
-    if (rec.disposed) { rec.pending = null; return; }
-    if (rec.derivedDirty) takeDerivedDirect(rec);
-    var pending = rec.pending;
+  function flushStore(record) {
+    record.isDirty = false;
+    if (record.disposed) { record.pending = null; return; }
+    if (record.derivedDirty) takeDerivedDirect(record);
+    let pending = record.pending;
     if (pending === null) return;
-    rec.pending = null;
-    send(rec, 'apply_mutation', { mutations: pending });
+    record.pending = null;
+    send(record, MessageType.applyMutation, { mutations: pending });
   }
 
-  function onMutation(rec, mutation) {
-    if (rec.suppress > 0 || rec.disposed) return;
-    var raw = mutation[OPS_KEY];
-    var type = mutation.type;
+  function onMutation(record, mutation) {
+    if (record.suppress > 0 || record.disposed) return;
+    let raw = mutation[OPS_KEY];
+    let type = mutation.type;
     if (raw) {
-      if (rec.mode !== 'precise') {
-        if (rec.mode === 'derived') {
+      if (record.mode !== 'precise') {
+        if (record.mode === 'derived') {
           // switched runtimes mid-flight: settle the derived state first
-          flushStore(rec);
+          flushStore(record);
         }
-        rec.mode = 'precise';
-        rec.snapshot = null;
-        rec.snapshotText = null;
+        record.mode = 'precise';
+        record.snapshot = null;
+        record.snapshotText = null;
       }
-      queueMutation(rec, type, encodeOps(rec, raw));
+      queueMutation(record, type, encodeOps(record, raw));
       return;
     }
     // No op log (real Pinia): derive ops by diffing against the last state sent.
-    if (rec.mode !== 'derived') {
-      if (rec.mode === 'precise') {
+    if (record.mode !== 'derived') {
+      if (record.mode === 'precise') {
         // an op log went missing: resynchronise from a full state, then diff from there
-        flushStore(rec);
-        rec.mode = 'derived';
-        postSyncState(rec, 'resync');
+        flushStore(record);
+        record.mode = 'derived';
+        postSyncState(record, 'resync');
         return;
       }
-      rec.mode = 'derived';
+      record.mode = 'derived';
     }
-    if (rec.flush !== 'sync' && type === 'direct') {
-      rec.derivedDirty = true;
-      markDirty(rec);
+    if (record.flush !== 'sync' && type === 'direct') {
+      if (!record.derivedDirty) record.derivedAction = runningAction(record);
+      record.derivedDirty = true;
+      markDirty(record);
       return;
     }
-    var next = encodeState(rec);
-    var ops = diffStates(snapshotOf(rec), next);
-    rec.snapshot = next;
-    if (rec.flush === 'sync') { queueMutation(rec, type, ops); return; }
+    let next = encodeState(record);
+    let ops = diffStates(snapshotOf(record), next);
+    record.snapshot = next;
+    if (record.flush === 'sync') { queueMutation(record, type, ops); return; }
     // a patch after direct writes of this tick: those are inside this diff too, reported under the patch type
-    rec.derivedDirty = false;
-    if (ops.length) { queueMutationRaw(rec, type, ops); markDirty(rec); }
+    record.derivedDirty = false;
+    if (ops.length) { queueMutationRaw(record, type, ops, runningAction(record)); markDirty(record); }
   }
 
   // Silent re-baseline after a change native already knows about (hydration, forwarded ops).
-  function rebaseline(rec) {
-    if (rec.mode !== 'precise') {
-      rec.derivedDirty = false;
-      rec.snapshot = encodeState(rec);
-      rec.snapshotText = null;
+  function rebaseline(record) {
+    if (record.mode !== 'precise') {
+      record.derivedDirty = false;
+      record.snapshot = encodeState(record);
+      record.snapshotText = null;
     }
   }
 
@@ -791,42 +846,42 @@
   }
   function safeString(v) { try { return String(v); } catch (_) { return '[unprintable]'; } }
 
-  function actionNames(rec) {
-    var acts = rec.options && rec.options.actions;
+  function actionNames(record) {
+    let acts = record.options && record.options.actions;
     return acts && typeof acts === 'object' ? acts : null;
   }
 
-  function handleDispatchAction(msg, rec, post) {
-    var mid = msg.messageId;
-    var p = msg.payload;
+  function handleDispatchAction(msg, record, post) {
+    let mid = msg.messageId;
+    let p = msg.payload;
     function fail(code, name, message) {
-      var payload = { ok: false, error: { code: code, name: name, message: message, stack: '' } };
-      if (rec) send(rec, 'action_result', payload, mid); else sendStoreless(post, msg.storeId, 'action_result', payload, mid);
+      let payload = { ok: false, error: { code: code, name: name, message: message, stack: '' } };
+      if (record) send(record, MessageType.actionResult, payload, mid); else sendStoreless(post, msg.storeId, MessageType.actionResult, payload, mid);
     }
-    if (!rec) return fail('unknown_store', 'UnknownStore', 'no store "' + msg.storeId + '" in this engine');
+    if (!record) return fail('unknown_store', 'UnknownStore', 'no store "' + msg.storeId + '" in this engine');
     if (p === null || typeof p !== 'object' || typeof p.action !== 'string') return fail('bad_message', 'BadMessage', 'payload.action must be a string');
     if (p.args !== undefined && !isArray(p.args)) return fail('bad_message', 'BadMessage', 'payload.args must be an array');
-    var name = p.action, store = rec.store, acts = actionNames(rec);
-    var known = acts ? hasOwn.call(acts, name) : (name.charAt(0) !== '$' && name.charAt(0) !== '_');
-    if (!known || typeof store[name] !== 'function') return fail('unknown_action', 'UnknownAction', 'store "' + rec.id + '" has no action "' + name + '"');
-    var args = p.args ? decodeValue(p.args) : [];
-    flushStore(rec);
+    let name = p.action, store = record.store, acts = actionNames(record);
+    let known = acts ? hasOwn.call(acts, name) : (name.charAt(0) !== '$' && name.charAt(0) !== '_');
+    if (!known || typeof store[name] !== 'function') return fail('unknown_action', 'UnknownAction', 'store "' + record.id + '" has no action "' + name + '"');
+    let args = p.args ? decodeValue(p.args) : [];
+    flushStore(record);
 
     function ok(value) {
-      if (rec.disposed) return;
-      flushStore(rec);
-      var errs = [];
-      var enc = encodeValue(value, [], errs);
-      if (errs.length) reportUnserializable(rec, errs, 'action_result');
-      send(rec, 'action_result', { ok: true, value: enc }, mid);
+      if (record.disposed) return;
+      flushStore(record);
+      let errs = [];
+      let enc = encodeValue(value, [], errs);
+      if (errs.length) reportUnserializable(record, errs, 'action_result');
+      send(record, MessageType.actionResult, { ok: true, value: enc }, mid);
     }
     function threw(e) {
-      if (rec.disposed) return;
-      flushStore(rec);
-      var info = errorInfo(e);
-      send(rec, 'action_result', { ok: false, error: { code: 'action_threw', name: info.name, message: info.message, stack: info.stack } }, mid);
+      if (record.disposed) return;
+      flushStore(record);
+      let info = errorInfo(e);
+      send(record, MessageType.actionResult, { ok: false, error: { code: 'action_threw', name: info.name, message: info.message, stack: info.stack } }, mid);
     }
-    var result;
+    let result;
     try {
       result = store[name].apply(store, args);
     } catch (e) {
@@ -840,86 +895,93 @@
     }
   }
 
-  function handleHydrate(msg, rec) {
-    var p = msg.payload;
-    if (p === null || typeof p !== 'object' || p.state === null || typeof p.state !== 'object' || isArray(p.state)) {
-      return badMessage(rec.post, msg, 'payload.state must be an object', 'payload.state', rec);
-    }
-    flushStore(rec);
-    var snap = decodeValue(p.state);
-    rec.suppress++;
-    try {
-      rec.store.$patch(function (state) {
-        var ks = objectKeys(state), i;
-        for (i = 0; i < ks.length; i++) if (!hasOwn.call(snap, ks[i])) delete state[ks[i]];
-        var sk = objectKeys(snap);
-        for (i = 0; i < sk.length; i++) state[sk[i]] = snap[sk[i]];
-      });
-    } finally {
-      rec.suppress--;
-    }
-    rec.derivedDirty = false;
-    rec.ack = JSON.stringify(msg.messageId === undefined ? null : msg.messageId);
-    postSyncState(rec, 'hydrated');
+  // `ack` (PROTOCOL.md A.1): the messageId of the last native message applied, as its JSON value (a string
+  // from StateHub's hub; a number is echoed as a number). A message without a messageId is applied but
+  // acknowledges nothing: `ack` keeps its previous value.
+  function acknowledge(record, msg) {
+    if (msg.messageId !== undefined && msg.messageId !== null) record.ack = JSON.stringify(msg.messageId);
   }
 
-  function handleForwarded(msg, rec) {
-    var p = msg.payload;
-    if (p === null || typeof p !== 'object' || !isArray(p.mutations)) {
-      return badMessage(rec.post, msg, 'payload.mutations must be an array', 'payload.mutations', rec);
+  function handleHydrate(msg, record) {
+    let p = msg.payload;
+    if (p === null || typeof p !== 'object' || p.state === null || typeof p.state !== 'object' || isArray(p.state)) {
+      return badMessage(record.post, msg, 'payload.state must be an object', 'payload.state', record);
     }
-    var all = [], i;
+    flushStore(record);
+    let snap = decodeValue(p.state);
+    record.suppress++;
+    try {
+      record.store.$patch(function (state) {
+        let ks = objectKeys(state), i;
+        for (i = 0; i < ks.length; i++) if (!hasOwn.call(snap, ks[i])) delete state[ks[i]];
+        let sk = objectKeys(snap);
+        for (i = 0; i < sk.length; i++) setKey(state, sk[i], snap[sk[i]]);
+      });
+    } finally {
+      record.suppress--;
+    }
+    record.derivedDirty = false;
+    acknowledge(record, msg);
+    postSyncState(record, 'hydrated');
+  }
+
+  function handleForwarded(msg, record) {
+    let p = msg.payload;
+    if (p === null || typeof p !== 'object' || !isArray(p.mutations)) {
+      return badMessage(record.post, msg, 'payload.mutations must be an array', 'payload.mutations', record);
+    }
+    let all = [], i;
     for (i = 0; i < p.mutations.length; i++) {
-      var m = p.mutations[i];
+      let m = p.mutations[i];
       if (m === null || typeof m !== 'object' || !isArray(m.ops)) {
-        return badMessage(rec.post, msg, 'payload.mutations[' + i + '].ops must be an array', 'payload.mutations[' + i + '].ops', rec);
+        return badMessage(record.post, msg, 'payload.mutations[' + i + '].ops must be an array', 'payload.mutations[' + i + '].ops', record);
       }
-      for (var j = 0; j < m.ops.length; j++) all.push(m.ops[j]);
+      for (let j = 0; j < m.ops.length; j++) all.push(m.ops[j]);
     }
     for (i = 0; i < all.length; i++) {
-      var o = all[i];
+      let o = all[i];
       if (o === null || typeof o !== 'object' || !isArray(o.path)) {
-        return badMessage(rec.post, msg, 'op ' + i + ' is malformed (needs op and path)', 'ops[' + i + ']', rec);
+        return badMessage(record.post, msg, 'op ' + i + ' is malformed (needs op and path)', 'ops[' + i + ']', record);
       }
       if (o.value !== null && typeof o.value === 'object') o.value = decodeValue(o.value);
       if (isArray(o.items)) decodeValue(o.items);
     }
-    flushStore(rec);
-    var failure = null;
-    rec.suppress++;
+    flushStore(record);
+    let failure = null;
+    record.suppress++;
     try {
-      rec.store.$patch(function (state) {
+      record.store.$patch(function (state) {
         try { applyOpsToStore(state, all); } catch (e) {
           if (e instanceof OpError) failure = e; else throw e;
         }
       });
     } finally {
-      rec.suppress--;
+      record.suppress--;
     }
-    rebaseline(rec);
-    rec.ack = JSON.stringify(msg.messageId === undefined ? null : msg.messageId);
+    rebaseline(record);
+    acknowledge(record, msg);
     if (failure) {
-      send(rec, 'error', errorPayload('op_failed', 'forwarded op does not apply: ' + failure.reason,
+      send(record, MessageType.error, errorPayload('op_failed', 'forwarded op does not apply: ' + failure.reason,
         failure.op && isArray(failure.op.path) ? failure.op.path : [], { op: failure.op && failure.op.op, reason: failure.reason }));
     }
   }
 
-  function badMessage(post, msg, message, field, rec, received) {
-    var detail = {};
+  function badMessage(post, msg, message, field, record, received) {
+    let detail = {};
     if (received !== undefined) detail.received = received;
     if (field) detail.field = field;
-    var payload = errorPayload('bad_message', message, null, detail);
-    if (rec) send(rec, 'error', payload);
-    else sendStoreless(post, msg && typeof msg.storeId === 'string' ? msg.storeId : null, 'error', payload);
+    let payload = errorPayload('bad_message', message, null, detail);
+    if (record) send(record, MessageType.error, payload);
+    else sendStoreless(post, msg && typeof msg.storeId === 'string' ? msg.storeId : null, MessageType.error, payload);
   }
 
   function truncate(s) { s = typeof s === 'string' ? s : safeString(s); return s.length > 200 ? s.slice(0, 200) : s; }
 
-  var KNOWN_TYPES = { dispatch_action: 1, sync_state: 1, apply_mutation: 1, request_sync: 1 };
+  let KNOWN_TYPES = { dispatch_action: 1, sync_state: 1, apply_mutation: 1, request_sync: 1 };
 
   function dispatchFromNative(json) {
-    var post = defaultPost || resolvePost(null);
-    var msg;
+    let post = defaultPost || resolvePost(null);
+    let msg;
     try {
       msg = typeof json === 'string' ? JSON.parse(json) : json;
     } catch (e) {
@@ -937,38 +999,38 @@
         return badMessage(post, msg, 'unknown message type ' + JSON.stringify(msg.type === undefined ? null : msg.type), 'type', registry.get(msg.storeId), truncate(json));
       }
       if (typeof msg.storeId !== 'string') {
-        if (msg.type === 'dispatch_action' && msg.messageId !== undefined) {
-          sendStoreless(post, null, 'action_result', { ok: false, error: { code: 'bad_message', name: 'BadMessage', message: 'storeId must be a string', stack: '' } }, msg.messageId);
+        if (msg.type === MessageType.dispatchAction && msg.messageId !== undefined) {
+          sendStoreless(post, null, MessageType.actionResult, { ok: false, error: { code: 'bad_message', name: 'BadMessage', message: 'storeId must be a string', stack: '' } }, msg.messageId);
           return;
         }
         return badMessage(post, msg, 'storeId must be a string', 'storeId', null, truncate(json));
       }
-      var rec = registry.get(msg.storeId);
-      if (msg.type === 'dispatch_action') {
+      let record = registry.get(msg.storeId);
+      if (msg.type === MessageType.dispatchAction) {
         if (msg.messageId === undefined || msg.messageId === null) {
-          return badMessage(post, msg, 'dispatch_action needs a messageId', 'messageId', rec, truncate(json));
+          return badMessage(post, msg, 'dispatch_action needs a messageId', 'messageId', record, truncate(json));
         }
-        return handleDispatchAction(msg, rec, post);
+        return handleDispatchAction(msg, record, post);
       }
-      if (!rec) {
-        sendStoreless(post, msg.storeId, 'error', errorPayload('unknown_store', 'no store "' + msg.storeId + '" in this engine', null, { type: msg.type }));
+      if (!record) {
+        sendStoreless(post, msg.storeId, MessageType.error, errorPayload('unknown_store', 'no store "' + msg.storeId + '" in this engine', null, { type: msg.type }));
         return;
       }
       if (msg.payload === undefined || msg.payload === null || typeof msg.payload !== 'object') {
-        if (msg.type !== 'request_sync') return badMessage(rec.post, msg, 'payload must be an object', 'payload', rec, truncate(json));
+        if (msg.type !== 'request_sync') return badMessage(record.post, msg, 'payload must be an object', 'payload', record, truncate(json));
       }
-      if (msg.type === 'sync_state') return handleHydrate(msg, rec);
-      if (msg.type === 'apply_mutation') return handleForwarded(msg, rec);
-      if (msg.type === 'request_sync') { flushStore(rec); postSyncState(rec, 'resync'); }
+      if (msg.type === MessageType.syncState) return handleHydrate(msg, record);
+      if (msg.type === MessageType.applyMutation) return handleForwarded(msg, record);
+      if (msg.type === MessageType.requestSync) { flushStore(record); postSyncState(record, 'resync'); }
     } catch (e) {
-      logError('[StateHubSync] failed to handle a native message', e);
+      warn('failed to handle a native message', e);
       try { badMessage(post, msg, 'failed to handle message: ' + (e && e.message), null, msg && registry.get(msg.storeId), truncate(json)); } catch (_) { /* never throw to native */ }
     }
   }
 
   function installDispatch() {
-    var w = root.window || root;
-    var nb = w.nativeBridge;
+    let w = root.window || root;
+    let nb = w.nativeBridge;
     if (!nb || typeof nb !== 'object') { nb = {}; w.nativeBridge = nb; }
     if (nb.dispatch !== dispatchFromNative) nb.dispatch = dispatchFromNative;
   }
@@ -979,24 +1041,24 @@
 
   function createSyncPlugin(config) {
     config = config || {};
-    var flush = config.flush === 'sync' ? 'sync' : 'tick';
-    var postOpt = config.post;
+    let flush = config.flush === 'sync' ? 'sync' : 'tick';
+    let postOpt = config.post;
 
     return function stateHubSyncPlugin(context) {
-      var store = context && context.store;
+      let store = context && context.store;
       if (!store || typeof store.$subscribe !== 'function') return;
-      var post = resolvePost(postOpt);
+      let post = resolvePost(postOpt);
       if (!post) {
         if (!warnedInert) {
           warnedInert = true;
-          warn('[StateHubSync] no native shell (window.webkit.messageHandlers.nativeBridge is missing): the sync plugin is inactive.');
+          warn('no native shell (window.webkit.messageHandlers.nativeBridge is missing): the sync plugin is inactive.');
         }
         return;
       }
       defaultPost = post;
       installDispatch();
 
-      var previous = registry.get(store.$id);
+      let previous = registry.get(store.$id);
       if (previous && previous.store === store && !previous.disposed) {
         // Another sync plugin already handles this store (e.g. install.js's, then an app's own): one record
         // per store; the plugin applied last sets flush and transport.
@@ -1006,34 +1068,36 @@
         return;
       }
 
-      var rec = {
+      let record = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
-        mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, errKeys: null, errQueue: null, escapes: false,
+        mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
+        runningActions: [],
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
-      registry.set(rec.id, rec);
-      postSyncState(rec, 'created');
+      registry.set(record.id, record);
+      postSyncState(record, 'created');
 
-      store.$subscribe(function (mutation) { onMutation(rec, mutation); }, { flush: 'sync', detached: true });
+      store.$subscribe(function (mutation) { onMutation(record, mutation); }, { flush: 'sync', detached: true });
+      trackActions(record, store);
 
-      var originalDispose = store.$dispose;
+      let originalDispose = store.$dispose;
       if (typeof originalDispose === 'function') {
-        var wrapped = function () {
-          if (!rec.disposed) flushStore(rec);
-          var r = originalDispose.apply(this, arguments);
-          if (!rec.disposed) {
-            send(rec, 'store_disposed', {});
-            rec.disposed = true;
-            rec.pending = null;
-            if (registry.get(rec.id) === rec) registry.delete(rec.id);
+        let wrapped = function () {
+          if (!record.disposed) flushStore(record);
+          let r = originalDispose.apply(this, arguments);
+          if (!record.disposed) {
+            send(record, MessageType.storeDisposed, {});
+            record.disposed = true;
+            record.pending = null;
+            if (registry.get(record.id) === record) registry.delete(record.id);
           }
           return r;
         };
         try { store.$dispose = wrapped; } catch (e) { /* fall through */ }
         if (store.$dispose !== wrapped) {
           try { Object.defineProperty(store, '$dispose', { value: wrapped, configurable: true, writable: true }); } catch (e) {
-            warn('[StateHubSync] cannot wrap $dispose of store "' + rec.id + '"; store_disposed will not be posted');
+            warn('cannot wrap $dispose of store "' + record.id + '"; store_disposed will not be posted');
           }
         }
       }

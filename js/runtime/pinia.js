@@ -3,7 +3,8 @@
  * js/runtime/reactivity.js (load that first).
  *
  * Classic script (IIFE), no modules. Publishes globalThis.StateHubPinia and puts Pinia's
- * names (createPinia, defineStore, ...) on globalThis.
+ * names (createPinia, defineStore, ...) and a minimal Vue app stand-in (createApp, inject,
+ * hasInjectionContext) on globalThis.
  *
  * Every mutation object given to a $subscribe callback carries, under the symbol
  * key Symbol.for('statehub.ops'), the exact operations that changed the store's state since
@@ -12,205 +13,267 @@
 (function (global) {
   'use strict';
 
-  var R = global.StateHubReactivity;
-  if (!R) throw new Error('StateHub: load js/runtime/reactivity.js before js/runtime/pinia.js');
-  var I = R._internal;
-  var ref = R.ref, reactive = R.reactive, toRaw = R.toRaw, isRef = R.isRef, isReactive = R.isReactive,
-      computed = R.computed, isComputed = R.isComputed, effectScope = R.effectScope,
-      markRaw = R.markRaw, toRef = R.toRef, nextTick = R.nextTick;
-  var hasOwnProperty = Object.prototype.hasOwnProperty;
-  var objToString = Object.prototype.toString;
-  function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
-  function isObject(v) { return v !== null && typeof v === 'object'; }
-  function isPlainObject(o) {
-    return isObject(o) && objToString.call(o) === '[object Object]' && typeof o.toJSON !== 'function';
+  const Reactivity = global.StateHubReactivity;
+  if (!Reactivity) throw new Error('[🍍]: load js/runtime/reactivity.js before js/runtime/pinia.js');
+  const internals = Reactivity._internal;
+  const { ref, reactive, toRaw, isRef, isReactive, computed, isComputed, effectScope, markRaw, toRef, nextTick } = Reactivity;
+
+  /**
+   * @typedef {(string|number)[]} Path  steps from the state root: keys of objects, indices of arrays
+   * @typedef {{ op: OpKind.set, path: Path, value: unknown }
+   *   | { op: OpKind.delete, path: Path }
+   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   * @typedef {{ type: string, storeId: string, events: unknown, payload?: object }} Mutation
+   *   what a $subscribe callback receives; its ops are under the symbol key OPS
+   */
+
+  const hasOwnProperty = Object.prototype.hasOwnProperty;
+  const objectToString = Object.prototype.toString;
+  const hasOwn = (object, key) => hasOwnProperty.call(object, key);
+  const isObject = (value) => value !== null && typeof value === 'object';
+  const isPlainObject = (value) =>
+    isObject(value) && objectToString.call(value) === '[object Object]' && typeof value.toJSON !== 'function';
+  // "__proto__" is an ordinary key in state: define it, never assign it (that would set the prototype).
+  function defineOwn(object, key, value) {
+    if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+    else object[key] = value;
   }
 
-  var OPS = Symbol.for('statehub.ops');
-  var MutationType = Object.freeze({ direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
-  var piniaSymbol = Symbol('pinia');
-  var skipHydrateSet = new WeakSet();
+  // The one way this file warns: Pinia's development warnings, with Pinia's prefix and words.
+  function warn(message) {
+    if (global.console && typeof global.console.warn === 'function') global.console.warn('[🍍]: ' + message);
+  }
 
-  var activePinia = null;
-  function setActivePinia(p) { activePinia = p; return p; }
-  function getActivePinia() { return activePinia === null ? undefined : activePinia; }
+  const OPS = Symbol.for('statehub.ops');
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
+  const MutationType = Object.freeze({ direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
+  // What a queued delivery to subscribers is.
+  const Delivery = Object.freeze({ drainOnly: -1, direct: 0, patchObject: 1, patchFunction: 2 });
+  const piniaSymbol = Symbol('pinia');
+  const skipHydrateSet = new WeakSet();
+  const HOT_PREFIX = '__hot:';
 
-  var records = new WeakMap();   // store object -> internal record
+  let activePinia = null;
+  const setActivePinia = (pinia) => { activePinia = pinia; return pinia; };
+  const getActivePinia = () => (activePinia === null ? undefined : activePinia);
+
+  const records = new WeakMap();   // store (its raw object) -> its record
+  const recordOf = (store) => records.get(toRaw(store));
 
   // ---------------------------------------------------------------------------
-  // operation log dispatch
+  // A minimal Vue app: enough for app.use(pinia), app.provide, inject, runWithContext
+  // ---------------------------------------------------------------------------
+
+  let currentApp = null;
+  /** A stand-in for Vue's createApp(): plugins, provide/inject and runWithContext; nothing renders. */
+  function createApp(rootComponent = {}) {
+    const provides = Object.create(null);
+    const installed = new Set();
+    const app = {
+      _component: rootComponent,
+      _context: { provides },
+      config: { globalProperties: {} },
+      use(plugin, ...options) {
+        if (installed.has(plugin)) return app;
+        installed.add(plugin);
+        if (plugin && typeof plugin.install === 'function') plugin.install(app, ...options);
+        else if (typeof plugin === 'function') plugin(app, ...options);
+        return app;
+      },
+      provide(key, value) { provides[key] = value; return app; },
+      runWithContext(fn) {
+        const previous = currentApp;
+        currentApp = app;
+        try { return fn(); } finally { currentApp = previous; }
+      },
+      mount() { return app; },
+      unmount() {}
+    };
+    return app;
+  }
+  function hasInjectionContext() { return currentApp !== null; }
+  function inject(key, defaultValue, treatDefaultAsFactory = false) {
+    if (currentApp !== null && key in currentApp._context.provides) return currentApp._context.provides[key];
+    if (arguments.length > 1) return treatDefaultAsFactory && typeof defaultValue === 'function' ? defaultValue() : defaultValue;
+    return undefined;
+  }
+  const runInApp = (pinia, fn) => (pinia._a && typeof pinia._a.runWithContext === 'function' ? pinia._a.runWithContext(fn) : fn());
+
+  // ---------------------------------------------------------------------------
+  // Operation log dispatch
   // ---------------------------------------------------------------------------
 
   function makeMutation(type, storeId, events, payload, ops) {
-    var m = { type: type, storeId: storeId, events: events };
-    if (type === MutationType.patchObject) m.payload = payload;
-    m[OPS] = ops;
-    return m;
+    const mutation = { type, storeId, events };
+    if (type === MutationType.patchObject) mutation.payload = payload;
+    mutation[OPS] = ops;
+    return mutation;
   }
 
-  function callSub(S, sub, m) {
-    try { sub.cb(m, S.proxy); } catch (e) { I.reportError(e); }
+  function notify(record, subscription, mutation) {
+    try { subscription.callback(mutation, record.proxy); } catch (e) { internals.reportError(e); }
   }
 
   // ops: the operations of one write (several when the written object is reachable at
   // several paths of this store's state).
-  function recordOp(S, ops) {
-    if (S.disposed) return;
-    var i, j;
-    if (S.patching > 0) { for (i = 0; i < ops.length; i++) S.patchOps.push(ops[i]); return; }
-    var b = S.batchSubs;
-    if (b.length !== 0) {
-      for (i = 0; i < b.length; i++) { var so = b[i].ops; for (j = 0; j < ops.length; j++) so.push(ops[j]); }
-      if (S.listening && !S.flushQueued) { S.flushQueued = true; I.queueJob(S.flushJob); }
+  function recordOps(record, ops) {
+    if (record.disposed) return;
+    internals.catchUpUnobservable();
+    if (record.patching > 0) { for (const op of ops) record.patchOps.push(op); return; }
+    const batched = record.batchedSubscriptions;
+    if (batched.length !== 0) {
+      for (const subscription of batched) for (const op of ops) subscription.ops.push(op);
+      if (record.listening && !record.flushQueued) { record.flushQueued = true; internals.queueJob(record.flushJob); }
     }
-    if (S.syncSubs.length !== 0) dispatch(S, 0, ops, null);
+    if (record.syncSubscriptions.length !== 0) deliverLater(record, Delivery.direct, ops, null);
   }
 
   // Deliveries to sync subscribers (and patch notifications) go through a per-store queue so
   // that every subscriber sees operations in the order they happened, even when a callback
-  // writes to the store.
-  // While a write is in progress (its effects still running), deliveries wait in the queue
-  // and are released when the write is done.
-  var W = I.W, held = [], releasing = false;
-  function dispatch(S, kind, ops, payload) {
-    if (S.dispatching) { S.dq.push(kind, ops, payload); return; }
-    if (W.depth > 0) {
-      S.dq.push(kind, ops, payload);
-      if (!S.held) { S.held = true; held.push(S); }
+  // writes to the store. While a write is in progress (its effects still running), deliveries
+  // wait in the queue and are released when the write is done.
+  const writeState = internals.W;
+  const heldRecords = [];
+  let releasing = false;
+  function deliverLater(record, kind, ops, payload) {
+    if (record.delivering) { record.deliveryQueue.push(kind, ops, payload); return; }
+    if (writeState.depth > 0) {
+      record.deliveryQueue.push(kind, ops, payload);
+      if (!record.held) { record.held = true; heldRecords.push(record); }
       return;
     }
-    drain(S, kind, ops, payload);
+    drainDeliveries(record, kind, ops, payload);
   }
-  function drain(S, kind, ops, payload) {
-    S.dispatching = true;   // deliver() never throws: callbacks are guarded in callSub
-    if (kind !== -1) deliver(S, kind, ops, payload);
-    for (var i = 0; i < S.dq.length; i += 3) deliver(S, S.dq[i], S.dq[i + 1], S.dq[i + 2]);
-    if (S.dq.length !== 0) S.dq.length = 0;
-    S.dispatching = false;
+  function drainDeliveries(record, kind, ops, payload) {
+    record.delivering = true;   // deliver() never throws: callbacks are guarded in notify()
+    if (kind !== Delivery.drainOnly) deliver(record, kind, ops, payload);
+    const queue = record.deliveryQueue;
+    for (let i = 0; i < queue.length; i += 3) deliver(record, queue[i], queue[i + 1], queue[i + 2]);
+    if (queue.length !== 0) queue.length = 0;
+    record.delivering = false;
   }
-  I.setReleaseHook(function () {
-    if (releasing || held.length === 0) return;
+  internals.setReleaseHook(() => {
+    if (releasing || heldRecords.length === 0) return;
     releasing = true;
     try {
-      for (var i = 0; i < held.length; i++) {
-        var S = held[i];
-        S.held = false;
-        if (!S.dispatching && S.dq.length !== 0) drain(S, -1);
+      for (const record of heldRecords) {
+        record.held = false;
+        if (!record.delivering && record.deliveryQueue.length !== 0) drainDeliveries(record, Delivery.drainOnly);
       }
     } finally {
-      held.length = 0;
+      heldRecords.length = 0;
       releasing = false;
     }
   });
-  function deliver(S, kind, ops, payload) {
-    var i, sub, subs;
-    if (kind === 0) {   // a direct write, sync subscribers only
-      subs = S.syncSubs;
-      var m = makeMutation(MutationType.direct, S.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
-      for (i = 0; i < subs.length; i++) { sub = subs[i]; if (sub.active) callSub(S, sub, m); }
+  function deliver(record, kind, ops, payload) {
+    if (kind === Delivery.direct) {   // a direct write, sync subscribers only
+      const mutation = makeMutation(MutationType.direct, record.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
+      for (const subscription of record.syncSubscriptions) if (subscription.active) notify(record, subscription, mutation);
       return;
     }
-    var type = kind === 1 ? MutationType.patchObject : MutationType.patchFunction;
-    subs = S.subs;
-    for (i = 0; i < subs.length; i++) {
-      sub = subs[i];
-      if (!sub.active) continue;
-      var subOps = ops;
-      if (!sub.sync) { subOps = sub.ops; sub.ops = []; }
-      callSub(S, sub, makeMutation(type, S.id, subOps, payload, subOps));
+    const type = kind === Delivery.patchObject ? MutationType.patchObject : MutationType.patchFunction;
+    for (const subscription of record.subscriptions) {
+      if (!subscription.active) continue;
+      let subscriptionOps = ops;
+      if (!subscription.sync) { subscriptionOps = subscription.ops; subscription.ops = []; }
+      notify(record, subscription, makeMutation(type, record.id, subscriptionOps, payload, subscriptionOps));
     }
   }
-  function makeFlushJob(S) {
-    return function () {
-      S.flushQueued = false;
-      if (!S.listening || S.disposed) return;   // absorbed by a $patch of this tick
-      var subs = S.batchSubs;
-      for (var i = 0; i < subs.length; i++) {
-        var sub = subs[i];
-        if (!sub.active || sub.ops.length === 0) continue;
-        var ops = sub.ops; sub.ops = [];
-        callSub(S, sub, makeMutation(MutationType.direct, S.id, ops, undefined, ops));
+  function makeFlushJob(record) {
+    return () => {
+      record.flushQueued = false;
+      if (!record.listening || record.disposed) return;   // absorbed by a $patch of this tick
+      for (const subscription of record.batchedSubscriptions) {
+        if (!subscription.active || subscription.ops.length === 0) continue;
+        const ops = subscription.ops;
+        subscription.ops = [];
+        notify(record, subscription, makeMutation(MutationType.direct, record.id, ops, undefined, ops));
       }
     };
   }
 
-  I.setOpHook(recordOp);
+  internals.setOpHook(recordOps);
 
   // ---------------------------------------------------------------------------
-  // $patch helpers
+  // $patch
   // ---------------------------------------------------------------------------
 
+  // Pinia's merge: plain objects merged deeply in place, Map and Set entries added, anything
+  // else (arrays, refs, reactive objects) replaces what was there. Own keys only.
   function mergeReactiveObjects(target, patch) {
-    for (var key in patch) {
+    if (target instanceof Map && patch instanceof Map) patch.forEach((value, key) => target.set(key, value));
+    else if (target instanceof Set && patch instanceof Set) patch.forEach((value) => target.add(value));
+    for (const key in patch) {
       if (!hasOwn(patch, key)) continue;
-      var sub = patch[key];
-      var tv = target[key];
-      if (isPlainObject(tv) && isPlainObject(sub) && hasOwn(target, key) && !isRef(sub) && !isReactive(sub)) {
-        mergeReactiveObjects(tv, sub);
+      const subPatch = patch[key];
+      const targetValue = hasOwn(target, key) ? target[key] : undefined;
+      if (isPlainObject(targetValue) && isPlainObject(subPatch) && !isRef(subPatch) && !isReactive(subPatch)) {
+        mergeReactiveObjects(targetValue, subPatch);
       } else {
-        target[key] = sub;
+        defineOwn(target, key, subPatch);
       }
     }
     return target;
   }
 
-  function runPatch(S, kind, fn) {
-    S.patching++;
-    var outer = S.patching === 1;
-    try { fn(); }
-    finally {
-      S.patching--;
-      if (outer) finishPatch(S, kind);
+  function runPatch(record, kind, fn) {
+    record.patching++;
+    const outermost = record.patching === 1;
+    try {
+      fn();
+      if (outermost) internals.catchUpUnobservable();
+    } finally {
+      record.patching--;
+      if (outermost) finishPatch(record, kind);
     }
   }
-  function finishPatch(S, kind) {
-    var ops = S.patchOps;
-    S.patchOps = [];
-    var b = S.batchSubs;
-    for (var i = 0; i < b.length; i++) { var so = b[i].ops; for (var j = 0; j < ops.length; j++) so.push(ops[j]); }
-    S.listening = false;
-    var gen = ++S.patchGen;
-    nextTick().then(function () { if (S.patchGen === gen) S.listening = true; });
-    dispatch(S, kind, ops, S.patchPayload);
-    S.patchPayload = undefined;
+  function finishPatch(record, kind) {
+    const ops = record.patchOps;
+    record.patchOps = [];
+    for (const subscription of record.batchedSubscriptions) for (const op of ops) subscription.ops.push(op);
+    record.listening = false;
+    const generation = ++record.patchGeneration;
+    nextTick().then(() => { if (record.patchGeneration === generation) record.listening = true; });
+    deliverLater(record, kind, ops, record.patchPayload);
+    record.patchPayload = undefined;
   }
 
   // ---------------------------------------------------------------------------
-  // the pinia object
+  // The pinia object
   // ---------------------------------------------------------------------------
 
   function createPinia() {
-    var scope = effectScope(true);
-    var hubRaw = {};
-    var hub = reactive(hubRaw);
-    var plugins = [];
-    var pinia;
-    // pinia.state: a ref-like object; pinia.state.value is the reactive map id -> state.
-    // Replacing a live store's entry (pinia.state.value[id] = x) rebinds that store.
-    var hubView = new Proxy(hubRaw, {
-      get: function (t, k) { return hub[k]; },
-      has: function (t, k) { return k in hub; },
-      ownKeys: function () { return Reflect.ownKeys(hub); },
-      getOwnPropertyDescriptor: function (t, k) { return Reflect.getOwnPropertyDescriptor(hubRaw, k); },
-      set: function (t, k, v) {
-        var store = pinia._s.get(k);
-        if (store !== undefined) replaceRoot(records.get(store), v);
-        else hub[k] = v;
+    const scope = effectScope(true);
+    const statesRaw = {};                 // store id -> raw state
+    const states = reactive(statesRaw);
+    const plugins = [];
+    let pinia;
+    // pinia.state.value: the reactive map id -> state. Replacing a live store's entry
+    // (pinia.state.value[id] = x) rebinds that store.
+    const statesView = new Proxy(statesRaw, {
+      get: (target, key) => states[key],
+      has: (target, key) => key in states,
+      ownKeys: () => Reflect.ownKeys(states),
+      getOwnPropertyDescriptor: (target, key) => Reflect.getOwnPropertyDescriptor(statesRaw, key),
+      set(target, key, value) {
+        const store = pinia._s.get(key);
+        if (store !== undefined) replaceRoot(recordOf(store), value);
+        else states[key] = value;
         return true;
       },
-      deleteProperty: function (t, k) { if (!pinia._s.has(k)) delete hub[k]; return true; }
+      deleteProperty(target, key) { if (!pinia._s.has(key)) delete states[key]; return true; }
     });
-    var stateRef = {
+    const stateRef = {
       __v_isRef: true,
-      get value() { return hubView; },
-      set value(v) {
-        v = toRaw(v) || {};
-        Object.keys(hubRaw).forEach(function (k) { if (!hasOwn(v, k) && !pinia._s.has(k)) delete hub[k]; });
-        Object.keys(v).forEach(function (k) { hubView[k] = v[k]; });
+      get value() { return statesView; },
+      set value(next) {
+        next = toRaw(next) || {};
+        for (const id of Object.keys(statesRaw)) if (!hasOwn(next, id) && !pinia._s.has(id)) delete states[id];
+        for (const id of Object.keys(next)) statesView[id] = next[id];
       }
     };
     pinia = markRaw({
-      install: function (app) {
+      install(app) {
         setActivePinia(pinia);
         pinia._a = app;
         if (app) {
@@ -219,382 +282,552 @@
         }
         return pinia;
       },
-      use: function (plugin) {
+      use(plugin) {
+        if (plugins.indexOf(plugin) !== -1) return pinia;
         plugins.push(plugin);
-        // applied at once, to the stores that already exist as well (see README)
-        pinia._s.forEach(function (store) { applyPlugin(records.get(store), plugin); });
+        // applied at once, to the stores that already exist as well (see js/README.md)
+        pinia._s.forEach((store) => applyPlugin(recordOf(store), plugin));
         return pinia;
       },
       _p: plugins,
       _a: null,
       _e: scope,
       _s: new Map(),
-      _h: hubRaw,
+      _h: statesRaw,
       state: stateRef
     });
     return pinia;
   }
 
   function disposePinia(pinia) {
-    pinia._s.forEach(function (store) { store.$dispose(); });
+    pinia._s.forEach((store) => store.$dispose());
     pinia._e.stop();
     pinia._s.clear();
     pinia._p.splice(0);
-    var hub = reactive(pinia._h);
-    Object.keys(pinia._h).forEach(function (k) { delete hub[k]; });
+    const states = reactive(pinia._h);
+    for (const id of Object.keys(pinia._h)) delete states[id];
     pinia._a = null;
     if (activePinia === pinia) activePinia = null;
   }
 
-  function applyPlugin(S, plugin) {
-    var pinia = S.pinia;
-    var ext = S.scope.run(function () {
-      return pinia._e.run(function () {
-        return plugin({ store: S.store, app: pinia._a, pinia: pinia, options: S.pluginOptions });
-      });
-    });
-    if (ext && typeof ext === 'object') {
-      Object.keys(ext).forEach(function (k) {
-        var v = ext[k];
-        if (isRef(v) && !(k in S.store)) {
-          Object.defineProperty(S.store, k, {
-            get: function () { return v.value; }, set: function (nv) { v.value = nv; },
-            enumerable: true, configurable: true
-          });
-          S.refKeys.push(k);
-        } else {
-          S.store[k] = v;
-        }
-      });
+  function applyPlugin(record, plugin) {
+    const pinia = record.pinia;
+    const extensions = record.scope.run(() => runInApp(pinia, () => pinia._e.run(() =>
+      plugin({ store: record.store, app: pinia._a, pinia, options: record.pluginOptions }))));
+    if (!extensions || typeof extensions !== 'object') return;
+    for (const key of Object.keys(extensions)) {
+      record.customKeys.add(key);
+      record.store[key] = extensions[key];   // refs are kept and unwrapped on read, as on a reactive store
     }
   }
 
-  // A live store's state object replaced as a whole (pinia.state.value[id] = x).
-  function replaceRoot(S, value) {
-    var raw = toRaw(value);
-    if (!isObject(raw)) throw new TypeError('StateHub Pinia: the state of store "' + S.id + '" must be an object');
-    if (raw === S.root) return;
-    var old = S.root;
-    I.unmarkStateRoot(old);
-    reactive(S.pinia._h)[S.id] = raw;
-    S.root = raw;
-    S.proxy = reactive(raw);
-    for (var i = 0; i < S.boundRefs.length; i++) S.boundRefs[i]._b = S.proxy;
-    I.markStateRoot(raw, S);
-    I.trigger(old, 3);
-    recordOp(S, [{ op: 'set', path: [], value: I.snapshot(raw) }]);
+  // A live store's state object replaced as a whole (pinia.state.value[id] = x, hot update).
+  function replaceRoot(record, value) {
+    const raw = toRaw(value);
+    if (!isObject(raw)) throw new TypeError(`[🍍]: the state of store "${record.id}" must be an object`);
+    if (raw === record.root) return;
+    const old = record.root;
+    internals.unmarkStateRoot(old);
+    reactive(record.pinia._h)[record.id] = raw;
+    record.root = raw;
+    record.proxy = reactive(raw);
+    for (const boundRef of record.boundRefs) boundRef._b = record.proxy;
+    internals.markStateRoot(raw, record);
+    internals.trigger(old, 3);
+    recordOps(record, [{ op: OpKind.set, path: [], value: internals.snapshot(raw) }]);
   }
 
   // ---------------------------------------------------------------------------
-  // stores
+  // Stores
   // ---------------------------------------------------------------------------
 
-  function noActivePinia(id) {
-    return new Error('[StateHub Pinia]: store "' + id + '" was used but there is no active Pinia. ' +
-      'Call setActivePinia(createPinia()) (or app.use(pinia)) before calling useStore(), ' +
-      'or pass a pinia: useStore(pinia).');
+  function noActivePiniaError() {
+    return new Error('[🍍]: "getActivePinia()" was called but there was no active Pinia. Are you trying to use a store before calling "app.use(pinia)"?\n' +
+      'See https://pinia.vuejs.org/core-concepts/outside-component-usage.html for help.\n' +
+      'This will fail in production.');
   }
 
-  function wrapAction(S, name, fn) {
-    var wrapped = function () {
-      setActivePinia(S.pinia);
-      var args = Array.prototype.slice.call(arguments);
-      var ctx = (this != null && this.$id === S.id) ? this : S.store;
-      var afterList = null, errorList = null;
-      var listeners = S.actionSubs;
+  const ACTION_NAME = Symbol('action name');
+  // Wraps an action so that $onAction sees it. An already wrapped action (the setup helper's
+  // `action(fn)`) is renamed instead: its name is the key it is returned under.
+  function wrapAction(record, fn, name) {
+    if (typeof fn === 'function' && hasOwn(fn, ACTION_NAME)) { fn[ACTION_NAME] = name; return fn; }
+    const wrapped = function (...args) {
+      setActivePinia(record.pinia);
+      const context = this != null && this.$id === record.id ? this : record.store;
+      let afterCallbacks = null, errorCallbacks = null;
+      const listeners = record.actionSubscriptions;
       if (listeners.length !== 0) {
-        afterList = []; errorList = [];
-        var after = function (cb) { afterList.push(cb); };
-        var onError = function (cb) { errorList.push(cb); };
-        for (var i = 0; i < listeners.length; i++) {
-          if (listeners[i].active) listeners[i].cb({ args: args, name: name, store: S.store, after: after, onError: onError });
+        afterCallbacks = []; errorCallbacks = [];
+        const after = (callback) => { afterCallbacks.push(callback); };
+        const onError = (callback) => { errorCallbacks.push(callback); };
+        for (const listener of listeners) {
+          if (listener.active) listener.callback({ args, name: wrapped[ACTION_NAME], store: record.store, after, onError });
         }
       }
-      var ret;
-      try { ret = fn.apply(ctx, args); }
-      catch (e) {
-        if (errorList !== null) for (var j = 0; j < errorList.length; j++) errorList[j](e);
-        throw e;
+      let result;
+      try {
+        result = fn.apply(context, args);
+      } catch (error) {
+        internals.catchUpUnobservable();
+        if (errorCallbacks !== null) for (const callback of errorCallbacks) callback(error);
+        throw error;
       }
-      if (afterList === null) return ret;
-      if (ret instanceof Promise) {
-        return ret.then(function (v) {
-          for (var k = 0; k < afterList.length; k++) afterList[k](v);
-          return v;
-        }).catch(function (e) {
-          for (var k = 0; k < errorList.length; k++) errorList[k](e);
-          return Promise.reject(e);
+      internals.catchUpUnobservable();
+      if (result instanceof Promise) {
+        const settled = result.then((value) => { internals.catchUpUnobservable(); return value; },
+          (error) => { internals.catchUpUnobservable(); return Promise.reject(error); });
+        if (afterCallbacks === null) return settled;
+        return settled.then((value) => {
+          for (const callback of afterCallbacks) callback(value);
+          return value;
+        }).catch((error) => {
+          for (const callback of errorCallbacks) callback(error);
+          return Promise.reject(error);
         });
       }
-      for (var k = 0; k < afterList.length; k++) afterList[k](ret);
-      return ret;
+      if (afterCallbacks !== null) for (const callback of afterCallbacks) callback(result);
+      return result;
     };
-    wrapped._actionName = name;
+    Object.defineProperty(wrapped, ACTION_NAME, { value: name, writable: true, enumerable: false });
     return wrapped;
   }
 
-  function whenScopeStops(unsubscribe, detached) {
-    if (!detached && R.getCurrentScope()) R.onScopeDispose(unsubscribe);
+  function stopWithScope(unsubscribe, detached) {
+    if (!detached && Reactivity.getCurrentScope()) Reactivity.onScopeDispose(unsubscribe);
     return unsubscribe;
   }
 
-  function createStore(id, setupOrOptions, isSetup, pinia) {
-    var hubRaw = pinia._h, hub = reactive(hubRaw);
-    var S = {
-      wantsOps: false, id: id, pinia: pinia, store: null, root: null, proxy: null, isSetup: isSetup,
-      subs: [], syncSubs: [], batchSubs: [], actionSubs: [],
-      patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGen: 0,
-      flushQueued: false, flushJob: null, dispatching: false, held: false, dq: [], disposed: false,
-      scope: null, boundRefs: [], stateKeys: [], getterKeys: [], refKeys: [], pluginOptions: null
+  function newRecord(id, pinia, isSetup, definition) {
+    const record = {
+      wantsOps: false, id, pinia, store: null, root: null, proxy: null, isSetup, definition,
+      subscriptions: [], syncSubscriptions: [], batchedSubscriptions: [], actionSubscriptions: [],
+      patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGeneration: 0,
+      flushQueued: false, flushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
+      scope: null, boundRefs: [], stateKeys: [], getterKeys: [], customKeys: new Set(), pluginOptions: null,
+      hmr: { actions: {}, getters: {} }
     };
-    S.flushJob = makeFlushJob(S);
-    S.scope = pinia._e.run(function () { return effectScope(); });
+    record.flushJob = makeFlushJob(record);
+    return record;
+  }
 
-    var store = {};
-    S.store = store;
-    records.set(store, S);
+  // The store object: a reactive() object as in Pinia. State and getters are accessors on its
+  // raw object (state reads and writes go to the state tree, where the op log sees them).
+  function createStoreObject(record) {
+    const storeRaw = {};
+    internals.holdRefs(storeRaw);
+    const store = reactive(storeRaw);
+    record.store = store;
+    records.set(storeRaw, record);
+    const { id, pinia } = record;
+    const hidden = (key, value) => Object.defineProperty(storeRaw, key, { value, writable: true, configurable: true, enumerable: false });
 
-    function stateAccessor(key) {
-      if (hasOwn(store, key)) return;
-      S.stateKeys.push(key);
-      Object.defineProperty(store, key, {
-        get: function () { return S.proxy[key]; },
-        set: function (v) { S.proxy[key] = v; },
-        enumerable: true, configurable: true
-      });
-    }
-    function getterAccessor(key, c) {
-      S.getterKeys.push(key);
-      Object.defineProperty(store, key, {
-        get: function () { return c.value; },
-        set: function (v) { c.value = v; },
-        enumerable: true, configurable: true
-      });
-    }
-
-    // the $ API
-    store._p = pinia;
-    store.$id = id;
-    Object.defineProperty(store, '$state', {
-      get: function () { return S.proxy; },
-      set: function (v) { store.$patch(function ($state) { Object.assign($state, v); }); },
+    hidden('_p', pinia);
+    hidden('$id', id);
+    Object.defineProperty(storeRaw, '$state', {
+      get: () => record.proxy,
+      set: (value) => {
+        if (record.hot) throw new Error('cannot set hotState');
+        store.$patch(($state) => { Object.assign($state, value); });
+      },
       enumerable: false, configurable: true
     });
-    store.$patch = function (arg) {
-      if (typeof arg === 'function') runPatch(S, 2, function () { arg(S.proxy); });
+    hidden('$patch', (patch) => {
+      if (typeof patch === 'function') runPatch(record, Delivery.patchFunction, () => { patch(record.proxy); });
       else {
-        if (S.patching === 0) S.patchPayload = arg;
-        runPatch(S, 1, function () { mergeReactiveObjects(S.proxy, arg); });
+        if (record.patching === 0) record.patchPayload = patch;
+        runPatch(record, Delivery.patchObject, () => { mergeReactiveObjects(record.proxy, patch); });
       }
-    };
-    store.$reset = isSetup
-      ? function () {
-          throw new Error('[StateHub Pinia]: store "' + id + '" is built using the setup syntax and does not implement $reset().');
-        }
-      : function () {
-          var fresh = setupOrOptions.state ? setupOrOptions.state() : {};
-          store.$patch(function ($state) { Object.assign($state, fresh); });
-        };
-    store.$subscribe = function (cb, options) {
-      if (typeof options === 'boolean') options = { detached: options };
-      options = options || {};
-      var sync = options.flush === 'sync';
-      var sub = { cb: cb, sync: sync, ops: [], active: true };
-      S.subs = S.subs.concat([sub]);
-      S.wantsOps = true;
-      if (sync) S.syncSubs = S.syncSubs.concat([sub]); else S.batchSubs = S.batchSubs.concat([sub]);
-      return whenScopeStops(function () {
-        if (!sub.active) return;
-        sub.active = false;
-        var rm = function (x) { return x !== sub; };
-        S.subs = S.subs.filter(rm);
-        S.wantsOps = S.subs.length !== 0;
-        if (sync) S.syncSubs = S.syncSubs.filter(rm); else S.batchSubs = S.batchSubs.filter(rm);
-      }, options.detached);
-    };
-    store.$onAction = function (cb, detached) {
-      var sub = { cb: cb, active: true };
-      S.actionSubs = S.actionSubs.concat([sub]);
-      return whenScopeStops(function () {
-        sub.active = false;
-        S.actionSubs = S.actionSubs.filter(function (x) { return x !== sub; });
-      }, detached);
-    };
-    store.$dispose = function () {
-      if (S.disposed) return;
-      S.disposed = true;
-      S.scope.stop();
-      S.subs.forEach(function (s) { s.active = false; });
-      S.actionSubs.forEach(function (s) { s.active = false; });
-      S.subs = []; S.syncSubs = []; S.batchSubs = []; S.actionSubs = [];
-      S.wantsOps = false;
-      I.unmarkStateRoot(S.root);
-      if (pinia._s.get(id) === store) pinia._s.delete(id);
-    };
-    ['_p', '$id', '$patch', '$reset', '$subscribe', '$onAction', '$dispose'].forEach(function (k) {
-      Object.defineProperty(store, k, { enumerable: false });
     });
-
-    var initial = hasOwn(hubRaw, id) ? toRaw(hubRaw[id]) : undefined;
-
-    if (!isSetup) {
-      var options = setupOrOptions;
-      var hydrating = initial !== undefined;
-      if (!hydrating) {
-        hub[id] = options.state ? options.state() : {};
-        initial = toRaw(hubRaw[id]);
-      }
-      S.root = initial;
-      S.proxy = reactive(initial);
-      Object.keys(initial).forEach(stateAccessor);
-      var getters = options.getters || {};
-      S.scope.run(function () {
-        Object.keys(getters).forEach(function (name) {
-          var g = getters[name];
-          var c = markRaw(computed(function () { setActivePinia(pinia); return g.call(store, store); }));
-          getterAccessor(name, c);
+    hidden('$reset', record.isSetup
+      ? () => { throw new Error(`🍍: Store "${id}" is built using the setup syntax and does not implement $reset().`); }
+      : () => {
+          const fresh = record.definition.state ? record.definition.state() : {};
+          store.$patch(($state) => { Object.assign($state, fresh); });
         });
-      });
-      var actions = options.actions || {};
-      Object.keys(actions).forEach(function (name) {
-        var w = wrapAction(S, name, actions[name]);
-        Object.defineProperty(store, name, { value: w, writable: true, configurable: true, enumerable: true });
-      });
-      S.pluginOptions = options;
-      I.markStateRoot(S.root, S);
-      if (hydrating && typeof options.hydrate === 'function') options.hydrate(S.proxy, S.proxy);
-    } else {
-      var raw = initial !== undefined ? initial : {};
-      if (initial === undefined) hub[id] = raw;
-      S.root = raw;
-      S.proxy = reactive(raw);
-      var pluginOptions = Object.assign({ actions: {} }, setupOrOptions.options || {});
-      var helper = {
-        action: function (fn, name) { return wrapAction(S, name || fn.name || 'action', fn); }
-      };
-      var result = S.scope.run(function () { return pinia._e.run(function () { return setupOrOptions.setup(helper); }); }) || {};
-      Object.keys(result).forEach(function (key) {
-        var prop = result[key];
-        if ((isRef(prop) && !isComputed(prop)) || isReactive(prop)) {
-          var hydrate = initial !== undefined && hasOwn(raw, key) && !skipHydrateSet.has(toRaw(prop)) && !skipHydrateSet.has(prop);
-          if (prop instanceof I.RefImpl) {
-            if (!hydrate) raw[key] = prop._rawValue;
-            else if (isObject(raw[key])) raw[key] = toRaw(raw[key]);
-            I.bindRef(prop, S.proxy, key);
-            S.boundRefs.push(prop);
-          } else if (isReactive(prop)) {
-            if (hydrate && isPlainObject(raw[key])) mergeReactiveObjects(prop, raw[key]);
-            raw[key] = toRaw(prop);
-          } else {
-            if (hydrate) prop.value = raw[key];
-            raw[key] = prop;    // other refs (toRef, customRef) are kept as refs, unwrapped on read
-          }
-          stateAccessor(key);
-        } else if (isComputed(prop)) {
-          getterAccessor(key, prop);
-        } else if (typeof prop === 'function') {
-          var w = prop._actionName !== undefined ? prop : wrapAction(S, key, prop);
-          pluginOptions.actions[key] = prop;
-          Object.defineProperty(store, key, { value: w, writable: true, configurable: true, enumerable: true });
-        } else {
-          store[key] = prop;
-        }
-      });
-      S.pluginOptions = pluginOptions;
-      I.markStateRoot(S.root, S);
-    }
-
-    pinia._s.set(id, store);
-    pinia._p.forEach(function (plugin) { applyPlugin(S, plugin); });
+    hidden('$subscribe', (callback, options = {}) => {
+      if (typeof options === 'boolean') options = { detached: options };
+      const sync = options.flush === 'sync';
+      const subscription = { callback, sync, ops: [], active: true };
+      record.subscriptions = record.subscriptions.concat([subscription]);
+      record.wantsOps = true;
+      if (sync) record.syncSubscriptions = record.syncSubscriptions.concat([subscription]);
+      else record.batchedSubscriptions = record.batchedSubscriptions.concat([subscription]);
+      return stopWithScope(() => {
+        if (!subscription.active) return;
+        subscription.active = false;
+        const others = (x) => x !== subscription;
+        record.subscriptions = record.subscriptions.filter(others);
+        record.wantsOps = record.subscriptions.length !== 0;
+        if (sync) record.syncSubscriptions = record.syncSubscriptions.filter(others);
+        else record.batchedSubscriptions = record.batchedSubscriptions.filter(others);
+      }, options.detached);
+    });
+    hidden('$onAction', (callback, detached) => {
+      const subscription = { callback, active: true };
+      record.actionSubscriptions = record.actionSubscriptions.concat([subscription]);
+      return stopWithScope(() => {
+        subscription.active = false;
+        record.actionSubscriptions = record.actionSubscriptions.filter((x) => x !== subscription);
+      }, detached);
+    });
+    hidden('$dispose', () => {
+      if (record.disposed) return;
+      record.disposed = true;
+      record.scope.stop();
+      for (const subscription of record.subscriptions) subscription.active = false;
+      for (const subscription of record.actionSubscriptions) subscription.active = false;
+      record.subscriptions = []; record.syncSubscriptions = []; record.batchedSubscriptions = []; record.actionSubscriptions = [];
+      record.wantsOps = false;
+      internals.unmarkStateRoot(record.root);
+      if (pinia._s.get(id) === store) pinia._s.delete(id);
+    });
+    hidden('_hotUpdate', markRaw((newStore) => hotUpdate(record, newStore)));
+    hidden('_hmrPayload', record.hmr);
+    hidden('_customProperties', record.customKeys);
     return store;
   }
 
+  function defineStateAccessor(record, key) {
+    const storeRaw = toRaw(record.store);
+    if (hasOwn(storeRaw, key) && record.stateKeys.indexOf(key) !== -1) return;
+    if (record.stateKeys.indexOf(key) === -1) record.stateKeys.push(key);
+    Object.defineProperty(storeRaw, key, {
+      get: () => record.proxy[key],
+      set: (value) => { record.proxy[key] = value; },
+      enumerable: true, configurable: true
+    });
+  }
+  function defineGetterAccessor(record, key, computedRef) {
+    if (record.getterKeys.indexOf(key) === -1) record.getterKeys.push(key);
+    // through the proxy: effects that read an older getter of this name follow the new one
+    Object.defineProperty(record.store, key, {
+      get: () => computedRef.value,
+      set: (value) => { computedRef.value = value; },
+      enumerable: true, configurable: true
+    });
+  }
+  function defineAction(record, key, fn) {
+    Object.defineProperty(toRaw(record.store), key, { value: wrapAction(record, fn, key), writable: true, configurable: true, enumerable: true });
+  }
+
+  // A ref from the setup function (or a ref inside an option store's state) becomes a key of
+  // the state tree: its value lives there, the ref reads and writes it.
+  function adoptRef(record, key, prop, hydrate) {
+    const raw = record.root;
+    if (prop instanceof internals.RefImpl) {
+      if (!hydrate) defineOwn(raw, key, prop._b !== null ? toRaw(prop._b[prop._k]) : prop._rawValue);
+      else if (isObject(raw[key])) defineOwn(raw, key, toRaw(raw[key]));
+      internals.bindRef(prop, record.proxy, key);
+      record.boundRefs.push(prop);
+      return;
+    }
+    if (isObject(prop._object) && typeof prop._key !== 'undefined' && !isReactive(prop) && !prop.__v_isReadonly &&
+        Object.isExtensible(toRaw(prop._object))) {
+      // toRef(object, key) / toRefs(object): the object's property follows the state tree
+      const source = toRaw(prop._object), sourceKey = prop._key;
+      if (!hydrate) defineOwn(raw, key, toRaw(source[sourceKey]));
+      const view = () => record.proxy;
+      Object.defineProperty(source, sourceKey, {
+        get: () => view()[key],
+        set: (value) => { view()[key] = value; },
+        enumerable: true, configurable: true
+      });
+      return;
+    }
+    // customRef and other refs are kept as refs in the state, unwrapped on read
+    if (hydrate) prop.value = raw[key];
+    defineOwn(raw, key, prop);
+  }
+
+  function createStore(id, definition, isSetup, pinia, hot = false) {
+    if (!pinia._e.active) throw new Error('Pinia destroyed');
+    const statesRaw = pinia._h, states = reactive(statesRaw);
+    const record = newRecord(id, pinia, isSetup, definition);
+    record.hot = hot;
+    record.scope = pinia._e.run(() => effectScope());
+    const store = createStoreObject(record);
+    // registered before setup runs: stores may use each other in setup and getters
+    if (!hot) pinia._s.set(id, store);
+
+    const initial = !hot && hasOwn(statesRaw, id) ? toRaw(statesRaw[id]) : undefined;
+    const hydrating = initial !== undefined;
+
+    if (!isSetup) {
+      const options = definition;
+      if (!hydrating) {
+        const fresh = options.state ? options.state() : {};
+        if (hot) record.root = toRaw(fresh);
+        else { states[id] = fresh; record.root = toRaw(statesRaw[id]); }
+      } else record.root = initial;
+      record.proxy = reactive(record.root);
+      for (const key of Object.keys(record.root)) {
+        const value = record.root[key];
+        if (value instanceof internals.RefImpl) adoptRef(record, key, value, false);
+        defineStateAccessor(record, key);
+      }
+      const getters = options.getters || {};
+      record.scope.run(() => {
+        for (const name of Object.keys(getters)) {
+          if (record.stateKeys.indexOf(name) !== -1) {
+            warn(`A getter cannot have the same name as another state property. Rename one of them. Found with "${name}" in store "${id}".`);
+          }
+          const getter = getters[name];
+          record.hmr.getters[name] = getter;
+          defineGetterAccessor(record, name, markRaw(computed(() => { setActivePinia(pinia); return getter.call(store, store); })));
+        }
+      });
+      const actions = options.actions || {};
+      for (const name of Object.keys(actions)) {
+        record.hmr.actions[name] = actions[name];
+        defineAction(record, name, actions[name]);
+      }
+      record.pluginOptions = Object.assign({ actions: {} }, options);   // a copy, as Pinia gives plugins
+    } else {
+      record.root = hydrating ? initial : {};
+      if (!hydrating && !hot) states[id] = record.root;
+      record.proxy = reactive(record.root);
+      const pluginOptions = Object.assign({ actions: {} }, definition.options || {});
+      const helper = { action: (fn, name = '') => wrapAction(record, fn, name) };
+      const result = record.scope.run(() => runInApp(pinia, () => pinia._e.run(() => definition.setup(helper)))) || {};
+      for (const key of Object.keys(result)) {
+        const prop = result[key];
+        if ((isRef(prop) && !isComputed(prop)) || isReactive(prop)) {
+          const hydrate = hydrating && hasOwn(record.root, key) && !skipHydrateSet.has(toRaw(prop)) && !skipHydrateSet.has(prop);
+          if (isRef(prop)) adoptRef(record, key, prop, hydrate);
+          else {
+            if (hydrate) mergeReactiveObjects(prop, record.root[key]);
+            defineOwn(record.root, key, toRaw(prop));
+          }
+          defineStateAccessor(record, key);
+        } else if (isComputed(prop)) {
+          record.hmr.getters[key] = prop;
+          defineGetterAccessor(record, key, prop);
+        } else if (typeof prop === 'function') {
+          record.hmr.actions[key] = prop;
+          pluginOptions.actions[key] = prop;
+          defineAction(record, key, prop);
+        } else {
+          store[key] = prop;
+        }
+      }
+      record.pluginOptions = pluginOptions;
+    }
+    if (!hot) {
+      internals.markStateRoot(record.root, record);
+      for (const plugin of pinia._p) applyPlugin(record, plugin);
+      const state = record.root;
+      if (typeof state.constructor === 'function' && !String(state.constructor).includes('[native code]') && !hasOwn(state, 'constructor')) {
+        warn('The "state" must be a plain object. It cannot be\n\tstate: () => new MyClass()\n' + `Found in store "${id}".`);
+      }
+      if (hydrating && !isSetup && typeof definition.hydrate === 'function') definition.hydrate(record.proxy, initial);
+    }
+    return store;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Hot module replacement (Pinia's _hotUpdate): new state keys added, removed ones deleted,
+  // existing state kept; actions and getters replaced. Subscribers and the op log see one
+  // change: a `set` of the whole state.
+  // ---------------------------------------------------------------------------
+
+  // Copies old values into the new state where both have the key; plain objects recursively.
+  function patchObject(newState, oldState) {
+    for (const key in oldState) {
+      if (!hasOwn(oldState, key) || !hasOwn(newState, key)) continue;
+      const oldValue = oldState[key], newValue = newState[key];
+      if (isPlainObject(newValue) && isPlainObject(oldValue) && !isRef(oldValue) && !isReactive(oldValue)) patchObject(newValue, oldValue);
+      else defineOwn(newState, key, oldValue);
+    }
+    return newState;
+  }
+
+  function hotUpdate(record, newStore) {
+    const fresh = recordOf(newStore);
+    const store = record.store, storeRaw = toRaw(store);
+    const newRoot = fresh.root, oldRoot = record.root;
+    for (const key of Object.keys(newRoot)) {
+      if (!hasOwn(oldRoot, key)) continue;
+      const newValue = newRoot[key], oldValue = oldRoot[key];
+      if (isPlainObject(newValue) && isPlainObject(oldValue)) patchObject(newValue, oldValue);
+      else defineOwn(newRoot, key, oldValue);
+    }
+    // the store moves onto the new state object (the new setup's refs already read it)
+    replaceRoot(record, newRoot);
+    for (const key of record.stateKeys.slice()) {
+      if (!hasOwn(newRoot, key)) { delete store[key]; record.stateKeys.splice(record.stateKeys.indexOf(key), 1); }
+    }
+    for (const key of Object.keys(newRoot)) defineStateAccessor(record, key);
+    for (const key of Object.keys(record.hmr.actions)) if (!hasOwn(fresh.hmr.actions, key)) delete store[key];
+    for (const key of Object.keys(record.hmr.getters)) {
+      if (!hasOwn(fresh.hmr.getters, key)) { delete store[key]; record.getterKeys.splice(record.getterKeys.indexOf(key), 1); }
+    }
+    for (const [name, fn] of Object.entries(fresh.hmr.actions)) {
+      Object.defineProperty(store, name, { value: wrapAction(record, fn, name), writable: true, configurable: true, enumerable: true });
+    }
+    record.scope.run(() => {
+      for (const [name, getter] of Object.entries(fresh.hmr.getters)) {
+        const computedRef = record.isSetup ? getter
+          : markRaw(computed(() => { setActivePinia(record.pinia); return getter.call(store, store); }));
+        defineGetterAccessor(record, name, computedRef);
+      }
+    });
+    record.hmr = fresh.hmr;
+    record.definition = fresh.definition;
+    Object.defineProperty(storeRaw, '_hmrPayload', { value: record.hmr, writable: true, configurable: true, enumerable: false });
+    // the options plugins were given follow the new definition (the sync plugin reads its actions)
+    record.pluginOptions.actions = Object.assign({}, fresh.hmr.actions);
+  }
+
+  // While a page's store code is swapped (StateHubPinia.hotSwap), defineStore() of an id that
+  // already has a store in the active pinia hot-updates that store with the new definition.
+  let hotSwapping = 0;
+  const hotSwapped = [];
+  function hotSwap(evaluate) {
+    beginHotSwap();
+    try { evaluate(); } finally { hotSwapping--; }
+    return hotSwapped.splice(0);
+  }
+  // The same in two calls, for a host that evaluates the new code itself in between
+  // (JavaScriptEngine.hotSwap): endHotSwap() returns the ids of the stores it updated.
+  function beginHotSwap() { if (hotSwapping++ === 0) hotSwapped.length = 0; }
+  function endHotSwap() {
+    if (hotSwapping > 0) hotSwapping--;
+    return hotSwapping === 0 ? hotSwapped.splice(0) : hotSwapped.slice();
+  }
+
   function defineStore(idOrOptions, setup, setupOptions) {
-    var id, options, isSetup = typeof setup === 'function';
+    let id, definition;
+    let isSetup = typeof setup === 'function';
     if (typeof idOrOptions === 'string') {
       id = idOrOptions;
-      options = isSetup ? { setup: setup, options: setupOptions } : (setup || {});
+      definition = isSetup ? { setup, options: setupOptions } : (setup || {});
     } else {
-      options = idOrOptions || {};
-      id = options.id;
-      if (typeof options.setup === 'function') { isSetup = true; options = { setup: options.setup, options: options }; }
+      definition = idOrOptions || {};
+      id = definition.id;
+      if (typeof id !== 'string') throw new Error('[🍍]: "defineStore()" must be passed a store id as its first argument.');
+      if (typeof definition.setup === 'function') { isSetup = true; definition = { setup: definition.setup, options: definition }; }
     }
-    if (typeof id !== 'string') throw new TypeError('[StateHub Pinia]: defineStore() needs a string id');
-    function useStore(pinia) {
-      pinia = pinia || activePinia;
-      if (!pinia) throw noActivePinia(id);
-      setActivePinia(pinia);
-      var existing = pinia._s.get(id);
-      if (existing !== undefined) return existing;
-      return createStore(id, options, isSetup, pinia);
+    function useStore(pinia, hot) {
+      pinia = pinia || (hasInjectionContext() ? inject(piniaSymbol, null) : null);
+      if (pinia) setActivePinia(pinia);
+      if (!activePinia) throw noActivePiniaError();
+      pinia = activePinia;
+      if (!pinia._s.has(id)) {
+        createStore(id, definition, isSetup, pinia);
+        useStore._pinia = pinia;
+      }
+      const store = pinia._s.get(id);
+      if (hot) {
+        const newStore = createStore(HOT_PREFIX + id, definition, isSetup, pinia, true);
+        hot._hotUpdate(newStore);
+      }
+      return store;
     }
     useStore.$id = id;
+    if (hotSwapping > 0 && activePinia && activePinia._s.has(id)) {
+      useStore(activePinia, activePinia._s.get(id));
+      hotSwapped.push(id);
+    }
     return useStore;
   }
 
+  /**
+   * Pinia's acceptHMRUpdate: the function to give `import.meta.hot.accept`. It hot-updates the
+   * stores of the new module that exist in the pinia the old definition used.
+   */
+  function acceptHMRUpdate(initialUseStore, hot) {
+    return (newModule) => {
+      const data = (hot && hot.data) || {};
+      const pinia = data.pinia || initialUseStore._pinia;
+      if (!pinia) return;
+      data.pinia = pinia;
+      for (const exportName in newModule) {
+        const useStore = newModule[exportName];
+        if (typeof useStore !== 'function' || typeof useStore.$id !== 'string' || !pinia._s.has(useStore.$id)) continue;
+        if (useStore.$id !== initialUseStore.$id) {
+          warn(`The id of the store changed from "${initialUseStore.$id}" to "${useStore.$id}". Reloading.`);
+          return hot && typeof hot.invalidate === 'function' ? hot.invalidate() : undefined;
+        }
+        useStore(pinia, pinia._s.get(useStore.$id));
+      }
+    };
+  }
+
   function storeToRefs(store) {
-    var S = records.get(toRaw(store));
-    var refs = {};
-    if (!S) {   // not one of ours: best effort
-      Object.keys(store).forEach(function (k) { var v = store[k]; if (isRef(v) || isReactive(v)) refs[k] = toRef(store, k); });
+    const record = recordOf(store);
+    const refs = {};
+    if (!record) {   // not one of ours: Pinia's own rule
+      const raw = toRaw(store);
+      for (const key in raw) {
+        const value = raw[key];
+        if (isRef(value) || isReactive(value)) refs[key] = toRef(store, key);
+      }
       return refs;
     }
-    S.stateKeys.concat(S.getterKeys, S.refKeys).forEach(function (k) { refs[k] = toRef(store, k); });
-    // state keys added after creation (via $patch or $state) are reachable as refs too
-    Object.keys(S.root).forEach(function (k) { if (!hasOwn(refs, k)) refs[k] = toRef(S.proxy, k); });
+    const storeRaw = toRaw(record.store);
+    for (const key of record.stateKeys.concat(record.getterKeys)) refs[key] = toRef(store, key);
+    for (const key of record.customKeys) {
+      const value = hasOwn(storeRaw, key) ? storeRaw[key] : undefined;
+      if (isRef(value) || isReactive(value)) refs[key] = toRef(store, key);
+    }
+    // state keys added after creation (through $patch or $state) are reachable as refs too
+    for (const key of Object.keys(record.root)) if (!hasOwn(refs, key)) refs[key] = toRef(record.proxy, key);
     return refs;
   }
 
-  function skipHydrate(obj) {
-    if (isObject(obj)) { skipHydrateSet.add(obj); skipHydrateSet.add(toRaw(obj)); }
-    return obj;
+  function skipHydrate(object) {
+    if (isObject(object)) { skipHydrateSet.add(object); skipHydrateSet.add(toRaw(object)); }
+    return object;
   }
 
-  // HMR does not exist in the engine: accepted and ignored.
-  function acceptHMRUpdate(initialUseStore, hot) {
-    return function () {};
-  }
+  // ---------------------------------------------------------------------------
+  // Options-API helpers. `this` is expected to carry $pinia, as a Vue component would;
+  // otherwise the active pinia is used.
+  // ---------------------------------------------------------------------------
 
-  // Options-API helpers (simple versions). `this` is expected to carry $pinia, as a Vue
-  // component would; otherwise the active pinia is used.
-  var mapStoreSuffix = 'Store';
-  function setMapStoreSuffix(s) { mapStoreSuffix = s; }
-  function piniaOf(ctx) { return ctx && ctx.$pinia ? ctx.$pinia : undefined; }
-  function mapStores() {
-    var out = {};
-    Array.prototype.slice.call(arguments).forEach(function (useStore) {
-      out[useStore.$id + mapStoreSuffix] = function () { return useStore(piniaOf(this)); };
-    });
+  let mapStoreSuffix = 'Store';
+  function setMapStoreSuffix(suffix) { mapStoreSuffix = suffix; }
+  const piniaOf = (context) => (context && context.$pinia ? context.$pinia : undefined);
+  function mapStores(...stores) {
+    if (Array.isArray(stores[0])) {
+      warn('Directly pass all stores to "mapStores()" without putting them in an array:\n' +
+        'Replace\n\tmapStores([useAuthStore, useCartStore])\nwith\n\tmapStores(useAuthStore, useCartStore)\n' +
+        'This will fail in production if not fixed.');
+      stores = stores[0];
+    }
+    const out = {};
+    for (const useStore of stores) out[useStore.$id + mapStoreSuffix] = function () { return useStore(piniaOf(this)); };
     return out;
   }
   function eachKey(keysOrMapper, fn) {
-    if (Array.isArray(keysOrMapper)) keysOrMapper.forEach(function (k) { fn(k, k); });
-    else Object.keys(keysOrMapper).forEach(function (k) { fn(k, keysOrMapper[k]); });
+    if (Array.isArray(keysOrMapper)) for (const key of keysOrMapper) fn(key, key);
+    else for (const key of Object.keys(keysOrMapper)) fn(key, keysOrMapper[key]);
   }
   function mapState(useStore, keysOrMapper) {
-    var out = {};
-    eachKey(keysOrMapper, function (name, src) {
+    const out = {};
+    eachKey(keysOrMapper, (name, source) => {
       out[name] = function () {
-        var store = useStore(piniaOf(this));
-        return typeof src === 'function' ? src.call(this, store) : store[src];
+        const store = useStore(piniaOf(this));
+        return typeof source === 'function' ? source.call(this, store) : store[source];
       };
     });
     return out;
   }
   function mapWritableState(useStore, keysOrMapper) {
-    var out = {};
-    eachKey(keysOrMapper, function (name, src) {
+    const out = {};
+    eachKey(keysOrMapper, (name, source) => {
       out[name] = {
-        get: function () { return useStore(piniaOf(this))[src]; },
-        set: function (v) { useStore(piniaOf(this))[src] = v; }
+        get() { return useStore(piniaOf(this))[source]; },
+        set(value) { useStore(piniaOf(this))[source] = value; }
       };
     });
     return out;
   }
   function mapActions(useStore, keysOrMapper) {
-    var out = {};
-    eachKey(keysOrMapper, function (name, src) {
-      out[name] = function () { var s = useStore(piniaOf(this)); return s[src].apply(s, arguments); };
+    const out = {};
+    eachKey(keysOrMapper, (name, source) => {
+      out[name] = function (...args) { return useStore(piniaOf(this))[source](...args); };
     });
     return out;
   }
@@ -602,41 +835,39 @@
   // Apply operations (as found under Symbol.for('statehub.ops')) to a plain object or to a
   // reactive one (then writes go through the proxy and are observed). Values are cloned.
   function applyOps(target, ops) {
-    var clone = I.snapshot;
-    for (var i = 0; i < ops.length; i++) {
-      var op = ops[i], path = op.path, n = path.length;
-      if (n === 0) {
-        if (op.op !== 'set') throw new Error('applyOps: "' + op.op + '" needs a non-empty path');
-        var v = clone(op.value);
-        Object.keys(target).forEach(function (k) { delete target[k]; });   // key order follows the new state
-        Object.keys(v).forEach(function (k) { target[k] = v[k]; });
+    const clone = internals.snapshot;
+    for (const op of ops) {
+      const path = op.path, length = path.length;
+      if (length === 0) {
+        if (op.op !== OpKind.set) throw new Error(`applyOps: "${op.op}" needs a non-empty path`);
+        const value = clone(op.value);
+        for (const key of Object.keys(target)) delete target[key];   // key order follows the new state
+        for (const key of Object.keys(value)) defineOwn(target, key, value[key]);
         continue;
       }
-      var parent = target;
-      var last = op.op === 'splice' ? n : n - 1;
-      for (var j = 0; j < last; j++) {
-        parent = parent[path[j]];
+      let parent = target;
+      const last = op.op === OpKind.splice ? length : length - 1;
+      for (let j = 0; j < last; j++) {
+        parent = hasOwn(parent, path[j]) ? parent[path[j]] : undefined;   // own keys only
         if (!isObject(parent)) throw new Error('applyOps: no container at ' + JSON.stringify(path.slice(0, j + 1)));
       }
-      if (op.op === 'set') parent[path[n - 1]] = clone(op.value);
-      else if (op.op === 'delete') delete parent[path[n - 1]];
-      else if (op.op === 'splice') {
-        var items = clone(op.items);
-        parent.splice.apply(parent, [op.index, op.deleteCount].concat(items));
-      } else throw new Error('applyOps: unknown op "' + op.op + '"');
+      if (op.op === OpKind.set) defineOwn(parent, path[length - 1], clone(op.value));
+      else if (op.op === OpKind.delete) delete parent[path[length - 1]];
+      else if (op.op === OpKind.splice) parent.splice(op.index, op.deleteCount, ...clone(op.items));
+      else throw new Error(`applyOps: unknown op "${op.op}"`);
     }
     return target;
   }
 
-  var api = {
-    createPinia: createPinia, setActivePinia: setActivePinia, getActivePinia: getActivePinia,
-    defineStore: defineStore, storeToRefs: storeToRefs, skipHydrate: skipHydrate,
-    disposePinia: disposePinia, MutationType: MutationType, acceptHMRUpdate: acceptHMRUpdate,
-    mapStores: mapStores, mapState: mapState, mapGetters: mapState, mapWritableState: mapWritableState,
-    mapActions: mapActions, setMapStoreSuffix: setMapStoreSuffix,
-    applyOps: applyOps, OPS: OPS, piniaSymbol: piniaSymbol
+  const api = {
+    createPinia, setActivePinia, getActivePinia, defineStore, storeToRefs, skipHydrate,
+    disposePinia, MutationType, acceptHMRUpdate,
+    mapStores, mapState, mapGetters: mapState, mapWritableState, mapActions, setMapStoreSuffix,
+    createApp, inject, hasInjectionContext, hotSwap, beginHotSwap, endHotSwap,
+    applyOps, OPS, piniaSymbol
   };
   global.StateHubPinia = api;
-  ['createPinia', 'setActivePinia', 'getActivePinia', 'defineStore', 'storeToRefs', 'MutationType',
-   'skipHydrate', 'disposePinia', 'acceptHMRUpdate'].forEach(function (name) { global[name] = api[name]; });
+  for (const name of ['createPinia', 'setActivePinia', 'getActivePinia', 'defineStore', 'storeToRefs', 'MutationType',
+    'skipHydrate', 'disposePinia', 'acceptHMRUpdate', 'mapStores', 'mapState', 'mapGetters', 'mapWritableState',
+    'mapActions', 'setMapStoreSuffix', 'createApp', 'inject', 'hasInjectionContext']) global[name] = api[name];
 })(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -12,26 +12,53 @@
 (function (global) {
   'use strict';
 
-  var hasOwnProperty = Object.prototype.hasOwnProperty;
-  var objToString = Object.prototype.toString;
-  var isArray = Array.isArray;
+  let hasOwnProperty = Object.prototype.hasOwnProperty;
+  let objToString = Object.prototype.toString;
+  let isArray = Array.isArray;
   function hasOwn(o, k) { return hasOwnProperty.call(o, k); }
   function isObject(v) { return v !== null && typeof v === 'object'; }
   function hasChanged(a, b) { return !Object.is(a, b); }
+  // The one way this file warns (development messages worded as Vue words them).
+  function warn(message, ...details) {
+    if (global.console && typeof global.console.warn === 'function') global.console.warn('[Vue warn] ' + message, ...details);
+  }
+  // Writes an own data property. "__proto__" is an ordinary key in store state (it comes from
+  // JSON), so it is defined, never assigned: assigning it would replace the prototype.
+  function assignOwn(obj, key, value) {
+    if (key === '__proto__') Object.defineProperty(obj, key, { value: value, enumerable: true, writable: true, configurable: true });
+    else obj[key] = value;
+  }
+  function ownValue(obj, key) { return hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
 
-  var RAW = '__v_raw';
-  var IS_REACTIVE = '__v_isReactive';
-  var SKIP = '__v_skip';
-  var ITERATE_KEY = Symbol('iterate');
+  let RAW = '__v_raw';
+  let IS_REACTIVE = '__v_isReactive';
+  let SKIP = '__v_skip';
+  let ITERATE_KEY = Symbol('iterate');
+  const MAP_KEY_ITERATE_KEY = Symbol('Map key iterate');
+  /**
+   * The kinds of operation the log records (docs/PROTOCOL.md A.2).
+   * @typedef {(string|number)[]} Path  steps from a state root: object keys, array indices
+   * @typedef {{ op: OpKind.set, path: Path, value: unknown } | { op: OpKind.delete, path: Path }
+   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   */
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
+  const IS_READONLY = '__v_isReadonly';
+  const IS_SHALLOW = '__v_isShallow';
+  // Depth limits (docs/PROTOCOL.md, "Depth"): a store's state nests at most MAX_STATE_DEPTH
+  // levels; an op's path has at most MAX_OP_PATH steps; a deeper write is reported as a `set`
+  // of its ancestor at MAX_OP_PATH steps, so no write is ever dropped.
+  let MAX_STATE_DEPTH = 512;
+  let MAX_OP_PATH = 64;
+  let MAX_WALK = MAX_STATE_DEPTH + 8;   // parent links deeper than this are a cycle or beyond the cap
 
   // ---------------------------------------------------------------------------
   // Effects, dependency tracking
   // ---------------------------------------------------------------------------
 
-  var activeEffect = null;
-  var shouldTrack = true;
-  var activeScope = null;
-  var targetMap = new WeakMap();
+  let activeEffect = null;
+  let shouldTrack = true;
+  let activeScope = null;
+  let targetMap = new WeakMap();
 
   function ReactiveEffect(fn, scheduler) {
     this.fn = fn;
@@ -45,7 +72,7 @@
   ReactiveEffect.prototype.run = function () {
     if (!this.active) return this.fn();
     cleanupEffect(this);
-    var prevEffect = activeEffect, prevTrack = shouldTrack;
+    let prevEffect = activeEffect, prevTrack = shouldTrack;
     activeEffect = this; shouldTrack = true;
     try { return this.fn(); }
     finally { activeEffect = prevEffect; shouldTrack = prevTrack; }
@@ -58,8 +85,8 @@
     }
   };
   function cleanupEffect(e) {
-    var deps = e.deps;
-    for (var i = 0; i < deps.length; i++) deps[i].delete(e);
+    let deps = e.deps;
+    for (let i = 0; i < deps.length; i++) deps[i].delete(e);
     deps.length = 0;
   }
 
@@ -71,15 +98,15 @@
   }
   function track(target, key) {
     if (activeEffect === null || !shouldTrack) return;
-    var depsMap = targetMap.get(target);
+    let depsMap = targetMap.get(target);
     if (depsMap === undefined) targetMap.set(target, (depsMap = new Map()));
-    var dep = depsMap.get(key);
+    let dep = depsMap.get(key);
     if (dep === undefined) depsMap.set(key, (dep = new Set()));
     trackDep(dep);
   }
   function runEffects(list) {
     // computed first, so that watchers and effects read fresh getters
-    var i, e;
+    let i, e;
     for (i = 0; i < list.length; i++) {
       e = list[i];
       if (e.computed && (e !== activeEffect)) e.scheduler();
@@ -97,18 +124,19 @@
   }
   // kind: 0 = set existing key, 1 = add key, 2 = delete key, 3 = everything on target
   function trigger(target, kind, key) {
-    var depsMap = targetMap.get(target);
+    let depsMap = targetMap.get(target);
     if (depsMap === undefined) return;
-    var list = [];
-    var add = function (dep) { if (dep !== undefined) dep.forEach(function (e) { list.push(e); }); };
+    let list = [];
+    let add = function (dep) { if (dep !== undefined) dep.forEach(function (e) { list.push(e); }); };
     if (kind === 3) depsMap.forEach(add);
     else {
       add(depsMap.get(key));
       if (kind !== 0) add(depsMap.get(isArray(target) ? 'length' : ITERATE_KEY));
+      if (target instanceof Map) add(depsMap.get(kind === 0 ? ITERATE_KEY : MAP_KEY_ITERATE_KEY));
     }
     if (list.length) runEffects(list.length > 1 ? Array.from(new Set(list)) : list);
   }
-  function pauseTracking() { var p = shouldTrack; shouldTrack = false; return p; }
+  function pauseTracking() { let p = shouldTrack; shouldTrack = false; return p; }
   function resetTracking(p) { shouldTrack = p; }
 
   // ---------------------------------------------------------------------------
@@ -116,40 +144,108 @@
   // ---------------------------------------------------------------------------
   //
   // roots: raw object -> info (an opaque record owned by the store runtime)
-  // parentsOf: raw child -> array of { p: raw parent, k: key, m: maybe-several-indices }
+  // parentsOf: raw child -> array of { parent: raw parent, key, several: maybe at several indices }
   // Links are hints, validated when paths are resolved, so stale links are harmless.
   // Every placement of an object into a rooted tree goes through register(), so a live
   // placement always has a link.
 
-  var roots = new WeakMap();
-  var rootCount = 0;
-  var parentsOf = new WeakMap();
-  var opHook = null;   // function (info, ops)
+  let roots = new WeakMap();
+  let rootCount = 0;
+  let parentsOf = new WeakMap();
+  let opHook = null;   // function (info, ops)
   // Ops are recorded before effects run (so they are in true order even when a sync watcher
   // writes), but the runtime delivers them to sync subscribers only once the write and its
-  // effects are done: W.depth > 0 while a logged write is in progress; releaseHook runs after.
-  var W = { depth: 0 };
-  var releaseHook = null;
-  function endWrite() { if (--W.depth === 0 && releaseHook !== null) releaseHook(); }
+  // effects are done: writes.depth > 0 while a logged write is in progress; releaseHook runs after.
+  let writes = { depth: 0 };
+  let releaseHook = null;
+  function endWrite() { if (--writes.depth === 0 && releaseHook !== null) releaseHook(); }
 
-  function canObserve(v) {
-    if (v[SKIP] || v.__v_isRef === true || !Object.isExtensible(v)) return false;
-    var t = objToString.call(v);
-    return t === '[object Object]' || t === '[object Array]';
+  // What reactive() can wrap, as in Vue: plain objects and arrays (TargetKind.common), Map, Set,
+  // WeakMap, WeakSet (TargetKind.collection); nothing else (Date, class instances, markRaw).
+  const TargetKind = Object.freeze({ invalid: 0, common: 1, collection: 2 });
+  const COLLECTION_TAGS = new Set(['[object Map]', '[object Set]', '[object WeakMap]', '[object WeakSet]']);
+  function targetKind(v) {
+    if (v[SKIP] || v.__v_isRef === true || !Object.isExtensible(v)) return TargetKind.invalid;
+    const tag = objToString.call(v);
+    if (tag === '[object Object]' || tag === '[object Array]') return TargetKind.common;
+    return COLLECTION_TAGS.has(tag) ? TargetKind.collection : TargetKind.invalid;
+  }
+  function canObserve(v) { return targetKind(v) !== TargetKind.invalid; }
+  // Map and Set values sit in a state tree under the key IN_COLLECTION: ops never address the
+  // inside of a Map or Set (PROTOCOL.md A.3), so a change anywhere in one is sent as a `set` of
+  // the whole collection at the path of the outermost collection around it.
+  const IN_COLLECTION = Symbol('in collection');
+  function isIterableCollection(v) { return v instanceof Map || v instanceof Set; }
+  function hasMember(collection, raw) {
+    if (collection instanceof Set) return collection.has(raw);
+    if (collection.has(raw)) return true;   // a Map key
+    for (const value of collection.values()) if (value === raw) return true;
+    return false;
+  }
+  // Marks the end of a path that leads into a collection (see collectPaths).
+  function CollectionStep(collection) { this.collection = collection; }
+
+  // Values in a state tree that no proxy can see change (markRaw objects, Date, other class
+  // instances, what sits below a shallowReactive): value -> { parent, key, print }. Their
+  // changes are caught up by catchUpUnobservable() when the store next reports a mutation.
+  const unobservable = new Map();
+  function fingerprint(v) {
+    if (v instanceof Date) return 'D' + v.getTime();
+    try {
+      return JSON.stringify(v, function (k, x) {
+        if (x instanceof Map) return { M: Array.from(x.entries()) };
+        if (x instanceof Set) return { S: Array.from(x.values()) };
+        if (x === undefined) return '\u0000u';
+        if (typeof x === 'bigint') return 'n' + x;
+        if (typeof x === 'number' && !isFinite(x)) return 'N' + x;
+        return x;
+      }) + '';
+    } catch (e) {
+      return '\u0000unprintable';   // a cycle: not sent anyway (the plugin reports it)
+    }
+  }
+  function noteUnobservable(value, parent, key) {
+    if (typeof value === 'function' || value.__v_isRef === true) return;
+    unobservable.set(value, { parent: parent, key: key, print: fingerprint(value) });
+  }
+  let catchingUp = false;
+  // Emits a `set` for every unobservable value in a state tree whose content changed since it
+  // was last sent, and forgets the ones no longer in place.
+  function catchUpUnobservable() {
+    if (catchingUp || unobservable.size === 0 || opHook === null) return;
+    catchingUp = true;
+    writes.depth++;
+    try {
+      for (const [value, entry] of Array.from(unobservable)) {
+        const parent = entry.parent, key = entry.key;
+        const inPlace = key === IN_COLLECTION ? hasMember(parent, value)
+          : (hasOwnProperty.call(parent, key) && parent[key] === value);
+        if (!inPlace) { unobservable.delete(value); continue; }
+        const print = fingerprint(value);
+        if (print === entry.print) continue;
+        entry.print = print;
+        if (key === IN_COLLECTION) emitCollection(parent);
+        else if (isArray(parent)) emitSet(parent, key, value);
+        else emitSet(parent, key, value);
+      }
+    } finally {
+      catchingUp = false;
+      endWrite();
+    }
   }
 
   function addLink(child, parent, key) {
-    var ents = parentsOf.get(child);
-    if (ents === undefined) { parentsOf.set(child, [{ p: parent, k: key, m: false }]); return; }
-    var arr = isArray(parent);
-    for (var i = 0; i < ents.length; i++) {
-      var e = ents[i];
-      if (e.p === parent) {
-        if (arr) { e.m = true; return; }   // may now sit at several indices: rescan later
-        if (e.k === key) return;
+    let ents = parentsOf.get(child);
+    if (ents === undefined) { parentsOf.set(child, [{ parent: parent, key: key, several: false }]); return; }
+    let arr = isArray(parent);
+    for (let i = 0; i < ents.length; i++) {
+      let e = ents[i];
+      if (e.parent === parent) {
+        if (arr) { e.several = true; return; }   // may now sit at several indices: rescan later
+        if (e.key === key) return;
       }
     }
-    ents.push({ p: parent, k: key, m: false });
+    ents.push({ parent: parent, key: key, several: false });
   }
 
   // Deep-clone a raw value for an op (structuredClone-like, JSON-free) and, when `parent`
@@ -158,48 +254,62 @@
     if (!isObject(v)) return v;
     if (v[RAW] !== undefined) {
       v = toRaw(v);
-      if (parent !== null) parent[key] = v;   // keep raw trees free of proxies
+      if (parent !== null && key !== IN_COLLECTION) parent[key] = v;   // keep raw trees free of proxies
     }
     if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
     if (seen === undefined) seen = new Map();
-    else { var s = seen.get(v); if (s !== undefined) return s; }   // a cycle: keep it
-    var out, i, k;
+    else {
+      let s = seen.get(v);
+      if (s !== undefined) return s;   // a cycle: keep it
+      if (seen.size > MAX_WALK) return undefined;   // beyond the state depth cap: the plugin reports it
+    }
+    let out, i, k;
     if (isArray(v)) {
-      var len = v.length;
+      let len = v.length;
       out = new Array(len);
       seen.set(v, out);
-      var observable = canObserve(v);
+      let observable = canObserve(v);
       if (parent !== null && observable) addLink(v, parent, key);
-      var p2 = (parent !== null && observable) ? v : null;
+      if (parent !== null && !observable) noteUnobservable(v, parent, key);
+      let p2 = (parent !== null && observable) ? v : null;
       for (i = 0; i < len; i++) {
         if (i in v) out[i] = snapshot(v[i], p2, i, seen);
       }
       seen.delete(v);   // only ancestors count: a value shared twice is cloned twice
       return out;
     }
-    var tag = objToString.call(v);
+    let tag = objToString.call(v);
     if (tag === '[object Object]') {
       out = {};
       seen.set(v, out);
-      var obs = canObserve(v);
+      let obs = canObserve(v);
       if (parent !== null && obs) addLink(v, parent, key);
-      var p3 = (parent !== null && obs) ? v : null;
-      var keys = Object.keys(v);
-      for (i = 0; i < keys.length; i++) { k = keys[i]; out[k] = snapshot(v[k], p3, k, seen); }
+      if (parent !== null && !obs) noteUnobservable(v, parent, key);
+      let p3 = (parent !== null && obs) ? v : null;
+      let keys = Object.keys(v);
+      for (i = 0; i < keys.length; i++) { k = keys[i]; assignOwn(out, k, snapshot(v[k], p3, k, seen)); }
       seen.delete(v);
       return out;
     }
-    if (v instanceof Date) return new Date(v.getTime());
-    if (v instanceof Map) {
-      out = new Map(); seen.set(v, out);
-      v.forEach(function (val, mk) { out.set(snapshot(mk, null, null, seen), snapshot(val, null, null, seen)); });
+    if (v instanceof Date) {
+      if (parent !== null) noteUnobservable(v, parent, key);
+      return new Date(v.getTime());
+    }
+    if (isIterableCollection(v)) {
+      const linked = parent !== null && canObserve(v);
+      if (linked) addLink(v, parent, key);
+      const owner = linked ? v : null;
+      if (v instanceof Map) {
+        out = new Map(); seen.set(v, out);
+        v.forEach((val, mk) => { out.set(snapshot(mk, owner, IN_COLLECTION, seen), snapshot(val, owner, IN_COLLECTION, seen)); });
+      } else {
+        out = new Set(); seen.set(v, out);
+        v.forEach((val) => { out.add(snapshot(val, owner, IN_COLLECTION, seen)); });
+      }
+      seen.delete(v);
       return out;
     }
-    if (v instanceof Set) {
-      out = new Set(); seen.set(v, out);
-      v.forEach(function (val) { out.add(snapshot(val, null, null, seen)); });
-      return out;
-    }
+    if (parent !== null) noteUnobservable(v, parent, key);
     if (v instanceof RegExp) return new RegExp(v.source, v.flags);
     if (typeof ArrayBuffer !== 'undefined') {
       if (v instanceof ArrayBuffer) return v.slice(0);
@@ -208,25 +318,27 @@
     if (typeof v === 'function') return v;
     // other objects (class instances with exotic tags, errors, ...): own enumerable props
     out = {}; seen.set(v, out);
-    keys = Object.keys(v);
-    for (i = 0; i < keys.length; i++) { k = keys[i]; out[k] = snapshot(v[k], null, null, seen); }
+    for (const ownKey of Object.keys(v)) assignOwn(out, ownKey, snapshot(v[ownKey], null, null, seen));
     return out;
   }
 
   // Register links for a whole tree (no clone), used when a root is registered.
   function registerTree(v, parent, key, depth) {
-    if (!isObject(v) || depth > 200) return;
-    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null) parent[key] = v; }
-    if (!canObserve(v)) return;
+    if (!isObject(v) || depth > MAX_WALK) return;
+    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null && key !== IN_COLLECTION) parent[key] = v; }
+    if (!canObserve(v)) { if (parent !== null) noteUnobservable(v, parent, key); return; }
     if (parent !== null) addLink(v, parent, key);
-    if (isArray(v)) { for (var i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
-    else { var keys = Object.keys(v); for (var j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
+    if (isArray(v)) { for (let i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
+    else if (v instanceof Map) v.forEach((val, mk) => { registerTree(mk, v, IN_COLLECTION, depth + 1); registerTree(val, v, IN_COLLECTION, depth + 1); });
+    else if (v instanceof Set) v.forEach((val) => registerTree(val, v, IN_COLLECTION, depth + 1));
+    else if (!COLLECTION_TAGS.has(objToString.call(v))) { let keys = Object.keys(v); for (let j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
   }
 
   function markStateRoot(raw, info) {
     raw = toRaw(raw);
     if (!roots.has(raw)) rootCount++;
     roots.set(raw, info);
+    infoRoots.set(info, raw);
     registerTree(raw, null, null, 0);
   }
   function unmarkStateRoot(raw) {
@@ -237,40 +349,43 @@
   // Collect (info, path) pairs for every live position of `raw` in a rooted tree.
   // out is a flat array: info0, path0, info1, path1, ...
   function collectPaths(raw, suffix, out, depth) {
-    var info = roots.get(raw);
+    let info = roots.get(raw);
     if (info !== undefined) out.push(info, suffix);
-    var ents = parentsOf.get(raw);
-    if (ents === undefined || depth > 64) return;
-    var stale = false;
-    for (var i = 0; i < ents.length; i++) {
-      var e = ents[i], p = e.p;
+    let ents = parentsOf.get(raw);
+    if (ents === undefined || depth > MAX_WALK) return;
+    let stale = false;
+    for (let i = 0; i < ents.length; i++) {
+      let e = ents[i], p = e.parent;
       if (isArray(p)) {
-        if (!e.m && p[e.k] === raw) { collectPaths(p, [e.k].concat(suffix), out, depth + 1); continue; }
-        var idx = p.indexOf(raw), first = idx, n = 0;
+        if (!e.several && p[e.key] === raw) { collectPaths(p, [e.key].concat(suffix), out, depth + 1); continue; }
+        let idx = p.indexOf(raw), first = idx, n = 0;
         while (idx !== -1) {
           n++;
           collectPaths(p, [idx].concat(suffix), out, depth + 1);
           idx = p.indexOf(raw, idx + 1);
         }
-        if (n === 0) { e.p = null; stale = true; }
-        else { e.k = first; e.m = n > 1; }
-      } else if (p[e.k] === raw && hasOwnProperty.call(p, e.k)) {
-        collectPaths(p, [e.k].concat(suffix), out, depth + 1);
-      } else { e.p = null; stale = true; }
+        if (n === 0) { e.parent = null; stale = true; }
+        else { e.key = first; e.several = n > 1; }
+      } else if (e.key === IN_COLLECTION) {
+        if (hasMember(p, raw)) { pathsIntoCollections = true; collectPaths(p, [new CollectionStep(p)], out, depth + 1); }
+        else { e.parent = null; stale = true; }
+      } else if (p[e.key] === raw && hasOwnProperty.call(p, e.key)) {
+        collectPaths(p, [e.key].concat(suffix), out, depth + 1);
+      } else { e.parent = null; stale = true; }
     }
     if (stale) {
-      var live = ents.filter(function (x) { return x.p !== null; });
+      let live = ents.filter(function (x) { return x.parent !== null; });
       if (live.length) parentsOf.set(raw, live); else parentsOf.delete(raw);
     }
   }
   // Fast path: one chain of single, valid parent links up to one root (the usual case).
   // Returns the path array (and sets singleInfo), or null when the general walk is needed.
-  var singleInfo = null;
+  let singleInfo = null;
   function singlePath(raw) {
-    var keys = null;
-    for (var depth = 0; depth < 64; depth++) {
-      var ents = parentsOf.get(raw);
-      var info = roots.get(raw);
+    let keys = null;
+    for (let depth = 0; depth < MAX_OP_PATH; depth++) {
+      let ents = parentsOf.get(raw);
+      let info = roots.get(raw);
       if (info !== undefined) {
         if (ents !== undefined) return null;
         singleInfo = info;
@@ -279,108 +394,166 @@
         return keys;
       }
       if (ents === undefined || ents.length !== 1) return null;
-      var e = ents[0], p = e.p, k = e.k;
-      if (e.m || p[k] !== raw) return null;
+      let e = ents[0], p = e.parent, k = e.key;
+      if (e.several || p[k] !== raw) return null;
       if (keys === null) keys = [k]; else keys.push(k);
       raw = p;
     }
     return null;
   }
-  var single = [null, null];
+  let single = [null, null];
   function pathsOf(raw) {
-    var path = singlePath(raw);
+    pathsIntoCollections = false;
+    let path = singlePath(raw);
     if (path !== null) {
       single[0] = singleInfo; single[1] = path;
       return single;
     }
-    var out = [];
+    let out = [];
     collectPaths(raw, [], out, 0);
     return out;
   }
 
   // op emitters (only called when rootCount > 0 and opHook set). The ops of one write are
   // handed over together, one call per store: opHook(info, [op, ...]).
+  let infoRoots = new WeakMap();   // info -> raw root, to resolve capped paths
+  // Hands ops to the runtime, each op path capped at MAX_OP_PATH steps: a longer one becomes a
+  // `set` of its ancestor at the cap (a fresh snapshot of that ancestor as it is now).
+  let pathsIntoCollections = false;   // set when collectPaths met a CollectionStep
+  function hand(info, ops) {
+    if (pathsIntoCollections) ops = wholeCollections(ops);
+    for (let i = 0; i < ops.length; i++) {
+      let o = ops[i];
+      if (o.path.length > MAX_OP_PATH) ops[i] = ancestorSet(info, o.path);
+    }
+    opHook(info, ops);
+  }
+  // An op whose path leads into a Map or Set becomes one `set` of that whole collection.
+  function wholeCollections(ops) {
+    const out = [], done = [];
+    for (const o of ops) {
+      const at = o.path.findIndex((step) => step instanceof CollectionStep);
+      if (at === -1) { out.push(o); continue; }
+      const collection = o.path[at].collection;
+      if (done.indexOf(collection) !== -1) continue;
+      done.push(collection);
+      out.push({ op: OpKind.set, path: o.path.slice(0, at), value: snapshotCollection(collection) });
+    }
+    return out;
+  }
+  // A copy of a Map or Set in a state tree, its members linked to it.
+  function snapshotCollection(collection) {
+    const seen = new Map();
+    if (collection instanceof Map) {
+      const out = new Map();
+      seen.set(collection, out);
+      collection.forEach((value, key) => { out.set(snapshot(key, collection, IN_COLLECTION, seen), snapshot(value, collection, IN_COLLECTION, seen)); });
+      return out;
+    }
+    const out = new Set();
+    seen.set(collection, out);
+    collection.forEach((value) => { out.add(snapshot(value, collection, IN_COLLECTION, seen)); });
+    return out;
+  }
+  // A Map or Set changed in place: a `set` of it at each of its paths.
+  function emitCollection(raw) {
+    const out = pathsOf(raw);
+    if (out.length === 0) return;
+    if (!anyWants(out)) { registerTree(raw, null, null, 0); return; }
+    const ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      const path = out[i + 1].slice();
+      ops.push({ op: OpKind.set, path: path, value: path.length && path[path.length - 1] instanceof CollectionStep ? null : snapshotCollection(raw) });
+    }
+    deliverOps(out, ops);
+  }
+  function ancestorSet(info, path) {
+    let node = infoRoots.get(info), parent = null, key = null;
+    let cut = path.slice(0, MAX_OP_PATH);
+    for (let i = 0; i < cut.length && isObject(node); i++) { parent = node; key = cut[i]; node = node[key]; }
+    return { op: OpKind.set, path: cut, value: isObject(node) ? snapshot(node, parent, key) : node };
+  }
   function deliverOps(out, ops) {
-    if (out.length === 2) { if (out[0].wantsOps) opHook(out[0], ops); return; }
-    var done = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var info = out[i];
+    if (out.length === 2) { if (out[0].wantsOps) hand(out[0], ops); return; }
+    let done = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let info = out[i];
       if (done.indexOf(info) !== -1) continue;
       done.push(info);
       if (!info.wantsOps) continue;
-      var mine = [];
-      for (var j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
-      opHook(info, mine);
+      let mine = [];
+      for (let j = i; j < out.length; j += 2) if (out[j] === info) mine.push(ops[j >> 1]);
+      hand(info, mine);
     }
   }
   function anyWants(out) {
-    for (var i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
+    for (let i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
     return false;
   }
   function emitSet(target, key, value) {
     if (parentsOf.get(target) === undefined) {   // fastest path: a write at the top of a state
-      var rinfo = roots.get(target);
+      let rinfo = roots.get(target);
       if (rinfo === undefined) return;
       if (!rinfo.wantsOps) { if (isObject(value)) registerTree(value, target, key, 0); return; }
-      opHook(rinfo, [{ op: 'set', path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
+      opHook(rinfo, [{ op: OpKind.set, path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
       return;
     }
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0) return;
-    var obj = isObject(value);
+    let obj = isObject(value);
     if (!anyWants(out)) { if (obj) registerTree(value, target, key, 0); return; }
     if (out.length === 2) {
-      var p1 = out[1].slice(); p1.push(key);
-      opHook(out[0], [{ op: 'set', path: p1, value: obj ? snapshot(value, target, key) : value }]);
+      let p1 = out[1].slice(); p1.push(key);
+      hand(out[0], [{ op: OpKind.set, path: p1, value: obj ? snapshot(value, target, key) : value }]);
       return;
     }
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var path = out[i + 1].slice(); path.push(key);
-      ops.push({ op: 'set', path: path, value: obj ? snapshot(value, target, key) : value });
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let path = out[i + 1].slice(); path.push(key);
+      ops.push({ op: OpKind.set, path: path, value: obj ? snapshot(value, target, key) : value });
     }
     deliverOps(out, ops);
   }
   function emitDelete(target, key) {
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0 || !anyWants(out)) return;
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var path = out[i + 1].slice(); path.push(key);
-      ops.push({ op: 'delete', path: path });
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let path = out[i + 1].slice(); path.push(key);
+      ops.push({ op: OpKind.delete, path: path });
     }
     deliverOps(out, ops);
   }
   function emitSplice(target, index, deleteCount, items) {
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0) return;
-    if (!anyWants(out)) { for (var q = 0; q < items.length; q++) registerTree(items[q], target, index + q, 0); return; }
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var snap = new Array(items.length);
-      for (var j = 0; j < items.length; j++) snap[j] = snapshot(items[j], target, index + j);
-      ops.push({ op: 'splice', path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
+    if (!anyWants(out)) { for (let q = 0; q < items.length; q++) registerTree(items[q], target, index + q, 0); return; }
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let snap = new Array(items.length);
+      for (let j = 0; j < items.length; j++) snap[j] = snapshot(items[j], target, index + j);
+      ops.push({ op: OpKind.splice, path: out[i + 1].slice(), index: index, deleteCount: deleteCount, items: snap });
     }
     deliverOps(out, ops);
   }
   function emitWhole(target) {   // the array itself replaced at each of its paths
-    var out = pathsOf(target);
+    let out = pathsOf(target);
     if (out.length === 0) return;
-    if (!anyWants(out)) { for (var q = 0; q < target.length; q++) registerTree(target[q], target, q, 0); return; }
-    var ops = [];
-    for (var i = 0; i < out.length; i += 2) {
-      var copy = new Array(target.length);
-      for (var j = 0; j < target.length; j++) if (j in target) copy[j] = snapshot(target[j], target, j);
-      ops.push({ op: 'set', path: out[i + 1].slice(), value: copy });
+    if (!anyWants(out)) { for (let q = 0; q < target.length; q++) registerTree(target[q], target, q, 0); return; }
+    let ops = [];
+    for (let i = 0; i < out.length; i += 2) {
+      let copy = new Array(target.length);
+      for (let j = 0; j < target.length; j++) if (j in target) copy[j] = snapshot(target[j], target, j);
+      ops.push({ op: OpKind.set, path: out[i + 1].slice(), value: copy });
     }
     deliverOps(out, ops);
   }
 
   function indexKey(key) {   // array index as a number, or -1
     if (typeof key !== 'string') return -1;
-    var c = key.charCodeAt(0);
+    let c = key.charCodeAt(0);
     if (c < 48 || c > 57) return -1;
-    var n = +key;
+    let n = +key;
     return (n >>> 0) === n && n !== 4294967295 && String(n) === key ? n : -1;
   }
 
@@ -388,14 +561,16 @@
   // reactive()
   // ---------------------------------------------------------------------------
 
-  var proxyMap = new WeakMap();
+  let proxyMap = new WeakMap();
 
   function toReactive(v) { return isObject(v) ? reactive(v) : v; }
 
   function getTrap(target, key, receiver) {
     if (key === RAW) return target;
     if (key === IS_REACTIVE) return true;
-    var res = target[key];
+    if (key === IS_READONLY || key === IS_SHALLOW) return false;
+    if (key === '__proto__' && !hasOwnProperty.call(target, key)) return Reflect.get(target, key);
+    let res = target[key];
     if (typeof key === 'symbol') return res;
     if (activeEffect !== null && shouldTrack) track(target, key);
     if (res !== null && typeof res === 'object') {
@@ -407,51 +582,67 @@
   function arrayGetTrap(target, key, receiver) {
     if (key === RAW) return target;
     if (key === IS_REACTIVE) return true;
+    if (key === IS_READONLY || key === IS_SHALLOW) return false;
     if (typeof key === 'string' && hasOwnProperty.call(arrayInstrumentations, key)) return arrayInstrumentations[key];
-    var res = target[key];
+    let res = target[key];
     if (typeof key === 'symbol') return res;
     if (activeEffect !== null && shouldTrack) track(target, key);
     if (res !== null && typeof res === 'object') return reactive(res);
     return res;
   }
 
+  // Objects that hold refs as Vue does (stored as refs, unwrapped on read): stores. Their
+  // accessor properties (state and getters) are written through their setters, which do
+  // their own triggering.
+  const refHolders = new WeakSet();
   function objectSet(target, key, value, receiver) {
-    if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
+    if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
+    if (refHolders.has(target)) {
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor !== undefined && (descriptor.get !== undefined || descriptor.set !== undefined) && isObject(value) && value.__v_isRef === true) {
+        // a ref replaces the accessor (as assigning a ref over a ref does in Vue), e.g. a hot-updated getter
+        Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+        trigger(target, 0, key);
+        return true;
+      }
+      if (descriptor !== undefined && descriptor.set !== undefined) { descriptor.set.call(receiver, value); return true; }
+      if (descriptor !== undefined && descriptor.get !== undefined) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
+    }
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
-    var had = hasOwnProperty.call(target, key);
-    var old = target[key];
+    let had = hasOwnProperty.call(target, key);
+    let old = had ? target[key] : undefined;
     if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
       old.value = value;
       return true;
     }
-    if (isObject(value) && value instanceof RefImpl) {
+    if (isObject(value) && value instanceof RefImpl && !refHolders.has(target)) {
       // A plain ref assigned into a reactive object: keep its value here and bind the ref to
       // this property (reads and writes through either side meet, and stay in the op log).
-      var rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
+      let rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
       bindRef(value, receiver, key);
       value = rv;
-      old = target[key];
+      old = had ? target[key] : undefined;
       if (had && Object.is(old, value)) return true;
     }
     if (had && Object.is(old, value)) return true;
-    target[key] = value;
+    assignOwn(target, key, value);
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
-      W.depth++;
+      writes.depth++;
       try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
     } else trigger(target, had ? 0 : 1, key);
     return true;
   }
   function arraySet(target, key, value, receiver) {
-    if (proxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
+    if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
-    var oldLen = target.length;
+    let oldLen = target.length;
     if (key === 'length') {
-      var newLen = value;
+      let newLen = value;
       target.length = value;          // throws RangeError on invalid length, like an array
       newLen = target.length;
       if (newLen === oldLen) return true;
       if (rootCount !== 0 && opHook !== null) {
-        W.depth++;
+        writes.depth++;
         try {
           if (newLen < oldLen) emitSplice(target, newLen, oldLen - newLen, []);
           else emitSplice(target, oldLen, 0, new Array(newLen - oldLen).fill(null));
@@ -460,42 +651,42 @@
       } else trigger(target, 3);
       return true;
     }
-    var idx = indexKey(key);
+    let idx = indexKey(key);
     if (idx === -1) {  // non-index property on an array: reactive, not part of JSON state
-      var hadP = hasOwnProperty.call(target, key);
+      let hadP = hasOwnProperty.call(target, key);
       if (hadP && Object.is(target[key], value)) return true;
       target[key] = value;
       trigger(target, hadP ? 0 : 1, key);
       return true;
     }
     if (idx < oldLen) {
-      var hadI = idx in target;
+      let hadI = idx in target;
       if (hadI && Object.is(target[idx], value)) return true;
       target[idx] = value;
       if (rootCount !== 0 && opHook !== null) {
-        W.depth++;
+        writes.depth++;
         try { emitSet(target, idx, value); trigger(target, hadI ? 0 : 1, key); } finally { endWrite(); }
       } else trigger(target, hadI ? 0 : 1, key);
       return true;
     }
     target[idx] = value;
     if (rootCount !== 0 && opHook !== null) {
-      var items = new Array(idx - oldLen + 1).fill(null);
+      let items = new Array(idx - oldLen + 1).fill(null);
       items[items.length - 1] = value;
-      W.depth++;
+      writes.depth++;
       try { emitSplice(target, oldLen, 0, items); trigger(target, 3); } finally { endWrite(); }
     } else trigger(target, 3);
     return true;
   }
   function deleteTrap(target, key) {
-    var had = hasOwnProperty.call(target, key);
-    var ok = delete target[key];
+    let had = hasOwnProperty.call(target, key);
+    let ok = delete target[key];
     if (ok && had) {
       if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
-        W.depth++;
+        writes.depth++;
         try {
           if (isArray(target)) {
-            var idx = indexKey(key);
+            let idx = indexKey(key);
             if (idx !== -1) emitSet(target, idx, null);   // a hole: JSON null
           } else emitDelete(target, key);
           trigger(target, 2, key);
@@ -513,70 +704,85 @@
     return Reflect.ownKeys(target);
   }
 
-  var objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
-  var arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+  // Object.defineProperty(state, key, { value }) is a write like any other (the sync plugin
+  // uses it for "__proto__" keys); accessors and non-default attributes pass through.
+  function definePropertyTrap(target, key, desc) {
+    let plainData = hasOwnProperty.call(desc, 'value') && !desc.get && !desc.set &&
+      desc.enumerable !== false && desc.writable !== false && desc.configurable !== false;
+    if (plainData && typeof key === 'string' && !isArray(target)) {
+      let receiver = proxyMap.get(target) || shallowProxyMap.get(target);
+      if (receiver !== undefined) return objectSet(target, key, desc.value, receiver);
+    }
+    let had = hasOwnProperty.call(target, key);
+    let ok = Reflect.defineProperty(target, key, desc);
+    if (ok) trigger(target, had ? 0 : 1, key);
+    return ok;
+  }
+
+  let objectHandlers = { get: getTrap, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
+  let arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
 
   // Array methods run on the raw array (fast, one notification, one op).
-  var arrayInstrumentations = Object.create(null);
-  function rawArgs(args) { for (var i = 0; i < args.length; i++) { var a = args[i]; if (isObject(a) && a[RAW] !== undefined) args[i] = a[RAW]; } return args; }
+  let arrayInstrumentations = Object.create(null);
+  function rawArgs(args) { for (let i = 0; i < args.length; i++) { let a = args[i]; if (isObject(a) && a[RAW] !== undefined) args[i] = a[RAW]; } return args; }
   function afterSplice(raw, index, deleteCount, items) {
     if (deleteCount === 0 && items.length === 0) return;
     if (rootCount !== 0 && opHook !== null) {
-      W.depth++;
+      writes.depth++;
       try { emitSplice(raw, index, deleteCount, items); trigger(raw, 3); } finally { endWrite(); }
     } else trigger(raw, 3);
   }
   arrayInstrumentations.push = function () {
-    var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
-    var start = raw.length;
-    var n = Array.prototype.push.apply(raw, items);
+    let raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
+    let start = raw.length;
+    let n = Array.prototype.push.apply(raw, items);
     afterSplice(raw, start, 0, items);
     return n;
   };
   arrayInstrumentations.unshift = function () {
-    var raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
-    var n = Array.prototype.unshift.apply(raw, items);
+    let raw = toRaw(this), items = rawArgs(Array.prototype.slice.call(arguments));
+    let n = Array.prototype.unshift.apply(raw, items);
     afterSplice(raw, 0, 0, items);
     return n;
   };
   arrayInstrumentations.pop = function () {
-    var raw = toRaw(this);
+    let raw = toRaw(this);
     if (raw.length === 0) return undefined;
-    var r = raw.pop();
+    let r = raw.pop();
     afterSplice(raw, raw.length, 1, []);
     return toReactive(r);
   };
   arrayInstrumentations.shift = function () {
-    var raw = toRaw(this);
+    let raw = toRaw(this);
     if (raw.length === 0) return undefined;
-    var r = raw.shift();
+    let r = raw.shift();
     afterSplice(raw, 0, 1, []);
     return toReactive(r);
   };
   arrayInstrumentations.splice = function (start, deleteCount) {
-    var raw = toRaw(this), len = raw.length, argc = arguments.length;
+    let raw = toRaw(this), len = raw.length, argc = arguments.length;
     if (argc === 0) return [];
-    var s = Math.trunc(+start) || 0;
+    let s = Math.trunc(+start) || 0;
     s = s < 0 ? Math.max(len + s, 0) : Math.min(s, len);
-    var items = rawArgs(Array.prototype.slice.call(arguments, 2));
-    var removed = argc === 1 ? raw.splice(s) : Array.prototype.splice.apply(raw, [s, deleteCount].concat(items));
+    let items = rawArgs(Array.prototype.slice.call(arguments, 2));
+    let removed = argc === 1 ? raw.splice(s) : Array.prototype.splice.apply(raw, [s, deleteCount].concat(items));
     afterSplice(raw, s, removed.length, items);
-    for (var i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
+    for (let i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
     return removed;
   };
   function wholeArrayMethod(name) {
     return function () {
-      var raw = toRaw(this);
-      var args = Array.prototype.slice.call(arguments);
+      let raw = toRaw(this);
+      let args = Array.prototype.slice.call(arguments);
       if (name === 'sort' && typeof args[0] === 'function') {
-        var cmp = args[0];
+        let cmp = args[0];
         args[0] = function (a, b) { return cmp(toReactive(a), toReactive(b)); };
       }
       if (name === 'fill') rawArgs(args);
       Array.prototype[name].apply(raw, args);
       if (raw.length) {
         if (rootCount !== 0 && opHook !== null) {
-          W.depth++;
+          writes.depth++;
           try { emitWhole(raw); trigger(raw, 3); } finally { endWrite(); }
         } else trigger(raw, 3);
       }
@@ -586,29 +792,225 @@
   ['sort', 'reverse', 'fill', 'copyWithin'].forEach(function (m) { arrayInstrumentations[m] = wholeArrayMethod(m); });
   ['includes', 'indexOf', 'lastIndexOf'].forEach(function (m) {
     arrayInstrumentations[m] = function () {
-      var raw = toRaw(this);
+      let raw = toRaw(this);
       track(raw, 'length'); // coarse: any change re-runs
-      for (var i = 0; i < raw.length; i++) track(raw, String(i));
-      var res = Array.prototype[m].apply(raw, arguments);
+      for (let i = 0; i < raw.length; i++) track(raw, String(i));
+      let res = Array.prototype[m].apply(raw, arguments);
       if (res === -1 || res === false) return Array.prototype[m].apply(raw, rawArgs(Array.prototype.slice.call(arguments)));
       return res;
     };
   });
 
+  // ---------------------------------------------------------------------------
+  // shallowReactive, readonly, shallowReadonly
+  // ---------------------------------------------------------------------------
+
+  // shallowReactive: only the top level is reactive; values are returned as stored (refs too).
+  function shallowGet(target, key, receiver) {
+    if (key === RAW) return target;
+    if (key === IS_REACTIVE || key === IS_SHALLOW) return true;
+    if (key === IS_READONLY) return false;
+    if (isArray(target) && typeof key === 'string' && hasOwnProperty.call(arrayInstrumentations, key)) return arrayInstrumentations[key];
+    const res = target[key];
+    if (typeof key !== 'symbol' && activeEffect !== null && shouldTrack) track(target, key);
+    return res;
+  }
+  const shallowObjectHandlers = { get: shallowGet, set: objectSet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap, defineProperty: definePropertyTrap };
+  const shallowArrayHandlers = { get: shallowGet, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
+
+  // readonly: reads go through the target (a reactive proxy stays reactive underneath), values
+  // come back readonly, writes warn and change nothing.
+  function makeReadonlyHandlers(shallow) {
+    return {
+      get(target, key, receiver) {
+        if (key === RAW) return target;
+        if (key === IS_READONLY) return true;
+        if (key === IS_SHALLOW) return shallow;
+        if (key === IS_REACTIVE) return isReactive(target);
+        const res = target[key];
+        if (shallow || typeof key === 'symbol' || !isObject(res)) return res;
+        if (res.__v_isRef === true) return isArray(target) && indexKey(key) !== -1 ? res : res.value;
+        return readonly(res);
+      },
+      set(target, key) {
+        warn(`Set operation on key "${String(key)}" failed: target is readonly.`, target);
+        return true;
+      },
+      deleteProperty(target, key) {
+        warn(`Delete operation on key "${String(key)}" failed: target is readonly.`, target);
+        return true;
+      },
+      defineProperty(target, key) {
+        warn(`Set operation on key "${String(key)}" failed: target is readonly.`, target);
+        return true;
+      }
+    };
+  }
+  const readonlyHandlers = makeReadonlyHandlers(false);
+  const shallowReadonlyHandlers = makeReadonlyHandlers(true);
+
+  // ---------------------------------------------------------------------------
+  // Map, Set, WeakMap, WeakSet (Vue's collection handlers: methods instrumented)
+  // ---------------------------------------------------------------------------
+
+  // A collection in a state tree changed in place: its ops, then its effects.
+  function afterCollectionWrite(raw, kind, key) {
+    if (rootCount !== 0 && opHook !== null && isIterableCollection(raw)) {
+      writes.depth++;
+      try { emitCollection(raw); trigger(raw, kind, key); } finally { endWrite(); }
+    } else trigger(raw, kind, key);
+  }
+  function trackRead(raw, key) { if (activeEffect !== null && shouldTrack) track(raw, key); }
+
+  function makeCollectionInstrumentations(readonlyKind, shallow) {
+    const wrap = shallow ? (v) => v : readonlyKind ? toReadonly : toReactive;
+    const readonlyWrite = (what) => function (key) {
+      warn(`${what} operation ${arguments.length ? `on key "${String(key)}" ` : ''}failed: target is readonly.`, toRaw(this));
+      return what === 'Delete' ? false : what === 'Clear' ? undefined : this;
+    };
+    const iterator = (method) => function (...args) {
+      const target = this[RAW], raw = toRaw(target);
+      const isMap = raw instanceof Map;
+      const pairs = method === 'entries' || (method === Symbol.iterator && isMap);
+      const keysOnly = method === 'keys' && isMap;
+      const inner = target[method](...args);
+      if (!readonlyKind) trackRead(raw, keysOnly ? MAP_KEY_ITERATE_KEY : ITERATE_KEY);
+      return {
+        next() {
+          const { value, done } = inner.next();
+          return done ? { value, done } : { value: pairs ? [wrap(value[0]), wrap(value[1])] : wrap(value), done };
+        },
+        [Symbol.iterator]() { return this; }
+      };
+    };
+    const methods = {
+      get(key) {
+        const target = this[RAW], raw = toRaw(target), rawKey = toRaw(key);
+        if (!readonlyKind) { if (key !== rawKey) trackRead(raw, key); trackRead(raw, rawKey); }
+        if (raw.has(key)) return wrap(target.get(key));
+        if (raw.has(rawKey)) return wrap(target.get(rawKey));
+        if (target !== raw) target.get(key);   // readonly(reactive(map)): let the inner proxy track
+        return undefined;
+      },
+      get size() {
+        const target = this[RAW];
+        if (!readonlyKind) trackRead(toRaw(target), ITERATE_KEY);
+        return target.size;
+      },
+      has(key) {
+        const target = this[RAW], raw = toRaw(target), rawKey = toRaw(key);
+        if (!readonlyKind) { if (key !== rawKey) trackRead(raw, key); trackRead(raw, rawKey); }
+        return key === rawKey ? target.has(key) : target.has(key) || target.has(rawKey);
+      },
+      forEach(callback, thisArg) {
+        const observed = this, target = observed[RAW], raw = toRaw(target);
+        if (!readonlyKind) trackRead(raw, ITERATE_KEY);
+        return target.forEach((value, key) => callback.call(thisArg, wrap(value), wrap(key), observed));
+      }
+    };
+    if (readonlyKind) {
+      methods.add = readonlyWrite('Add'); methods.set = readonlyWrite('Set');
+      methods.delete = readonlyWrite('Delete'); methods.clear = readonlyWrite('Clear');
+    } else {
+      methods.add = function (value) {
+        const raw = toRaw(this), rawValue = shallow ? value : toRaw(value);
+        if (!raw.has(rawValue) && !raw.has(value)) {
+          raw.add(rawValue);
+          afterCollectionWrite(raw, 1, rawValue);
+        }
+        return this;
+      };
+      methods.set = function (key, value) {
+        const raw = toRaw(this);
+        if (!shallow) value = toRaw(value);
+        let had = raw.has(key);
+        if (!had) { key = toRaw(key); had = raw.has(key); }
+        const old = raw.get(key);
+        raw.set(key, value);
+        if (!had) afterCollectionWrite(raw, 1, key);
+        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key);
+        return this;
+      };
+      methods.delete = function (key) {
+        const raw = toRaw(this);
+        let had = raw.has(key);
+        if (!had) { key = toRaw(key); had = raw.has(key); }
+        const result = raw.delete(key);
+        if (had) afterCollectionWrite(raw, 2, key);
+        return result;
+      };
+      methods.clear = function () {
+        const raw = toRaw(this);
+        const hadItems = raw.size !== 0;
+        const result = raw.clear();
+        if (hadItems) afterCollectionWrite(raw, 3, undefined);
+        return result;
+      };
+    }
+    for (const method of ['keys', 'values', 'entries', Symbol.iterator]) methods[method] = iterator(method);
+    return methods;
+  }
+  function makeCollectionHandlers(readonlyKind, shallow) {
+    const methods = makeCollectionInstrumentations(readonlyKind, shallow);
+    return {
+      get(target, key, receiver) {
+        if (key === RAW) return target;
+        if (key === IS_REACTIVE) return !readonlyKind || isReactive(target);
+        if (key === IS_READONLY) return readonlyKind;
+        if (key === IS_SHALLOW) return shallow;
+        return Reflect.get(hasOwnProperty.call(methods, key) && key in target ? methods : target, key, receiver);
+      }
+    };
+  }
+  const collectionHandlers = makeCollectionHandlers(false, false);
+  const shallowCollectionHandlers = makeCollectionHandlers(false, true);
+  const readonlyCollectionHandlers = makeCollectionHandlers(true, false);
+  const shallowReadonlyCollectionHandlers = makeCollectionHandlers(true, true);
+
+  const shallowProxyMap = new WeakMap();
+  const readonlyProxyMap = new WeakMap();
+  const shallowReadonlyProxyMap = new WeakMap();
+
+  function createProxy(target, cache, commonHandlers, arrayCommonHandlers, collectionKindHandlers) {
+    const existing = cache.get(target);
+    if (existing !== undefined) return existing;
+    const kind = targetKind(target);
+    if (kind === TargetKind.invalid) return target;
+    const handlers = kind === TargetKind.collection ? collectionKindHandlers : isArray(target) ? arrayCommonHandlers : commonHandlers;
+    const proxy = new Proxy(target, handlers);
+    cache.set(target, proxy);
+    return proxy;
+  }
+
   function reactive(target) {
     if (!isObject(target)) return target;
-    if (target[RAW] !== undefined) return target;
-    var existing = proxyMap.get(target);
-    if (existing !== undefined) return existing;
-    if (!canObserve(target)) return target;
-    var p = new Proxy(target, isArray(target) ? arrayHandlers : objectHandlers);
-    proxyMap.set(target, p);
-    return p;
+    if (target[RAW] !== undefined && !isReadonly(target)) return target;
+    if (isReadonly(target)) return target;
+    return createProxy(target, proxyMap, objectHandlers, arrayHandlers, collectionHandlers);
   }
-  function isReactive(v) { return isObject(v) && v[IS_REACTIVE] === true; }
-  function isProxy(v) { return isReactive(v); }
+  function shallowReactive(target) {
+    if (!isObject(target) || target[RAW] !== undefined) return target;
+    return createProxy(target, shallowProxyMap, shallowObjectHandlers, shallowArrayHandlers, shallowCollectionHandlers);
+  }
+  function readonly(target) {
+    if (!isObject(target) || isReadonly(target)) return target;
+    return createProxy(target, readonlyProxyMap, readonlyHandlers, readonlyHandlers, readonlyCollectionHandlers);
+  }
+  function shallowReadonly(target) {
+    if (!isObject(target) || isReadonly(target)) return target;
+    return createProxy(target, shallowReadonlyProxyMap, shallowReadonlyHandlers, shallowReadonlyHandlers, shallowReadonlyCollectionHandlers);
+  }
+  function toReadonly(v) { return isObject(v) ? readonly(v) : v; }
+  function isReadonly(v) { return isObject(v) && v[IS_READONLY] === true; }
+  function isShallow(v) { return isObject(v) && v[IS_SHALLOW] === true; }
+  function isReactive(v) {
+    if (!isObject(v)) return false;
+    if (isReadonly(v)) return isReactive(v[RAW]);
+    return v[IS_REACTIVE] === true;
+  }
+  function isProxy(v) { return isObject(v) && v[RAW] !== undefined; }
   function toRaw(v) {
-    var r = isObject(v) ? v[RAW] : undefined;
+    let r = isObject(v) ? v[RAW] : undefined;
     return r !== undefined ? toRaw(r) : v;
   }
   function markRaw(v) {
@@ -639,7 +1041,7 @@
     },
     set: function (v) {
       if (this._b !== null) { this._b[this._k] = v; return; }
-      var raw = this.__v_isShallow ? v : toRaw(v);
+      let raw = this.__v_isShallow ? v : toRaw(v);
       if (hasChanged(raw, this._rawValue)) {
         this._rawValue = raw;
         this._value = this.__v_isShallow ? v : toReactive(v);
@@ -653,11 +1055,11 @@
   // Make a ref read and write `proxy[key]` from now on (used for setup-store state);
   // effects already depending on the ref are moved onto that property.
   function bindRef(r, proxy, key) {
-    var raw = toRaw(proxy);
+    let raw = toRaw(proxy);
     if (r.dep !== undefined && r.dep.size) {
-      var depsMap = targetMap.get(raw);
+      let depsMap = targetMap.get(raw);
       if (depsMap === undefined) targetMap.set(raw, (depsMap = new Map()));
-      var dep = depsMap.get(key);
+      let dep = depsMap.get(key);
       if (dep === undefined) depsMap.set(key, (dep = new Set()));
       r.dep.forEach(function (e) { if (!dep.has(e)) { dep.add(e); e.deps.push(dep); } });
     }
@@ -672,9 +1074,9 @@
 
   function CustomRefImpl(factory) {
     this.__v_isRef = true;
-    var self = this;
+    let self = this;
     this.dep = new Set();
-    var fns = factory(function () { if (activeEffect !== null && shouldTrack) trackDep(self.dep); },
+    let fns = factory(function () { if (activeEffect !== null && shouldTrack) trackDep(self.dep); },
                       function () { triggerDep(self.dep); });
     this._get = fns.get; this._set = fns.set;
   }
@@ -690,7 +1092,7 @@
     this._object = object; this._key = key; this._defaultValue = defaultValue;
   }
   Object.defineProperty(ObjectRefImpl.prototype, 'value', {
-    get: function () { var v = this._object[this._key]; return v === undefined ? this._defaultValue : v; },
+    get: function () { let v = this._object[this._key]; return v === undefined ? this._defaultValue : v; },
     set: function (v) { this._object[this._key] = v; },
     configurable: true
   });
@@ -701,14 +1103,14 @@
     if (isRef(source)) return source;
     if (typeof source === 'function') return new GetterRefImpl(source);
     if (isObject(source) && arguments.length > 1) {
-      var v = source[key];
+      let v = source[key];
       return isRef(v) ? v : new ObjectRefImpl(source, key, defaultValue);
     }
     return ref(source);
   }
   function toRefs(object) {
-    var out = isArray(object) ? new Array(object.length) : {};
-    for (var k in object) out[k] = new ObjectRefImpl(object, k);
+    let out = isArray(object) ? new Array(object.length) : {};
+    for (let k in object) out[k] = new ObjectRefImpl(object, k);
     return out;
   }
   function toValue(v) { return typeof v === 'function' ? v() : unref(v); }
@@ -724,7 +1126,7 @@
     this._dirty = true;
     this._value = undefined;
     this.dep = undefined;
-    var self = this;
+    let self = this;
     this.effect = new ReactiveEffect(getter, function () {
       if (!self._dirty) { self._dirty = true; triggerDep(self.dep); }
     });
@@ -742,7 +1144,7 @@
     },
     set: function (v) {
       if (this._setter) this._setter(v);
-      else if (global.console) console.warn('Write operation failed: computed value is readonly');
+      else warn('Write operation failed: computed value is readonly');
     },
     configurable: true
   });
@@ -756,9 +1158,9 @@
   // scheduler, nextTick
   // ---------------------------------------------------------------------------
 
-  var queue = [];
-  var flushPromise = null;
-  var resolved = Promise.resolve();
+  let queue = [];
+  let flushPromise = null;
+  let resolved = Promise.resolve();
   function reportError(e) {
     if (typeof global.reportError === 'function') { try { global.reportError(e); return; } catch (_) {} }
     if (global.console && console.error) console.error(e);
@@ -769,20 +1171,37 @@
     queue.push(job);
     if (flushPromise === null) flushPromise = resolved.then(flushJobs);
   }
+  // flush: 'post' callbacks run after every 'pre' job of the same flush (Vue runs them after
+  // rendering; there is no rendering here).
+  const postQueue = [];
+  function queuePostJob(job) {
+    if (job._queued) return;
+    job._queued = true;
+    postQueue.push(job);
+    if (flushPromise === null) flushPromise = resolved.then(flushJobs);
+  }
+  function runQueue(list) {
+    for (let i = 0; i < list.length; i++) {
+      const job = list[i];
+      job._queued = false;
+      try { job(); } catch (e) { reportError(e); }
+    }
+    list.length = 0;
+  }
   function flushJobs() {
     try {
-      for (var i = 0; i < queue.length; i++) {
-        var job = queue[i];
-        job._queued = false;
-        try { job(); } catch (e) { reportError(e); }
+      while (queue.length !== 0 || postQueue.length !== 0) {
+        runQueue(queue);
+        runQueue(postQueue);
       }
     } finally {
       queue.length = 0;
+      postQueue.length = 0;
       flushPromise = null;
     }
   }
   function nextTick(fn) {
-    var p = flushPromise || resolved;
+    let p = flushPromise || resolved;
     return fn ? p.then(this ? fn.bind(this) : fn) : p;
   }
 
@@ -800,7 +1219,7 @@
   }
   EffectScope.prototype.run = function (fn) {
     if (!this.active) return undefined;
-    var prev = activeScope;
+    let prev = activeScope;
     activeScope = this;
     try { return fn(); } finally { activeScope = prev; }
   };
@@ -809,12 +1228,12 @@
   EffectScope.prototype.stop = function () {
     if (!this.active) return;
     this.active = false;
-    var i;
+    let i;
     for (i = 0; i < this.effects.length; i++) this.effects[i].stop();
     for (i = 0; i < this.cleanups.length; i++) { try { this.cleanups[i](); } catch (e) { reportError(e); } }
     for (i = 0; i < this.scopes.length; i++) this.scopes[i].stop();
     if (this.parent && this.parent.scopes) {
-      var idx = this.parent.scopes.indexOf(this);
+      let idx = this.parent.scopes.indexOf(this);
       if (idx !== -1) this.parent.scopes.splice(idx, 1);
     }
     this.effects.length = 0; this.cleanups.length = 0; this.scopes.length = 0;
@@ -827,66 +1246,76 @@
   // watch, watchEffect
   // ---------------------------------------------------------------------------
 
-  function traverse(v, seen) {
-    if (!isObject(v) || v[SKIP]) return v;
-    seen = seen || new Set();
+  // Reads everything under v (down to `depth` levels) so that a deep watcher depends on it.
+  function traverse(v, depth = Infinity, seen = new Set()) {
+    if (depth <= 0 || !isObject(v) || v[SKIP]) return v;
     if (seen.has(v)) return v;
     seen.add(v);
-    if (isRef(v)) traverse(v.value, seen);
-    else if (isArray(v)) { for (var i = 0; i < v.length; i++) traverse(v[i], seen); }
-    else if (v instanceof Map) { v.forEach(function (x) { traverse(x, seen); }); }
-    else if (v instanceof Set) { v.forEach(function (x) { traverse(x, seen); }); }
-    else { for (var k in v) traverse(v[k], seen); }
+    depth--;
+    if (isRef(v)) traverse(v.value, depth, seen);
+    else if (isArray(v)) { for (let i = 0; i < v.length; i++) traverse(v[i], depth, seen); }
+    else if (v instanceof Map || v instanceof Set) { v.forEach((x) => { traverse(x, depth, seen); }); }
+    else {
+      for (const k in v) traverse(v[k], depth, seen);
+      for (const sym of Object.getOwnPropertySymbols(v)) if (Object.prototype.propertyIsEnumerable.call(v, sym)) traverse(v[sym], depth, seen);
+    }
     return v;
   }
 
-  var INITIAL = {};
+  let INITIAL = {};
   function doWatch(source, cb, options) {
     options = options || {};
-    var deep = options.deep, flush = options.flush || 'pre', once = !!options.once;
-    var getter, isMulti = false, forceTrigger = false;
-    var cleanup = null;
+    let deep = options.deep, flush = options.flush || 'pre', once = !!options.once;
+    let getter, isMulti = false, forceTrigger = false;
+    let cleanup = null;
     function onCleanup(fn) { cleanup = fn; }
     if (isRef(source)) { getter = function () { return source.value; }; forceTrigger = !!source.__v_isShallow; }
-    else if (isReactive(source)) { getter = function () { return source; }; if (deep === undefined) deep = true; }
+    else if (isReactive(source)) {
+      getter = function () { return source; };
+      if (deep === undefined) deep = true;
+      else if (deep === false) deep = 1;   // Vue: a reactive source with deep: false is watched one level deep
+    }
     else if (isArray(source)) {
       isMulti = true;
       getter = function () {
         return source.map(function (s) {
           if (isRef(s)) return s.value;
-          if (isReactive(s)) return traverse(s);
+          if (isReactive(s)) return traverse(s, deep === false ? 1 : deep === true || deep === undefined ? Infinity : deep);
           if (typeof s === 'function') return s();
           return s;
         });
       };
     } else if (typeof source === 'function') {
       if (cb) getter = source;
-      else getter = function () { if (cleanup) { var c = cleanup; cleanup = null; c(); } return source(onCleanup); };
+      else getter = function () { if (cleanup) { let c = cleanup; cleanup = null; c(); } return source(onCleanup); };
     } else {
       getter = function () {};
-      if (global.console) console.warn('Invalid watch source: ', source);
+      warn('Invalid watch source: ', source);
     }
-    if (cb && deep) { var base = getter; getter = function () { return traverse(base()); }; }
-    var oldValue = isMulti ? [] : INITIAL;
-    var effect;
+    if (cb && deep) {
+      const base = getter, levels = deep === true ? Infinity : deep;
+      getter = () => traverse(base(), levels);
+    }
+    let oldValue = isMulti ? [] : INITIAL;
+    let effect;
     function job() {
       if (!effect.active) return;
       if (!cb) { effect.run(); return; }
-      var nv = effect.run();
-      var changed = deep || forceTrigger || (isMulti
+      let nv = effect.run();
+      let changed = deep || forceTrigger || (isMulti
         ? nv.some(function (v, i) { return hasChanged(v, oldValue[i]); })
         : hasChanged(nv, oldValue));
       if (changed) {
-        if (cleanup) { var c = cleanup; cleanup = null; c(); }
-        var ov = oldValue === INITIAL ? undefined : oldValue;
+        if (cleanup) { let c = cleanup; cleanup = null; c(); }
+        let ov = oldValue === INITIAL ? undefined : oldValue;
         oldValue = nv;
         cb(nv, ov, onCleanup);
         if (once) stop();
       }
     }
-    var scheduler = flush === 'sync' ? job : function () { queueJob(job); };
+    let scheduler = flush === 'sync' ? job : flush === 'post' ? () => queuePostJob(job) : () => queueJob(job);
     effect = new ReactiveEffect(getter, scheduler);
-    function stop() { effect.stop(); if (cleanup) { var c = cleanup; cleanup = null; c(); } }
+    function stop() { effect.stop(); if (cleanup) { let c = cleanup; cleanup = null; c(); } }
     if (cb) {
       if (options.immediate) job();
       else oldValue = effect.run();
@@ -904,10 +1333,12 @@
   // publish
   // ---------------------------------------------------------------------------
 
-  var api = {
+  let api = {
     ref: ref, shallowRef: shallowRef, isRef: isRef, unref: unref, toRef: toRef, toRefs: toRefs,
     toValue: toValue, customRef: customRef, triggerRef: triggerRef,
     reactive: reactive, isReactive: isReactive, isProxy: isProxy, toRaw: toRaw, markRaw: markRaw,
+    shallowReactive: shallowReactive, readonly: readonly, shallowReadonly: shallowReadonly,
+    isReadonly: isReadonly, isShallow: isShallow,
     computed: computed, isComputed: isComputed,
     watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect,
     effectScope: effectScope, getCurrentScope: getCurrentScope, onScopeDispose: onScopeDispose,
@@ -917,15 +1348,18 @@
       markStateRoot: markStateRoot, unmarkStateRoot: unmarkStateRoot,
       setOpHook: function (fn) { opHook = fn; },
       setReleaseHook: function (fn) { releaseHook = fn; },
-      W: W,
+      W: writes,
       snapshot: function (v) { return snapshot(v, null, null); },
       bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,
-      reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect
+      reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
+      catchUpUnobservable: catchUpUnobservable,
+      holdRefs: function (raw) { refHolders.add(raw); }
     }
   };
   global.StateHubReactivity = api;
   ['ref', 'reactive', 'computed', 'watch', 'watchEffect', 'nextTick', 'effectScope', 'getCurrentScope',
    'onScopeDispose', 'toRef', 'toRefs', 'toValue', 'unref', 'isRef', 'isReactive', 'isProxy', 'markRaw',
-   'toRaw', 'shallowRef', 'customRef', 'triggerRef'].forEach(function (name) { global[name] = api[name]; });
+   'toRaw', 'shallowRef', 'customRef', 'triggerRef', 'shallowReactive', 'readonly', 'shallowReadonly',
+   'isReadonly', 'isShallow'].forEach(function (name) { global[name] = api[name]; });
 })(typeof globalThis !== 'undefined' ? globalThis : this);

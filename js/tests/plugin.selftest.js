@@ -85,7 +85,7 @@
     var upto = op.op === 'splice' ? p.length : p.length - 1;
     for (var i = 0; i < upto; i++) {
       if (Array.isArray(parent) !== (typeof p[i] === 'number')) errors.push('path step type mismatch ' + safeJSON(p));
-      parent = parent[p[i]];
+      parent = Object.prototype.hasOwnProperty.call(parent, p[i]) ? parent[p[i]] : undefined;
       if (parent === null || typeof parent !== 'object') { errors.push('no container at ' + safeJSON(p)); return root; }
     }
     var last = p[p.length - 1];
@@ -96,7 +96,7 @@
         else { while (parent.length < last) parent.push(null); parent[last] = val; }
       } else {
         if (typeof last !== 'string') errors.push('object key not a string ' + safeJSON(p));
-        parent[last] = val;
+        Object.defineProperty(parent, last, { value: val, enumerable: true, writable: true, configurable: true });
       }
     } else if (op.op === 'delete') {
       if (Array.isArray(parent)) parent[last] = null; else delete parent[last];
@@ -608,7 +608,217 @@
 
   ok(mirror.errors.length === 0, 'main mirror: protocol well-formed, seq continuous', mirror.errors.slice(0, 5));
 
-  // ---------------------------------------------------------------- 6. async tail (promises only)
+  // ---------------------------------------------------------------- 6. own properties only (PROTOCOL.md A.2)
+
+  (function ownPropertiesTests() {
+    var protoKeysBefore = Object.getOwnPropertyNames(Object.prototype).join(',');
+    var functionKeysBefore = Object.getOwnPropertyNames(Object).join(',');
+    var pm = G.createPinia();
+    pm.use(S.createSyncPlugin());
+    // state from JSON, so "__proto__" is an own key (a literal would set the prototype)
+    var initial = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"prototype":3,"box":{}}');
+    var useOwn = G.defineStore('selftest.own', { state: function () { return JSON.parse(JSON.stringify(initial)); } });
+    var own = useOwn(pm);
+    var m = new Mirror();
+    m.feed(take());
+    var state = own.$state;
+    var proto = Object.getPrototypeOf(G.StateHubReactivity.toRaw(state));
+    ok(proto === Object.prototype, '$state keeps Object.prototype as its prototype after creation');
+    ok(Object.prototype.hasOwnProperty.call(m.stores['selftest.own'], '__proto__'), '"__proto__" sent as an ordinary key', m.stores['selftest.own']);
+    // forwarded ops through each key
+    dispatch({ v: 1, storeId: 'selftest.own', messageId: 'o1', type: 'apply_mutation', payload: { mutations: [{ type: 'direct', ops: [
+      { op: 'set', path: ['__proto__', 'polluted'], value: 10 },
+      { op: 'set', path: ['constructor', 'prototype', 'polluted'], value: 20 },
+      { op: 'set', path: ['box', '__proto__'], value: { polluted: 30 } },
+      { op: 'set', path: ['box', 'constructor'], value: 40 }
+    ] }] } });
+    var afterOps = take();
+    m.feed(afterOps);
+    ok(afterOps.every(function (x) { return x.type !== 'error'; }), 'forwarded ops through "__proto__"/"constructor"/"prototype" apply', afterOps);
+    ok(({}).polluted === undefined && Object.prototype.polluted === undefined, 'Object.prototype untouched by forwarded ops');
+    var rawState = G.StateHubReactivity.toRaw(own.$state);
+    ok(Object.getPrototypeOf(rawState) === Object.prototype && Object.getPrototypeOf(rawState.box) === Object.prototype, "$state's prototypes untouched");
+    ok(rawState.__proto__ && Object.prototype.hasOwnProperty.call(rawState, '__proto__') && Object.getOwnPropertyDescriptor(rawState, '__proto__').value.polluted === 10, 'own "__proto__" written');
+    ok(Object.getOwnPropertyDescriptor(rawState.box, '__proto__').value.polluted === 30 && rawState.box.constructor === 40, 'keys created on a nested object');
+    // a path that only exists on the prototype chain is an op failure
+    dispatch({ v: 1, storeId: 'selftest.own', messageId: 'o2', type: 'apply_mutation', payload: { mutations: [{ type: 'direct', ops: [
+      { op: 'set', path: ['box', 'hasOwnProperty', 'x'], value: 1 }] }] } });
+    var afterFailure = take();
+    m.feed(afterFailure);
+    var failedOp = afterFailure.filter(function (x) { return x.type === 'error'; })[0];
+    ok(failedOp && failedOp.payload.code === 'op_failed', 'a step into an inherited property is op_failed', failedOp);
+    // hydration with each key
+    dispatch({ v: 1, storeId: 'selftest.own', messageId: 'o3', type: 'sync_state', payload: { state: JSON.parse('{"__proto__":{"polluted":5},"constructor":6,"prototype":{"polluted":7}}') } });
+    var hyd = take();
+    rawState = G.StateHubReactivity.toRaw(own.$state);
+    ok(hyd.length === 1 && hyd[0].payload.reason === 'hydrated', 'hydration answered', hyd);
+    ok(Object.getPrototypeOf(rawState) === Object.prototype && Object.getOwnPropertyDescriptor(rawState, '__proto__').value.polluted === 5 && rawState.constructor === 6, 'hydration writes own keys only');
+    eq(Object.keys(rawState), ['__proto__', 'constructor', 'prototype'], 'hydrated keys');
+    // $patch, direct writes and tagged values with the same keys, forwarded to the mirror
+    m.feed(hyd);
+    own.$patch(JSON.parse('{"__proto__":{"polluted":8},"box":{"__proto__":{"polluted":9}}}'));
+    G.StateHubReactivity.toRaw(own.$state);
+    own.$state.prototype = { polluted: 11 };
+    own.$patch(function (st) { st.tagged = JSON.parse('{"__proto__":1}'); st.when = new Map([['__proto__', { polluted: 12 }]]); });
+    S.flushPending();
+    m.feed(take());
+    ok(({}).polluted === undefined && Object.prototype.polluted === undefined, 'Object.prototype untouched by $patch and writes');
+    rawState = G.StateHubReactivity.toRaw(own.$state);
+    ok(Object.getPrototypeOf(rawState) === Object.prototype && Object.getPrototypeOf(rawState.box) === Object.prototype && Object.getPrototypeOf(rawState.tagged) === Object.prototype, "$state's prototypes untouched by $patch");
+    eq(m.stores['selftest.own'], expected(own), 'mirror equals the store with "__proto__" keys');
+    var decoded = S.decodeValue(JSON.parse('{"$type":"Object","value":{"__proto__":{"$type":"Date","value":"1970-01-01T00:00:00.000Z"},"$type":1}}'));
+    ok(Object.getPrototypeOf(decoded) === Object.prototype && decoded.__proto__ instanceof Date, 'tagged escape decodes "__proto__" as an own key');
+    ok(Object.getOwnPropertyNames(Object.prototype).join(',') === protoKeysBefore && Object.getOwnPropertyNames(Object).join(',') === functionKeysBefore, 'Object.prototype and Object have no new properties');
+    ok(m.errors.length === 0, 'own-properties mirror well-formed', m.errors.slice(0, 5));
+    own.$dispose(); take();
+  })();
+
+  // ---------------------------------------------------------------- 7. action tagging (PROTOCOL.md A.5.2)
+
+  (function actionTaggingTests() {
+    var pa = G.createPinia();
+    pa.use(S.createSyncPlugin());
+    var useTagged = G.defineStore('selftest.tagged', {
+      state: function () { return { n: 0, log: [] }; },
+      actions: {
+        outer: function () { this.n++; this.inner(); this.n++; },
+        inner: function () { this.log.push('inner'); },
+        patchy: function () { this.$patch({ n: 100 }); },
+        fails: function () { this.n = -1; throw new Error('x'); }
+      }
+    });
+    var t = useTagged(pa);
+    take();
+    t.n = 5;
+    t.outer();
+    t.patchy();
+    try { t.fails(); } catch (e) { /* expected */ }
+    t.n = 6;
+    S.flushPending();
+    var got = take();
+    var muts = got.length === 1 ? got[0].payload.mutations : [];
+    eq(muts.map(function (mu) { return [mu.type, mu.action === undefined ? null : mu.action]; }), precise
+      ? [['direct', null], ['direct', 'outer'], ['direct', 'inner'], ['direct', 'outer'], ['patch object', 'patchy'], ['direct', 'fails'], ['direct', null]]
+      : [['direct', null], ['patch object', 'patchy'], ['direct', null]], 'mutations tagged with the running action, nested innermost', muts);
+    ok(!muts.length || JSON.stringify(Object.keys(muts[1])) === '["type","action","ops"]', 'mutation key order type, action, ops', muts[1]);
+    t.$dispose(); take();
+  })();
+
+  // ---------------------------------------------------------------- 8. depth (PROTOCOL.md A.2 "Depth")
+
+  (function depthTests() {
+    var pd = G.createPinia();
+    pd.use(S.createSyncPlugin());
+    function chain(n) { var top = {}, cur = top; for (var i = 0; i < n; i++) { cur.c = {}; cur = cur.c; } cur.leaf = 0; return top; }
+    var useDeep = G.defineStore('selftest.deep', { state: function () { return { d: chain(100) }; } });
+    var deep = useDeep(pd);
+    var m = new Mirror();
+    m.feed(take());
+    var node = deep.d;
+    for (var i = 0; i < 100; i++) node = node.c;
+    node.leaf = 1;
+    S.flushPending();
+    var sent1 = take();
+    m.feed(sent1);
+    var op1 = sent1.length === 1 ? sent1[0].payload.mutations[0].ops[0] : null;
+    ok(op1 && op1.path.length <= 64, 'a write deeper than the op-path limit is sent as a set of its ancestor', op1 && op1.path.length);
+    eq(m.stores['selftest.deep'], expected(deep), 'mirror equal after a deep write');
+    deep.d = chain(600);
+    S.flushPending();
+    var sent2 = take();
+    var tooDeep = sent2.filter(function (x) { return x.type === 'error' && x.payload.code === 'state_too_deep'; });
+    ok(tooDeep.length === 1 && tooDeep[0].payload.detail.limit === 512, 'a state over 512 levels is reported as state_too_deep', sent2.map(function (x) { return x.type + ':' + (x.payload.code || ''); }));
+    m.feed(sent2);
+    ok(m.errors.length === 0, 'depth mirror well-formed', m.errors.slice(0, 5));
+    deep.$dispose(); take();
+  })();
+
+  // ---------------------------------------------------------------- 9. collections and unobservable writes
+
+  (function collectionTests() {
+    if (!precise) return;   // real Pinia: the plugin diffs, which covers both by construction
+    var pc = G.createPinia();
+    pc.use(S.createSyncPlugin());
+    var useColl = G.defineStore('selftest.coll', {
+      state: function () {
+        return { m: new Map([['a', { x: 1 }]]), s: new Set([1]), nested: { inner: new Map([['k', new Set(['v'])]]) }, when: new Date(0), raw: G.markRaw({ q: 1 }), n: 0 };
+      },
+      actions: {
+        touchDate: function () { this.when.setTime(1000); },
+        touchRaw: function () { this.raw.q = 3; }
+      }
+    });
+    var c = useColl(pc);
+    var m = new Mirror();
+    m.feed(take());
+    c.m.set('b', 2);
+    c.m.get('a').x = 5;
+    c.s.add(2);
+    c.s.delete(1);
+    c.nested.inner.get('k').add('w');
+    S.flushPending();
+    var sent = take();
+    m.feed(sent);
+    eq(m.stores['selftest.coll'], expected(c), 'Map and Set edited in place: mirror equal after the tick');
+    var paths = sent[0].payload.mutations[0].ops.map(function (o) { return o.op + ':' + JSON.stringify(o.path); });
+    eq(paths, ['set:["m"]', 'set:["m"]', 'set:["s"]', 'set:["s"]', 'set:["nested","inner"]'], 'each change is a set of the whole (outermost) collection');
+    c.m.clear();
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.coll'], expected(c), 'Map cleared: mirror equal');
+    // unobservable writes: caught up at the next reported write
+    c.when.setTime(5);
+    c.raw.q = 2;
+    S.flushPending();
+    ok(take().length === 0, 'an unobservable write alone is not reported at once (as on real Pinia)');
+    c.n = 1;
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.coll'], expected(c), 'unobservable writes caught up at the next reported write');
+    // ... and at the end of the action that made them
+    c.touchDate();
+    c.touchRaw();
+    S.flushPending();
+    var fromActions = take();
+    m.feed(fromActions);
+    eq(m.stores['selftest.coll'], expected(c), 'unobservable writes caught up at the end of the action');
+    ok(fromActions.length === 1 && fromActions[0].payload.mutations.map(function (mu) { return mu.action; }).join() === 'touchDate,touchRaw', 'catch-up tagged with the action', fromActions);
+    ok(m.errors.length === 0, 'collections mirror well-formed', m.errors.slice(0, 5));
+    c.$dispose(); take();
+  })();
+
+  // ---------------------------------------------------------------- 10. hot swap keeps state and mirror
+
+  (function hotSwapTests() {
+    if (!precise) return;
+    var ph = G.createPinia();
+    G.setActivePinia(ph);
+    ph.use(S.createSyncPlugin());
+    var useHot = G.defineStore('selftest.hot', { state: function () { return { n: 1, gone: true }; }, actions: { inc: function () { this.n++; } } });
+    var hot = useHot(ph);
+    var m = new Mirror();
+    m.feed(take());
+    hot.inc();
+    S.flushPending();
+    m.feed(take());
+    G.StateHubPinia.hotSwap(function () {
+      G.defineStore('selftest.hot', { state: function () { return { n: 0, added: 'yes' }; }, actions: { inc: function () { this.n += 10; } } });
+    });
+    S.flushPending();
+    var swapMsgs = take();
+    m.feed(swapMsgs);
+    ok(swapMsgs.length === 1 && swapMsgs[0].type === 'apply_mutation' && swapMsgs[0].payload.mutations.length === 1, 'hot swap: one change reaches native, no new store', swapMsgs.map(function (x) { return x.type; }));
+    eq(m.stores['selftest.hot'], { n: 2, added: 'yes' }, 'hot swap: state kept, keys added and removed in the mirror');
+    hot.inc();
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.hot'], { n: 12, added: 'yes' }, 'hot swap: new action runs on the kept state, mirrored');
+    ok(m.errors.length === 0, 'hot swap mirror well-formed', m.errors.slice(0, 5));
+    hot.$dispose(); take();
+    G.setActivePinia(pinia);
+  })();
+
+  // ---------------------------------------------------------------- 11. async tail (promises only)
 
   function finish() {
     restore();

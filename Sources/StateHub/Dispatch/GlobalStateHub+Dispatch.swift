@@ -1,5 +1,6 @@
 import Foundation
 import JSEngine
+import Trace
 
 /// Native → web actions: docs/PROTOCOL.md A.5.3–A.5.4.
 extension GlobalStateHub {
@@ -33,8 +34,12 @@ extension GlobalStateHub {
                     startTimeoutSweeper()
                 }
                 let pageID = host.pageID
-                let failure: @Sendable (any Error) -> Void = { [weak self] _ in
-                    self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
+                let failure: @Sendable (any Error) -> Void = { [weak self] error in
+                    if let engineError = error as? EngineError, case .executionTimeLimitExceeded = engineError {
+                        self?.failStopped(messageId, store: storeId, action: action, pageID: pageID, reason: engineError.description)
+                    } else {
+                        self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
+                    }
                 }
                 if let send = sendEffect(to: host.pageID, storeId: storeId, type: .dispatchAction,
                                          payload: ["action": .string(action), "args": .array(args)], in: &state,
@@ -58,6 +63,16 @@ extension GlobalStateHub {
         } catch {
             throw StateHubError.resultDecoding(store: storeId, action: action, reason: String(describing: error))
         }
+    }
+
+    /// The page stopped the action at its time limit: a typed error to the caller, a
+    /// problem, and a `stopped` record in the trace (docs/trace.md).
+    func failStopped(_ messageId: String, store storeId: String, action: String, pageID: String, reason: String) {
+        let payload: JSONValue = ["action": .string(action), "reason": .string(reason)]
+        configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
+                                    type: "stopped", message: payload.jsonText(), note: reason)
+        update { state in [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .stopped(action: action, reason: reason)), in: &state)] }
+        failPending(messageId, with: StateHubError.stopped(store: storeId, action: action, pageID: pageID, reason: reason))
     }
 
     func failPending(_ messageId: String, with error: StateHubError) {

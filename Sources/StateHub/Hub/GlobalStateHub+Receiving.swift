@@ -10,8 +10,15 @@ extension GlobalStateHub {
     ///
     /// Runs on the caller's thread, under the hub's lock only while the mirror is updated.
     public func receive(_ text: String, from pageID: String) {
+        // cli (issue 12): a large message arrives in `chunk` messages (docs/PROTOCOL.md A.11).
+        if receiveChunkIfAny(text, from: pageID) { return }
+        receiveWhole(text, from: pageID, assembled: false)
+    }
+
+    /// One whole message; `assembled` ones were put together from chunks and may exceed the cap.
+    func receiveWhole(_ text: String, from pageID: String, assembled: Bool) {
         let bytes = text.utf8.count
-        if bytes > configuration.maximumMessageBytes {
+        if bytes > configuration.maximumMessageBytes, !assembled {
             receiveOversize(text, bytes: bytes, from: pageID)
             return
         }

@@ -64,6 +64,8 @@ public final class GlobalStateHub: Sendable {
     public let configuration: Configuration
     let state = Mutex(HubState())
     let observers = ObserverRegistry()
+    /// Messages arriving in chunks, per page and transfer (docs/PROTOCOL.md A.11).
+    let chunks = ChunkAssembler()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -22,6 +22,8 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case reportedByPage(code: String, message: String, path: [PathStep]?)
         /// An `action_result` answered no pending dispatch (already timed out, say).
         case unmatchedResult(messageId: String)
+        /// The page stopped an action at its time limit (``StateHubError/stopped(store:action:pageID:reason:)``).
+        case stopped(action: String, reason: String)
     }
 
     public var pageID: String
@@ -38,6 +40,7 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case .unknownStore: return "\(place): message for a store the page never announced"
         case .reportedByPage(let code, let message, let path): return "\(place): page reported \(code)\(path.map { " at \($0.dotted)" } ?? ""): \(message)"
         case .unmatchedResult(let id): return "\(place): action_result \(id) answers no pending dispatch"
+        case .stopped(let action, let reason): return "\(place): action \(action) stopped: \(reason)"
         }
     }
 }

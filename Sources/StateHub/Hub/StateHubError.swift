@@ -20,6 +20,10 @@ public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
     case resultDecoding(store: String, action: String, reason: String)
     /// A page with this id is already attached.
     case pageAlreadyAttached(String)
+    /// The page stopped the action because it ran past the page's time limit (a runaway
+    /// loop, say). The page itself is fine: later dispatches work. `reason` is the
+    /// engine's own wording, with the file and line when the engine knows them.
+    case stopped(store: String, action: String, pageID: String, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +36,7 @@ public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badReply(let store, let reason): "unreadable answer from store \"\(store)\": \(reason)"
         case .resultDecoding(let store, let action, let reason): "result of \(store).\(action) did not decode: \(reason)"
         case .pageAlreadyAttached(let page): "a page with id \(page) is already attached"
+        case .stopped(let store, let action, let page, let reason): "\(store).\(action) was stopped by page \(page): \(reason)"
         }
     }
 }

@@ -54,7 +54,7 @@ extension JSONValue {
         let rest = path.dropFirst()
         switch self {
         case .object(var members):
-            guard case .key(let key) = step, let position = members.index(forKey: key) else {
+            guard case .key(let key) = step, let position = members.index(forKey: JSONKey(key)) else {
                 throw MutationOpError(path: fullPath, reason: "no key \"\(step)\" on the way")
             }
             self = .null // leaves `members` uniquely referenced
@@ -95,7 +95,7 @@ extension JSONValue {
                 throw MutationOpError(path: fullPath, reason: "index \(step) set on an object")
             }
             self = .null
-            if members.index(forKey: key) != nil || !key.isArrayIndexKey {
+            if members.index(forKey: JSONKey(key)) != nil || !key.isArrayIndexKey {
                 members[key] = value
             } else {
                 members.insertIntegerLikeKey(key, value: value)
@@ -137,7 +137,7 @@ extension JSONValue {
                 throw MutationOpError(path: fullPath, reason: "delete of index \(step) on an object")
             }
             self = .null
-            members.removeValue(forKey: key)
+            members.removeValue(forKey: JSONKey(key))
             self = .object(members)
         case .array(var elements):
             guard let index = step.arrayIndex else {
@@ -190,9 +190,9 @@ extension JSONValue.ObjectMembers {
         let number = UInt64(key) ?? 0
         var position = 0
         for existing in keys {
-            guard existing.isArrayIndexKey, let other = UInt64(existing), other < number else { break }
+            guard existing.string.isArrayIndexKey, let other = UInt64(existing.string), other < number else { break }
             position += 1
         }
-        updateValue(value, forKey: key, insertingAt: position)
+        updateValue(value, forKey: JSONKey(key), insertingAt: position)
     }
 }

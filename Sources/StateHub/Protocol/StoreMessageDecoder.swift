@@ -1,32 +1,39 @@
-import JSEngine
+import StateHubJSON
 
-/// Reads a store message in one pass over its UTF-8 bytes, the way the sync plugin writes it
+/// Reads a store message in one pass, the way the sync plugin writes it
 /// (`v, storeId, messageId, seq, ack, type, payload`), building `MutationOp`s directly
 /// instead of a generic tree of every envelope, payload, mutation and op object.
 ///
-/// Only values (`value`, `items`, path steps) go through the generic JSON parser. Anything
-/// unexpected — keys with escapes, `payload` before `type`, an unknown key inside an op —
-/// makes the decoder give up (`nil`), and the caller parses the message generically, which
-/// also produces the precise error. Profiling showed the generic tree dominating the hub's
-/// cost per message.
+/// A thin key matcher over StateHubJSON's tokenizer: the tokenizer reads every byte (strings,
+/// escapes, numbers), this type only matches the keys it knows and hands values (`value`,
+/// `items`, path steps) to the parser. Anything unexpected — keys with escapes, `payload`
+/// before `type`, an unknown key inside an op — makes it give up (`nil`), and the caller parses
+/// the message generically, which also produces the precise error. Profiling showed the
+/// generic tree dominating the hub's cost per message (figures in docs/benchmarks.md).
+///
+/// The `payload` of an `apply_mutation` read here is empty (its content is in `mutations`);
+/// the generic path keeps the parsed payload. Nothing reads an `apply_mutation`'s payload
+/// after decoding (MutationOpTests checks both paths give the same message otherwise).
 struct StoreMessageDecoder {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    private var tokenizer: JSONTokenizer
 
     /// Decodes `text`, or returns `nil` when the generic path must take over.
     static func decode(_ text: String) -> StoreMessage? {
         var text = text
         return text.withUTF8 { bytes in
-            var decoder = StoreMessageDecoder(bytes: bytes)
-            return decoder.message()
+            var decoder = StoreMessageDecoder(tokenizer: JSONTokenizer(bytes: bytes))
+            return try? decoder.message()
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(tokenizer: JSONTokenizer) { self.tokenizer = tokenizer }
+
+    /// Thrown (and turned into `nil`) when the generic path must take over.
+    private struct GiveUp: Error {}
 
     private enum EnvelopeKey: UInt8 { case v, storeId, messageId, seq, ack, type, payload, other }
 
-    private mutating func message() -> StoreMessage? {
+    private mutating func message() throws(GiveUp) -> StoreMessage {
         var version: JSONValue?
         var storeId: String?
         var messageId: String?
@@ -35,100 +42,82 @@ struct StoreMessageDecoder {
         var type: StoreMessageType?
         var payload: JSONValue.ObjectMembers?
         var mutations: [AppliedMutation]?
-        guard consume(UInt8(ascii: "{")) else { return nil }
-        if consume(UInt8(ascii: "}")) { return nil }
+        try expect(.beginObject)
         var seen: UInt8 = 0 // one bit per envelope key: no allocation per message
         repeat {
-            guard let key = envelopeKey(), consume(UInt8(ascii: ":")) else { return nil }
+            let key = try envelopeKey()
+            try expect(.colon)
             // A repeated envelope key: the generic parser decides (the last one wins there).
             if key != .other {
                 let bit: UInt8 = 1 << key.rawValue
-                if seen & bit != 0 { return nil }
+                if seen & bit != 0 { throw GiveUp() }
                 seen |= bit
             }
             switch key {
-            case .v: version = value()
-            case .storeId:
-                guard case .string(let id)? = value() else { return nil }
-                storeId = id
+            case .v: version = try value()
+            case .storeId: storeId = try string()
             case .messageId:
-                switch value() {
-                case .string(let id)?: messageId = id
-                case .number(let n)?: messageId = JSONValue.number(n).jsonText()
+                switch try value() {
+                case .string(let id): messageId = id
+                case .number(let n): messageId = JSONValue.number(n).jsonText()
                 default: messageId = nil
                 }
-            case .seq:
-                guard let number = value()?.intValue else { return nil }
-                seq = number
-            case .ack: ack = value()?.stringValue
+            case .seq: seq = try integer()
+            case .ack: ack = try value().stringValue
             case .type:
-                guard let name = value()?.stringValue, let known = StoreMessageType(rawValue: name) else { return nil }
+                guard let name = try value().stringValue, let known = StoreMessageType(rawValue: name) else { throw GiveUp() }
                 type = known
             case .payload:
-                guard let type else { return nil }
+                guard let type else { throw GiveUp() }
                 if type == .applyMutation {
-                    guard let decoded = mutationsPayload() else { return nil }
-                    mutations = decoded
+                    mutations = try mutationsPayload()
                     payload = [:]
                 } else {
-                    guard case .object(let members)? = value() else { return nil }
+                    guard case .object(let members) = try value() else { throw GiveUp() }
                     payload = members
                 }
             case .other:
-                guard value() != nil else { return nil }
+                _ = try value()
             }
-        } while consume(UInt8(ascii: ","))
-        guard consume(UInt8(ascii: "}")) else { return nil }
-        skipWhitespace()
-        guard position == bytes.count, let type, let payload, storeId != nil || type == .error else { return nil }
-        if let version, version != .number(Double(StoreMessage.protocolVersion)) { return nil }
+        } while try commaOrEnd(.endObject)
+        guard try next().kind == .end, let type, let payload, storeId != nil || type == .error else { throw GiveUp() }
+        if let version, version != .number(Double(StoreMessage.protocolVersion)) { throw GiveUp() }
         return StoreMessage(type: type, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: payload, mutations: mutations.map { .success($0) })
     }
 
     /// `{"mutations":[{"type":…,"ops":[…]},…]}`
-    private mutating func mutationsPayload() -> [AppliedMutation]? {
-        guard consume(UInt8(ascii: "{")), matchKey("mutations"), consume(UInt8(ascii: ":")), consume(UInt8(ascii: "[")) else { return nil }
+    private mutating func mutationsPayload() throws(GiveUp) -> [AppliedMutation] {
+        try expect(.beginObject)
+        try expectKey("mutations")
         var result: [AppliedMutation] = []
-        if !consume(UInt8(ascii: "]")) {
-            repeat {
-                guard let mutation = mutation() else { return nil }
-                result.append(mutation)
-            } while consume(UInt8(ascii: ","))
-            guard consume(UInt8(ascii: "]")) else { return nil }
-        }
-        guard consume(UInt8(ascii: "}")) else { return nil }
+        try list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in result.append(try decoder.mutation()) }
+        try expect(.endObject)
         return result
     }
 
-    private mutating func mutation() -> AppliedMutation? {
-        guard consume(UInt8(ascii: "{")) else { return nil }
+    private mutating func mutation() throws(GiveUp) -> AppliedMutation {
+        try expect(.beginObject)
         var type = "direct"
         var ops: [MutationOp]?
         repeat {
-            if matchKey("type") {
-                guard consume(UInt8(ascii: ":")), let name = value()?.stringValue else { return nil }
-                type = name
-            } else if matchKey("ops") {
-                guard consume(UInt8(ascii: ":")), consume(UInt8(ascii: "[")) else { return nil }
+            let key = try next()
+            try expect(.colon)
+            if tokenizer.isString(key, equalTo: "type") {
+                type = try string()
+            } else if tokenizer.isString(key, equalTo: "ops") {
                 var list: [MutationOp] = []
-                if !consume(UInt8(ascii: "]")) {
-                    repeat {
-                        guard let op = operation() else { return nil }
-                        list.append(op)
-                    } while consume(UInt8(ascii: ","))
-                    guard consume(UInt8(ascii: "]")) else { return nil }
-                }
+                try self.list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in list.append(try decoder.operation()) }
                 ops = list
             } else {
-                return nil
+                throw GiveUp()
             }
-        } while consume(UInt8(ascii: ","))
-        guard consume(UInt8(ascii: "}")), let ops else { return nil }
+        } while try commaOrEnd(.endObject)
+        guard let ops else { throw GiveUp() }
         return AppliedMutation(type: type, ops: ops)
     }
 
-    private mutating func operation() -> MutationOp? {
-        guard consume(UInt8(ascii: "{")) else { return nil }
+    private mutating func operation() throws(GiveUp) -> MutationOp {
+        try expect(.beginObject)
         var kind: String?
         var path: [PathStep]?
         var newValue: JSONValue?
@@ -136,101 +125,106 @@ struct StoreMessageDecoder {
         var deleteCount: Int?
         var items: [JSONValue]?
         repeat {
-            if matchKey("op") {
-                guard consume(UInt8(ascii: ":")), let name = value()?.stringValue else { return nil }
-                kind = name
-            } else if matchKey("path") {
-                guard consume(UInt8(ascii: ":")), case .array(let steps)? = value() else { return nil }
+            let key = try next()
+            try expect(.colon)
+            if tokenizer.isString(key, equalTo: "op") {
+                kind = try string()
+            } else if tokenizer.isString(key, equalTo: "path") {
+                guard case .array(let steps) = try value() else { throw GiveUp() }
                 var parsed: [PathStep] = []
                 parsed.reserveCapacity(steps.count)
                 for step in steps {
-                    guard let valid = PathStep(step) else { return nil }
+                    guard let valid = PathStep(step) else { throw GiveUp() }
                     parsed.append(valid)
                 }
                 path = parsed
-            } else if matchKey("value") {
-                guard consume(UInt8(ascii: ":")), let parsed = value() else { return nil }
-                newValue = parsed
-            } else if matchKey("index") {
-                guard consume(UInt8(ascii: ":")), let number = value()?.intValue, number >= 0 else { return nil }
+            } else if tokenizer.isString(key, equalTo: "value") {
+                newValue = try value()
+            } else if tokenizer.isString(key, equalTo: "index") {
+                guard let number = try value().intValue, number >= 0 else { throw GiveUp() }
                 index = number
-            } else if matchKey("deleteCount") {
-                guard consume(UInt8(ascii: ":")), let number = value()?.intValue, number >= 0 else { return nil }
+            } else if tokenizer.isString(key, equalTo: "deleteCount") {
+                guard let number = try value().intValue, number >= 0 else { throw GiveUp() }
                 deleteCount = number
-            } else if matchKey("items") {
-                guard consume(UInt8(ascii: ":")), case .array(let list)? = value() else { return nil }
+            } else if tokenizer.isString(key, equalTo: "items") {
+                guard case .array(let list) = try value() else { throw GiveUp() }
                 items = list
             } else {
-                return nil
+                throw GiveUp()
             }
-        } while consume(UInt8(ascii: ","))
-        guard consume(UInt8(ascii: "}")), let kind, let path else { return nil }
+        } while try commaOrEnd(.endObject)
+        guard let kind, let path else { throw GiveUp() }
         switch kind {
         case "set":
-            guard let newValue else { return nil }
+            guard let newValue else { throw GiveUp() }
             return .set(path: path, value: newValue)
         case "delete":
             return .delete(path: path)
         case "splice":
-            guard let index, let deleteCount, let items else { return nil }
+            guard let index, let deleteCount, let items else { throw GiveUp() }
             return .splice(path: path, index: index, deleteCount: deleteCount, items: items)
         default:
-            return nil
+            throw GiveUp()
         }
     }
 
-    // MARK: Bytes
+    // MARK: Tokens
 
-    private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
-            }
-        }
+    private mutating func next() throws(GiveUp) -> JSONToken {
+        do { return try tokenizer.next() } catch { throw GiveUp() }
     }
 
-    private mutating func consume(_ byte: UInt8) -> Bool {
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == byte else { return false }
-        position += 1
-        return true
+    private mutating func expect(_ kind: JSONToken.Kind) throws(GiveUp) {
+        guard try next().kind == kind else { throw GiveUp() }
     }
 
-    /// Consumes `"name"` when it is next, comparing bytes (no string is made).
-    private mutating func matchKey(_ name: StaticString) -> Bool {
-        skipWhitespace()
-        let count = name.utf8CodeUnitCount
-        guard position + count + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\""),
-              bytes[position + count + 1] == UInt8(ascii: "\"") else { return false }
-        let start = name.utf8Start
-        for offset in 0..<count where bytes[position + 1 + offset] != start[offset] { return false }
-        position += count + 2
-        return true
+    private mutating func expectKey(_ name: StaticString) throws(GiveUp) {
+        guard tokenizer.isString(try next(), equalTo: name) else { throw GiveUp() }
+        try expect(.colon)
     }
 
-    private mutating func envelopeKey() -> EnvelopeKey? {
-        if matchKey("v") { return .v }
-        if matchKey("storeId") { return .storeId }
-        if matchKey("messageId") { return .messageId }
-        if matchKey("seq") { return .seq }
-        if matchKey("ack") { return .ack }
-        if matchKey("type") { return .type }
-        if matchKey("payload") { return .payload }
-        // Another key: skip it when it has no escapes, so unknown fields stay cheap.
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
-        var end = position + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-            if bytes[end] == UInt8(ascii: "\\") { return nil }
-            end += 1
-        }
-        guard end < bytes.count else { return nil }
-        position = end + 1
+    /// After a member or element: true at `,`, false at `end`.
+    private mutating func commaOrEnd(_ end: JSONToken.Kind) throws(GiveUp) -> Bool {
+        let token = try next()
+        if token.kind == .comma { return true }
+        guard token.kind == end else { throw GiveUp() }
+        return false
+    }
+
+    /// `[element, …]`, each element read by `element`.
+    private mutating func list(_ element: (inout StoreMessageDecoder) throws(GiveUp) -> Void) throws(GiveUp) {
+        try expect(.beginArray)
+        let start = tokenizer.position
+        if try next().kind == .endArray { return }
+        tokenizer.position = start
+        repeat { try element(&self) } while try commaOrEnd(.endArray)
+    }
+
+    /// An envelope key; unknown keys without escapes are `.other`, skipped cheaply.
+    private mutating func envelopeKey() throws(GiveUp) -> EnvelopeKey {
+        let key = try next()
+        guard key.kind == .string, !key.hasEscapes else { throw GiveUp() }
+        if tokenizer.isString(key, equalTo: "v") { return .v }
+        if tokenizer.isString(key, equalTo: "storeId") { return .storeId }
+        if tokenizer.isString(key, equalTo: "messageId") { return .messageId }
+        if tokenizer.isString(key, equalTo: "seq") { return .seq }
+        if tokenizer.isString(key, equalTo: "ack") { return .ack }
+        if tokenizer.isString(key, equalTo: "type") { return .type }
+        if tokenizer.isString(key, equalTo: "payload") { return .payload }
         return .other
     }
 
-    private mutating func value() -> JSONValue? {
-        try? JSONValue.parseValue(in: bytes, at: &position)
+    private mutating func string() throws(GiveUp) -> String {
+        guard case .string(let text) = try value() else { throw GiveUp() }
+        return text
+    }
+
+    private mutating func integer() throws(GiveUp) -> Int {
+        guard let number = try value().intValue else { throw GiveUp() }
+        return number
+    }
+
+    private mutating func value() throws(GiveUp) -> JSONValue {
+        do { return try JSONValue.parseValue(in: tokenizer.bytes, at: &tokenizer.position) } catch { throw GiveUp() }
     }
 }

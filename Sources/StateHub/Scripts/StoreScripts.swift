@@ -9,7 +9,11 @@ public enum StoreScripts {
 
     /// The store runtime, the sync plugin and its installer, as `(sourceURL, source)` pairs.
     /// A page on real Pinia loads only the plugin.
-    public static let storeRuntime = piniaRuntime + scripts(["plugin/sync-plugin.js", "plugin/install.js"])
+    public static let storeRuntime = piniaRuntime + scripts(["plugin/sync-plugin.js", "plugin/install.js"]) + chunking
+
+    /// Sends messages over native's cap in chunks (docs/PROTOCOL.md A.11). A page on real
+    /// Pinia loads it after the plugin too.
+    public static let chunking = scripts(["plugin/chunking.js"])
 
     private static func scripts(_ paths: [String]) -> [(name: String, source: String)] {
         paths.map { path in
@@ -31,8 +35,9 @@ extension JavaScriptEngine {
     /// `defineStore` and every store is mirrored by a hub attached to this engine.
     ///
     /// Attach the hub first: stores announce themselves once, when created.
-    public func loadStoreRuntime(flush: StoreScripts.Flush = .tick) throws {
-        try execute("globalThis.StateHubSyncConfig = { flush: '\(flush.rawValue)' }", sourceURL: "statehub:config")
+    /// - Parameter maxMessageBytes: the hub's cap; larger messages are sent in chunks.
+    public func loadStoreRuntime(flush: StoreScripts.Flush = .tick, maxMessageBytes: Int = 8 << 20) throws {
+        try execute("globalThis.StateHubSyncConfig = { flush: '\(flush.rawValue)', maxMessageBytes: \(maxMessageBytes) }", sourceURL: "statehub:config")
         for (name, source) in StoreScripts.storeRuntime {
             try execute(source, sourceURL: name)
         }

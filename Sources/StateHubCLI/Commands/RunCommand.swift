@@ -2,8 +2,8 @@ import ArgumentParser
 import CapabilityBridge
 import Foundation
 import JSEngine
-import Logging
 import StateHub
+import StateHubPage
 import Trace
 
 /// `statehub run FILE... [--dispatch STORE.ACTION 'ARGS_JSON']... [--trace FILE]`.
@@ -12,16 +12,21 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Load stores into an engine mirrored by a hub, run actions from native, print the mirrors.",
         discussion: """
-            Files (classic scripts) are evaluated in order after the store runtime, the sync \
-            plugin and the capability bridge's page shim and client (so micro-apps can \
-            invokeNative against a headless shell). Each --dispatch names STORE.ACTION and is followed by a JSON array of \
-            arguments (optional; default []); dispatches run in order, each awaited until it \
-            settles. Then every mirrored store is printed as JSON, and the headless shell's \
-            final state (navigation stack, header, alerts shown, loading state).
+            The page is the one `eval` gives (HostedPage: web globals, the Pinia runtime with \
+            an active Pinia, the sync plugin, the bridge's page shim with `document` and \
+            `invokeNative` against a headless shell). Files are evaluated in order (ES modules \
+            are bundled with esbuild first). Each --dispatch names STORE.ACTION and is followed \
+            by a JSON array of arguments (optional; default []); dispatches run in order, each \
+            awaited until it settles. Then every mirrored store is printed as JSON, and the \
+            headless shell's final state.
 
-            Exit status: 0; 1 if a script throws, a dispatch fails (its typed error, JS message \
-            and stack are printed) or a mirror differs from the engine's $state; 2 for an \
-            unreadable file or a malformed argument.
+            Limits: a script's top level, an action or a timer callback that runs past \
+            --time-limit is stopped (FILE:LINE: stopped after N s); a process over \
+            --memory-limit is stopped; either way the run exits 1.
+
+            Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
+            unhandled, a timer callback throws, a dispatch fails, or a mirror differs from the \
+            engine's $state; 2 for an unreadable file or a malformed argument.
             """
     )
 
@@ -32,81 +37,92 @@ struct RunCommand: AsyncParsableCommand {
             help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array.", valueName: "STORE.ACTION ARGS_JSON"))
     var dispatchValues: [String] = []
 
-    @Option(help: "Record every message across the boundary to this NDJSON file.")
-    var trace: String?
+    @OptionGroup var page: PageOptions
 
-    @Option(help: "Batching of mirrored mutations: tick (one message per tick) or sync (one per mutation).")
-    var flush: String = "tick"
+    @Option(help: .hidden)
+    var timeout: String?
 
-    @Option(help: "Seconds a dispatch may take.")
-    var timeout: Double = 30
+    @Flag(help: "Print the result as one JSON object (dispatch results, mirrors, shell, problems) on stdout.")
+    var json = false
+
+    // js engineer (issue 13): see RunCommand+HotSwap.swift
+    @Option(name: .customLong("hot-swap"), help: ArgumentHelp("After the dispatches, replace the page's store code with FILE; state and mirrors are kept (repeatable).", valueName: "FILE"))
+    var hotSwapFiles: [String] = []
 
     func run() async throws {
         let dispatches: [PlannedDispatch]
-        let scripts: [ScriptFile]
-        let flushMode: StoreScripts.Flush
+        var options = page
         do {
             dispatches = try PlannedDispatch.parse(dispatchValues)
-            scripts = try ScriptFile.readAll(files)
-            guard let mode = StoreScripts.Flush(rawValue: flush) else { throw CLIError.badArgument("--flush must be tick or sync, not \(flush)") }
-            flushMode = mode
-        } catch let error as CLIError { throw error.exit() }
-
-        var recorder: TraceRecorder?
-        if let trace {
-            do { recorder = try TraceRecorder(filePath: trace, redactor: TraceRedactor.jsonKeys(["token", "accessToken", "password"])) } catch {
-                throw CLIError.badArgument("cannot write the trace: \(error)").exit()
+            // `--timeout` was the dispatch limit before `--time-limit` covered everything.
+            if let timeout {
+                _ = try PageOptions.seconds(timeout, option: "--timeout", maximum: 86_400)
+                options.timeLimit = timeout
             }
-        }
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .milliseconds(Int(timeout * 1000)), trace: recorder))
-        let bridge = BridgeHost(configuration: BridgeConfiguration(urlAllowlist: URLAllowlist(hosts: DemoShell.allowedHosts)), trace: recorder)
-        let shell = DemoShell.make()
-        let engine = try JavaScriptEngine(configuration: .init(
-            name: "main",
-            logger: Logger(label: "statehub.run", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onConsole: ConsolePrinter.handler))
+        } catch { throw error.exit() }
+        let session = try await PageSession.start(options: options, files: files, name: "main")
+        let hub = session.page.hub
         var failed = false
-        do {
-            try await hub.attach(engine)
-            try await engine.loadStoreRuntime(flush: flushMode)
-            for (path, source) in try BridgeScripts.engineScripts() { try await engine.execute(source, sourceURL: path) }
-            try await bridge.attach(engine, app: MicroApp(id: "main", grants: .framework()), shell: shell)
-            for script in scripts { try await engine.execute(script.source, sourceURL: script.path) }
-        } catch let error as JavaScriptError {
-            Output.error(ConsolePrinter.describe(error))
-            throw ExitCode(1)
-        }
-
+        var results: [JSONValue] = []
         for planned in dispatches {
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
-                Output.line("→ \(planned.store).\(planned.action)(\(planned.argumentsText)) = \(result.jsonText())")
+                if json {
+                    results.append(["dispatch": .string("\(planned.store).\(planned.action)"), "ok": true, "value": result])
+                } else {
+                    Output.line("→ \(planned.store).\(planned.action)(\(planned.argumentsText)) = \(result.cutText())")
+                }
             } catch let error as StateHubError {
                 failed = true
-                Output.error("✗ \(planned.store).\(planned.action)(\(planned.argumentsText)) failed: \(error)")
+                let text = await Suggestions.explain(error, hub: hub, engine: session.page.engine, timeLimit: session.timeLimit)
+                results.append(["dispatch": .string("\(planned.store).\(planned.action)"), "ok": false, "error": .string(text)])
+                Output.error("✗ \(planned.store).\(planned.action)(\(planned.argumentsText)) failed: \(text)")
                 if case .actionThrew(_, _, let failure) = error, !failure.stack.isEmpty {
                     Output.error(failure.stack.split(separator: "\n").map { "    at \($0)" }.joined(separator: "\n"))
                 }
+                if case .stopped = error { break }
             }
+            await session.failOnUnhandled()
         }
-        _ = await bridge.waitUntilQuiet(timeout: .seconds(timeout))
-        try? await engine.waitUntilIdle(timeout: .seconds(timeout))
-        for problem in hub.problems { Output.error("hub: \(problem)") }
+        // A page that does not come back after a stop must not keep the process alive.
+        session.guardian.armDeadline(after: session.timeLimit + .seconds(30), reason: "the page did not become idle after the run")
+        _ = await session.page.bridge.waitUntilQuiet(timeout: session.timeLimit)
+        await session.settle()
+        var problems: [JSONValue] = []
+        for problem in hub.problems {
+            if json { problems.append(.string(problem.description)) } else { Output.error("hub: \(problem)") }
+        }
+        if !(try await hotSwap(session.page.engine, trace: session.recorder)) { failed = true }   // js engineer (issue 13)
 
+        var mirrors: [(String, JSONValue)] = []
         for storeId in hub.storeIDs {
             guard let mirror = hub.state(of: storeId) else { continue }
-            Output.line("\(storeId) = \(mirror.prettyText())")
-            let actual = try await engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(storeId).jsonText())])")
-            if !mirror.isSemanticallyEqual(to: actual) {
+            mirrors.append((storeId, mirror))
+            if !json { Output.line("\(storeId) = \(mirror.prettyText())") }
+            do {
+                let actual = try await session.page.engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(storeId).jsonText())])")
+                if let difference = mirror.firstDifference(from: actual) {
+                    failed = true
+                    Output.error("✗ mirror of \(storeId) differs from the engine's $state at \(difference)")
+                }
+            } catch {
                 failed = true
-                Output.error("✗ mirror of \(storeId) differs from the engine's $state: \(actual.jsonText())")
+                Output.error("✗ could not read the engine's $state of \(storeId): \(error)")
             }
         }
-        Output.line("shell = \(shell.state.jsonValue.prettyText())")
-        if let recorder {
-            do { try recorder.close() } catch { Output.error("statehub: trace: \(error)"); failed = true }
+        let shellState = session.shell.state.jsonValue
+        if json {
+            var object = JSONValue.ObjectMembers()
+            object["dispatches"] = .array(results)
+            object["stores"] = .object(.init(uniqueKeysWithValues: mirrors.map { (JSONKey($0.0), $0.1) }))
+            object["shell"] = shellState
+            object["problems"] = .array(problems)
+            object["ok"] = .bool(!failed)
+            Output.raw(JSONValue.object(object).jsonText())
+        } else {
+            Output.line("shell = \(shellState.prettyText())")
         }
-        if failed { throw ExitCode(1) }
+        session.finish(failed: failed)
     }
 }
 
@@ -115,7 +131,7 @@ struct PlannedDispatch {
     var store: String
     var action: String
     var arguments: [JSONValue]
-    var argumentsText: String { arguments.map { $0.jsonText() }.joined(separator: ", ") }
+    var argumentsText: String { arguments.map { $0.cutText() }.joined(separator: ", ") }
 
     /// Pairs `--dispatch` values: each STORE.ACTION, then its JSON array when one follows.
     static func parse(_ values: [String]) throws(CLIError) -> [PlannedDispatch] {
@@ -136,8 +152,10 @@ struct PlannedDispatch {
                     guard case .array(let array) = try JSONValue(parsing: text) else { throw CLIError.badArgument("") }
                     arguments = array
                 } catch {
-                    throw .badArgument("arguments of --dispatch \(target) are not a JSON array: \(error)")
+                    throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[1, \"a\"]': \(text)")
                 }
+            } else if index < values.count, !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
+                throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[\(values[index])]', not \(values[index])")
             }
             result.append(PlannedDispatch(store: parts[0], action: parts[1], arguments: arguments))
         }
@@ -149,10 +167,6 @@ struct PlannedDispatch {
 /// with demo values (the token is redacted in traces).
 enum DemoShell {
     static let allowedHosts = ["shop.example.com"]
-
-    static func make() -> HeadlessShell {
-        HeadlessShell(
-            initialData: ["apiBaseURL": "https://api.example.com", "userId": "u-42", "token": "demo-token", "locale": "en-US"],
-            root: .web(url: "https://shop.example.com/", title: "Shop"))
-    }
+    static let root = ShellDestination.web(url: "https://shop.example.com/", title: "Shop")
+    static let initialData: JSONValue = ["apiBaseURL": "https://api.example.com", "userId": "u-42", "token": "demo-token", "locale": "en-US"]
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSEngine
 import StyleTokens
 
 /// `statehub theme check FILE` and `statehub theme css FILE`.
@@ -16,9 +17,21 @@ struct ThemeCommand: AsyncParsableCommand {
         @Argument(help: "A theme JSON file.")
         var file: String
 
+        @Flag(help: "Print the issues as one JSON object on stdout.")
+        var json = false
+
         func run() async throws {
+            do { _ = try ScriptFile.readAll([file]) } catch { throw error.exit() }
             let report = ThemeCheck.run(URL(fileURLWithPath: file))
-            for line in report.lines { Output.line(line) }
+            if json {
+                let issues: [JSONValue] = report.issues.map {
+                    ["severity": .string($0.severity.rawValue), "path": .string($0.path), "message": .string($0.problem.message)]
+                }
+                let object: JSONValue = ["file": .string(file), "ok": .bool(report.isValid), "issues": .array(issues)]
+                Output.raw(object.jsonText())
+            } else {
+                for line in report.lines { Output.line(line) }
+            }
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }
         }
     }
@@ -30,6 +43,7 @@ struct ThemeCommand: AsyncParsableCommand {
         var file: String
 
         func run() async throws {
+            do { _ = try ScriptFile.readAll([file]) } catch { throw error.exit() }
             let report = ThemeCheck.run(URL(fileURLWithPath: file))
             guard let theme = report.theme else {
                 for line in report.lines { Output.error(line) }

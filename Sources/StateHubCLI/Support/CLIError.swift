@@ -24,13 +24,24 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// stdout and stderr, unbuffered enough for interleaved console output.
+/// stdout and stderr, unbuffered enough for interleaved console output. Every line is cut
+/// to a few KB with a note, so a huge value cannot flood a terminal or a log.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((cut(text) + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((cut(text) + "\n").utf8))
+    }
+
+    /// Raw output (JSON for machines): never cut.
+    static func raw(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    private static func cut(_ text: String) -> String {
+        guard text.utf8.count > 4_000 else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).cutLine() }.joined(separator: "\n")
     }
 }

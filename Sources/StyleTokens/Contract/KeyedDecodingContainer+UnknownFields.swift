@@ -33,7 +33,7 @@ private struct OrderedJSONValue: Encodable {
             for element in elements { try container.encode(OrderedJSONValue(element)) }
         case .object(let members):
             var container = encoder.container(keyedBy: AnyCodingKey.self)
-            for (key, member) in members { try container.encode(OrderedJSONValue(member), forKey: AnyCodingKey(key)) }
+            for (key, member) in members { try container.encode(OrderedJSONValue(member), forKey: AnyCodingKey(key.string)) }
         default:
             try value.encode(to: encoder)
         }

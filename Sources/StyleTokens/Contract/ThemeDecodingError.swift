@@ -4,6 +4,8 @@
 /// a value of the wrong JSON type); semantic problems are collected all at once by
 /// `ThemeValidator` afterwards.
 public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The document is larger than the reader accepts (`ThemeJSONDecoder.maximumSize`); nothing was read.
+    case tooLarge(size: Int, limit: Int)
     /// The bytes are not valid UTF-8.
     case notUTF8
     /// The text is not JSON; `line` and `column` are 1-based.
@@ -18,7 +20,7 @@ public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// Where the problem is, as a JSON path (`$` for the whole document).
     public var path: String {
         switch self {
-        case .notUTF8, .malformedJSON: "$"
+        case .notUTF8, .malformedJSON, .tooLarge: "$"
         case .duplicateKey(let path), .missingField(let path), .wrongType(let path, _, _): path
         }
     }
@@ -26,6 +28,7 @@ public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// What is wrong, without the path.
     public var reason: String {
         switch self {
+        case .tooLarge(let size, let limit): "the file is \(size) bytes, more than the \(limit) a theme may have"
         case .notUTF8: "the file is not valid UTF-8"
         case .malformedJSON(let line, let column, let reason): "malformed JSON at line \(line), column \(column): \(reason)"
         case .duplicateKey: "duplicate key"

@@ -1,16 +1,20 @@
 import Foundation
-import JSEngine
+import StateHubJSON
 
 /// Decodes `Decodable` types from JSON while keeping object keys in file order.
 ///
-/// The text is parsed by JSEngine's `JSONValue(parsing:)` (through `ThemeJSONReader`, which adds
-/// the theme's stricter checks and line/column errors); `KeyedDecodingContainer.allKeys` then
+/// The text is parsed by StateHubJSON's parser (through `ThemeJSONReader`, which sets the
+/// theme's stricter options and words its errors); `KeyedDecodingContainer.allKeys` then
 /// lists keys in the order the file wrote them (Foundation's `JSONDecoder` does not promise that
 /// on Linux), and failures come back as a typed `ThemeDecodingError` naming the JSON path. Types
 /// decoded here stay plain `Decodable`: they also decode with `JSONDecoder`, only without the
 /// order guarantee. A `JSONValue` inside such a type is handed over as parsed, order included.
 public struct ThemeJSONDecoder: Sendable {
-    public init() {}
+    /// The largest document read, in bytes (4 MiB by default: a theme is a few kilobytes; a
+    /// document past this is refused before any parsing, with `ThemeDecodingError.tooLarge`).
+    public var maximumSize: Int
+
+    public init(maximumSize: Int = 4 << 20) { self.maximumSize = maximumSize }
 
     /// Parses `data` as JSON and decodes a `T` from it. O(n) in the size of `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ThemeDecodingError) -> T {
@@ -19,7 +23,7 @@ public struct ThemeJSONDecoder: Sendable {
 
     /// Parses `data` as JSON, keeping object order; the raw tree the contract is built from.
     public func parse(_ data: Data) throws(ThemeDecodingError) -> JSONValue {
-        try ThemeJSONReader.parse([UInt8](data))
+        try ThemeJSONReader.parse([UInt8](data), maximumSize: maximumSize)
     }
 
     /// Decodes a `T` from an already parsed JSON value.
@@ -61,7 +65,7 @@ public struct ThemeJSONDecoder: Sendable {
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             guard case .object(let members) = value else { throw mismatch("object") }
-            return KeyedDecodingContainer(KeyedContainer<Key>(object: value, keys: members.map(\.key), codingPath: codingPath))
+            return KeyedDecodingContainer(KeyedContainer<Key>(object: value, keys: members.keys.map(\.string), codingPath: codingPath))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

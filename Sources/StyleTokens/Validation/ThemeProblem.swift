@@ -14,6 +14,9 @@ public enum ThemeProblem: Sendable, Hashable {
     case nonPositiveFontSize(Double)
     /// A shadow opacity lies outside 0…1.
     case opacityOutOfRange(Double)
+    /// A number CSS cannot carry: it rounds to 0 at four decimals without being 0, or its
+    /// magnitude is 10^14 or more.
+    case numberNotRepresentable(Double)
     /// `metadata.version` is not a semantic version.
     case invalidVersion(String, SemanticVersionError)
     /// A font's platform name is empty.
@@ -52,6 +55,10 @@ public enum ThemeProblem: Sendable, Hashable {
             return "font size must be greater than 0, found \(CSSNumber.format(value))"
         case .opacityOutOfRange(let value):
             return "opacity must lie in 0…1, found \(CSSNumber.format(value))"
+        case .numberNotRepresentable(let value):
+            return value.magnitude < 1
+                ? "a value below 0.00005 rounds to 0 in CSS (four decimals); use 0 or a larger value"
+                : "\(CSSNumber.format(value)) is too large for CSS (at most 99999999999999.9999)"
         case .invalidVersion(let text, let error):
             return "\"\(text)\" is not a semantic version: \(error)"
         case .emptyFontName:

@@ -27,6 +27,8 @@ public enum ThemeValidator {
             }
             if !(entry.value.size > 0) {
                 issues.append(ThemeIssue(path.appending("size"), .nonPositiveFontSize(entry.value.size)))
+            } else {
+                checkCSSNumber(entry.value.size, at: path.appending("size"), into: &issues)
             }
             reportUnknownKeys(entry.value.unknownFields, at: path, into: &issues)
         }
@@ -69,8 +71,12 @@ public enum ThemeValidator {
         if let reference = style.textColor {
             checkColorReference(reference, at: path.appending("textColor"), contract: contract, into: &issues)
         }
-        if let radius = style.cornerRadius, !(radius >= 0) {
-            issues.append(ThemeIssue(path.appending("cornerRadius"), .negativeValue(radius)))
+        if let radius = style.cornerRadius {
+            if !(radius >= 0) {
+                issues.append(ThemeIssue(path.appending("cornerRadius"), .negativeValue(radius)))
+            } else {
+                checkCSSNumber(radius, at: path.appending("cornerRadius"), into: &issues)
+            }
         }
         if let font = style.font, !contract.fonts.contains(font) {
             issues.append(ThemeIssue(path.appending("font"), .unknownFontReference(font)))
@@ -80,13 +86,26 @@ public enum ThemeValidator {
             checkColorReference(shadow.color, at: shadowPath.appending("color"), contract: contract, into: &issues)
             if !(0...1).contains(shadow.opacity) {
                 issues.append(ThemeIssue(shadowPath.appending("opacity"), .opacityOutOfRange(shadow.opacity)))
+            } else {
+                checkCSSNumber(shadow.opacity, at: shadowPath.appending("opacity"), into: &issues)
             }
             if !(shadow.radius >= 0) {
                 issues.append(ThemeIssue(shadowPath.appending("radius"), .negativeValue(shadow.radius)))
+            } else {
+                checkCSSNumber(shadow.radius, at: shadowPath.appending("radius"), into: &issues)
             }
+            checkCSSNumber(shadow.x, at: shadowPath.appending("x"), into: &issues)
+            checkCSSNumber(shadow.y, at: shadowPath.appending("y"), into: &issues)
             reportUnknownKeys(shadow.unknownFields, at: shadowPath, into: &issues)
         }
         reportUnknownKeys(style.unknownFields, at: path, into: &issues)
+    }
+
+    /// Refuses a number that CSS would print as 0 or could not print (see `CSSNumber`).
+    private static func checkCSSNumber(_ value: Double, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {
+        if !CSSNumber.isRepresentable(value) {
+            issues.append(ThemeIssue(path, .numberNotRepresentable(value)))
+        }
     }
 
     private static func checkHex(_ text: String, at path: ThemeJSONPath, into issues: inout [ThemeIssue]) {

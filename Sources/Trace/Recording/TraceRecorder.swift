@@ -37,6 +37,8 @@ public final class TraceRecorder: Sendable {
 
     private let redactor: Redactor?
     private let flushEvery: Int
+    /// Longest time a record waits before it is written to the file (`nil`: until a batch fills).
+    public let flushInterval: Duration?
     /// ``MonotonicClock`` reading at `init`; ``TraceRecord/time`` is measured from it.
     private let start: UInt64
     private let state: Mutex<State>
@@ -47,7 +49,7 @@ public final class TraceRecorder: Sendable {
     /// Batches the writer may fall behind by before recording threads write themselves.
     private static let backlogBatches = 64
 
-    private enum FileAction { case none, schedule, writeNow }
+    private enum FileAction { case none, schedule, scheduleTimed, writeNow }
 
     private struct State: Sendable {
         var ring: RingBuffer<TraceRecord>
@@ -57,6 +59,8 @@ public final class TraceRecorder: Sendable {
         let hasFile: Bool
         /// A write of `pending` is queued on `writer` and has not taken it yet.
         var writeScheduled = false
+        /// A write after `flushInterval` is queued on `writer`.
+        var timedWriteScheduled = false
         var closed = false
         var subscribers: [Int: AsyncStream<TraceRecord>.Continuation] = [:]
         var nextSubscriberID = 0
@@ -68,31 +72,37 @@ public final class TraceRecorder: Sendable {
     ///   - capacity: records kept in memory (≥ 0; 0 keeps none, e.g. for live streams only).
     ///   - redactor: applied to every message before it is stored (see ``TraceRedactor``).
     public convenience init(capacity: Int = 10_000, redactor: Redactor? = nil) {
-        self.init(capacity: capacity, sink: nil, redactor: redactor, flushEvery: 256)
+        self.init(capacity: capacity, sink: nil, redactor: redactor, flushEvery: 256, flushInterval: nil)
     }
 
     /// A recorder that keeps the last `capacity` records in memory and appends every
     /// record to the NDJSON file at `filePath` (created, or truncated if it exists).
     ///
-    /// - Parameter flushEvery: records batched before they are encoded and written (≥ 1).
+    /// - Parameters:
+    ///   - flushEvery: records batched before they are encoded and written (≥ 1).
+    ///   - flushInterval: longest time a record waits for its batch to fill before it is
+    ///     written anyway (default 100 ms), so a killed process leaves a useful file; `nil`
+    ///     waits for full batches, `flush()` and `close()`.
     /// - Throws: ``TraceRecorderError/cannotOpen(path:reason:)``.
     public convenience init(
         capacity: Int = 10_000,
         filePath: String,
         redactor: Redactor? = nil,
-        flushEvery: Int = 256
+        flushEvery: Int = 256,
+        flushInterval: Duration? = .milliseconds(100)
     ) throws(TraceRecorderError) {
         let sink = try NDJSONFileSink(path: filePath)
-        self.init(capacity: capacity, sink: sink, redactor: redactor, flushEvery: flushEvery)
+        self.init(capacity: capacity, sink: sink, redactor: redactor, flushEvery: flushEvery, flushInterval: flushInterval)
     }
 
-    private init(capacity: Int, sink: NDJSONFileSink?, redactor: Redactor?, flushEvery: Int) {
+    private init(capacity: Int, sink: NDJSONFileSink?, redactor: Redactor?, flushEvery: Int, flushInterval: Duration?) {
         precondition(capacity >= 0, "TraceRecorder capacity must not be negative")
         precondition(flushEvery >= 1, "TraceRecorder flushEvery must be at least 1")
         self.capacity = capacity
         self.filePath = sink?.path
         self.redactor = redactor
         self.flushEvery = flushEvery
+        self.flushInterval = flushInterval
         var initial = State(ring: RingBuffer(capacity: capacity), hasFile: sink != nil)
         if sink != nil { initial.pending.reserveCapacity(flushEvery) }
         self.state = Mutex(initial)
@@ -140,6 +150,8 @@ public final class TraceRecorder: Sendable {
     ) -> TraceRecord? {
         let size = message.utf8.count
         let stored = redactor.map { $0(channel, type, message) } ?? message
+        // Notes can echo values (an error about a message): the redactor sees them too.
+        let note = note.flatMap { text in redactor.map { $0(channel, type, text) } ?? text }
         let (record, action): (TraceRecord?, FileAction) = state.withLock { s in
             guard !s.closed else { return (nil, .none) }
             let record = TraceRecord(
@@ -152,15 +164,31 @@ public final class TraceRecorder: Sendable {
             guard s.hasFile else { return (record, .none) }
             s.pending.append(record)
             if s.pending.count >= flushEvery &* Self.backlogBatches { return (record, .writeNow) }
-            guard s.pending.count >= flushEvery, !s.writeScheduled else { return (record, .none) }
-            s.writeScheduled = true
-            return (record, .schedule)
+            if s.pending.count >= flushEvery, !s.writeScheduled {
+                s.writeScheduled = true
+                return (record, .schedule)
+            }
+            // The first record of a batch starts the clock: it reaches the file within
+            // `flushInterval` even if the batch never fills.
+            if s.pending.count == 1, !s.timedWriteScheduled, flushInterval != nil {
+                s.timedWriteScheduled = true
+                return (record, .scheduleTimed)
+            }
+            return (record, .none)
         }
         switch action {
         case .none:
             break
         case .schedule:
             writer.async { self.file.withLock { sink in self.writePending(&sink) } }
+        case .scheduleTimed:
+            let interval = flushInterval ?? .zero
+            let nanoseconds = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
+            writer.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+                guard let self else { return }
+                self.state.withLock { $0.timedWriteScheduled = false }
+                self.file.withLock { sink in self.writePending(&sink) }
+            }
         case .writeNow:
             file.withLock { sink in writePending(&sink) }
         }

@@ -162,7 +162,7 @@ struct JSONKeyRedactor: Sendable {
 
     /// Scans a string literal starting at the opening quote at `from`.
     /// Returns the index after the closing quote and whether it contains escapes.
-    private static func scanString(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> (Int, Bool)? {
+    static func scanString(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> (Int, Bool)? {
         let n = b.count
         var i = from + 1
         var escaped = false
@@ -190,7 +190,7 @@ struct JSONKeyRedactor: Sendable {
         return nil
     }
 
-    private static func hexValue(_ c: UInt8) -> UInt32? {
+    static func hexValue(_ c: UInt8) -> UInt32? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(c - UInt8(ascii: "a") + 10)
@@ -201,7 +201,7 @@ struct JSONKeyRedactor: Sendable {
 
     /// Decodes the contents of an already validated string literal (without quotes).
     /// Returns nil for a lone surrogate, which no key can equal.
-    private static func unescape(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+    static func unescape(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         var scalars = String.UnicodeScalarView()
         var bytes: [UInt8] = []
         func flushBytes() {
@@ -245,7 +245,7 @@ struct JSONKeyRedactor: Sendable {
         return String(scalars)
     }
 
-    private static func literal(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ word: StaticString) -> Bool {
+    static func literal(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard i + count <= b.count else { return false }
         return word.withUTF8Buffer { w in
@@ -254,7 +254,7 @@ struct JSONKeyRedactor: Sendable {
     }
 
     /// Scans `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; returns the end index.
-    private static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+    static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         let n = b.count
         var i = from
         func isDigit(_ k: Int) -> Bool { k < n && b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9") }

@@ -1,18 +1,17 @@
 /// A 1-based line and column in a UTF-8 JSON text, for error messages.
 ///
-/// JSEngine's parser reports a byte offset (`JSONParseError.offset`); a person editing a theme
-/// wants a line and column. Lines are counted at line feeds (a CRLF file counts the same);
-/// columns count Unicode scalars, not UTF-8 bytes, so `é` moves the column by one.
-///
-/// Complexity: O(offset).
-struct JSONSourceLocation: Hashable, Sendable {
+/// Lines are counted at line feeds (a CRLF file counts the same); columns count Unicode
+/// scalars, not UTF-8 bytes, so `é` moves the column by one.
+public struct JSONSourceLocation: Hashable, Sendable {
     /// 1-based line.
-    let line: Int
+    public let line: Int
     /// 1-based column, in Unicode scalars.
-    let column: Int
+    public let column: Int
 
     /// The location of byte `offset` in `bytes`; an offset past the end is the end of the text.
-    init(offset: Int, in bytes: some Collection<UInt8>) {
+    ///
+    /// - Complexity: O(offset).
+    public init(offset: Int, in bytes: some Collection<UInt8>) {
         var line = 1
         var column = 1
         for byte in bytes.prefix(max(offset, 0)) {

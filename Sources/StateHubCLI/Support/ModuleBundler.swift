@@ -1,0 +1,83 @@
+import Foundation
+
+/// Turns ES-module sources into one classic script with esbuild (Debian's `esbuild`).
+///
+/// `pinia`, `vue` and `@vue/reactivity` imports are left external and mapped to the
+/// runtime's globals: esbuild turns them into `require("pinia")`, and the bundle is wrapped
+/// in a function whose `require` answers `globalThis` for those names, so
+/// `import { defineStore } from 'pinia'` reads the runtime's `defineStore` and nothing leaks
+/// into the page's globals. Other bare imports are bundled from `NODE_PATH` as esbuild
+/// finds them. Line numbers in errors are the bundle's.
+enum ModuleBundler {
+    static let mappedModules = ["pinia", "vue", "@vue/reactivity"]
+
+    static let banner = "(function (require) {"
+    static var footer: String {
+        let names = mappedModules.map { "'\($0)'" }.joined(separator: ", ")
+        return "})(function (name) { if ([\(names)].indexOf(name) >= 0) return globalThis; throw new Error('statehub: cannot import ' + name + ' in a page (only \(mappedModules.joined(separator: ", ")) map to the runtime; bundle the rest)'); });"
+    }
+
+    /// Whether `file` needs bundling: `.mjs` / `.ts` / `.mts`, or import/export lines.
+    static func needsBundling(_ file: ScriptFile) -> Bool {
+        let lower = file.path.lowercased()
+        if lower.hasSuffix(".mjs") || lower.hasSuffix(".ts") || lower.hasSuffix(".mts") { return true }
+        return ModuleSyntax.looksLikeModule(file.source)
+    }
+
+    /// The esbuild executable: `$STATEHUB_ESBUILD`, else `esbuild` on `PATH`.
+    static func esbuildPath() -> String? {
+        if let explicit = ProcessInfo.processInfo.environment["STATEHUB_ESBUILD"], !explicit.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil
+        }
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/esbuild"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static let missingHint = "esbuild is not installed: ES modules (import/export) are bundled with it. Install it with `apt-get install esbuild` (Debian/Ubuntu; scripts/ensure-deps.sh does), or bundle the file yourself as an IIFE."
+
+    /// Bundles the module at `path` into one classic script.
+    ///
+    /// - Throws: ``BundleError``.
+    static func bundle(path: String) throws(BundleError) -> String {
+        guard let esbuild = esbuildPath() else { throw .esbuildMissing }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: esbuild)
+        process.arguments = [path, "--bundle", "--format=iife", "--log-level=error", "--charset=utf8",
+                             "--target=es2020"] + mappedModules.map { "--external:\($0)" }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        do { try process.run() } catch { throw .esbuildFailed(path: path, output: "\(error)") }
+        // Read both pipes before waiting, so a large bundle cannot block esbuild on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var stderrData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            stderrData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .esbuildFailed(path: path, output: String(decoding: stderrData, as: UTF8.self))
+        }
+        return banner + "\n" + String(decoding: stdoutData, as: UTF8.self) + footer + "\n"
+    }
+}
+
+/// Why a module could not be bundled.
+enum BundleError: Error, CustomStringConvertible {
+    case esbuildMissing
+    case esbuildFailed(path: String, output: String)
+
+    var description: String {
+        switch self {
+        case .esbuildMissing: "statehub: " + ModuleBundler.missingHint
+        case .esbuildFailed(let path, let output): "statehub: esbuild could not bundle \(path):\n" + output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import CapabilityBridge
+import Foundation
+import Synchronization
+import JSEngine
+import StateHub
+import StateHubPage
+import Trace
+
+/// What `run` and `eval` both do: build the page with ``HostedPage`` from the shared
+/// options, evaluate the files in order, fail on the first error, stop or unhandled
+/// rejection, and wait for timers. Every failure is printed and becomes exit 1 (exit 2
+/// for arguments and files, before anything runs).
+struct PageSession {
+    let page: HostedPage
+    let guardian: RunGuard
+    let timeLimit: Duration
+    let idleLimit: Duration
+    let recorder: TraceRecorder?
+    let shell: HeadlessShell
+
+    /// Validates the options, reads the files, builds the page and runs the files.
+    static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction()) async throws -> PageSession {
+        let timeLimit: Duration
+        let memoryLimit: Int?
+        let flush: StoreScripts.Flush
+        let initialData: JSONValue
+        let scripts: [ScriptFile]
+        var redaction = extraRedaction
+        do {
+            timeLimit = try options.timeLimitDuration()
+            memoryLimit = try options.memoryLimitBytes()
+            guard let mode = StoreScripts.Flush(rawValue: options.flush) else {
+                throw CLIError.badArgument("--flush must be tick or sync, not \(options.flush)")
+            }
+            flush = mode
+            initialData = try options.initialDataValue()
+            guard options.alertAnswer >= 0 else { throw CLIError.badArgument("--alert-answer must be 0 or more, not \(options.alertAnswer)") }
+            do { try redaction.add(keys: options.redactKey, arguments: options.redactArgument) } catch {
+                throw CLIError.badArgument("--redact-argument: \(error)")
+            }
+            scripts = try ScriptFile.readAll(files)
+        } catch let error as CLIError { throw error.exit() }
+        var loaded: [ScriptFile] = []
+        for script in scripts {
+            guard ModuleBundler.needsBundling(script) else { loaded.append(script); continue }
+            do {
+                loaded.append(ScriptFile(path: script.path, source: try ModuleBundler.bundle(path: script.path)))
+            } catch {
+                Output.error(error.description)
+                if case .esbuildMissing = error { throw ExitCode(2) }
+                throw ExitCode(1)
+            }
+        }
+
+        var recorder: TraceRecorder?
+        if let path = options.trace {
+            do { recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor) } catch {
+                throw CLIError.badArgument("cannot write the trace: \(error)").exit()
+            }
+        }
+        let current = CurrentStep()
+        let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, context: { current.value })
+        let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)
+        let page: HostedPage
+        do {
+            page = try await HostedPage.makeEmpty(.init(
+                name: name,
+                timeLimit: timeLimit,
+                dispatchTimeout: timeLimit + .seconds(5),
+                storeRuntime: !options.bare,
+                flush: flush,
+                trace: recorder,
+                bridge: BridgeConfiguration(urlAllowlist: URLAllowlist(hosts: DemoShell.allowedHosts)),
+                app: MicroApp(id: name, grants: .framework(plus: Set(options.grant))),
+                shell: shell,
+                onConsole: ConsolePrinter.handler))
+        } catch {
+            guardian.exit(1, message: "statehub: \(error)")
+        }
+        if !options.bare {
+            do { try await page.engine.execute(Suggestions.definedStoresScript, sourceURL: "statehub:cli/defined-stores.js") } catch {
+                guardian.exit(1, message: "statehub: \(error)")
+            }
+        }
+        let session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: .seconds(60), recorder: recorder, shell: shell)
+        for script in loaded {
+            current.value = script.path
+            do {
+                try await page.load(.init(path: script.path, source: script.source))
+            } catch {
+                if case .bundle(_, let underlying) = error {
+                    session.fail(Report.describe(underlying, file: script.path, timeLimit: timeLimit, source: script.source))
+                }
+                session.fail("statehub: \(error)")
+            }
+            await session.failOnUnhandled()
+        }
+        current.value = files.last ?? "statehub"
+        return session
+    }
+
+    /// Runs timers until nothing is pending (at most the idle limit), failing on unhandled errors.
+    func settle() async {
+        do {
+            try await page.engine.waitUntilIdle(timeout: idleLimit)
+        } catch let error as JavaScriptError {
+            fail(ConsolePrinter.describe(error))
+        } catch {
+            fail(Report.describe(error, file: nil, timeLimit: timeLimit, source: nil))
+        }
+        await failOnUnhandled()
+    }
+
+    /// Exits 1 on the first unhandled rejection or error thrown in a timer, as `eval` always did.
+    func failOnUnhandled() async {
+        if let first = await page.engine.unhandledErrors.first {
+            var error = first.error
+            error.message = (first.kind == .unhandledRejection ? "unhandled promise rejection: " : "uncaught exception: ") + error.message
+            fail(ConsolePrinter.describe(error))
+        }
+    }
+
+    /// Prints `message`, closes the trace and exits 1.
+    func fail(_ message: String) -> Never {
+        guardian.exit(1, message: message)
+    }
+
+    /// Closes the trace; exits 1 if it could not be written, or if `failed`.
+    func finish(failed: Bool) -> Never {
+        if let problem = guardian.closeTrace() {
+            Output.error(problem)
+            Foundation.exit(1)
+        }
+        Foundation.exit(failed ? 1 : 0)
+    }
+}
+
+/// The file being evaluated, for messages printed from other threads (memory stop).
+final class CurrentStep: Sendable {
+    private let state = Mutex("statehub")
+    var value: String {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,69 @@
+import CapabilityBridge
+import JSEngine
+import StateHub
+
+/// How the CLI words a failure of a page: one `FILE:LINE: …` line (then a stack) that
+/// says what happened and, where it can, what to do.
+enum Report {
+    /// - Parameters:
+    ///   - file: the script being evaluated, when the failure happened at its top level.
+    ///   - source: its text, to recognise an ES module behind a raw syntax error.
+    static func describe(_ error: any Error, file: String?, timeLimit: Duration, source: String?) -> String {
+        if let engineError = error as? EngineError, case .executionTimeLimitExceeded = engineError {
+            return stopped(engineError, file: file, timeLimit: timeLimit)
+        }
+        if let error = error as? JavaScriptError {
+            if error.name == "SyntaxError",
+               error.message.contains("import") || error.message.contains("export") || source.map(ModuleSyntax.looksLikeModule) == true {
+                let place = (error.sourceURL ?? file ?? "<script>") + (error.line.map { ":\($0)" } ?? "")
+                return "\(place): \(error.message)\n" + ModuleSyntax.hint(file: file ?? error.sourceURL ?? "FILE")
+            }
+            return ConsolePrinter.describe(error)
+        }
+        if let error = error as? StateHubError, case .stopped(let store, let action, _, let reason) = error {
+            return "\(location(in: reason) ?? "\(store).\(action)"): stopped after \(timeLimit.secondsText) (\(store).\(action) ran past the time limit; --time-limit changes it). The page is still usable."
+        }
+        return "statehub: \(error)"
+    }
+
+    /// `FILE:LINE: stopped after N s`, with the file and line the engine names when it does.
+    static func stopped(_ error: EngineError, file: String?, timeLimit: Duration) -> String {
+        let place = location(in: error.description) ?? file ?? "<script>"
+        return "\(place): stopped after \(timeLimit.secondsText) (the time limit; --time-limit changes it)"
+    }
+
+    /// A `FILE:LINE` (or `FILE:LINE:COLUMN`) the engine put in its description, if any:
+    /// the first word that has a `:` followed by digits.
+    static func location(in text: String) -> String? {
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" || $0 == "," }) {
+            var candidate = Substring(word)
+            if candidate.hasSuffix(":") { candidate = candidate.dropLast() }
+            let parts = candidate.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 2, !parts[0].isEmpty, let last = parts.last, !last.isEmpty, last.allSatisfy(\.isNumber) else { continue }
+            return String(candidate)
+        }
+        return nil
+    }
+}
+
+/// ES-module syntax in a classic script: what JavaScriptCore's raw error means.
+enum ModuleSyntax {
+    /// Whether the text has a top-level-looking `import … from` / `import '…'` / `export`.
+    static func looksLikeModule(_ source: String) -> Bool {
+        for line in source.split(separator: "\n", omittingEmptySubsequences: true) {
+            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+            if trimmed.hasPrefix("import ") || trimmed.hasPrefix("import{") || trimmed.hasPrefix("export ") || trimmed.hasPrefix("export{") {
+                return true
+            }
+        }
+        return false
+    }
+
+    static func hint(file: String) -> String {
+        """
+            this is an ES module (import/export); pages run classic scripts. Bundle it first:
+              statehub bundle \(file) -o \(file).bundle.js    (needs esbuild: apt-get install esbuild)
+            (`run` and `eval` bundle files that start with import/export themselves when esbuild is installed.)
+        """
+    }
+}

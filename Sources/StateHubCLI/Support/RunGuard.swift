@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Trace
+
+/// Makes a run end, whatever the page does: SIGINT / SIGTERM flush and close the trace
+/// and exit; a memory watch stops a run that allocates without bound; a deadline ends a
+/// run whose page does not come back after a stop. Every path closes the trace first.
+final class RunGuard: Sendable {
+    private let recorder: TraceRecorder?
+    /// Written once in `init`, read never: kept so the sources stay alive.
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+    private let memoryWatch: Mutex<MemoryWatch?> = Mutex(nil)
+    private let exiting = Mutex(false)
+
+    init(recorder: TraceRecorder?, memoryLimit: Int?, context: @escaping @Sendable () -> String) {
+        self.recorder = recorder
+        var installed: [any DispatchSourceSignal] = []
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.exit(128 + number, message: "statehub: \(name): stopped\(self?.recorder.map { "; trace written to \($0.filePath ?? "memory")" } ?? "")")
+            }
+            source.resume()
+            installed.append(source)
+        }
+        sources = installed
+        if let memoryLimit {
+            let watch = MemoryWatch(limitBytes: memoryLimit) { [weak self] resident in
+                self?.exit(1, message: "\(context()): stopped: the process used \(resident >> 20) MiB, over --memory-limit \(memoryLimit >> 20) MiB")
+            }
+            memoryWatch.withLock { $0 = watch }
+        }
+    }
+
+    /// Ends the process after `delay` unless it has ended by then (a page stuck after a stop).
+    func armDeadline(after delay: Duration, reason: String) {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        Thread.detachNewThread { [weak self] in
+            Thread.sleep(forTimeInterval: seconds)
+            self?.exit(1, message: "statehub: \(reason); exiting")
+        }
+    }
+
+    /// Closes the trace; returns a problem to print if writing it failed.
+    func closeTrace() -> String? {
+        guard let recorder else { return nil }
+        do { try recorder.close() } catch { return "statehub: trace: \(error)" }
+        return nil
+    }
+
+    /// Prints `message`, closes the trace and exits with `code`, once.
+    func exit(_ code: Int32, message: String) -> Never {
+        let first = exiting.withLock { e in
+            defer { e = true }
+            return !e
+        }
+        guard first else { while true { Thread.sleep(forTimeInterval: 1) } }
+        Output.error(message)
+        if let problem = closeTrace() { Output.error(problem) }
+        Foundation.exit(code)
+    }
+}

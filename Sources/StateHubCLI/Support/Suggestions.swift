@@ -1,0 +1,70 @@
+import JSEngine
+import StateHub
+
+/// Errors about names, with what exists and the nearest name ("did you mean").
+enum Suggestions {
+    /// Loaded after the runtime: remembers every `defineStore` id, so a store defined but
+    /// never created (no `useStore()` yet) can be told apart from a typo.
+    static let definedStoresScript = """
+        (function () {
+          if (typeof globalThis.defineStore !== 'function') return;
+          var define = globalThis.defineStore, ids = globalThis.__statehubDefinedStores = [];
+          globalThis.defineStore = function (idOrOptions) {
+            var id = typeof idOrOptions === 'string' ? idOrOptions : (idOrOptions && idOrOptions.id);
+            if (typeof id === 'string' && ids.indexOf(id) < 0) ids.push(id);
+            return define.apply(this, arguments);
+          };
+        })();
+        """
+
+    static func explain(_ error: StateHubError, hub: GlobalStateHub, engine: JavaScriptEngine, timeLimit: Duration) async -> String {
+        switch error {
+        case .unknownStore(let store):
+            let hosted = hub.storeIDs.sorted()
+            let defined = (try? await engine.evaluate("globalThis.__statehubDefinedStores || []"))?.arrayValue?.compactMap(\.stringValue) ?? []
+            if defined.contains(store) {
+                return "store \"\(store)\" is defined but not created: call its useStore() (e.g. `use\(store.prefix(1).uppercased())\(store.dropFirst())Store()`) in a script before dispatching to it"
+            }
+            return "unknown store \"\(store)\"" + listing("stores", hosted, nearest: store)
+        case .unknownAction(let store, let action):
+            let script = "(function(){var s=getActivePinia()._s.get(\(JSONValue.string(store).jsonText()));if(!s)return[];return Object.keys(s).filter(function(k){return k[0]!=='$'&&k[0]!=='_'&&typeof s[k]==='function'})})()"
+            let actions = (try? await engine.evaluate(script))?.arrayValue?.compactMap(\.stringValue).sorted() ?? []
+            return "store \"\(store)\" has no action \"\(action)\"" + listing("actions", actions, nearest: action)
+        case .stopped:
+            return Report.describe(error, file: nil, timeLimit: timeLimit, source: nil)
+        default:
+            return String(describing: error).cutLine()
+        }
+    }
+
+    static func listing(_ what: String, _ names: [String], nearest name: String) -> String {
+        guard !names.isEmpty else { return " (there are no \(what))" }
+        var text = "; \(what): " + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "")
+        if let best = nearest(to: name, in: names) { text = "; did you mean \"\(best)\"?" + text.dropFirst(1) }
+        return text
+    }
+
+    /// The name at the smallest edit distance, if it is close enough to be a typo.
+    static func nearest(to name: String, in names: [String]) -> String? {
+        let scored = names.map { ($0, distance(name.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, name.count / 3) ? best.0 : nil
+    }
+
+    /// Levenshtein distance, O(n·m) with two rows.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,219 @@
+import JSEngine
+import StateHub
+import Trace
+
+/// A trace read as a timeline for people: each record as a step with the action that caused
+/// it, every operation with its old and new value, and what a viewer needs to rebuild the
+/// whole state at any step. Built in one pass, O(records + total op sizes); nothing in it
+/// recurses on a page's nesting.
+///
+/// Actions: a `dispatch_action` opens an action (`cart.add`, started from native) until its
+/// `action_result`; an `apply_mutation` that carries an `action` field (set by the plugin
+/// for actions the page started itself; on the message, its payload or a mutation) is
+/// grouped under that action; other mutations of a store with an open native action go
+/// under it; the rest stand alone.
+struct TimelineModel {
+    struct Change: Sendable {
+        /// Dotted path, `(root)` for the whole state.
+        var path: String
+        var kind: String
+        var old: JSONValue?
+        var new: JSONValue?
+    }
+
+    struct Step: Sendable {
+        var step: Int
+        var time: UInt64
+        var direction: TraceDirection
+        var channel: String
+        var engine: String
+        var store: String?
+        var type: String
+        var seq: Int?
+        var size: Int
+        var note: String?
+        /// `cart.add`, when the step belongs to an action.
+        var action: String?
+        /// One line: what the step was (a dispatch, a result, a bridge call…).
+        var summary: String?
+        var changes: [Change] = []
+        /// For a viewer: the store's whole new state (snapshots), or the ops to apply.
+        var snapshot: JSONValue?
+        var ops: [JSONValue] = []
+    }
+
+    var steps: [Step] = []
+
+    init(records: [TraceRecord]) {
+        var states: [String: JSONValue] = [:]
+        var openDispatches: [String: String] = [:]   // messageId → store.action
+        var openByStore: [String: String] = [:]      // store → the native action running there
+        for record in records {
+            var step = Step(step: record.step, time: record.time, direction: record.direction, channel: record.channel,
+                            engine: record.engine, store: record.store, type: record.type, seq: record.seq,
+                            size: record.size, note: record.note)
+            let message = try? JSONValue(parsing: record.message)
+            if record.channel == TraceChannel.nativeBridge, let message {
+                let payload = message["payload"]
+                let messageId = message["messageId"]?.stringValue
+                switch record.type {
+                case "dispatch_action":
+                    let name = "\(record.store ?? "?").\(payload?["action"]?.stringValue ?? "?")"
+                    if let messageId { openDispatches[messageId] = name }
+                    if let store = record.store { openByStore[store] = name }
+                    step.action = name
+                    let args = payload?["args"]?.arrayValue ?? []
+                    step.summary = "dispatch \(name)(\(args.map { $0.cutText() }.joined(separator: ", ")))"
+                case "action_result":
+                    let name = messageId.flatMap { openDispatches.removeValue(forKey: $0) }
+                    step.action = name
+                    if let store = record.store, openByStore[store] == name { openByStore.removeValue(forKey: store) }
+                    if payload?["ok"] == .bool(true) {
+                        step.summary = "result: \((payload?["value"] ?? .null).cutText())"
+                    } else {
+                        let error = payload?["error"]
+                        step.summary = "failed: \(error?["code"]?.stringValue ?? "?"): \(error?["message"]?.stringValue ?? "")"
+                    }
+                case "sync_state":
+                    if let store = record.store, let state = payload?["state"], record.direction == .webToNative {
+                        let old = states[store]
+                        states[store] = state
+                        step.snapshot = state
+                        step.changes.append(Change(path: "(root)", kind: "snapshot", old: old, new: state))
+                        step.summary = "snapshot (\(payload?["reason"]?.stringValue ?? "?"))"
+                    }
+                case "apply_mutation" where record.direction == .webToNative:
+                    let tagged = message["action"]?.stringValue ?? payload?["action"]?.stringValue
+                    var mutationAction: String?
+                    if let store = record.store {
+                        var state = states[store] ?? .object([:])
+                        for mutation in payload?["mutations"]?.arrayValue ?? [] {
+                            mutationAction = mutationAction ?? mutation["action"]?.stringValue
+                            for wire in mutation["ops"]?.arrayValue ?? [] {
+                                guard let op = Self.op(wire) else { continue }
+                                step.ops.append(wire)
+                                step.changes.append(Self.change(op, in: state))
+                                try? state.apply(op)
+                            }
+                        }
+                        states[store] = state
+                        if let name = tagged ?? mutationAction {
+                            step.action = name.contains(".") ? name : "\(store).\(name)"
+                        } else {
+                            step.action = openByStore[store]
+                        }
+                    }
+                case "stopped":
+                    step.summary = "stopped: \(payload?["reason"]?.stringValue ?? message["reason"]?.stringValue ?? "")"
+                    step.action = record.store.flatMap { openByStore[$0] }
+                default:
+                    break
+                }
+            } else if record.channel == TraceChannel.bridge, let message {
+                step.summary = Self.bridgeSummary(record.type, message)
+            }
+            steps.append(step)
+        }
+    }
+
+    static func bridgeSummary(_ type: String, _ message: JSONValue) -> String {
+        if let action = message["action"]?.stringValue {
+            return "\(type) \(action)(\((message["payload"] ?? .null).cutText()))"
+        }
+        if let ok = message["ok"] {
+            if ok == .bool(true) { return "\(type) \(message["id"]?.stringValue ?? ""): ok \((message["data"] ?? .null).cutText())" }
+            return "\(type) \(message["id"]?.stringValue ?? ""): failed \(message["error"]?["code"]?.stringValue ?? "")"
+        }
+        if let event = message["event"]?.stringValue { return "event \(event)" }
+        return type
+    }
+
+    /// The op of a wire value, or nil if it is not one.
+    static func op(_ wire: JSONValue) -> MutationOp? {
+        guard let rawPath = wire["path"]?.arrayValue else { return nil }
+        var path: [PathStep] = []
+        for step in rawPath {
+            switch step {
+            case .string(let key): path.append(.key(key))
+            case .number(let n) where n >= 0 && n.rounded() == n && n <= 9_007_199_254_740_992: path.append(.index(Int(n)))
+            default: return nil
+            }
+        }
+        switch wire["op"]?.stringValue {
+        case "set": return wire["value"].map { .set(path: path, value: $0) }
+        case "delete": return .delete(path: path)
+        case "splice":
+            guard let index = wire["index"]?.intValue, let count = wire["deleteCount"]?.intValue, let items = wire["items"]?.arrayValue else { return nil }
+            return .splice(path: path, index: index, deleteCount: count, items: items)
+        default: return nil
+        }
+    }
+
+    static func change(_ op: MutationOp, in state: JSONValue) -> Change {
+        let dotted = op.path.isEmpty ? "(root)" : op.path.map(\.description).joined(separator: ".")
+        let old = value(at: op.path, in: state)
+        switch op {
+        case .set(_, let value): return Change(path: dotted, kind: "set", old: old, new: value)
+        case .delete: return Change(path: dotted, kind: "delete", old: old, new: nil)
+        case .splice(_, let index, let count, let items):
+            let removed = old?.arrayValue.map { array -> JSONValue in
+                let start = min(index, array.count)
+                return .array(Array(array[start ..< start + min(count, array.count - start)]))
+            }
+            return Change(path: "\(dotted)[\(index)…]", kind: "splice", old: removed, new: .array(items))
+        }
+    }
+
+    /// The value at `path`, iteratively.
+    static func value(at path: [PathStep], in state: JSONValue) -> JSONValue? {
+        var current = state
+        for step in path {
+            switch step {
+            case .key(let key): guard let next = current[key] else { return nil }; current = next
+            case .index(let index): guard let next = current[index] else { return nil }; current = next
+            }
+        }
+        return current
+    }
+}
+
+extension TimelineModel.Change {
+    /// `items.0.qty: 2 → 3`, `delete legacy (was "x")`, `items[1…]: [] → [{…}]`.
+    var text: String {
+        switch kind {
+        case "delete": return "delete \(path) (was \(old?.cutText() ?? "absent"))"
+        case "snapshot": return old == nil ? ":= \(new?.cutText() ?? "null")" : ":= \(new?.cutText() ?? "null") (whole state replaced)"
+        default: return "\(path): \(old?.cutText() ?? "absent") → \(new?.cutText() ?? "absent")"
+        }
+    }
+}
+
+extension TimelineModel.Step {
+    /// The step as JSON, for `trace show --json` and the viewer.
+    var json: JSONValue {
+        var object = JSONValue.ObjectMembers()
+        object["step"] = .number(Double(step))
+        object["time"] = .number(Double(time))
+        object["direction"] = .string(direction == .webToNative ? "web_to_native" : "native_to_web")
+        object["channel"] = .string(channel)
+        object["engine"] = .string(engine)
+        if let store { object["store"] = .string(store) }
+        object["type"] = .string(type)
+        if let seq { object["seq"] = .number(Double(seq)) }
+        object["size"] = .number(Double(size))
+        if let note { object["note"] = .string(note) }
+        if let action { object["action"] = .string(action) }
+        if let summary { object["summary"] = .string(summary) }
+        object["changes"] = .array(changes.map { change in
+            var c = JSONValue.ObjectMembers()
+            c["path"] = .string(change.path)
+            c["kind"] = .string(change.kind)
+            if let old = change.old { c["old"] = old }
+            if let new = change.new { c["new"] = new }
+            return .object(c)
+        })
+        if let snapshot { object["snapshot"] = snapshot }
+        if !ops.isEmpty { object["ops"] = .array(ops) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,85 @@
+import CapabilityBridge
+import JSEngine
+import Logging
+import StateHub
+import Trace
+
+extension HostedPage {
+    /// One script to evaluate in the page: a classic script (an IIFE bundle), named by
+    /// `path` in errors and stacks.
+    public struct Bundle: Sendable {
+        public var path: String
+        public var source: String
+
+        public init(path: String, source: String) {
+            self.path = path
+            self.source = source
+        }
+    }
+
+    /// Everything ``HostedPage/make(_:)`` needs. Every field has a default; the defaults
+    /// are what `statehub run` uses.
+    public struct Configuration: Sendable {
+        /// Names the engine (the page id in traces and errors).
+        public var name: String
+        /// Scripts evaluated after the runtime, in order.
+        public var bundles: [Bundle]
+        /// Longest time one entry into JavaScript may run — a script's top level, one
+        /// action, one timer callback — before it is stopped. `nil`: no limit.
+        public var timeLimit: Duration?
+        /// How long `hub.dispatch` waits for an answer when no timeout is given.
+        public var dispatchTimeout: Duration
+        /// Load the Pinia runtime and sync plugin and attach the hub (`false`: a bare page).
+        public var storeRuntime: Bool
+        /// Batching of mirrored mutations.
+        public var flush: StoreScripts.Flush
+        /// Recorder shared by the hub and the bridge, if any.
+        public var trace: TraceRecorder?
+        /// Messages longer than this are refused by the hub (docs/PROTOCOL.md A.8).
+        public var maximumMessageBytes: Int
+        /// The bridge host's set-up (URL allowlist, size cap…).
+        public var bridge: BridgeConfiguration
+        /// The micro-app identity and grants the page gets.
+        public var app: MicroApp
+        /// The shell bridge calls reach; `nil`: a ``HeadlessShell`` with no initial data.
+        public var shell: (any Shell)?
+        public var logger: Logger
+        public var onConsole: (@Sendable (ConsoleMessage) -> Void)?
+        public var onUnhandledError: (@Sendable (UnhandledError) -> Void)?
+        public var onProblem: (@Sendable (HubProblem) -> Void)?
+
+        public init(
+            name: String = "main",
+            bundles: [Bundle] = [],
+            timeLimit: Duration? = .seconds(10),
+            dispatchTimeout: Duration = .seconds(30),
+            storeRuntime: Bool = true,
+            flush: StoreScripts.Flush = .tick,
+            trace: TraceRecorder? = nil,
+            maximumMessageBytes: Int = 8 << 20,
+            bridge: BridgeConfiguration = BridgeConfiguration(),
+            app: MicroApp = MicroApp(id: "main", grants: .framework()),
+            shell: (any Shell)? = nil,
+            logger: Logger = Logger(label: "statehub.page", factory: { _ in SwiftLogNoOpLogHandler() }),
+            onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil,
+            onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil,
+            onProblem: (@Sendable (HubProblem) -> Void)? = nil
+        ) {
+            self.name = name
+            self.bundles = bundles
+            self.timeLimit = timeLimit
+            self.dispatchTimeout = dispatchTimeout
+            self.storeRuntime = storeRuntime
+            self.flush = flush
+            self.trace = trace
+            self.maximumMessageBytes = maximumMessageBytes
+            self.bridge = bridge
+            self.app = app
+            self.shell = shell
+            self.logger = logger
+            self.onConsole = onConsole
+            self.onUnhandledError = onUnhandledError
+            self.onProblem = onProblem
+        }
+    }
+}

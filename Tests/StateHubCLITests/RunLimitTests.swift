@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// Issue 12 item 1: every run ends, with 1, saying why; `run` fails as `eval` does.
+@Suite("statehub run and eval limits")
+struct RunLimitTests {
+    static let spinStore = """
+        const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {
+          spin() { while (true) {} },
+          add() { this.n++ },
+        } });
+        useS();
+        """
+
+    @Test func aSpinningActionIsStoppedAndTheRunExitsOne() throws {
+        let file = try StateHubBinary.script(Self.spinStore, named: "spin.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.spin", "--time-limit", "0.5"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("stopped after 0.5 s"), "\(result.stderr)")
+        #expect(!result.stderr.contains("went away"), "\(result.stderr)")
+        #expect(result.stderr.contains("hub: page main, store s: action spin stopped"), "\(result.stderr)")
+    }
+
+    @Test func anEndlessTopLevelLoopIsStoppedNamingTheFile() throws {
+        for command in ["run", "eval"] {
+            let file = try StateHubBinary.script("let i = 0;\nwhile (true) { i++ }\n", named: "loop.js")
+            let result = try StateHubBinary.run([command, file.path, "--time-limit", "0.5"])
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.hasPrefix("\(file.path)"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("stopped after 0.5 s"), "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test func unhandledRejectionsAndTimerErrorsFailRunAsTheyFailEval() throws {
+        let rejection = try StateHubBinary.script("Promise.reject(new Error('nobody caught me'));\n", named: "reject.js")
+        let timer = try StateHubBinary.script("setTimeout(() => { throw new Error('thrown in a timer') }, 5);\n", named: "timer.js")
+        for command in ["run", "eval"] {
+            let first = try StateHubBinary.run([command, rejection.path])
+            #expect(first.status == 1, "\(command)")
+            #expect(first.stderr.contains("unhandled promise rejection: nobody caught me"), "\(command): \(first.stderr)")
+            let second = try StateHubBinary.run([command, timer.path])
+            #expect(second.status == 1, "\(command)")
+            #expect(second.stderr.contains("thrown in a timer"), "\(command): \(second.stderr)")
+        }
+    }
+
+    @Test func numericOptionsAreValidated() throws {
+        let file = try StateHubBinary.script("1", named: "one.js")
+        for value in ["1e20", "nan", "inf", "-1", "0", "soon"] {
+            for command in ["run", "eval"] {
+                let result = try StateHubBinary.run([command, file.path, "--time-limit", value])
+                #expect(result.status == 2, "\(command) --time-limit \(value): \(result.stderr)")
+                // "-1" reads as an option to ArgumentParser: its own usage error, exit 2 too.
+                if value != "-1" { #expect(result.stderr.contains("--time-limit must be a number of seconds"), "\(result.stderr)") }
+            }
+            let old = try StateHubBinary.run(["run", file.path, "--timeout", value])
+            #expect(old.status == 2, "--timeout \(value): \(old.stderr)")
+        }
+        let memory = try StateHubBinary.run(["eval", file.path, "--memory-limit", "lots"])
+        #expect(memory.status == 2)
+        let unknown = try StateHubBinary.run(["eval", file.path, "--time-limt", "3"])
+        #expect(unknown.status == 2)
+        let version = try StateHubBinary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("statehub "))
+    }
+
+    @Test func unboundedAllocationIsStoppedByTheMemoryLimit() throws {
+        let file = try StateHubBinary.script("const a = []; let i = 0;\nwhile (true) { a.push({ i: i++, s: 'x' + i }) }\n", named: "alloc.js")
+        let result = try StateHubBinary.run(["eval", file.path, "--memory-limit", "400", "--time-limit", "120"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("over --memory-limit 400 MiB"), "\(result.stderr)")
+        #expect(result.stderr.contains(file.path), "\(result.stderr)")
+    }
+
+    @Test func sigintWritesAndClosesTheTrace() throws {
+        let file = try StateHubBinary.script(Self.spinStore + "\nsetInterval(() => {}, 10);\n", named: "busy.js")
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-sigint-\(UUID().uuidString).ndjson")
+        let process = Process()
+        process.executableURL = StateHubBinary.url
+        process.arguments = ["run", file.path, "--dispatch", "s.add", "--trace", trace.path]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        // Wait until the dispatch has been recorded (the trace reaches the file within 100 ms).
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, (try? String(contentsOf: trace, encoding: .utf8))?.contains("action_result") != true {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGINT, "\(stderr)")
+        #expect(stderr.contains("SIGINT"), "\(stderr)")
+        let records = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        #expect(records.count >= 3)
+        #expect(records.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+    }
+}

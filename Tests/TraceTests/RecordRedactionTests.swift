@@ -1,0 +1,76 @@
+import Testing
+@testable import Trace
+
+@Suite("TraceRedaction: every record kind")
+struct RecordRedactionTests {
+    func redact(_ message: String, type: String = "apply_mutation", _ redaction: TraceRedaction = TraceRedaction()) -> String {
+        redaction.redactor("nativeBridge", type, message)
+    }
+
+    @Test func namesAreMatchedInAnyCaseAtAnyDepthAndNullStays() {
+        let text = #"{"a":{"Authorization":"Bearer x1","list":[{"ACCESS_TOKEN":"y"}],"refreshToken":7,"apiKey":{"k":1},"password":null}}"#
+        #expect(redact(text) == #"{"a":{"Authorization":"[redacted]","list":[{"ACCESS_TOKEN":"[redacted]"}],"refreshToken":"[redacted]","apiKey":"[redacted]","password":null}}"#)
+    }
+
+    @Test func opsWhosePathPassesThroughASecretHideTheirValue() {
+        let set = #"{"ops":[{"op":"set","path":["token"],"value":"abcdef1"},{"op":"set","path":["user","name"],"value":"Ana"}]}"#
+        #expect(redact(set) == #"{"ops":[{"op":"set","path":["token"],"value":"[redacted]"},{"op":"set","path":["user","name"],"value":"Ana"}]}"#)
+        let deep = #"{"op":"splice","path":["auth","Token","history"],"index":0,"deleteCount":0,"items":["a","b"]}"#
+        #expect(redact(deep) == #"{"op":"splice","path":["auth","Token","history"],"index":0,"deleteCount":0,"items":"[redacted]"}"#)
+        // A set of the parent: the secret is a member of the value.
+        let parent = #"{"op":"set","path":["auth"],"value":{"token":"abcdef2","who":"me"}}"#
+        #expect(redact(parent) == #"{"op":"set","path":["auth"],"value":{"token":"[redacted]","who":"me"}}"#)
+        // Value before path: order does not matter.
+        let reordered = #"{"value":"abcdef3","op":"set","path":["secret"]}"#
+        #expect(redact(reordered) == #"{"value":"[redacted]","op":"set","path":["secret"]}"#)
+    }
+
+    @Test func argumentsByPositionAndHiddenValuesEchoedLater() {
+        var redaction = TraceRedaction()
+        redaction.arguments["session.login"] = [1]
+        let redactor = redaction.redactor
+        let dispatch = #"{"v":1,"storeId":"session","messageId":"n-1","type":"dispatch_action","payload":{"action":"login","args":["Ana","hunter22"]}}"#
+        #expect(redactor("nativeBridge", "dispatch_action", dispatch).contains(#""args":["Ana","[redacted]"]"#))
+        // The page echoes the password in an error: the remembered value is hidden there too.
+        let echo = #"{"type":"action_result","payload":{"ok":false,"error":{"message":"bad password hunter22"}}}"#
+        #expect(redactor("nativeBridge", "action_result", echo) == #"{"type":"action_result","payload":{"ok":false,"error":{"message":"bad password [redacted]"}}}"#)
+        // A note (plain text) and a message that is not JSON.
+        #expect(redactor("nativeBridge", "error", "oversize message {\"token\": \"zzzzzz9\", ...") == "oversize message {\"token\": \"[redacted]\", ...")
+        #expect(redactor("nativeBridge", "error", "hub saw hunter22") == "hub saw [redacted]")
+    }
+
+    @Test func credentialsInURLs() {
+        let text = #"{"url":"https://ana:pw@x.example/p?access_token=abc&q=1#f","other":"http://plain.example/?a=1"}"#
+        #expect(redact(text) == #"{"url":"https://[redacted]@x.example/p?access_token=[redacted]&q=1#f","other":"http://plain.example/?a=1"}"#)
+    }
+
+    @Test func deepNestingDoesNotOverflow() {
+        let depth = 100_000
+        let text = String(repeating: "[", count: depth) + #"{"token":"abcdef4"}"# + String(repeating: "]", count: depth)
+        #expect(redact(text).contains(#"{"token":"[redacted]"}"#))
+    }
+
+    @Test func badPositionsAreRefused() {
+        var redaction = TraceRedaction()
+        #expect(throws: TraceRedactionError.badArgumentPosition("login:1")) { try redaction.add(keys: [], arguments: ["login:1"]) }
+        #expect(throws: TraceRedactionError.badArgumentPosition("a.b:x")) { try redaction.add(keys: [], arguments: ["a.b:x"]) }
+    }
+}
+
+@Suite("TraceFile: a cut last line")
+struct CutLineTests {
+    @Test func theCompleteLinesAreReadAndTheCutOneReported() throws {
+        let records = (0..<3).map { TraceRecord(step: $0, time: UInt64($0), direction: .webToNative, channel: "nativeBridge", engine: "e", type: "sync_state", message: "{}") }
+        var data = TraceFile.encode(records)
+        data.append(contentsOf: Array(#"{"channel":"nativeBridge","dire"#.utf8))
+        let recovered = try TraceFile.decodeRecovering(data)
+        #expect(recovered.records == records)
+        #expect(recovered.cutLine == 4)
+        // A bad line that is not the last one is still an error.
+        var bad = TraceFile.encode(records)
+        bad.insert(contentsOf: Array("nonsense\n".utf8), at: 0)
+        #expect(throws: TraceFileError.self) { try TraceFile.decodeRecovering(bad) }
+        // A whole file is read as it is.
+        #expect(try TraceFile.decodeRecovering(TraceFile.encode(records)).cutLine == nil)
+    }
+}

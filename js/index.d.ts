@@ -1,0 +1,191 @@
+// Type declarations of @statehub/pinia-sync (written by hand beside the JSDoc of
+// plugin/sync-plugin.js and bridge/bridge-client.js; the wire format is docs/PROTOCOL.md).
+
+// ---------------------------------------------------------------------------------------------
+// Store sync (PROTOCOL.md part A)
+// ---------------------------------------------------------------------------------------------
+
+/** One step of a path: an object key (string) or an array index (number). */
+export type PathStep = string | number
+
+/** A path from a store's state root; `[]` is the root. */
+export type Path = PathStep[]
+
+/** Values JSON cannot carry, tagged (A.3). */
+export type TaggedValue =
+  | { $type: 'undefined' }
+  | { $type: 'Date'; value: string | null }
+  | { $type: 'Map'; entries: [EncodedValue, EncodedValue][] }
+  | { $type: 'Set'; values: EncodedValue[] }
+  | { $type: 'BigInt'; value: string }
+  | { $type: 'Number'; value: 'NaN' | 'Infinity' | '-Infinity' }
+  | { $type: 'Object'; value: { [key: string]: EncodedValue } }
+
+/** A JSON value in the tagged encoding. */
+export type EncodedValue =
+  | null
+  | boolean
+  | number
+  | string
+  | EncodedValue[]
+  | TaggedValue
+  | { [key: string]: EncodedValue }
+
+/** The operation kinds (A.2). */
+export type OpKind = 'set' | 'delete' | 'splice'
+
+export type SetOp = { op: 'set'; path: Path; value: EncodedValue }
+export type DeleteOp = { op: 'delete'; path: Path }
+export type SpliceOp = { op: 'splice'; path: Path; index: number; deleteCount: number; items: EncodedValue[] }
+export type Op = SetOp | DeleteOp | SpliceOp
+
+/** Pinia's mutation types. */
+export type MutationTypeName = 'direct' | 'patch object' | 'patch function'
+
+/** One mutation of a message: its type, the action running when it happened, its ops (A.5.2). */
+export interface WireMutation {
+  type: MutationTypeName
+  /** The innermost action running when the write happened; absent outside actions. */
+  action?: string
+  ops: Op[]
+}
+
+/** Error codes the plugin sends in `error` messages (A.5.6). */
+export type SyncErrorCode = 'unserializable_state' | 'bad_message' | 'unknown_store' | 'op_failed' | 'state_too_deep'
+
+/** Error codes of a failed `action_result` (A.5.4). */
+export type ActionErrorCode = 'action_threw' | 'unknown_action' | 'unknown_store' | 'bad_message'
+
+interface EnvelopeBase<Type extends string, Payload> {
+  v: 1
+  storeId: string | null
+  messageId: string | number
+  type: Type
+  payload: Payload
+}
+
+/** A message from the page to native (`nativeBridge.postMessage`). */
+export type WebToNativeMessage =
+  | (EnvelopeBase<'sync_state', { state: { [key: string]: EncodedValue }; reason: 'created' | 'resync' | 'hydrated' }> & WebSequence)
+  | (EnvelopeBase<'apply_mutation', { mutations: WireMutation[] }> & WebSequence)
+  | (EnvelopeBase<'action_result',
+      | { ok: true; value: EncodedValue }
+      | { ok: false; error: { code: ActionErrorCode; name: string; message: string; stack: string } }> & Partial<WebSequence>)
+  | (EnvelopeBase<'store_disposed', {}> & WebSequence)
+  | (EnvelopeBase<'error', { code: SyncErrorCode; message: string; path?: Path; detail?: { [key: string]: unknown } }> & Partial<WebSequence>)
+
+interface WebSequence {
+  /** Per store, per engine; 1 on `sync_state` "created" (A.4). */
+  seq: number
+  /** The messageId of the last native sync_state / apply_mutation applied, as sent (A.1). */
+  ack?: string | number
+}
+
+/** A message from native to the page (`nativeBridge.dispatch(json)`). */
+export type NativeToWebMessage =
+  | EnvelopeBase<'dispatch_action', { action: string; args?: EncodedValue[] }>
+  | EnvelopeBase<'sync_state', { state: { [key: string]: EncodedValue } }>
+  | EnvelopeBase<'apply_mutation', { mutations: WireMutation[] }>
+  | EnvelopeBase<'request_sync', { reason?: 'seq_gap' | 'op_failed' | 'oversize' | 'bad_message' | 'manual'; detail?: string }>
+
+/** Options of createSyncPlugin. */
+export interface SyncPluginOptions {
+  /**
+   * `'tick'` (default): every mutation of one microtask tick of a store in one message.
+   * `'sync'`: one message per mutation, posted synchronously.
+   */
+  flush?: 'tick' | 'sync'
+  /**
+   * Where messages go. Default: `window.webkit.messageHandlers.nativeBridge.postMessage`; without
+   * it (and without this option) the plugin is inert and warns once.
+   */
+  post?: (json: string) => void
+}
+
+/** What Pinia gives a plugin (the parts the sync plugin uses). */
+export interface PiniaPluginContextLike {
+  store: {
+    $id: string
+    $state: object
+    $subscribe: (...args: any[]) => () => void
+    $onAction: (...args: any[]) => () => void
+    $patch: (...args: any[]) => void
+    $dispose: () => void
+  }
+  options: { actions?: { [name: string]: Function } }
+}
+
+/** A Pinia plugin: `pinia.use(createSyncPlugin())`. */
+export type SyncPlugin = (context: PiniaPluginContextLike) => void
+
+/** Creates the plugin that mirrors every store of a pinia to native. */
+export function createSyncPlugin(options?: SyncPluginOptions): SyncPlugin
+export default createSyncPlugin
+
+/** Posts every pending batch now (tests; native before a synchronous read). */
+export function flushPending(): void
+/** Encodes a JS value into the tagged JSON form; unserialisable values become `{"$type":"undefined"}`. */
+export function encodeValue(value: unknown, basePath?: Path, errors?: { kind: string; path: Path; className?: string }[]): EncodedValue
+/** Decodes tagged values back into Date, Map, Set, undefined, BigInt, NaN/Infinity (in place). */
+export function decodeValue(value: EncodedValue): unknown
+/** Applies ops to a plain object in place; returns the (possibly replaced) root. */
+export function applyOps<T extends object>(root: T, ops: Op[]): T
+/** The ops that turn one encoded state into another. */
+export function diffStates(before: EncodedValue, after: EncodedValue): Op[]
+/** `Symbol.for('statehub.ops')`: where StateHub's runtime puts a mutation's exact ops. */
+export const OPS_KEY: unique symbol
+export const PROTOCOL_VERSION: 1
+
+// ---------------------------------------------------------------------------------------------
+// Capability bridge (PROTOCOL.md part B)
+// ---------------------------------------------------------------------------------------------
+
+export type BridgeErrorCode =
+  | 'unknown_action'
+  | 'bad_payload'
+  | 'refused'
+  | 'url_not_allowed'
+  | 'payload_too_large'
+  | 'handler_failed'
+  | 'timeout'
+  | 'no_native_shell'
+
+/** How a failed invokeNative call rejects. */
+export interface BridgeError extends Error {
+  code: BridgeErrorCode | string
+}
+
+export interface InvokeOptions {
+  /** Milliseconds before rejecting with code `timeout` (default 15000; 0 or Infinity: none). */
+  timeout?: number
+}
+
+/** Calls a native capability; resolves with its `data`, rejects with a BridgeError. */
+export function invokeNative<Result = unknown>(action: string, payload?: object | null, options?: InvokeOptions): Promise<Result>
+
+/** Listens to a native event; returns the function that stops listening. */
+export function onNative<Data = unknown>(event: string, callback: (data: Data) => void): () => void
+
+/** Answers invokeNative calls in a page with no native shell (development in a browser). */
+export function installDevelopmentStub(handlers: {
+  [action: string]: (payload: any) => unknown
+}): { emit(event: string, data?: unknown): void; uninstall(): void }
+
+export declare const StateHubSync: {
+  version: 1
+  createSyncPlugin: typeof createSyncPlugin
+  encodeValue: typeof encodeValue
+  decodeValue: typeof decodeValue
+  diffStates: typeof diffStates
+  applyOps: typeof applyOps
+  flushPending: typeof flushPending
+  dispatch(json: string): void
+  OPS_KEY: typeof OPS_KEY
+}
+
+export declare const StateHubBridge: {
+  invokeNative: typeof invokeNative
+  onNative: typeof onNative
+  receive(json: string): void
+  installDevelopmentStub: typeof installDevelopmentStub
+}
