@@ -174,8 +174,9 @@ struct CRDTBenchmark {
             let text = String(format: "%.1f×", other / ours)
             return String(repeating: " ", count: max(0, 7 - text.count)) + text
         }
+        let width = (rows.map { $0.workload.label.count }.max() ?? 40) + 22
         Output.line("statehub bench crdt — medians of \(repetitions) runs, process CPU time; ratios are the other implementation's figure ÷ Swift's (above 1: Swift is faster or smaller)")
-        Output.line("figure".padding(toLength: 58, withPad: " ", startingAt: 0) + "     Swift  Yjs(node) Yrs(pycrdt)  Yjs÷Swift Yrs÷Swift")
+        Output.line("figure".padding(toLength: width, withPad: " ", startingAt: 0) + "     Swift  Yjs(node) Yrs(pycrdt)  Yjs÷Swift Yrs÷Swift")
         for row in rows {
             let name = row.workload.label
             let lines: [(String, String, KeyPath<Measurement, Double>, String)] = [
@@ -183,11 +184,11 @@ struct CRDTBenchmark {
             ]
             for (what, unit, path, format) in lines {
                 let scale = unit == "KB" ? 1.0 / 1024 : 1.0
-                let label = "\(name): \(what) (\(unit))".padding(toLength: 58, withPad: " ", startingAt: 0)
+                let label = "\(name): \(what) (\(unit))".padding(toLength: width, withPad: " ", startingAt: 0)
                 Output.line(label + cell(row.swift[keyPath: path] * scale, format) + " " + cell(row.yjs.map { $0[keyPath: path] * scale }, format) + "  " + cell(row.yrs.map { $0[keyPath: path] * scale }, format) + "   " + ratio(row.yjs?[keyPath: path], row.swift[keyPath: path]) + "   " + ratio(row.yrs?[keyPath: path], row.swift[keyPath: path]))
             }
             let same = row.yjs.map { $0.update == row.swift.update } ?? false
-            let label = "\(name): update size (bytes)".padding(toLength: 58, withPad: " ", startingAt: 0)
+            let label = "\(name): update size (bytes)".padding(toLength: width, withPad: " ", startingAt: 0)
             Output.line(label + cell(Double(row.swift.update.count), "%.0f") + " " + cell(row.yjs.map { Double($0.update.count) }, "%.0f") + "  " + cell(row.yrs.map { Double($0.update.count) }, "%.0f") + "   " + (same ? "  bytes identical to Yjs's" : "  DIFFERENT bytes from Yjs's"))
         }
     }
