@@ -41,6 +41,10 @@ function edit (doc, e) {
     case 'arrayDelete': t.delete(e.index, e.count); break
     case 'textInsert': t.insert(e.index, e.text); break
     case 'textDelete': t.delete(e.index, e.count); break
+    case 'textFormat': t.format(e.index, e.count, e.value); break
+    case 'textInsertEmbed': t.insertEmbed(e.index, e.value); break
+    case 'textInsertWithAttributes': t.insert(e.index, e.text, e.value); break
+    case 'mapSetBinary': t.set(e.key, new Uint8Array(e.values)); break
     default: throw new Error('unknown edit ' + e.kind)
   }
 }
@@ -64,6 +68,7 @@ function handle (cmd) {
     case 'encode': return { update: b64(cmd.sv ? Y.encodeStateAsUpdate(doc, unb64(cmd.sv)) : Y.encodeStateAsUpdate(doc)) }
     case 'sv': return { sv: b64(Y.encodeStateVector(doc)) }
     case 'json': return { json: JSON.stringify(doc.toJSON()) }
+    case 'delta': return { delta: JSON.stringify(doc.getText(cmd.name).toDelta()) }
     case 'merge': return { update: b64(Y.mergeUpdates(cmd.updates.map(unb64))) }
     case 'diff': return { update: b64(Y.diffUpdate(unb64(cmd.update), unb64(cmd.sv))) }
     case 'svFromUpdate': return { sv: b64(Y.encodeStateVectorFromUpdate(unb64(cmd.update))) }
