@@ -11,16 +11,35 @@ let package = Package(
         .library(name: "StateHub", targets: ["StateHub"]),
         .library(name: "CapabilityBridge", targets: ["CapabilityBridge"]),
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
+        .library(name: "StateHubTesting", targets: ["StateHubTesting"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
         // crdt: Yjs-compatible shared documents
         .library(name: "SharedDocument", targets: ["SharedDocument"]),
         // cli engineer: one-call page set-up (issue 12)
         .library(name: "StateHubPage", targets: ["StateHubPage"]),
+        // server: micro-app delivery (issue 14)
+        .library(name: "StateHubServer", targets: ["StateHubServer"]),
+        .library(name: "Delivery", targets: ["Delivery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // json engineer: the hub's test clock, whole-value diffs in StateHubTesting, DocC builds.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // server: micro-app delivery (issue 14)
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The only C in the package: JavaScriptCore's public C API plus the few
@@ -49,8 +68,22 @@ let package = Package(
         .executableTarget(name: "EmbedJSTool"),
         .plugin(name: "EmbedJS", capability: .buildTool(), dependencies: ["EmbedJSTool"]),
         .target(name: "JSSources", plugins: ["EmbedJS"]),
-        .target(name: "Trace"),
-        .target(name: "StateHub", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        .target(name: "Trace", dependencies: ["StateHubJSON"]),  // redaction on StateHubJSON's tokenizer
+        .target(
+            name: "StateHub",
+            dependencies: [
+                "JSEngine", "Trace", "JSSources",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Test support for users of the hub: an in-memory page and whole-value assertions.
+        .target(
+            name: "StateHubTesting",
+            dependencies: [
+                "StateHub", "JSEngine",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]
+        ),
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
         .target(
             name: "StyleTokens",
@@ -68,10 +101,53 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
+        // server: micro-app delivery (issue 14). StyleTokens validates uploaded themes and
+        // renders their CSS variables; it still imports JSEngine (see docs/server.md).
+        .target(
+            name: "StateHubServer",
+            dependencies: [
+                "StyleTokens", "JSSources",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+        ),
+        .target(
+            name: "Delivery",
+            dependencies: [
+                "StyleTokens", "Trace",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "StateHubServerTests",
+            dependencies: [
+                "StateHubServer", "StyleTokens",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "DeliveryTests",
+            dependencies: [
+                "Delivery", "StateHubServer", "StyleTokens", "JSEngine",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
-                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage",
+                "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
+                "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
                 "SharedDocument", // crdt
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,7 +159,20 @@ let package = Package(
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
-        .testTarget(name: "StateHubTests", dependencies: ["StateHub", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(
+            name: "StateHubTests",
+            dependencies: [
+                "StateHub", "JSEngine", "Trace", "JSSources", "StateHubTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .testTarget(
+            name: "StateHubTestingTests",
+            dependencies: [
+                "StateHubTesting", "StateHub",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).

@@ -20,6 +20,9 @@ typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
 /// Stops scripts running longer than `limit` seconds when `callback` answers true.
 void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit, JSShouldTerminateCallback callback, void *context);
 void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
+/// The current JavaScript stack as text, one frame a line: `#0 name() at url:line`.
+/// Used inside the time-limit callback to say where a stopped script was.
+JSStringRef JSContextCreateBacktrace(JSContextRef ctx, unsigned maxStackSize);
 
 // GLib helpers: Swift cannot call macros, and G_SOURCE_REMOVE callbacks are simpler here.
 

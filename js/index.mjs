@@ -6,11 +6,12 @@
  *   const pinia = createPinia()
  *   pinia.use(createSyncPlugin())
  *
- * The two classic scripts below are the implementation (the engine loads them as they are);
+ * The classic scripts below are the implementation (the engine loads them as they are);
  * importing them runs them once and they publish globalThis.StateHubSync and
  * globalThis.StateHubBridge, which this module re-exports. Protocol: docs/PROTOCOL.md.
  */
 import './plugin/sync-plugin.js';
+import './plugin/chunking.js';   // messages over native's size cap travel in chunks (PROTOCOL.md A.11)
 import './bridge/bridge-client.js';
 
 const sync = globalThis.StateHubSync;

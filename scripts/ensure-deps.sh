@@ -48,6 +48,22 @@ if ! command -v esbuild >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $js_sudo apt-get install -y -qq esbuild >/dev/null
 fi
 # --- end js engineer -------------------------------------------------------------------------
+# server (issue 14): PostgreSQL for the server tests (scripts/with-postgres.sh), curl and wrk for
+# scripts/fuzz-server.sh and scripts/bench-server.sh, schemathesis (PyPI) for the API fuzz.
+server_missing=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || server_missing+=(postgresql)
+command -v curl >/dev/null 2>&1 || server_missing+=(curl)
+command -v wrk >/dev/null 2>&1 || server_missing+=(wrk)
+if [ ${#server_missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then server_sudo=""; else server_sudo="sudo"; fi
+  echo "statehub: installing ${server_missing[*]}" >&2
+  $server_sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $server_sudo apt-get install -y -qq "${server_missing[@]}" >/dev/null
+fi
+if ! command -v schemathesis >/dev/null 2>&1 && ! command -v st >/dev/null 2>&1; then
+  echo "statehub: installing schemathesis" >&2
+  python3 -m pip install -q schemathesis || python3 -m pip install -q --break-system-packages schemathesis
+fi
 
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists javascriptcoregtk-4.1; then
   exit 0

@@ -4,6 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 swift build --build-tests
-swift test --skip-build
+# server (issue 14): the PostgreSQL tests need the database scripts/with-postgres.sh starts.
+bash scripts/with-postgres.sh swift test --skip-build
 # cli engineer (issue 12): `statehub trace view` checked in headless Chromium with selenium.
 python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
+# json engineer (issue 10): DocC for every library module, no warnings (about 1.5 minutes).
+bash scripts/docs.sh
+# server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
+bash scripts/fuzz-server.sh 15

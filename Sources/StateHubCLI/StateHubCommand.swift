@@ -9,7 +9,9 @@ struct StateHubCommand: AsyncParsableCommand {
         abstract: "Host Pinia stores and web micro-apps in JavaScriptCore, natively.",
         version: StateHubVersion.text,
         subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
-            + StateHubCommand.cliCommands + [DocCommand.self] // crdt
+            + StateHubCommand.cliCommands
+            + [ServeCommand.self] // server (issue 14)
+            + [DocCommand.self] // crdt
     )
 
     // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable

@@ -136,18 +136,6 @@ struct HostilePageTests {
         #expect(hub.state(of: "a") == ["list": []]) // restored by the resync
     }
 
-    @Test func onlyThePageADispatchWentToCanAnswerIt() async throws {
-        let hub = GlobalStateHub()
-        let target = try await makeActionsPage(hub, name: "target")
-        let intruder = try await makePage(hub, name: "intruder")
-        let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .milliseconds(300)) }
-        try await Task.sleep(for: .milliseconds(50))
-        try await post(intruder, #"{"v":1,"storeId":"actions","messageId":"n-1","seq":1,"type":"action_result","payload":{"ok":true,"value":"forged"}}"#)
-        await #expect(throws: StateHubError.timeout(store: "actions", action: "never", after: .milliseconds(300))) { try await pending.value }
-        #expect(hub.problems.contains { $0.kind == .unmatchedResult(messageId: "n-1") })
-        withExtendedLifetime(target) {}
-    }
-
     @Test func oversizeStateDoesNotLoopOnLaterMutations() async throws {
         let recorder = TraceRecorder()
         let hub = GlobalStateHub(configuration: .init(maximumMessageBytes: 3_000, trace: recorder))

@@ -78,9 +78,6 @@ struct DispatchTests {
         } catch StateHubError.actionThrew(_, _, let failure) {
             #expect(failure.message == "rejected on purpose")
         }
-        await #expect(throws: StateHubError.timeout(store: "actions", action: "never", after: .milliseconds(100))) {
-            try await hub.dispatch(store: "actions", action: "never", timeout: .milliseconds(100))
-        }
         withExtendedLifetime(engine) {}
     }
 

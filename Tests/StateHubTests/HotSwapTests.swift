@@ -39,7 +39,7 @@ struct HotSwapTests {
 
         let swapped = try await engine.hotSwap(Self.version2, sourceURL: "counter-v2.js", trace: trace)
         #expect(swapped == ["counter"])
-        #expect(await eventually { hub.state(of: "counter") == ["n": 2, "nested": ["a": 1, "b": 2], "added": "new"] })
+        #expect(await mirror(of: hub, "counter", becomes: { $0 == ["n": 2, "nested": ["a": 1, "b": 2], "added": "new"] }))
         #expect(try await engineState(engine, "counter") == hub.state(of: "counter"))
         // one change, not a rebuild: the store was never disposed and re-created
         #expect(!trace.records.contains { $0.type == "store_disposed" })

@@ -12,18 +12,28 @@ func makePage(_ hub: GlobalStateHub, name: String = "page", flush: StoreScripts.
     return engine
 }
 
+/// Waits until the mirror of `store` satisfies `condition` (messages cross threads),
+/// following `hub.changes(of:)` instead of polling; false if it has not after 10 s (a safety
+/// net so a broken hub fails the test instead of hanging it).
+func mirror(of hub: GlobalStateHub, _ store: String, becomes condition: @escaping @Sendable (JSONValue?) -> Bool) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await _ in hub.changes(of: store) where condition(hub.state(of: store)) { return true }
+            return false
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(10))
+            return condition(hub.state(of: store))
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
+
 /// The engine's own `$state` of a store, through JSON (tagged values as the plugin encodes them).
 func engineState(_ engine: JavaScriptEngine, _ store: String) async throws -> JSONValue {
     try await engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(store).jsonText())])")
-}
-
-/// Waits until the mirror satisfies `condition` (messages cross threads), failing after a second.
-func eventually(_ condition: @escaping () -> Bool) async -> Bool {
-    for _ in 0..<200 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 @Suite("Hub end to end")

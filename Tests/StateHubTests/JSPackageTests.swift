@@ -13,7 +13,7 @@ struct JSPackageTests {
     func makeProject() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-package-\(UUID().uuidString)")
         let package = root.appendingPathComponent("node_modules/@statehub/pinia-sync")
-        for file in ["package.json", "index.mjs", "index.d.ts", "build-classic.sh", "plugin/sync-plugin.js", "bridge/bridge-client.js"] {
+        for file in ["package.json", "index.mjs", "index.d.ts", "build-classic.sh", "plugin/sync-plugin.js", "plugin/chunking.js", "bridge/bridge-client.js"] {
             let text = try #require(JSSources.files[file], "js/\(file) is embedded")
             let url = package.appendingPathComponent(file)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

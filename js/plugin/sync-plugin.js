@@ -13,6 +13,9 @@
   'use strict';
 
   const OPS_KEY = Symbol.for('statehub.ops');
+  // Marks a runtime op whose value (a whole Map or Set) is copied when first read: in tick mode
+  // it is encoded at flush, and an earlier one of the same path in the batch is dropped.
+  const LAZY_VALUE = Symbol.for('statehub.lazyValue');
   const hasOwn = Object.prototype.hasOwnProperty;
   const ObjectProto = Object.prototype;
   const getProto = Object.getPrototypeOf;
@@ -629,6 +632,7 @@
     sawEscape = false;
     for (let i = 0; i < n; i++) {
       let o = raw[i], kind = o.op, v;
+      if (o[LAZY_VALUE] === true && record.flush !== 'sync' && !record.escapes) { out[i] = o; record.lazyOps = true; continue; }
       if (kind === OpKind.set) {
         v = o.value;
         if (isJSONSafe(v, 0)) { out[i] = o; continue; }
@@ -723,17 +727,51 @@
       return;
     }
     let pending = record.pending;
+    if (record.lazyOps) ops = coalesced(ops);
     if (pending === null) {
       record.pending = [makeMutation(type, action, ops)];
       markDirty(record);
     } else {
       let last = pending[pending.length - 1];
       if (type === 'direct' && last.type === 'direct' && last.action === action) {
-        for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]);
+        if (record.lazyOps) for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
+        else for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]);
       } else {
         pending.push(makeMutation(type, action, ops));
       }
     }
+  }
+  // A lazy whole-collection set supersedes the one just before it at the same path.
+  function pushOp(ops, op) {
+    const previous = ops.length === 0 ? null : ops[ops.length - 1];
+    if (op[LAZY_VALUE] === true && previous !== null && previous[LAZY_VALUE] === true && samePath(previous.path, op.path)) {
+      ops[ops.length - 1] = op;
+    } else ops.push(op);
+  }
+  function coalesced(ops) {
+    const out = [];
+    for (const op of ops) pushOp(out, op);
+    return out;
+  }
+  function samePath(a, b) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  // Encodes the lazy ops of a batch, now that it is sent.
+  function encodeLazyOps(record, pending) {
+    record.lazyOps = false;
+    let errors = null;
+    for (const mutation of pending) {
+      const ops = mutation.ops;
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i];
+        if (op[LAZY_VALUE] !== true) continue;
+        if (errors === null) errors = [];
+        ops[i] = { op: OpKind.set, path: op.path, value: encodeValue(op.value, op.path, errors) };
+      }
+    }
+    if (errors !== null && errors.length) reportUnserializable(record, errors);
   }
 
   function markDirty(record) {
@@ -775,6 +813,7 @@
     let pending = record.pending;
     if (pending === null) return;
     record.pending = null;
+    if (record.lazyOps) encodeLazyOps(record, pending);
     send(record, MessageType.applyMutation, { mutations: pending });
   }
 
@@ -1072,7 +1111,7 @@
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
-        runningActions: [],
+        runningActions: [], lazyOps: false,
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(record.id, record);
@@ -1105,7 +1144,12 @@
   }
 
   /** Flushes every pending batch now (tests, and native before a synchronous read). */
-  function flushPending() { flushAll(); }
+  function flushPending() {
+    // on StateHub's runtime, writes no proxy saw (markRaw objects, Dates changed in place) first
+    const runtime = root.StateHubPinia;
+    if (runtime && typeof runtime.catchUpUnobservable === 'function') runtime.catchUpUnobservable();
+    flushAll();
+  }
 
   root.StateHubSync = {
     version: PROTOCOL_VERSION,

@@ -116,9 +116,24 @@
 
   // ops: the operations of one write (several when the written object is reachable at
   // several paths of this store's state).
+  // Unobservable writes (a markRaw object, a Date changed in place) are caught up at the first
+  // reported write of a tick, at the end of that tick (before the sync plugin's batch leaves),
+  // at the end of every action and of every $patch: no later than real Pinia's plugin, which
+  // diffs when it flushes. Each catch-up costs one fingerprint per such value.
+  let caughtUpThisTick = false;
+  function catchUpAtWrite() {
+    if (caughtUpThisTick || !internals.hasUnobservable()) return;
+    caughtUpThisTick = true;
+    internals.catchUpUnobservable();
+    Promise.resolve().then(catchUpAtEndOfTick);
+  }
+  function catchUpAtEndOfTick() {
+    caughtUpThisTick = false;
+    internals.catchUpUnobservable();
+  }
   function recordOps(record, ops) {
     if (record.disposed) return;
-    internals.catchUpUnobservable();
+    catchUpAtWrite();
     if (record.patching > 0) { for (const op of ops) record.patchOps.push(op); return; }
     const batched = record.batchedSubscriptions;
     if (batched.length !== 0) {
@@ -523,7 +538,7 @@
       return;
     }
     if (isObject(prop._object) && typeof prop._key !== 'undefined' && !isReactive(prop) && !prop.__v_isReadonly &&
-        Object.isExtensible(toRaw(prop._object))) {
+        Object.isExtensible(toRaw(prop._object)) && !internals.isInStateTree(toRaw(prop._object))) {
       // toRef(object, key) / toRefs(object): the object's property follows the state tree
       const source = toRaw(prop._object), sourceKey = prop._key;
       if (!hydrate) defineOwn(raw, key, toRaw(source[sourceKey]));
@@ -535,7 +550,8 @@
       });
       return;
     }
-    // customRef and other refs are kept as refs in the state, unwrapped on read
+    // customRef, toRef of another store's state and other refs are kept as refs in the state,
+    // unwrapped on read
     if (hydrate) prop.value = raw[key];
     defineOwn(raw, key, prop);
   }
@@ -864,6 +880,7 @@
     disposePinia, MutationType, acceptHMRUpdate,
     mapStores, mapState, mapGetters: mapState, mapWritableState, mapActions, setMapStoreSuffix,
     createApp, inject, hasInjectionContext, hotSwap, beginHotSwap, endHotSwap,
+    catchUpUnobservable: () => internals.catchUpUnobservable(),
     applyOps, OPS, piniaSymbol
   };
   global.StateHubPinia = api;

@@ -104,16 +104,27 @@
     if (dep === undefined) depsMap.set(key, (dep = new Set()));
     trackDep(dep);
   }
+  // One trigger is one batch, as in Vue 3.5: computed values are marked dirty first (their
+  // dependents join the batch), then every other effect of the batch runs once, even when it
+  // depends on the written key and on a computed that read it.
+  let batchDepth = 0;
+  const batchedEffects = new Set();
   function runEffects(list) {
-    // computed first, so that watchers and effects read fresh getters
-    let i, e;
-    for (i = 0; i < list.length; i++) {
-      e = list[i];
-      if (e.computed && (e !== activeEffect)) e.scheduler();
+    batchDepth++;
+    try {
+      for (const e of list) if (e.computed && e !== activeEffect) e.scheduler();
+      for (const e of list) if (!e.computed && e !== activeEffect && e.active) batchedEffects.add(e);
+    } finally {
+      batchDepth--;
     }
-    for (i = 0; i < list.length; i++) {
-      e = list[i];
-      if (!e.computed && e !== activeEffect && e.active) {
+    if (batchDepth === 0) flushBatchedEffects();
+  }
+  function flushBatchedEffects() {
+    while (batchedEffects.size !== 0) {
+      const effects = Array.from(batchedEffects);
+      batchedEffects.clear();
+      for (const e of effects) {
+        if (!e.active) continue;
         if (e.scheduler !== null) e.scheduler(); else e.run();
       }
     }
@@ -190,7 +201,7 @@
   // changes are caught up by catchUpUnobservable() when the store next reports a mutation.
   const unobservable = new Map();
   function fingerprint(v) {
-    if (v instanceof Date) return 'D' + v.getTime();
+    if (v instanceof Date) return v.getTime();   // a number: compared without building a string
     try {
       return JSON.stringify(v, function (k, x) {
         if (x instanceof Map) return { M: Array.from(x.entries()) };
@@ -216,17 +227,22 @@
     catchingUp = true;
     writes.depth++;
     try {
-      for (const [value, entry] of Array.from(unobservable)) {
+      // forEach, not an iterator of pairs: no allocation per value (this runs often)
+      const changed = [];
+      unobservable.forEach((entry, value) => {
         const parent = entry.parent, key = entry.key;
         const inPlace = key === IN_COLLECTION ? hasMember(parent, value)
           : (hasOwnProperty.call(parent, key) && parent[key] === value);
-        if (!inPlace) { unobservable.delete(value); continue; }
+        if (!inPlace) { unobservable.delete(value); return; }
         const print = fingerprint(value);
-        if (print === entry.print) continue;
+        if (print === entry.print || (print !== print && entry.print !== entry.print)) return;   // NaN: an invalid Date stays invalid
         entry.print = print;
-        if (key === IN_COLLECTION) emitCollection(parent);
-        else if (isArray(parent)) emitSet(parent, key, value);
-        else emitSet(parent, key, value);
+        changed.push(value, entry);
+      });
+      for (let i = 0; i < changed.length; i += 2) {
+        const value = changed[i], entry = changed[i + 1];
+        if (entry.key === IN_COLLECTION) emitCollection(entry.parent);
+        else emitSet(entry.parent, entry.key, value);
       }
     } finally {
       catchingUp = false;
@@ -437,9 +453,27 @@
       const collection = o.path[at].collection;
       if (done.indexOf(collection) !== -1) continue;
       done.push(collection);
-      out.push({ op: OpKind.set, path: o.path.slice(0, at), value: snapshotCollection(collection) });
+      out.push(lazyCollectionSet(o.path.slice(0, at), collection));
     }
     return out;
+  }
+  // A `set` of a whole Map or Set whose value is copied when first read: a subscriber that
+  // reads it at once gets the collection as it is now; one that reads it later (the sync
+  // plugin, at the end of the tick, after dropping the earlier sets of the same collection)
+  // gets it as it is then, which is what applying the later ops would give anyway. Filling a
+  // Map in a loop thus costs one copy per tick, not one per write. Marked with LAZY_VALUE.
+  const LAZY_VALUE = Symbol.for('statehub.lazyValue');
+  function lazyCollectionSet(path, collection) {
+    let copy, copied = false;
+    return {
+      op: OpKind.set,
+      path,
+      get value() {
+        if (!copied) { copied = true; copy = snapshotCollection(collection); }
+        return copy;
+      },
+      [LAZY_VALUE]: true
+    };
   }
   // A copy of a Map or Set in a state tree, its members linked to it.
   function snapshotCollection(collection) {
@@ -463,7 +497,7 @@
     const ops = [];
     for (let i = 0; i < out.length; i += 2) {
       const path = out[i + 1].slice();
-      ops.push({ op: OpKind.set, path: path, value: path.length && path[path.length - 1] instanceof CollectionStep ? null : snapshotCollection(raw) });
+      ops.push(lazyCollectionSet(path, raw));
     }
     deliverOps(out, ops);
   }
@@ -854,8 +888,11 @@
   // ---------------------------------------------------------------------------
 
   // A collection in a state tree changed in place: its ops, then its effects.
-  function afterCollectionWrite(raw, kind, key) {
+  function afterCollectionWrite(raw, kind, key, member) {
     if (rootCount !== 0 && opHook !== null && isIterableCollection(raw)) {
+      // link a new member now (its own later writes are then reported); the copy comes later
+      if (isObject(member)) registerTree(member, raw, IN_COLLECTION, 0);
+      if (isObject(key) && raw instanceof Map) registerTree(key, raw, IN_COLLECTION, 0);
       writes.depth++;
       try { emitCollection(raw); trigger(raw, kind, key); } finally { endWrite(); }
     } else trigger(raw, kind, key);
@@ -916,7 +953,7 @@
         const raw = toRaw(this), rawValue = shallow ? value : toRaw(value);
         if (!raw.has(rawValue) && !raw.has(value)) {
           raw.add(rawValue);
-          afterCollectionWrite(raw, 1, rawValue);
+          afterCollectionWrite(raw, 1, rawValue, rawValue);
         }
         return this;
       };
@@ -927,8 +964,8 @@
         if (!had) { key = toRaw(key); had = raw.has(key); }
         const old = raw.get(key);
         raw.set(key, value);
-        if (!had) afterCollectionWrite(raw, 1, key);
-        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key);
+        if (!had) afterCollectionWrite(raw, 1, key, value);
+        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key, value);
         return this;
       };
       methods.delete = function (key) {
@@ -984,8 +1021,9 @@
 
   function reactive(target) {
     if (!isObject(target)) return target;
-    if (target[RAW] !== undefined && !isReadonly(target)) return target;
-    if (isReadonly(target)) return target;
+    const existing = proxyMap.get(target);   // the hot path: every nested read of a state
+    if (existing !== undefined) return existing;
+    if (target[RAW] !== undefined) return target;   // already a proxy: reactive, shallow or readonly
     return createProxy(target, proxyMap, objectHandlers, arrayHandlers, collectionHandlers);
   }
   function shallowReactive(target) {
@@ -1298,8 +1336,11 @@
     }
     let oldValue = isMulti ? [] : INITIAL;
     let effect;
+    // pause(): triggers are remembered, not run; resume() runs the job once if any came.
+    let paused = false, triggeredWhilePaused = false;
     function job() {
       if (!effect.active) return;
+      if (paused) { triggeredWhilePaused = true; return; }
       if (!cb) { effect.run(); return; }
       let nv = effect.run();
       let changed = deep || forceTrigger || (isMulti
@@ -1309,7 +1350,9 @@
         if (cleanup) { let c = cleanup; cleanup = null; c(); }
         let ov = oldValue === INITIAL ? undefined : oldValue;
         oldValue = nv;
-        cb(nv, ov, onCleanup);
+        const previousWatcher = currentWatcherCleanup;
+        currentWatcherCleanup = onCleanup;
+        try { cb(nv, ov, onCleanup); } finally { currentWatcherCleanup = previousWatcher; }
         if (once) stop();
       }
     }
@@ -1321,9 +1364,20 @@
       else oldValue = effect.run();
     } else effect.run();
     stop.stop = stop;
-    stop.pause = function () {};
-    stop.resume = function () {};
+    stop.pause = () => { paused = true; };
+    stop.resume = () => {
+      if (!paused) return;
+      paused = false;
+      if (triggeredWhilePaused) { triggeredWhilePaused = false; job(); }
+    };
     return stop;
+  }
+  // onWatcherCleanup(fn) inside a watch callback: fn runs before the callback's next run and
+  // when the watcher stops (Vue 3.5).
+  let currentWatcherCleanup = null;
+  function onWatcherCleanup(fn) {
+    if (currentWatcherCleanup !== null) currentWatcherCleanup(fn);
+    else warn('onWatcherCleanup() was called when there was no active watcher to associate with.');
   }
   function watch(source, cb, options) { return doWatch(source, cb, options); }
   function watchEffect(fn, options) { return doWatch(fn, null, options); }
@@ -1340,7 +1394,8 @@
     shallowReactive: shallowReactive, readonly: readonly, shallowReadonly: shallowReadonly,
     isReadonly: isReadonly, isShallow: isShallow,
     computed: computed, isComputed: isComputed,
-    watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect,
+    watch: watch, watchEffect: watchEffect, watchSyncEffect: watchSyncEffect, onWatcherCleanup: onWatcherCleanup,
+    watchPostEffect: (fn) => doWatch(fn, null, { flush: 'post' }),
     effectScope: effectScope, getCurrentScope: getCurrentScope, onScopeDispose: onScopeDispose,
     nextTick: nextTick,
     // internal: used by pinia.js (not Vue API)
@@ -1354,6 +1409,8 @@
       pauseTracking: pauseTracking, resetTracking: resetTracking,
       reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
       catchUpUnobservable: catchUpUnobservable,
+      hasUnobservable: () => unobservable.size !== 0,
+      isInStateTree: (raw) => roots.has(raw) || parentsOf.has(raw),
       holdRefs: function (raw) { refHolders.add(raw); }
     }
   };
@@ -1361,5 +1418,5 @@
   ['ref', 'reactive', 'computed', 'watch', 'watchEffect', 'nextTick', 'effectScope', 'getCurrentScope',
    'onScopeDispose', 'toRef', 'toRefs', 'toValue', 'unref', 'isRef', 'isReactive', 'isProxy', 'markRaw',
    'toRaw', 'shallowRef', 'customRef', 'triggerRef', 'shallowReactive', 'readonly', 'shallowReadonly',
-   'isReadonly', 'isShallow'].forEach(function (name) { global[name] = api[name]; });
+   'isReadonly', 'isShallow', 'onWatcherCleanup', 'watchSyncEffect', 'watchPostEffect'].forEach(function (name) { global[name] = api[name]; });
 })(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -13,7 +13,7 @@ import Trace
 /// `PageTransport.send`. Reported figures are medians over the rounds.
 ///
 /// This harness creates engines itself (it is the one place in the module that does): the
-/// host still reaches the page only through ``PageTransport``.
+/// host still reaches the page only through `PageTransport`.
 public enum BridgeBenchmark {
     /// - Parameters:
     ///   - iterations: timed calls per round (≥ 10).

@@ -2,7 +2,7 @@ import JSEngine
 
 /// What a handler knows about the call it is answering.
 public struct BridgeCallContext: Sendable {
-    /// The page (``PageTransport/pageID``) that called.
+    /// The page (`PageTransport.pageID`) that called.
     public let pageID: String
     /// The micro-app loaded in that page.
     public let app: MicroApp

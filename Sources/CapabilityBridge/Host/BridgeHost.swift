@@ -4,7 +4,7 @@ import Trace
 
 /// The native end of the capability bridge (docs/PROTOCOL.md B, docs/bridge.md).
 ///
-/// Attaches to pages through ``PageTransport`` only (never a concrete engine), each page
+/// Attaches to pages through `PageTransport` only (never a concrete engine), each page
 /// with a ``MicroApp`` identity, its grants, and a ``Shell``. Calls arrive on the `bridge`
 /// channel (B.1) or as legacy URLs (B.5); both go through the same pipeline:
 ///
@@ -15,7 +15,7 @@ import Trace
 /// ``BridgeError`` keeps its code, anything else → `handler_failed`.
 ///
 /// Every request, reply, event and refused call is recorded in ``trace`` (channel
-/// `bridge`). Replies are JSON texts built from ``JSONValue`` and handed to
+/// `bridge`). Replies are JSON texts built from `JSONValue` and handed to
 /// `StateHubBridge.receive` as a string argument: nothing is pasted into source.
 ///
 /// Thread-safety: all state sits behind one lock; the host is `Sendable` and may be used

@@ -2,7 +2,7 @@ import JSSources
 
 /// The JavaScript a page needs for the bridge, in loading order, from the embedded js/ folder.
 ///
-/// In an engine: evaluate ``engineScripts`` (each as a classic script, `sourceURL` = its
+/// In an engine: evaluate `engineScripts` (each as a classic script, `sourceURL` = its
 /// path) before the micro-app's own script. In a WKWebView: inject only
 /// `bridge/bridge-client.js` (the web view has a real `document` and `location`).
 public enum BridgeScripts {

@@ -1,7 +1,7 @@
 import JSEngine
 
 /// Builds the texts native sends to a page. Every text is made by serialising a
-/// ``JSONValue``, never by pasting strings into JSON or into source: escape-free by
+/// `JSONValue`, never by pasting strings into JSON or into source: escape-free by
 /// construction.
 enum BridgeReply {
     /// B.2 success: `{"id":…,"ok":true,"data":…}`.

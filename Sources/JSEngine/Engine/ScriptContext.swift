@@ -19,8 +19,16 @@ final class ScriptContext {
     let logger: Logger
 
     /// Set by the execution-time-limit callback so the resulting exception is reported as
-    /// `EngineError.executionTimeLimitExceeded` rather than as a script error.
+    /// `EngineError.executionTimeLimitExceeded` rather than as a script error; consumed by
+    /// that conversion. Still set when an entry returns means the stop hit a microtask
+    /// (see `ScriptContext+TimeLimit.swift`).
     var timeLimitFired = false
+    /// Set by the callback, cleared only when an outermost entry begins.
+    var stoppedInEntry = false
+    /// Where the last stop happened, from JavaScriptCore's backtrace.
+    var stopLocation: ScriptLocation?
+    /// Calls into JavaScript under way on this thread; 0 between tasks.
+    var entryDepth = 0
     /// Unhandled rejections and exceptions thrown by timer callbacks, oldest first (the
     /// newest `unhandledErrorLimit` are kept), for owners that poll.
     var unhandledErrors: [UnhandledError] = []
@@ -59,9 +67,12 @@ final class ScriptContext {
         }
         if let limit = configuration.executionTimeLimit, let group {
             let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-            let installed = PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { _, info in
+            let installed = PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { context, info in
                 guard let info else { return true }
-                Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue().timeLimitFired = true
+                let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
+                owner.timeLimitFired = true
+                owner.stoppedInEntry = true
+                owner.stopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 8) }.flatMap(ScriptLocation.innermost(inBacktrace:))
                 return true
             }, info: Unmanaged.passUnretained(self).toOpaque())
             if !installed { logger.warning("the execution time limit is not supported on this platform") }
@@ -122,11 +133,12 @@ final class ScriptContext {
     /// Evaluates a classic script and returns its completion value as a raw JSC value.
     func evaluateRaw(_ source: String, sourceURL: String?) throws -> JSValueRef? {
         try withScript(source, sourceURL: sourceURL) { context, script, url in
-            var exception: JSValueRef?
-            timeLimitFired = false
-            let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
-            if let exception { throw error(fromException: exception) }
-            return result
+            try enter {
+                var exception: JSValueRef?
+                let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
+                if let exception { throw error(fromException: exception) }
+                return result
+            }
         }
     }
 
@@ -212,13 +224,14 @@ final class ScriptContext {
     /// Calls a function object with raw arguments; `this` is `undefined` unless given.
     func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?]) throws -> JSValueRef? {
         let context = try live()
-        var exception: JSValueRef?
-        timeLimitFired = false
-        let result = arguments.withUnsafeBufferPointer { buffer in
-            JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)
+        return try enter {
+            var exception: JSValueRef?
+            let result = arguments.withUnsafeBufferPointer { buffer in
+                JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)
+            }
+            if let exception { throw error(fromException: exception) }
+            return result
         }
-        if let exception { throw error(fromException: exception) }
-        return result
     }
 
     func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSONValue]) throws -> JSONValue {

@@ -14,7 +14,7 @@ extension ScriptContext {
     func error(fromException exception: JSValueRef) -> any Error {
         if timeLimitFired, let limit = configuration.executionTimeLimit {
             timeLimitFired = false
-            return EngineError.executionTimeLimitExceeded(limit: limit)
+            return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation)
         }
         return javaScriptError(from: exception)
     }

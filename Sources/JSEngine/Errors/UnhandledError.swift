@@ -5,6 +5,9 @@ public struct UnhandledError: Error, Sendable, Equatable, CustomStringConvertibl
         case unhandledRejection
         /// A `setTimeout`/`setInterval`/`queueMicrotask` callback threw.
         case uncaughtException
+        /// The execution time limit stopped a promise reaction or microtask, after the
+        /// entry that queued it had already returned (`error.sourceURL`/`line` say where).
+        case timeLimitExceeded
     }
 
     public var kind: Kind
@@ -19,6 +22,7 @@ public struct UnhandledError: Error, Sendable, Equatable, CustomStringConvertibl
         switch kind {
         case .unhandledRejection: "unhandled promise rejection: \(error)"
         case .uncaughtException: "uncaught exception: \(error)"
+        case .timeLimitExceeded: "script stopped by the time limit: \(error)"
         }
     }
 }

@@ -88,10 +88,15 @@ extension ScriptContext {
             _ = try callRaw(first.callback, arguments: first.arguments)
         } catch let error as JavaScriptError {
             reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
+        } catch EngineError.executionTimeLimitExceeded(let limit, let location) {
+            reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
+                name: "TimeLimitExceeded", message: "a timer callback ran longer than the execution time limit of \(limit) and was stopped",
+                sourceURL: location?.sourceURL, line: location?.line)))
         } catch {
             reportUnhandled(UnhandledError(kind: .uncaughtException, error: JavaScriptError(message: String(describing: error))))
         }
-        if first.interval == nil { first.unprotect(in: context) }
+        // A stop that left the context unusable closes it (ScriptContext+TimeLimit.swift).
+        if first.interval == nil, self.context != nil { first.unprotect(in: context) }
         return true
     }
 

@@ -40,6 +40,19 @@ enum PrivateJavaScriptCore {
         #endif
     }
 
+    /// The innermost frames of the running script (`#0 name() at url:line`, a line each),
+    /// or `nil` where the platform does not offer it. Safe inside the time-limit callback:
+    /// JavaScriptCore calls it at a trap check, with the VM in a consistent state.
+    static func backtrace(_ context: JSContextRef, frames: UInt32) -> String? {
+        #if canImport(CJSCore)
+        guard let text = JSContextCreateBacktrace(context, frames) else { return nil }
+        defer { JSStringRelease(text) }
+        return String(jsString: text)
+        #else
+        return nil
+        #endif
+    }
+
     static func clearExecutionTimeLimit(_ group: JSContextGroupRef) {
         #if canImport(CJSCore)
         JSContextGroupClearExecutionTimeLimit(group)

@@ -19,7 +19,7 @@ extension GlobalStateHub {
     @discardableResult
     public func dispatch(store storeId: String, action: String, args: [JSONValue] = [], timeout: Duration? = nil) async throws -> JSONValue {
         let timeout = timeout ?? configuration.dispatchTimeout
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.now() + timeout
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
             update { state -> [HubEffect] in
                 guard let host = state.stores[storeId]?.authoritative else {
@@ -29,10 +29,7 @@ extension GlobalStateHub {
                 state.pending[messageId] = PendingDispatch(storeId: storeId, action: action, pageID: host.pageID,
                                                            deadline: deadline, timeout: timeout, continuation: continuation)
                 var effects: [HubEffect] = []
-                if !state.timeoutSweeperRunning {
-                    state.timeoutSweeperRunning = true
-                    startTimeoutSweeper()
-                }
+                scheduleTimeoutSweeper(for: deadline, in: &state)
                 let pageID = host.pageID
                 let failure: @Sendable (any Error) -> Void = { [weak self] error in
                     if let engineError = error as? EngineError, case .executionTimeLimitExceeded = engineError {
@@ -80,27 +77,40 @@ extension GlobalStateHub {
         pending?.continuation.resume(throwing: error)
     }
 
-    /// One task per hub, alive while dispatches are pending, failing those past their
-    /// deadline. Cheaper than one timer per dispatch on the round-trip path.
-    private func startTimeoutSweeper() {
-        Task { [weak self] in
-            while let hub = self {
-                let (expired, running) = hub.state.withLock { state -> ([PendingDispatch], Bool) in
-                    let now = ContinuousClock.now
-                    var expired: [PendingDispatch] = []
-                    for (id, pending) in state.pending where pending.deadline <= now {
-                        state.pending.removeValue(forKey: id)
-                        expired.append(pending)
-                    }
-                    if state.pending.isEmpty { state.timeoutSweeperRunning = false }
-                    return (expired, state.timeoutSweeperRunning)
-                }
-                for pending in expired {
-                    pending.continuation.resume(throwing: StateHubError.timeout(store: pending.storeId, action: pending.action, after: pending.timeout))
-                }
-                guard running else { return }
-                try? await Task.sleep(for: .milliseconds(10))
+    /// One task per hub, alive while dispatches are pending, sleeping on the hub's clock until
+    /// the earliest deadline and failing the dispatches past theirs. Cheaper than one timer
+    /// per dispatch on the round-trip path: a dispatch starts a new task only when its
+    /// deadline is earlier than the one the sweeper sleeps until (or none sleeps).
+    func scheduleTimeoutSweeper(for deadline: Duration, in state: inout HubState) {
+        if let sweeper = state.timeoutSweeper {
+            guard deadline < sweeper.wakesAt else { return }
+            sweeper.task.cancel()
+        }
+        let sleep = clock.sleep
+        let task = Task { [weak self] in
+            do { try await sleep(deadline) } catch { return } // cancelled: a sooner sweeper took over
+            self?.sweepExpiredDispatches()
+        }
+        state.timeoutSweeper = (task, deadline)
+    }
+
+    /// Fails the dispatches past their deadline and schedules the sweeper for the next one.
+    private func sweepExpiredDispatches() {
+        let now = clock.now()
+        let expired = state.withLock { state -> [PendingDispatch] in
+            // Cancelled (under this lock) means a sooner sweeper replaced this one.
+            if Task.isCancelled { return [] }
+            state.timeoutSweeper = nil
+            var expired: [PendingDispatch] = []
+            for (id, pending) in state.pending where pending.deadline <= now {
+                state.pending.removeValue(forKey: id)
+                expired.append(pending)
             }
+            if let next = state.pending.values.map(\.deadline).min() { scheduleTimeoutSweeper(for: next, in: &state) }
+            return expired
+        }
+        for pending in expired {
+            pending.continuation.resume(throwing: StateHubError.timeout(store: pending.storeId, action: pending.action, after: pending.timeout))
         }
     }
 }

@@ -31,7 +31,9 @@ extension GlobalStateHub {
                                         type: "malformed", message: text, note: error.reason)
             update { state -> [HubEffect] in
                 var effects = [problemEffect(HubProblem(pageID: pageID, storeId: error.storeId, kind: .malformedMessage(error.reason)), in: &state)]
-                if let storeId = error.storeId, state.stores[storeId]?.hosts.contains(where: { $0.pageID == pageID }) == true,
+                // Asked once: an answer that is malformed again (too deep for the parser, say)
+                // must not start a loop (docs/PROTOCOL.md A.8, A.8.1).
+                if let storeId = error.storeId, state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
                    let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.reason, in: &state) {
                     effects.append(request)
                 }
@@ -71,18 +73,50 @@ extension GlobalStateHub {
 
     private func handle(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard state.pages[pageID] != nil else { return [] }
+        var effects: [HubEffect] = []
+        if let violation = missingSequence(message, from: pageID, in: &state) {
+            effects = violation
+            // A change without its place in the sequence is refused: applied, it could not be
+            // ordered, and no later gap would ever reveal it (docs/PROTOCOL.md A.4). Results and
+            // errors are still read, so a caller waiting on a dispatch gets its answer.
+            switch message.type {
+            case .applyMutation, .storeDisposed, .syncState: return effects
+            default: break
+            }
+        }
         switch message.type {
-        case .syncState: return handleSyncState(message, from: pageID, in: &state)
-        case .applyMutation: return handleApplyMutation(message, from: pageID, in: &state)
-        case .actionResult: return handleActionResult(message, from: pageID, in: &state)
+        case .syncState: return effects + handleSyncState(message, from: pageID, in: &state)
+        case .applyMutation: return effects + handleApplyMutation(message, from: pageID, in: &state)
+        case .actionResult: return effects + handleActionResult(message, from: pageID, in: &state)
         case .storeDisposed:
             guard let storeId = message.storeId else { return [] }
+            // Out of sequence, the page's messages are not what the hub thinks they are: keep
+            // the store (and its pending dispatches) and resync rather than dispose.
+            if let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }),
+               let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) {
+                return gap
+            }
             return removeHost(pageID: pageID, storeId: storeId, failure: { .storeDisposed(store: storeId, pageID: pageID) }, in: &state)
-        case .error: return handleError(message, from: pageID, in: &state)
+        case .error: return effects + handleError(message, from: pageID, in: &state)
         case .dispatchAction, .requestSync:
-            return [problemEffect(HubProblem(pageID: pageID, storeId: message.storeId,
+            return effects + [problemEffect(HubProblem(pageID: pageID, storeId: message.storeId,
                                              kind: .malformedMessage("\(message.type.rawValue) goes native → web, not web → native")), in: &state)]
         }
+    }
+
+    /// A message about a store this page hosts must carry a `seq` of 1 or more (a `created`
+    /// snapshot starts a new sequence and is exempt). Returns the effects of a violation: a
+    /// problem and one resync request.
+    private func missingSequence(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect]? {
+        guard let storeId = message.storeId, let host = state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID }) else { return nil }
+        if let seq = message.seq, seq >= 1 { return nil }
+        if message.type == .syncState, message.payload["reason"]?.stringValue == "created" { return nil }
+        let reason = message.seq.map { "\(message.type.rawValue) with seq \($0); seq counts from 1" } ?? "\(message.type.rawValue) without seq about a store the page hosts"
+        var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .protocolViolation(reason)), in: &state)]
+        if !host.awaitingSync, let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "protocol", detail: reason, in: &state) {
+            effects.append(request)
+        }
+        return effects
     }
 
     /// Checks `seq` against what is expected and advances it. Returns the effects of a gap.
@@ -105,7 +139,23 @@ extension GlobalStateHub {
     private func handleSyncState(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard let storeId = message.storeId else { return [] }
         guard let snapshot = message.payload["state"], case .object = snapshot else {
-            return [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without an object payload.state")), in: &state)]
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage("sync_state without an object payload.state")), in: &state)]
+            // A store's state is an object: ask the page once for one (the mirror stays).
+            if state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
+               let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: "state is not an object", in: &state) {
+                effects.append(request)
+            }
+            return effects
+        }
+        let depth = snapshot.nestingDepth()
+        if depth > JSONValue.maximumStateDepth {
+            // The mirror stays at its last good state (stale: later writes wait for a
+            // snapshot that fits). No new request: the page would answer with the same.
+            if let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
+                state.stores[storeId]?.hosts[index].expectedSeq = (message.seq ?? 0) + 1
+                state.stores[storeId]?.hosts[index].awaitingSync = true
+            }
+            return tooDeepEffects(depth: depth, pageID: pageID, storeId: storeId, requestSync: false, in: &state)
         }
         let reason = message.payload["reason"]?.stringValue ?? "created"
         let nextSeq = (message.seq ?? 0) + 1
@@ -179,7 +229,11 @@ extension GlobalStateHub {
         guard var entry = state.stores[storeId] else { return [] }
         let host = entry.hosts[index]
         // Dropped while joining: the pending hydration overwrites these writes in the page.
-        if host.awaitingSync || host.joining { return [] }
+        if host.awaitingSync || host.joining {
+            state.stores[storeId]?.hosts[index].lastWriteDiscarded = true
+            return []
+        }
+        entry.hosts[index].lastWriteDiscarded = false
         let mutations: [AppliedMutation]
         switch message.mutations {
         case .success(let decoded)?: mutations = decoded
@@ -188,6 +242,16 @@ extension GlobalStateHub {
             if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: error.description, in: &state) { effects.append(request) }
             return effects
         case nil: return []
+        }
+        // Refused whole, before anything applies: nothing that walks the mirror recursively
+        // may meet a state deeper than the cap (docs/PROTOCOL.md A.8.1).
+        for mutation in mutations {
+            for op in mutation.ops {
+                let depth = op.resultingDepth()
+                if depth > JSONValue.maximumStateDepth {
+                    return tooDeepEffects(depth: depth, pageID: pageID, storeId: storeId, requestSync: true, in: &state)
+                }
+            }
         }
         // Move the tree out of the state so it is uniquely referenced and changes in place.
         var tree = entry.state
@@ -235,6 +299,22 @@ extension GlobalStateHub {
         return effects
     }
 
+    /// A message refused for its depth: a problem, an `error` message telling the page, and
+    /// (for operations) one resync request.
+    private func tooDeepEffects(depth: Int, pageID: String, storeId: String, requestSync: Bool, in state: inout HubState) -> [HubEffect] {
+        let limit = JSONValue.maximumStateDepth
+        let problem = HubProblem(pageID: pageID, storeId: storeId, kind: .tooDeep(depth: depth, limit: limit))
+        var effects = [problemEffect(problem, in: &state)]
+        let payload: JSONValue = ["code": "too_deep", "message": .string(problem.description),
+                                  "detail": ["depth": .number(Double(depth)), "limit": .number(Double(limit))]]
+        if let send = sendEffect(to: pageID, storeId: storeId, type: .error, payload: payload, in: &state) { effects.append(send) }
+        if requestSync, state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
+           let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "too_deep", detail: "depth over \(limit)", in: &state) {
+            effects.append(request)
+        }
+        return effects
+    }
+
     private func handleActionResult(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         var effects: [HubEffect] = []
         if let storeId = message.storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }),
@@ -249,7 +329,16 @@ extension GlobalStateHub {
             effects.append(problemEffect(HubProblem(pageID: pageID, storeId: message.storeId, kind: .unmatchedResult(messageId: message.messageId ?? "(none)")), in: &state))
             return effects
         }
-        effects.append(.resume(pending.continuation, Self.outcome(of: message.payload, for: pending)))
+        var outcome = Self.outcome(of: message.payload, for: pending)
+        // The action's writes (posted just before this result) were discarded: say so rather
+        // than report a success the mirror does not hold (docs/PROTOCOL.md A.7).
+        if let storeId = message.storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
+            if case .success = outcome, state.stores[storeId]?.hosts[index].lastWriteDiscarded == true {
+                outcome = .failure(StateHubError.writesDiscarded(store: pending.storeId, action: pending.action, pageID: pageID))
+            }
+            state.stores[storeId]?.hosts[index].lastWriteDiscarded = false
+        }
+        effects.append(.resume(pending.continuation, outcome))
         return effects
     }
 

@@ -39,6 +39,9 @@ public final class GlobalStateHub: Sendable {
         public var problemLimit: Int
         /// Told of every problem, off the hub's lock.
         public var onProblem: (@Sendable (HubProblem) -> Void)?
+        /// The clock every deadline and timeout of the hub follows (dispatch timeouts).
+        /// Tests pass swift-clocks' `TestClock` and advance it instead of sleeping.
+        public var clock: any Clock<Duration>
 
         public init(
             maximumMessageBytes: Int = 8 << 20,
@@ -46,7 +49,8 @@ public final class GlobalStateHub: Sendable {
             trace: TraceRecorder? = nil,
             changeBufferLimit: Int = 256,
             problemLimit: Int = 1_000,
-            onProblem: (@Sendable (HubProblem) -> Void)? = nil
+            onProblem: (@Sendable (HubProblem) -> Void)? = nil,
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.maximumMessageBytes = maximumMessageBytes
             self.dispatchTimeout = dispatchTimeout
@@ -54,6 +58,7 @@ public final class GlobalStateHub: Sendable {
             self.changeBufferLimit = changeBufferLimit
             self.problemLimit = problemLimit
             self.onProblem = onProblem
+            self.clock = clock
         }
     }
 
@@ -64,11 +69,13 @@ public final class GlobalStateHub: Sendable {
     public let configuration: Configuration
     let state = Mutex(HubState())
     let observers = ObserverRegistry()
+    let clock: HubClock
     /// Messages arriving in chunks, per page and transfer (docs/PROTOCOL.md A.11).
     let chunks = ChunkAssembler()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.clock = HubClock(configuration.clock)
     }
 
     // MARK: Pages
@@ -133,17 +140,14 @@ public final class GlobalStateHub: Sendable {
         state.withLock { $0.stores[storeId]?.version }
     }
 
-    /// The pages hosting a store, authoritative first.
+    /// The pages hosting a store, authoritative first, then in the order they registered.
     public func hosts(of storeId: String) -> [String] {
-        state.withLock { state in
-            guard let entry = state.stores[storeId] else { return [] }
-            let authority = entry.authoritative?.pageID
-            return entry.hosts.map(\.pageID).sorted { lhs, _ in lhs == authority }
-        }
+        // `hosts` is kept in that order (a HubState invariant): the first is authoritative.
+        state.withLock { $0.stores[storeId]?.hosts.map(\.pageID) ?? [] }
     }
 
     /// Problems noticed so far, oldest first (the newest `problemLimit`).
-    public var problems: [HubProblem] { state.withLock { $0.problems } }
+    public var problems: [HubProblem] { state.withLock { Array($0.problems) } }
 
     /// Asks every page hosting `storeId` for a full `sync_state`.
     public func requestSync(store storeId: String, reason: String = "manual") {
@@ -217,7 +221,7 @@ public final class GlobalStateHub: Sendable {
     }
 
     func problemEffect(_ problem: HubProblem, in state: inout HubState) -> HubEffect {
-        if state.problems.count >= configuration.problemLimit { state.problems.removeFirst() }
+        if state.problems.count >= configuration.problemLimit { state.problems.removeFirst() } // O(1): a Deque
         state.problems.append(problem)
         return .problem(problem)
     }

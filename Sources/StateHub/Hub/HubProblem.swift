@@ -22,6 +22,12 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case reportedByPage(code: String, message: String, path: [PathStep]?)
         /// An `action_result` answered no pending dispatch (already timed out, say).
         case unmatchedResult(messageId: String)
+        /// The message would make the store's state nest deeper than the cap
+        /// (docs/PROTOCOL.md A.8.1): refused whole; the page was told with an `error` message.
+        case tooDeep(depth: Int, limit: Int)
+        /// A well-formed message that breaks the protocol's rules (no `seq` about a hosted
+        /// store, say): refused, and a resync requested.
+        case protocolViolation(String)
         /// The page stopped an action at its time limit (``StateHubError/stopped(store:action:pageID:reason:)``).
         case stopped(action: String, reason: String)
     }
@@ -29,6 +35,13 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
     public var pageID: String
     public var storeId: String?
     public var kind: Kind
+
+    /// A problem as the hub records it (public so tests can state a whole expected list).
+    public init(pageID: String, storeId: String?, kind: Kind) {
+        self.pageID = pageID
+        self.storeId = storeId
+        self.kind = kind
+    }
 
     public var description: String {
         let place = "page \(pageID)" + (storeId.map { ", store \($0)" } ?? "")
@@ -40,6 +53,8 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case .unknownStore: return "\(place): message for a store the page never announced"
         case .reportedByPage(let code, let message, let path): return "\(place): page reported \(code)\(path.map { " at \($0.dotted)" } ?? ""): \(message)"
         case .unmatchedResult(let id): return "\(place): action_result \(id) answers no pending dispatch"
+        case .protocolViolation(let reason): return "\(place): protocol violation: \(reason); resync requested"
+        case .tooDeep(let depth, let limit): return "\(place): state would nest \(depth > limit ? "more than \(limit)" : "\(depth)") levels deep, over the cap of \(limit); message refused"
         case .stopped(let action, let reason): return "\(place): action \(action) stopped: \(reason)"
         }
     }

@@ -1,3 +1,4 @@
+import DequeModule
 import JSEngine
 
 /// Everything the hub knows, guarded by one lock in `GlobalStateHub`.
@@ -11,12 +12,13 @@ struct HubState {
     var stores: [String: StoreEntry] = [:]
     var pending: [String: PendingDispatch] = [:]
     var nextMessageNumber = 1
-    var problems: [HubProblem] = []
+    var problems: Deque<HubProblem> = []
     var changeSubscribers: [String: [Int: AsyncStream<StoreChange>.Continuation]] = [:]
     var nextSubscriberID = 0
     /// Stores whose main-actor observers have an update scheduled (coalescing).
     var observerUpdateScheduled: Set<String> = []
-    var timeoutSweeperRunning = false
+    /// The task failing dispatches past their deadline, and the deadline it sleeps until.
+    var timeoutSweeper: (task: Task<Void, Never>, wakesAt: Duration)?
 
     mutating func nextMessageId() -> String {
         defer { nextMessageNumber += 1 }
@@ -53,6 +55,11 @@ struct StoreHost {
     var lastSent: String?
     /// The `messageId` of the last hydration the hub sent this page.
     var lastHydration: String?
+    /// Whether the page's latest `apply_mutation` about this store was discarded (while
+    /// joining or awaiting a resync). The plugin posts an action's writes just before its
+    /// `action_result`, so a result that follows a discarded message reports writes the
+    /// hub did not keep: the dispatch fails truthfully. Cleared by each `action_result`.
+    var lastWriteDiscarded = false
 }
 
 /// A dispatch waiting for its `action_result`.
@@ -60,7 +67,8 @@ struct PendingDispatch {
     let storeId: String
     let action: String
     let pageID: String
-    let deadline: ContinuousClock.Instant
+    /// By the hub's clock (`HubClock`: time since the hub was created).
+    let deadline: Duration
     let timeout: Duration
     let continuation: CheckedContinuation<JSONValue, any Error>
 }

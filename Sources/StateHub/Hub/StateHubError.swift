@@ -24,6 +24,11 @@ public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// loop, say). The page itself is fine: later dispatches work. `reason` is the
     /// engine's own wording, with the file and line when the engine knows them.
     case stopped(store: String, action: String, pageID: String, reason: String)
+    /// The action ran, but the hub had to discard writes the page made while it ran (the
+    /// page was being re-synchronised: docs/PROTOCOL.md A.7): its effects may be missing
+    /// from the mirror and, once the page applies its resync, from the page too. Nothing
+    /// was kept half-way; retrying is safe.
+    case writesDiscarded(store: String, action: String, pageID: String)
 
     public var description: String {
         switch self {
@@ -37,6 +42,7 @@ public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .resultDecoding(let store, let action, let reason): "result of \(store).\(action) did not decode: \(reason)"
         case .pageAlreadyAttached(let page): "a page with id \(page) is already attached"
         case .stopped(let store, let action, let page, let reason): "\(store).\(action) was stopped by page \(page): \(reason)"
+        case .writesDiscarded(let store, let action, let page): "\(store).\(action) ran in page \(page) while it was being re-synchronised: its writes were discarded"
         }
     }
 }

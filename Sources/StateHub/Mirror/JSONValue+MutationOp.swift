@@ -16,7 +16,12 @@ extension JSONValue {
     public mutating func apply(_ op: MutationOp) throws(MutationOpError) {
         switch op {
         case .set(let path, let value):
-            guard let last = path.last else { self = value; return }
+            guard let last = path.last else {
+                // A store's state is an object (a Pinia store's `$state` is one).
+                guard case .object = value else { throw MutationOpError(path: path, reason: "the root of a store's state must be an object") }
+                self = value
+                return
+            }
             try modifyContainer(at: path.dropLast(), fullPath: path) { container throws(MutationOpError) in
                 try container.setChild(last, to: value, fullPath: path)
             }
@@ -27,10 +32,9 @@ extension JSONValue {
             }
         case .splice(let path, let index, let deleteCount, let items):
             try modifyContainer(at: path[...], fullPath: path) { container throws(MutationOpError) in
-                guard case .array(var elements) = container else {
+                guard var elements = container.takeArray() else {
                     throw MutationOpError(path: path, reason: "splice on a non-array")
                 }
-                container = .null
                 let start = min(index, elements.count)
                 let end = start + min(deleteCount, elements.count - start)
                 elements.replaceSubrange(start..<end, with: items)
@@ -41,8 +45,9 @@ extension JSONValue {
 
     /// Runs `body` on the value at `path`, in place.
     ///
-    /// Each `switch` is on `self` alone: a tuple such as `(step, self)` would hold a second
-    /// reference to the container for the whole case, and the write below would copy it.
+    /// Each level is moved out with `takeObject()` / `takeArray()` (see there why not a
+    /// `switch`), changed, and moved back. Recursion follows the path, whose length the hub
+    /// caps (`JSONValue.maximumStateDepth`) before applying anything.
     private mutating func modifyContainer(
         at path: ArraySlice<PathStep>, fullPath: [PathStep],
         _ body: (inout JSONValue) throws(MutationOpError) -> Void
@@ -52,12 +57,11 @@ extension JSONValue {
             return
         }
         let rest = path.dropFirst()
-        switch self {
-        case .object(var members):
+        if var members = takeObject() {
             guard case .key(let key) = step, let position = members.index(forKey: JSONKey(key)) else {
+                self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "no key \"\(step)\" on the way")
             }
-            self = .null // leaves `members` uniquely referenced
             var child = members.values[position]
             members.values[position] = .null
             var failure: MutationOpError?
@@ -65,12 +69,13 @@ extension JSONValue {
             members.values[position] = child
             self = .object(members)
             if let failure { throw failure }
-        case .array(var elements):
+        } else if var elements = takeArray() {
             // JavaScript lets scripts address an array element by its string key ("0") too.
             guard let index = step.arrayIndex, elements.indices.contains(index) else {
-                throw MutationOpError(path: fullPath, reason: "\(step) is not an element of the array (count \(elements.count)) on the way")
+                let count = elements.count
+                self = .array(elements)
+                throw MutationOpError(path: fullPath, reason: "\(step) is not an element of the array (count \(count)) on the way")
             }
-            self = .null // leaves `elements` uniquely referenced
             var child = elements[index]
             elements[index] = .null
             var failure: MutationOpError?
@@ -78,9 +83,28 @@ extension JSONValue {
             elements[index] = child
             self = .array(elements)
             if let failure { throw failure }
-        default:
+        } else {
             throw MutationOpError(path: fullPath, reason: "\(step) does not lead into an object or array")
         }
+    }
+
+    /// The elements, moved out: `self` is left `null` and the array uniquely referenced, so
+    /// changing it does not copy. `nil` (and `self` untouched) for anything else.
+    ///
+    /// Why not `switch self { case .array(var elements): … }`: unoptimised builds keep the
+    /// switch subject alive for the whole case, so the first write copies the array —
+    /// O(size) per operation (measured: 9.6 ms per write into 200,000 elements).
+    mutating func takeArray() -> [JSONValue]? {
+        guard case .array(let elements) = self else { return nil }
+        self = .null
+        return elements
+    }
+
+    /// The members, moved out as `takeArray()` moves elements.
+    mutating func takeObject() -> ObjectMembers? {
+        guard case .object(let members) = self else { return nil }
+        self = .null
+        return members
     }
 
     /// Most `null`s one operation may add to an array (a write far past its end, a larger
@@ -89,27 +113,27 @@ extension JSONValue {
     static let maximumPadding = 100_000
 
     private mutating func setChild(_ step: PathStep, to value: JSONValue, fullPath: [PathStep]) throws(MutationOpError) {
-        switch self {
-        case .object(var members):
+        if var members = takeObject() {
             guard case .key(let key) = step else {
+                self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "index \(step) set on an object")
             }
-            self = .null
             if members.index(forKey: JSONKey(key)) != nil || !key.isArrayIndexKey {
                 members[key] = value
             } else {
                 members.insertIntegerLikeKey(key, value: value)
             }
             self = .object(members)
-        case .array(var elements):
+        } else if var elements = takeArray() {
             if case .key("length") = step {
                 guard case .number(let n) = value, n >= 0, n.rounded() == n, n <= 4_294_967_295 else {
+                    self = .array(elements)
                     throw MutationOpError(path: fullPath, reason: "array length \(value) is not a valid length")
                 }
                 guard Int(n) - elements.count <= Self.maximumPadding else {
+                    self = .array(elements)
                     throw MutationOpError(path: fullPath, reason: "array length \(Int(n)) grows the array by more than \(Self.maximumPadding)")
                 }
-                self = .null
                 let length = Int(n)
                 if length < elements.count { elements.removeSubrange(length...) }
                 else { elements.append(contentsOf: repeatElement(.null, count: length - elements.count)) }
@@ -117,36 +141,37 @@ extension JSONValue {
                 return
             }
             guard let index = step.arrayIndex else {
+                self = .array(elements)
                 throw MutationOpError(path: fullPath, reason: "key \"\(step)\" set on an array")
             }
             guard index - elements.count <= Self.maximumPadding else {
-                throw MutationOpError(path: fullPath, reason: "index \(index) is more than \(Self.maximumPadding) past the end (count \(elements.count))")
+                let count = elements.count
+                self = .array(elements)
+                throw MutationOpError(path: fullPath, reason: "index \(index) is more than \(Self.maximumPadding) past the end (count \(count))")
             }
-            self = .null
             elements.set(value, at: index)
             self = .array(elements)
-        default:
+        } else {
             throw MutationOpError(path: fullPath, reason: "parent is not an object or array")
         }
     }
 
     private mutating func deleteChild(_ step: PathStep, fullPath: [PathStep]) throws(MutationOpError) {
-        switch self {
-        case .object(var members):
+        if var members = takeObject() {
             guard case .key(let key) = step else {
+                self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "delete of index \(step) on an object")
             }
-            self = .null
             members.removeValue(forKey: JSONKey(key))
             self = .object(members)
-        case .array(var elements):
+        } else if var elements = takeArray() {
             guard let index = step.arrayIndex else {
+                self = .array(elements)
                 throw MutationOpError(path: fullPath, reason: "delete of key \"\(step)\" on an array")
             }
-            self = .null
             if elements.indices.contains(index) { elements[index] = .null }
             self = .array(elements)
-        default:
+        } else {
             throw MutationOpError(path: fullPath, reason: "delete inside something that is not an object or array")
         }
     }
@@ -186,13 +211,18 @@ extension String {
 extension JSONValue.ObjectMembers {
     /// Inserts an integer-like key where JavaScript would enumerate it: among the leading
     /// integer-like keys, in ascending numeric order.
+    ///
+    /// The integer-like keys form an ascending prefix of `keys`, so the place is found by
+    /// binary search: O(log n) comparisons, then the O(n) move of an insertion in the middle.
     fileprivate mutating func insertIntegerLikeKey(_ key: String, value: JSONValue) {
         let number = UInt64(key) ?? 0
-        var position = 0
-        for existing in keys {
-            guard existing.string.isArrayIndexKey, let other = UInt64(existing.string), other < number else { break }
-            position += 1
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let existing = keys[middle].string
+            if existing.isArrayIndexKey, let other = UInt64(existing), other < number { low = middle + 1 } else { high = middle }
         }
-        updateValue(value, forKey: JSONKey(key), insertingAt: position)
+        updateValue(value, forKey: JSONKey(key), insertingAt: low)
     }
 }

@@ -55,7 +55,7 @@ struct HubBenchmark {
             Figure(key: "hub.naive_round_trip", label: "naive round trip (evaluate source, full state back)", unit: "µs", higherIsBetter: false, jit: median(naiveRoundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.native_apply", label: "hub alone: parse + apply one apply_mutation", unit: "µs", higherIsBetter: false, jit: median(nativeApply), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
-        ]
+        ] + (try await HubApplyBenchmark(repetitions: repetitions).run())
     }
 
     private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush) async throws -> JavaScriptEngine {

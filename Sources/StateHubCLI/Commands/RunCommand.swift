@@ -31,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "Script files, evaluated in order (put them before the options).")
-    var files: [String]
+    var files: [String] = []
 
     @Option(name: .customLong("dispatch"), parsing: .upToNextOption,
             help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array.", valueName: "STORE.ACTION ARGS_JSON"))
@@ -49,6 +49,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("hot-swap"), help: ArgumentHelp("After the dispatches, replace the page's store code with FILE; state and mirrors are kept (repeatable).", valueName: "FILE"))
     var hotSwapFiles: [String] = []
 
+    // server (issue 14): see RunCommand+Server.swift
+    @OptionGroup var remote: ServerRunOptions
+
     func run() async throws {
         let dispatches: [PlannedDispatch]
         var options = page
@@ -60,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
                 options.timeLimit = timeout
             }
         } catch { throw error.exit() }
-        let session = try await PageSession.start(options: options, files: files, name: "main")
+        let session = try await PageSession.start(options: options, files: try await deliveredFiles() + files, name: "main")  // server (issue 14)
         let hub = session.page.hub
         var failed = false
         var results: [JSONValue] = []

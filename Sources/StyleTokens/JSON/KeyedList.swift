@@ -7,7 +7,7 @@ import StateHubJSON
 /// so that generated CSS and reports read like the file. `JSONDecoder` does not promise
 /// key order, which is why this type exists instead of `[String: Value]`.
 ///
-/// Keys compare as JavaScript compares them (``JSONKey``: code units, so `"é"` and
+/// Keys compare as JavaScript compares them (`JSONKey`: code units, so `"é"` and
 /// `"e\u{301}"` are two keys), as they do in the parsed theme.
 ///
 /// Invariants: keys are unique; `entries` is in insertion order (both kept by the

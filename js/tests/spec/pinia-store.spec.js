@@ -6,7 +6,7 @@
 (function (global) {
   'use strict';
   const { describe, it, beforeEach, expect, mockFn } = global.StateHubSpec;
-  const { ref, reactive, computed, watch, nextTick, effectScope, customRef, toRefs, isReactive, toRaw } = global.StateHubReactivity;
+  const { ref, reactive, computed, watch, nextTick, effectScope, customRef, toRef, toRefs, isReactive, toRaw } = global.StateHubReactivity;
   const { createPinia, setActivePinia, getActivePinia, defineStore, skipHydrate, createApp, inject } = global.StateHubPinia;
 
   const mainOptions = () => ({
@@ -33,6 +33,15 @@
       expect(store.$state).toEqual({ a: true, nested: { foo: 'foo', a: { b: 'string' } } });
       expect(isReactive(store)).toBe(true);
       expect(toRaw(store)).not.toBe(store);
+    });
+    it('can be watched as a whole, like any reactive object', () => {
+      const store = useStore();
+      const cb = mockFn();
+      watch(store, cb, { flush: 'sync' });
+      store.nested.foo = 'bar';
+      store.$patch({ a: false });
+      expect(cb).toHaveBeenCalledTimes(2);
+      expect(toRaw(store).$id).toBe('main');
     });
     it('works without setting the active pinia when one is passed', () => {
       setActivePinia(undefined);
@@ -336,6 +345,16 @@
       store.n = 5;
       store.increment();
       expect(store.double).toBe(12);
+    });
+    it('a toRef of another store\'s state stays linked to that store', () => {
+      const useSource = defineStore('source', { state: () => ({ shared: 1 }) });
+      const linked = defineStore('linked', () => ({ shared: toRef(useSource().$state, 'shared') }))();
+      const source = useSource();
+      linked.shared = 2;
+      expect(source.shared).toBe(2);
+      source.shared = 3;
+      expect(linked.shared).toBe(3);
+      expect(Object.getOwnPropertyDescriptor(toRaw(source.$state), 'shared').value).toBe(3);
     });
     it('can use app-level injections through createApp().provide', () => {
       const pinia = createPinia();

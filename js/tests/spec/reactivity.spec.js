@@ -231,6 +231,31 @@
       r.value = 3; r.value = 4;
       expect(once).toHaveBeenCalledTimes(1);
     });
+    it('pause and resume; onWatcherCleanup', () => {
+      const r = ref(0);
+      const cb = mockFn((value) => { R.onWatcherCleanup(cleanup); });
+      const cleanup = mockFn();
+      const handle = watch(r, cb, { flush: 'sync' });
+      handle.pause();
+      r.value = 1; r.value = 2;
+      expect(cb).toHaveBeenCalledTimes(0);
+      handle.resume();
+      expect(cb).toHaveBeenCalledTimes(1);
+      expect(cb.mock.calls[0][0]).toBe(2);
+      r.value = 3;
+      expect(cleanup).toHaveBeenCalledTimes(1);
+      handle.stop();
+      expect(cleanup).toHaveBeenCalledTimes(2);
+    });
+    it('watching a store-like reactive object deeply, and toRaw', () => {
+      const store = reactive({ list: [], nested: { n: 0 } });
+      const cb = mockFn();
+      watch(store, cb, { flush: 'sync' });
+      store.list.push(1);
+      store.nested.n++;
+      expect(cb).toHaveBeenCalledTimes(2);
+      expect(toRaw(store).nested.n).toBe(1);
+    });
     it('watching several sources', () => {
       const a = ref(1), b = reactive({ n: 1 });
       const cb = mockFn();

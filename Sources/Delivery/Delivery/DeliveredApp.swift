@@ -1,0 +1,13 @@
+import Foundation
+
+/// A micro-app version on disk, ready to load.
+public struct DeliveredApp: Sendable, Hashable {
+    public var app: String
+    public var version: String
+    /// `<root>/<app>/<version>/bundle.js`.
+    public var bundleFile: URL
+    /// `<root>/<app>/<version>/style.css`, when the version has one.
+    public var stylesheetFile: URL?
+    public var manifest: Manifest
+    public var status: DeliveryStatus
+}

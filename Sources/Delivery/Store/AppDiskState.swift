@@ -1,0 +1,13 @@
+/// What `<root>/<app>/state.json` remembers.
+struct AppDiskState: Sendable, Hashable, Codable {
+    /// The version that last loaded without throwing.
+    var lastGood: String?
+    /// The manifest of `lastGood` (what an offline start loads).
+    var lastGoodManifest: Manifest?
+    /// The last manifest the server sent.
+    var cachedManifest: Manifest?
+    /// Versions that threw while loading here; never loaded again.
+    var failed: [String] = []
+    /// Installed versions, oldest first.
+    var installed: [String] = []
+}

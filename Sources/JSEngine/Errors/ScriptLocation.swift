@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where a script was running: a source URL, a line, and the function there.
+///
+/// Read from JavaScriptCore's backtrace when the execution time limit stops a script, so the
+/// report names the runaway code rather than whatever entry happened to be running (a
+/// promise reaction runs after the script that queued it has returned).
+public struct ScriptLocation: Sendable, Equatable, CustomStringConvertible {
+    /// The script's source URL; empty for code without one (JSC's own builtins).
+    public var sourceURL: String
+    public var line: Int
+    /// The function's name, `global code` for a script's top level.
+    public var function: String
+
+    public init(sourceURL: String, line: Int, function: String) {
+        self.sourceURL = sourceURL
+        self.line = line
+        self.function = function
+    }
+
+    /// `url:line (function)`.
+    public var description: String { "\(sourceURL.isEmpty ? "<script>" : sourceURL):\(line) (\(function))" }
+
+    /// The innermost frame that has a source URL, from a JSC backtrace (`#0 spin() at page.js:3`
+    /// a line). Frames of builtins (`promiseReactionJob() at :1`) are skipped.
+    static func innermost(inBacktrace text: String) -> ScriptLocation? {
+        for frame in text.split(separator: "\n") {
+            guard let at = frame.range(of: " at ", options: .backwards) else { continue }
+            let place = frame[at.upperBound...]
+            guard let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]) else { continue }
+            let url = String(place[..<colon])
+            guard !url.isEmpty else { continue }
+            var name = frame[..<at.lowerBound]
+            if let space = name.firstIndex(of: " ") { name = name[name.index(after: space)...] }
+            if name.hasSuffix("()") { name = name.dropLast(2) }
+            return ScriptLocation(sourceURL: url, line: line, function: name.isEmpty ? "anonymous" : String(name))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// The current `ServerSnapshot`, kept fresh (docs/server.md, "Hot reads and invalidation
+/// across instances").
+///
+/// - `.local` (SQLite, one instance): writes go through this process, which calls
+///   `invalidate()` after each commit; reads take the snapshot from memory with one lock.
+/// - `.shared` (PostgreSQL, several instances): every read needs a generation check that
+///   *started after the read arrived*. Checks are single-flight: while one is out, arrivals
+///   wait for the next one, so a change committed anywhere before a request arrives is seen
+///   by that request, and the database sees one small query per round trip, not per request.
+final class SnapshotCache: Sendable {
+    enum Mode: Sendable { case local, shared }
+
+    private struct State {
+        var snapshot: ServerSnapshot?
+        var dirty = true
+        var running: Task<ServerSnapshot, any Error>?
+        var queued: Task<ServerSnapshot, any Error>?
+    }
+
+    private let state = Mutex(State())
+    private let mode: Mode
+    private let storage: ServerStorage
+    private let content: ContentCache
+
+    init(mode: Mode, storage: ServerStorage, content: ContentCache) {
+        self.mode = mode
+        self.storage = storage
+        self.content = content
+    }
+
+    /// Marks the snapshot stale (call after a local write commits).
+    func invalidate() {
+        state.withLock { $0.dirty = true }
+    }
+
+    /// A snapshot at least as new as every write committed before this call.
+    func current() async throws -> ServerSnapshot {
+        if mode == .local, let snapshot = state.withLock({ $0.dirty ? nil : $0.snapshot }) { return snapshot }
+        let task = state.withLock { state -> Task<ServerSnapshot, any Error> in
+            if let queued = state.queued { return queued }
+            if let running = state.running {
+                // `running` may have read the generation before we arrived: wait for the next check.
+                let next = Task { () async throws -> ServerSnapshot in
+                    _ = await running.result
+                    self.state.withLock { state in
+                        state.running = state.queued
+                        state.queued = nil
+                    }
+                    return try await self.refresh()
+                }
+                state.queued = next
+                return next
+            }
+            let first = Task { () async throws -> ServerSnapshot in try await self.refresh() }
+            state.running = first
+            return first
+        }
+        return try await task.value
+    }
+
+    private func refresh() async throws -> ServerSnapshot {
+        let previous = state.withLock { state -> ServerSnapshot? in
+            state.dirty = false
+            return state.snapshot
+        }
+        do {
+            let snapshot: ServerSnapshot
+            if let previous, try await storage.generation() == previous.generation {
+                snapshot = previous
+            } else {
+                snapshot = try await ServerSnapshot.build(from: storage.state(), content: content)
+            }
+            state.withLock { state in
+                if let stored = state.snapshot, stored.generation > snapshot.generation {
+                    // keep the newer one
+                } else {
+                    state.snapshot = snapshot
+                }
+                state.running = nil
+            }
+            return snapshot
+        } catch {
+            state.withLock { state in
+                state.dirty = true
+                state.running = nil
+            }
+            throw error
+        }
+    }
+}

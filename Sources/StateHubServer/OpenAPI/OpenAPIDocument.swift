@@ -1,0 +1,469 @@
+/// The OpenAPI document of every route, served at `/openapi.yaml`. A copy of
+/// `docs/openapi.yaml` made by scripts/embed-openapi.sh (a test checks they are equal),
+/// embedded so the binary needs no files.
+enum OpenAPIDocument {
+    static let yaml = #"""
+openapi: 3.0.3
+info:
+  title: StateHub server
+  version: 1.0.0
+  description: >-
+    Micro-app delivery for native shells: manifests with percentage rollout, A/B, pin and
+    rollback; immutable bundles; the loader page; themes with HTTP caching; the admin API.
+    The rules behind these shapes are in docs/server.md.
+paths:
+  /healthz:
+    get:
+      operationId: health
+      responses:
+        '200':
+          description: The server is up.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [status]
+                properties:
+                  status: {type: string}
+  /openapi.yaml:
+    get:
+      operationId: openAPI
+      responses:
+        '200':
+          description: This document.
+          content:
+            application/yaml:
+              schema: {type: string}
+  /metrics:
+    get:
+      operationId: metrics
+      responses:
+        '200':
+          description: Prometheus text exposition.
+          content:
+            text/plain:
+              schema: {type: string}
+  /apps/{app}/manifest:
+    get:
+      operationId: manifest
+      parameters:
+        - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/User'
+        - $ref: '#/components/parameters/NativeVersion'
+      responses:
+        '200':
+          description: The version this user gets.
+          headers:
+            Cache-Control: {schema: {type: string, enum: [no-store]}}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Manifest'}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /apps/{app}/{version}/bundle.js:
+    get:
+      operationId: bundle
+      parameters:
+        - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/Version'
+        - $ref: '#/components/parameters/IfNoneMatch'
+      responses:
+        '200':
+          description: The bundle (immutable).
+          headers:
+            ETag: {schema: {type: string}}
+            Cache-Control: {schema: {type: string}}
+          content:
+            text/javascript:
+              schema: {type: string}
+        '304': {description: Not modified.}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /apps/{app}/{version}/style.css:
+    get:
+      operationId: stylesheet
+      parameters:
+        - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/Version'
+        - $ref: '#/components/parameters/IfNoneMatch'
+      responses:
+        '200':
+          description: The version's stylesheet (immutable).
+          headers:
+            ETag: {schema: {type: string}}
+            Cache-Control: {schema: {type: string}}
+          content:
+            text/css:
+              schema: {type: string}
+        '304': {description: Not modified.}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /micro-apps/{app}:
+    get:
+      operationId: loaderPage
+      parameters:
+        - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/User'
+        - $ref: '#/components/parameters/NativeVersion'
+      responses:
+        '200':
+          description: The HTML loader page.
+          content:
+            text/html:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /themes/current:
+    get:
+      operationId: currentTheme
+      parameters:
+        - name: nativeVersion
+          in: query
+          required: true
+          schema: {$ref: '#/components/schemas/SemanticVersion'}
+        - $ref: '#/components/parameters/IfNoneMatch'
+      responses:
+        '200':
+          description: The newest published theme of the shell's major version.
+          headers:
+            ETag: {schema: {type: string}}
+            Cache-Control: {schema: {type: string, enum: [no-cache]}}
+          content:
+            application/json:
+              schema: {type: object}
+        '304': {description: Not modified.}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /themes/{version}:
+    get:
+      operationId: theme
+      parameters:
+        - $ref: '#/components/parameters/Version'
+        - $ref: '#/components/parameters/IfNoneMatch'
+      responses:
+        '200':
+          description: One published theme (immutable).
+          headers:
+            ETag: {schema: {type: string}}
+            Cache-Control: {schema: {type: string}}
+          content:
+            application/json:
+              schema: {type: object}
+        '304': {description: Not modified.}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/apps/{app}:
+    get:
+      operationId: adminApp
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      responses:
+        '200':
+          description: The app's versions, release and pin.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/AppState'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/apps/{app}/versions/{version}:
+    put:
+      operationId: uploadVersion
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/Version'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/VersionUpload'}
+      responses:
+        '200': {description: The same bytes were already uploaded under this version.}
+        '201': {description: Created.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '409': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+  /admin/apps/{app}/release:
+    put:
+      operationId: setRelease
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Release'}
+      responses:
+        '200':
+          description: The release now current.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Release'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
+  /admin/apps/{app}/pin:
+    put:
+      operationId: pin
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [version]
+              properties:
+                version: {type: string}
+      responses:
+        '200': {description: Pinned.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
+    delete:
+      operationId: unpin
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      responses:
+        '204': {description: The pin is lifted.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/apps/{app}/rollback:
+    post:
+      operationId: rollback
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      responses:
+        '200':
+          description: The release now current.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Release'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+        '409': {$ref: '#/components/responses/Error'}
+  /admin/themes/{version}:
+    put:
+      operationId: uploadTheme
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/Version'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object}
+      responses:
+        '200': {description: The same theme was already uploaded.}
+        '201': {description: Created (not yet published).}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '409': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
+  /admin/themes/{version}/publish:
+    post:
+      operationId: publishTheme
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/Version'
+      responses:
+        '200': {description: Published.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/themes/{version}/unpublish:
+    post:
+      operationId: unpublishTheme
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/Version'
+      responses:
+        '200': {description: Unpublished.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/tokens:
+    post:
+      operationId: createToken
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [label]
+              properties:
+                label: {type: string, maxLength: 128}
+      responses:
+        '201':
+          description: The new token, shown once.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [id, token]
+                properties:
+                  id: {type: integer}
+                  token: {type: string}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+  /admin/tokens/{id}:
+    delete:
+      operationId: deleteToken
+      security: [{bearer: []}]
+      parameters:
+        - name: id
+          in: path
+          required: true
+          schema: {type: integer}
+      responses:
+        '204': {description: Deleted.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+components:
+  securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+  parameters:
+    App:
+      name: app
+      in: path
+      required: true
+      schema: {type: string, pattern: '^[a-z0-9][a-z0-9-]{0,63}$', example: cart}
+    Version:
+      name: version
+      in: path
+      required: true
+      schema: {$ref: '#/components/schemas/SemanticVersion'}
+    User:
+      name: user
+      in: query
+      required: true
+      schema: {type: string, pattern: '^[A-Za-z0-9_-]{1,64}$', example: alice}
+    NativeVersion:
+      name: nativeVersion
+      in: query
+      required: false
+      schema: {$ref: '#/components/schemas/SemanticVersion'}
+    IfNoneMatch:
+      name: If-None-Match
+      in: header
+      required: false
+      schema: {type: string}
+  responses:
+    Error:
+      description: What was wrong.
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
+  schemas:
+    SemanticVersion:
+      description: A semantic version (semver.org 2.0.0, strict); the server accepts pre-release and build parts too.
+      type: string
+      maxLength: 64
+      pattern: '^(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})$'
+      example: 1.0.0
+    Error:
+      type: object
+      required: [error, message]
+      properties:
+        error: {type: string}
+        message: {type: string}
+        problems:
+          type: array
+          items:
+            type: object
+            required: [path, severity, message]
+            properties:
+              path: {type: string}
+              severity: {type: string, enum: [error, warning]}
+              message: {type: string}
+    Asset:
+      type: object
+      required: [url, sha256, size]
+      properties:
+        url: {type: string}
+        sha256: {type: string, pattern: '^[0-9a-f]{64}$'}
+        size: {type: integer}
+    Manifest:
+      type: object
+      required: [app, version, reason, bucket, bundle, minNativeVersion]
+      properties:
+        app: {type: string}
+        version: {type: string}
+        reason: {type: string, enum: [pinned, user, rollout, variant, stable, native-fallback]}
+        variant: {type: string, nullable: true}
+        bucket: {type: integer, minimum: 0, maximum: 9999}
+        bundle: {$ref: '#/components/schemas/Asset'}
+        stylesheet:
+          allOf: [{$ref: '#/components/schemas/Asset'}]
+          nullable: true
+        minNativeVersion: {type: string}
+    VersionUpload:
+      type: object
+      required: [bundle]
+      properties:
+        bundle: {type: string}
+        stylesheet: {type: string}
+        minNativeVersion: {type: string}
+    Arm:
+      type: object
+      required: [version, percent]
+      properties:
+        version: {type: string}
+        percent: {type: number, minimum: 0, maximum: 100}
+        label: {type: string, maxLength: 32}
+    Release:
+      type: object
+      required: [stable]
+      properties:
+        stable: {type: string}
+        arms:
+          type: array
+          maxItems: 2
+          items: {$ref: '#/components/schemas/Arm'}
+        users:
+          type: object
+          additionalProperties: {type: string}
+    AppState:
+      type: object
+      required: [app, versions]
+      properties:
+        app: {type: string}
+        versions:
+          type: array
+          items:
+            type: object
+            required: [version, minNativeVersion, bundle]
+            properties:
+              version: {type: string}
+              minNativeVersion: {type: string}
+              bundle: {$ref: '#/components/schemas/Asset'}
+              stylesheet:
+                allOf: [{$ref: '#/components/schemas/Asset'}]
+                nullable: true
+        release:
+          allOf: [{$ref: '#/components/schemas/Release'}]
+          nullable: true
+        pinnedVersion: {type: string, nullable: true}
+"""#
+}

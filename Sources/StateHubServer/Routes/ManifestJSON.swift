@@ -1,0 +1,26 @@
+import Foundation
+import NIOCore
+
+/// The manifest body (docs/server.md, "Manifest"), written directly: it is the hottest
+/// route, and every value but the variant label is already restricted to URL-safe characters.
+enum ManifestJSON {
+    static func encode(app: String, choice: ManifestChoice, version: StoredVersion) -> ByteBuffer {
+        var text = #"{"app":""# + app + #"","version":""# + version.version
+        text += #"","reason":""# + choice.reason.rawValue + #"","variant":"#
+        text += choice.variant.map(quoted) ?? "null"
+        text += #","bucket":"# + String(choice.bucket)
+        text += #","bundle":"# + asset(AssetPaths.bundle(app: app, version: version.version), version.bundle)
+        text += #","stylesheet":"#
+        text += version.stylesheet.map { asset(AssetPaths.stylesheet(app: app, version: version.version), $0) } ?? "null"
+        text += #","minNativeVersion":""# + version.minNativeVersion + #""}"#
+        return ByteBuffer(string: text)
+    }
+
+    private static func asset(_ url: String, _ ref: AssetRef) -> String {
+        #"{"url":""# + url + #"","sha256":""# + ref.sha256 + #"","size":"# + String(ref.size) + "}"
+    }
+
+    static func quoted(_ text: String) -> String {
+        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "null"
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StyleTokens
+
+extension StateHubServer {
+    struct VersionUpload: Decodable {
+        var bundle: String
+        var stylesheet: String?
+        var minNativeVersion: String?
+    }
+
+    struct PinBody: Decodable { var version: String }
+    struct TokenBody: Decodable { var label: String }
+
+    func addAdminRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
+        group.put("apps/:app/versions/:version") { request, context in
+            try await self.uploadVersion(request, context)
+        }
+        group.get("apps/:app") { _, context in
+            try await self.describeApp(context)
+        }
+        group.put("apps/:app/release") { request, context in
+            try await self.setRelease(request, context)
+        }
+        group.put("apps/:app/pin") { request, context in
+            try await self.pin(request, context)
+        }
+        group.delete("apps/:app/pin") { _, context in
+            let app = try Self.appName(context)
+            guard try await self.write({ try await self.storage.setPin(app: app.value, version: nil) }) else {
+                throw ServerError.notFound("unknown-app", "no app named \(app)")
+            }
+            return Response(status: .noContent)
+        }
+        group.post("apps/:app/rollback") { _, context in
+            let app = try Self.appName(context)
+            switch try await self.write({ try await self.storage.rollback(app: app.value) }) {
+            case .unknownApp: throw ServerError.notFound("unknown-app", "no app named \(app)")
+            case .nothingToRollBack: throw ServerError(.conflict, "nothing-to-roll-back", "\(app) has no earlier release")
+            case .rolledBack(let spec): return try Self.json(spec)
+            }
+        }
+        group.put("themes/:version") { request, context in
+            try await self.uploadTheme(request, context)
+        }
+        group.post("themes/:version/publish") { _, context in
+            try await self.publishTheme(context, true)
+        }
+        group.post("themes/:version/unpublish") { _, context in
+            try await self.publishTheme(context, false)
+        }
+        group.post("tokens") { request, context in
+            let body = try await Self.decode(TokenBody.self, request, context, limit: self.configuration.maxSmallBodyBytes)
+            guard !body.label.isEmpty, body.label.utf8.count <= 128 else { throw ServerError.badRequest("label: 1–128 bytes") }
+            let token = AdminToken.generate()
+            let id = try await self.write { try await self.storage.addToken(hash: AdminToken.hash(token), label: body.label) }
+            return try Self.json(["id": .int(id), "token": .string(token)] as [String: TokenField], status: .created)
+        }
+        group.delete("tokens/:id") { _, context in
+            guard let id = context.parameters.get("id", as: Int.self) else { throw ServerError.badRequest("the token id is a number") }
+            guard try await self.write({ try await self.storage.deleteToken(id: id) }) else {
+                throw ServerError.notFound("unknown-token", "no token \(id)")
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    enum TokenField: Encodable {
+        case int(Int), string(String)
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .int(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs a storage write, maps failures to `500 storage`, and invalidates the snapshot.
+    func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            let value = try await body()
+            cache.invalidate()
+            return value
+        } catch {
+            logger.error("a write failed: \(String(reflecting: error))")
+            throw ServerError.storage
+        }
+    }
+
+    static func body(_ request: Request, _ context: some RequestContext, limit: Int) async throws -> ByteBuffer {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw ServerError.tooLarge(limit) }
+        var request = request
+        do {
+            return try await request.collectBody(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ServerError.tooLarge(limit)
+        }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: some RequestContext, limit: Int) async throws -> T {
+        let buffer = try await body(request, context, limit: limit)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw ServerError.badRequest("the body is not the JSON this route takes: \(Self.describe(error))")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "missing \(key.stringValue)"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let context): "malformed JSON: \(context.debugDescription)"
+        default: "\(error)"
+        }
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder.sorted.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: Versions and releases
+
+    private func uploadVersion(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        let version = try Self.version(context)
+        let upload = try await Self.decode(VersionUpload.self, request, context, limit: configuration.maxUploadBytes)
+        let minimum = upload.minNativeVersion ?? "0.0.0"
+        guard VersionText.parse(minimum) != nil else { throw ServerError.badRequest("minNativeVersion must be a semantic version") }
+        guard !upload.bundle.isEmpty else { throw ServerError.badRequest("the bundle is empty") }
+        let outcome = try await write {
+            try await self.storage.putVersion(app: app.value, version: version.text, bundle: Data(upload.bundle.utf8),
+                                              stylesheet: upload.stylesheet.map { Data($0.utf8) }, minNativeVersion: minimum)
+        }
+        switch outcome {
+        case .created: return Response(status: .created, headers: [.location: AssetPaths.bundle(app: app.value, version: version.text)])
+        case .unchanged: return Response(status: .ok)
+        case .conflict: throw ServerError(.conflict, "version-exists", "\(app) \(version.text) exists with other content; versions are immutable")
+        }
+    }
+
+    struct AppDescription: Encodable {
+        struct Version: Encodable {
+            var version: String
+            var minNativeVersion: String
+            var bundle: AssetRef
+            var stylesheet: AssetRef?
+        }
+        var app: String
+        var versions: [Version]
+        var release: ReleaseSpec?
+        var pinnedVersion: String?
+    }
+
+    private func describeApp(_ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        guard let view = try await snapshot().apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        let versions = view.ascending.compactMap { entry in view.versions[entry.text] }.map {
+            AppDescription.Version(version: $0.version, minNativeVersion: $0.minNativeVersion, bundle: $0.bundle, stylesheet: $0.stylesheet)
+        }
+        return try Self.json(AppDescription(app: app.value, versions: versions, release: view.release, pinnedVersion: view.pinned))
+    }
+
+    private func setRelease(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        let spec = try await Self.decode(ReleaseSpec.self, request, context, limit: configuration.maxSmallBodyBytes)
+        let problems = spec.shapeProblems()
+        guard problems.isEmpty else {
+            throw ServerError(.unprocessableContent, "invalid-release", problems.joined(separator: "; "))
+        }
+        guard let view = try await snapshot().apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        let missing = spec.namedVersions.subtracting(view.versions.keys).sorted()
+        guard missing.isEmpty else {
+            throw ServerError(.unprocessableContent, "unknown-version", "not uploaded: \(missing.joined(separator: ", "))")
+        }
+        guard try await write({ try await self.storage.setRelease(app: app.value, spec: spec) }) else {
+            throw ServerError.notFound("unknown-app", "no app named \(app)")
+        }
+        return try Self.json(spec)
+    }
+
+    private func pin(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        let body = try await Self.decode(PinBody.self, request, context, limit: configuration.maxSmallBodyBytes)
+        guard VersionText.parse(body.version) != nil else { throw ServerError.badRequest("version must be a semantic version") }
+        guard let view = try await snapshot().apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        guard view.versions[body.version] != nil else {
+            throw ServerError(.unprocessableContent, "unknown-version", "not uploaded: \(body.version)")
+        }
+        guard try await write({ try await self.storage.setPin(app: app.value, version: body.version) }) else {
+            throw ServerError.notFound("unknown-app", "no app named \(app)")
+        }
+        return try Self.json(["pinnedVersion": body.version])
+    }
+
+    // MARK: Themes
+
+    private func uploadTheme(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let version = try Self.version(context)
+        let buffer = try await Self.body(request, context, limit: configuration.maxThemeBytes)
+        let data = Data(buffer.readableBytesView)
+        let (issues, theme) = ThemeLoader.inspect(data)
+        let problems = issues.map { ServerError.Problem(path: $0.path, severity: $0.severity.rawValue, message: $0.problem.message) }
+        guard let theme, !issues.contains(where: { $0.severity == .error }) else {
+            throw ServerError(.unprocessableContent, "invalid-theme",
+                              "the theme has \(issues.filter { $0.severity == .error }.count) error(s)", problems: problems)
+        }
+        guard theme.version == version.semver, theme.version.description == version.text else {
+            throw ServerError(.unprocessableContent, "invalid-theme", "metadata.version is \(theme.version), the URL says \(version.text)",
+                              problems: problems + [.init(path: "metadata.version", severity: "error",
+                                                          message: "must equal the version in the URL, \(version.text)")])
+        }
+        let outcome = try await write { try await self.storage.putTheme(version: version.text, major: version.semver.major, data: data) }
+        switch outcome {
+        case .created: return Response(status: .created)
+        case .unchanged: return Response(status: .ok)
+        case .conflict: throw ServerError(.conflict, "theme-exists", "theme \(version.text) exists with other content; themes are immutable")
+        }
+    }
+
+    private func publishTheme(_ context: some RequestContext, _ published: Bool) async throws -> Response {
+        let version = try Self.version(context)
+        guard try await write({ try await self.storage.setThemePublished(version: version.text, published) }) else {
+            throw ServerError.notFound("no-theme", "no theme \(version.text)")
+        }
+        return try Self.json(["version": version.text, "state": published ? "published" : "unpublished"])
+    }
+}

@@ -1,0 +1,185 @@
+import Hummingbird
+import NIOCore
+import StyleTokens
+
+extension StateHubServer {
+    static let immutable = "public, max-age=31536000, immutable"
+
+    func addPublicRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.get("healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
+        let openAPI = ByteBuffer(string: OpenAPIDocument.yaml + "\n")
+        router.get("openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"],
+                     body: ResponseBody(byteBuffer: openAPI))
+        }
+        router.get("metrics") { _, _ in
+            var bytes: [UInt8] = []
+            self.metrics.emit(into: &bytes)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        router.get("apps/:app/manifest") { request, context in
+            try await self.manifest(request, context)
+        }
+        router.get("apps/:app/:version/bundle.js") { request, context in
+            try await self.asset(request, context, stylesheet: false)
+        }
+        router.get("apps/:app/:version/style.css") { request, context in
+            try await self.asset(request, context, stylesheet: true)
+        }
+        router.get("micro-apps/:app") { request, context in
+            try await self.loader(request, context)
+        }
+        router.get("themes/current") { request, context in
+            try await self.currentTheme(request, context)
+        }
+        router.get("themes/:version") { request, context in
+            try await self.theme(request, context)
+        }
+    }
+
+    // MARK: Parsing what the URL says
+
+    static func appName(_ context: some RequestContext) throws -> AppName {
+        guard let text = context.parameters.get("app"), let name = AppName(text) else {
+            throw ServerError.badRequest("the app name must match [a-z0-9][a-z0-9-]{0,63}")
+        }
+        return name
+    }
+
+    static func version(_ context: some RequestContext) throws -> (text: String, semver: SemanticVersion) {
+        guard let text = context.parameters.get("version"), let semver = VersionText.parse(text) else {
+            throw ServerError.badRequest("the version must be a semantic version (X.Y.Z)")
+        }
+        return (text, semver)
+    }
+
+    static func nativeVersion(_ request: Request) throws -> SemanticVersion? {
+        guard let text = request.uri.queryParameters["nativeVersion"] else { return nil }
+        guard let version = VersionText.parse(text) else {
+            throw ServerError.badRequest("nativeVersion must be a semantic version (X.Y.Z)")
+        }
+        return version
+    }
+
+    static func user(_ request: Request) throws -> UserID {
+        guard let text = request.uri.queryParameters["user"] else { throw ServerError.badRequest("the user query parameter is required") }
+        guard let user = UserID(text) else { throw ServerError.badRequest("user must be 1–128 bytes without control characters") }
+        return user
+    }
+
+    func snapshot() async throws -> ServerSnapshot {
+        do {
+            return try await cache.current()
+        } catch {
+            logger.error("reading the state failed: \(String(reflecting: error))")
+            throw ServerError.storage
+        }
+    }
+
+    // MARK: Manifest
+
+    /// The version `user` gets, or the error the manifest and the loader page answer.
+    func choose(_ snapshot: ServerSnapshot, app: AppName, user: UserID, nativeVersion: SemanticVersion?)
+    throws -> (ServerSnapshot.AppView, ManifestChoice, StoredVersion) {
+        guard let view = snapshot.apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        guard let release = view.release else { throw ServerError.notFound("no-release", "\(app) has no release yet") }
+        switch ReleaseResolver.resolve(app: app.value, user: user.value, nativeVersion: nativeVersion, release: release,
+                                       pinned: view.pinned, candidates: view.candidates, ascending: view.ascending) {
+        case .success(let choice):
+            guard let version = view.versions[choice.version] else {
+                throw ServerError.notFound("no-compatible-version", "version \(choice.version) is not uploaded")
+            }
+            return (view, choice, version)
+        case .failure(.unknownVersion(let version)):
+            throw ServerError.notFound("no-compatible-version", "version \(version) is not uploaded")
+        case .failure(.noCompatibleVersion(let chosen)):
+            throw ServerError.notFound("no-compatible-version",
+                                       "no version up to \(chosen) runs in native version \(nativeVersion.map(String.init(describing:)) ?? "?")")
+        }
+    }
+
+    private func manifest(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        let user = try Self.user(request)
+        let nativeVersion = try Self.nativeVersion(request)
+        let (_, choice, version) = try choose(try await snapshot(), app: app, user: user, nativeVersion: nativeVersion)
+        let body = ManifestJSON.encode(app: app.value, choice: choice, version: version)
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: body))
+    }
+
+    // MARK: Immutable files
+
+    private func asset(_ request: Request, _ context: some RequestContext, stylesheet: Bool) async throws -> Response {
+        let app = try Self.appName(context)
+        let version = try Self.version(context)
+        let snapshot = try await snapshot()
+        guard let stored = snapshot.apps[app.value]?.versions[version.text] else {
+            throw ServerError.notFound("unknown-version", "\(app) has no version \(version.text)")
+        }
+        guard let ref = stylesheet ? stored.stylesheet : stored.bundle else {
+            throw ServerError.notFound("no-stylesheet", "\(app) \(version.text) has no stylesheet")
+        }
+        return try await immutableResponse(request, sha256: ref.sha256,
+                                           contentType: stylesheet ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8")
+    }
+
+    func immutableResponse(_ request: Request, sha256: String, contentType: String) async throws -> Response {
+        let tag = EntityTag.quoted(sha256)
+        if EntityTag.matches(request.headers[.ifNoneMatch], tag) {
+            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: Self.immutable])
+        }
+        let bytes: ByteBuffer?
+        do {
+            bytes = try await content.bytes(sha256)
+        } catch {
+            logger.error("reading blob \(sha256) failed: \(String(reflecting: error))")
+            throw ServerError.storage
+        }
+        guard let bytes else { throw ServerError.notFound("missing-content", "the content \(sha256) is not stored") }
+        return Response(status: .ok, headers: [.contentType: contentType, .eTag: tag, .cacheControl: Self.immutable],
+                        body: ResponseBody(byteBuffer: bytes))
+    }
+
+    // MARK: Loader page
+
+    private func loader(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        let user = try Self.user(request)
+        let nativeVersion = try Self.nativeVersion(request)
+        let snapshot = try await snapshot()
+        let (_, _, version) = try choose(snapshot, app: app, user: user, nativeVersion: nativeVersion)
+        let theme = nativeVersion.map { snapshot.currentThemes[$0.major] } ?? snapshot.newestTheme
+        let html = loaderPage.render(app: app.value, version: version, themeCSS: theme?.css ?? "")
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    // MARK: Themes
+
+    private func currentTheme(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        guard let nativeVersion = try Self.nativeVersion(request) else {
+            throw ServerError.badRequest("the nativeVersion query parameter is required")
+        }
+        guard let theme = try await snapshot().currentThemes[nativeVersion.major] else {
+            throw ServerError.notFound("no-theme", "no published theme for major version \(nativeVersion.major)")
+        }
+        if EntityTag.matches(request.headers[.ifNoneMatch], theme.entityTag) {
+            return Response(status: .notModified, headers: [.eTag: theme.entityTag, .cacheControl: "no-cache"])
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .eTag: theme.entityTag, .cacheControl: "no-cache"],
+                        body: ResponseBody(byteBuffer: theme.body))
+    }
+
+    private func theme(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let version = try Self.version(context)
+        guard let theme = try await snapshot().publishedThemes[version.text] else {
+            throw ServerError.notFound("no-theme", "no published theme \(version.text)")
+        }
+        return try await immutableResponse(request, sha256: theme.sha256, contentType: "application/json")
+    }
+}

@@ -1,0 +1,53 @@
+import Hummingbird
+import Logging
+import Prometheus
+
+/// The micro-app server (docs/server.md): manifests, bundles, the loader page, themes, the
+/// admin API, `/openapi.yaml` and `/metrics`, over one `ServerStorage`.
+///
+/// A library: `addRoutes(to:)` puts its routes on an app's own router beside the app's routes;
+/// `makeRouter()` builds a router with nothing else.
+public final class StateHubServer: Sendable {
+    public let storage: ServerStorage
+    public let configuration: ServerConfiguration
+    let content: ContentCache
+    let cache: SnapshotCache
+    let loaderPage: LoaderPage
+    let metrics: PrometheusCollectorRegistry
+    let logger: Logger
+
+    /// - Parameter metrics: the registry `/metrics` shows; bootstrap `MetricsSystem` with a
+    ///   `PrometheusMetricsFactory` over the same registry to see request metrics there.
+    public init(storage: ServerStorage, configuration: ServerConfiguration = .init(),
+                metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                logger: Logger = Logger(label: "statehub.server")) throws {
+        self.storage = storage
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+        content = ContentCache(storage: storage, limit: configuration.cacheBytes)
+        cache = SnapshotCache(mode: storage.isShared ? .shared : .local, storage: storage, content: content)
+        loaderPage = try LoaderPage()
+    }
+
+    /// Stores the hash of `token` as an admin token unless it is there. Never logs the token.
+    public func installAdminToken(_ token: String, label: String = "initial") async throws {
+        try await storage.addToken(hash: AdminToken.hash(token), label: label)
+    }
+
+    /// A router with the server's routes and middleware (metrics, request logging, admin CORS).
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Adds middleware (for routes added after this call) and every route of the server.
+    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: AdminCORSMiddleware(origin: configuration.adminOrigin))
+        addPublicRoutes(to: router)
+        addAdminRoutes(to: router.group("admin").add(middleware: AdminAuthMiddleware(storage: storage)))
+    }
+}

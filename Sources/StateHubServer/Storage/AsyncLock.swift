@@ -1,0 +1,43 @@
+import Synchronization
+
+/// A lock held across suspension points, FIFO. SQLite has one connection: transactions and
+/// reads take turns through this lock so a read never sees half a transaction.
+final class AsyncLock: Sendable {
+    private struct State {
+        var locked = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await lock()
+        defer { unlock() }
+        return try await body()
+    }
+
+    private func lock() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let acquired = state.withLock { state -> Bool in
+                if state.locked {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.locked = true
+                return true
+            }
+            if acquired { continuation.resume() }
+        }
+    }
+
+    private func unlock() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.locked = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}

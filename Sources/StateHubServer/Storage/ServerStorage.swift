@@ -1,0 +1,254 @@
+import Crypto
+import Foundation
+import Logging
+import SQLKit
+
+/// The server's state in one SQL database (docs/server.md, "Storage"): content-addressed
+/// blobs, apps, versions, releases with their history, themes, admin token hashes, and the
+/// generation number every write increments.
+public final class ServerStorage: Sendable {
+    let backend: any SQLBackend
+
+    init(backend: any SQLBackend) { self.backend = backend }
+
+    /// Opens (creating when needed) and migrates the database at `location`.
+    public static func open(_ location: StorageLocation, logger: Logger) async throws -> ServerStorage {
+        let backend: any SQLBackend = switch location {
+        case .sqlite(let directory): try await SQLiteBackend.open(directory: directory, logger: logger)
+        case .postgres(let url): try PostgresBackend.open(url: url, logger: logger)
+        }
+        do {
+            try await Migrations.run(on: backend)
+        } catch {
+            await backend.shutdown()
+            throw StorageError("cannot migrate \(location): \(String(reflecting: error))")
+        }
+        return ServerStorage(backend: backend)
+    }
+
+    /// Whether several instances may share this storage (only then must reads check freshness).
+    public var isShared: Bool { backend.isPostgres }
+
+    public func close() async { await backend.shutdown() }
+
+    static func sha256Hex(_ bytes: some DataProtocol) -> String {
+        SHA256.hash(data: bytes).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    private static var now: Int { Int(Date().timeIntervalSince1970) }
+
+    // MARK: Reads
+
+    func generation() async throws -> Int {
+        try await backend.read { db in
+            guard let row = try await db.raw("SELECT value FROM generation WHERE id = 1").first() else {
+                throw StorageError("the generation row is missing")
+            }
+            return try row.decode(column: "value", as: Int.self)
+        }
+    }
+
+    /// Everything mutable. The generation is read first, so the rows are at least that new.
+    func state() async throws -> StoredState {
+        try await backend.read { db in
+            guard let row = try await db.raw("SELECT value FROM generation WHERE id = 1").first() else {
+                throw StorageError("the generation row is missing")
+            }
+            let generation = try row.decode(column: "value", as: Int.self)
+            let apps = try await db.raw("""
+                SELECT a.name, a.release_id, a.pinned_version, r.spec FROM apps a LEFT JOIN releases r ON r.id = a.release_id
+                """).all().map { row in
+                let spec = try row.decode(column: "spec", as: String?.self)
+                return StoredApp(
+                    name: try row.decode(column: "name", as: String.self),
+                    releaseID: try row.decode(column: "release_id", as: Int?.self),
+                    release: try spec.map { try JSONDecoder().decode(ReleaseSpec.self, from: Data($0.utf8)) },
+                    pinnedVersion: try row.decode(column: "pinned_version", as: String?.self))
+            }
+            let versions = try await db.raw("""
+                SELECT v.app, v.version, v.bundle_sha256, b.size AS bundle_size, v.stylesheet_sha256, s.size AS stylesheet_size,
+                  v.min_native_version FROM app_versions v JOIN blobs b ON b.sha256 = v.bundle_sha256
+                  LEFT JOIN blobs s ON s.sha256 = v.stylesheet_sha256
+                """).all().map(Self.version(from:))
+            let themes = try await db.raw("SELECT version, major, sha256, published FROM themes").all().map { row in
+                StoredTheme(version: try row.decode(column: "version", as: String.self),
+                            major: try row.decode(column: "major", as: Int.self),
+                            sha256: try row.decode(column: "sha256", as: String.self),
+                            published: try row.decode(column: "published", as: Int.self) != 0)
+            }
+            return StoredState(generation: generation, apps: apps, versions: versions, themes: themes)
+        }
+    }
+
+    private static func version(from row: any SQLRow) throws -> StoredVersion {
+        let stylesheetHash = try row.decode(column: "stylesheet_sha256", as: String?.self)
+        let stylesheetSize = try row.decode(column: "stylesheet_size", as: Int?.self)
+        return StoredVersion(
+            app: try row.decode(column: "app", as: String.self),
+            version: try row.decode(column: "version", as: String.self),
+            bundle: AssetRef(sha256: try row.decode(column: "bundle_sha256", as: String.self),
+                             size: try row.decode(column: "bundle_size", as: Int.self)),
+            stylesheet: stylesheetHash.map { AssetRef(sha256: $0, size: stylesheetSize ?? 0) },
+            minNativeVersion: try row.decode(column: "min_native_version", as: String.self))
+    }
+
+    /// The bytes stored under `sha256`, or `nil`.
+    func blob(_ sha256: String) async throws -> Data? {
+        try await backend.read { db in
+            try await db.raw("SELECT data FROM blobs WHERE sha256 = \(bind: sha256)").first()?.decode(column: "data", as: Data.self)
+        }
+    }
+
+    // MARK: Writes (each increments the generation in its transaction)
+
+    private static func bumpGeneration(_ db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE generation SET value = value + 1 WHERE id = 1").run()
+    }
+
+    private static func putBlob(_ db: any SQLDatabase, _ data: Data) async throws -> AssetRef {
+        let hash = sha256Hex(data)
+        try await db.raw("""
+            INSERT INTO blobs (sha256, size, data) VALUES (\(bind: hash), \(bind: data.count), \(bind: data)) ON CONFLICT (sha256) DO NOTHING
+            """).run()
+        return AssetRef(sha256: hash, size: data.count)
+    }
+
+    func putVersion(app: String, version: String, bundle: Data, stylesheet: Data?, minNativeVersion: String) async throws -> UploadOutcome {
+        let bundleHash = Self.sha256Hex(bundle)
+        let stylesheetHash = stylesheet.map(Self.sha256Hex)
+        return try await backend.transaction { db in
+            if let existing = try await db.raw("""
+                SELECT bundle_sha256, stylesheet_sha256, min_native_version FROM app_versions WHERE app = \(bind: app) AND version = \(bind: version)
+                """).first() {
+                let same = try existing.decode(column: "bundle_sha256", as: String.self) == bundleHash
+                    && existing.decode(column: "stylesheet_sha256", as: String?.self) == stylesheetHash
+                    && existing.decode(column: "min_native_version", as: String.self) == minNativeVersion
+                return same ? .unchanged : .conflict
+            }
+            _ = try await Self.putBlob(db, bundle)
+            if let stylesheet { _ = try await Self.putBlob(db, stylesheet) }
+            try await db.raw("INSERT INTO apps (name) VALUES (\(bind: app)) ON CONFLICT (name) DO NOTHING").run()
+            try await db.raw("""
+                INSERT INTO app_versions (app, version, bundle_sha256, stylesheet_sha256, min_native_version, created_at)
+                VALUES (\(bind: app), \(bind: version), \(bind: bundleHash), \(bind: stylesheetHash), \(bind: minNativeVersion), \(bind: Self.now))
+                """).run()
+            try await Self.bumpGeneration(db)
+            return .created
+        }
+    }
+
+    /// Makes `spec` the app's release, remembering the one it replaces. `false` when the app is unknown.
+    func setRelease(app: String, spec: ReleaseSpec) async throws -> Bool {
+        let json = String(decoding: try JSONEncoder.sorted.encode(spec), as: UTF8.self)
+        return try await backend.transaction { db in
+            guard let row = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first() else { return false }
+            let previous = try row.decode(column: "release_id", as: Int?.self)
+            try await Self.insertRelease(db, app: app, json: json, previous: previous)
+            try await Self.bumpGeneration(db)
+            return true
+        }
+    }
+
+    private static func insertRelease(_ db: any SQLDatabase, app: String, json: String, previous: Int?) async throws {
+        guard let row = try await db.raw("""
+            INSERT INTO releases (app, spec, previous_id, created_at) VALUES (\(bind: app), \(bind: json), \(bind: previous), \(bind: now)) RETURNING id
+            """).first() else { throw StorageError("inserting a release returned no id") }
+        let id = try row.decode(column: "id", as: Int.self)
+        try await db.raw("UPDATE apps SET release_id = \(bind: id) WHERE name = \(bind: app)").run()
+    }
+
+    enum RollbackOutcome: Sendable { case unknownApp, nothingToRollBack, rolledBack(ReleaseSpec) }
+
+    /// The previous release becomes current again (as a new row whose predecessor is the previous one's).
+    func rollback(app: String) async throws -> RollbackOutcome {
+        try await backend.transaction { db in
+            guard let appRow = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first() else { return .unknownApp }
+            guard let currentID = try appRow.decode(column: "release_id", as: Int?.self),
+                  let current = try await db.raw("SELECT previous_id FROM releases WHERE id = \(bind: currentID)").first(),
+                  let previousID = try current.decode(column: "previous_id", as: Int?.self),
+                  let previous = try await db.raw("SELECT spec, previous_id FROM releases WHERE id = \(bind: previousID)").first()
+            else { return .nothingToRollBack }
+            let json = try previous.decode(column: "spec", as: String.self)
+            try await Self.insertRelease(db, app: app, json: json, previous: try previous.decode(column: "previous_id", as: Int?.self))
+            try await Self.bumpGeneration(db)
+            return .rolledBack(try JSONDecoder().decode(ReleaseSpec.self, from: Data(json.utf8)))
+        }
+    }
+
+    /// Pins (or with `nil` unpins) the app. `false` when the app is unknown.
+    func setPin(app: String, version: String?) async throws -> Bool {
+        try await backend.transaction { db in
+            guard try await db.raw("SELECT name FROM apps WHERE name = \(bind: app)").first() != nil else { return false }
+            try await db.raw("UPDATE apps SET pinned_version = \(bind: version) WHERE name = \(bind: app)").run()
+            try await Self.bumpGeneration(db)
+            return true
+        }
+    }
+
+    func putTheme(version: String, major: Int, data: Data) async throws -> UploadOutcome {
+        let hash = Self.sha256Hex(data)
+        return try await backend.transaction { db in
+            if let existing = try await db.raw("SELECT sha256 FROM themes WHERE version = \(bind: version)").first() {
+                return try existing.decode(column: "sha256", as: String.self) == hash ? .unchanged : .conflict
+            }
+            _ = try await Self.putBlob(db, data)
+            try await db.raw("""
+                INSERT INTO themes (version, major, sha256, published, created_at) VALUES (\(bind: version), \(bind: major), \(bind: hash), 0, \(bind: Self.now))
+                """).run()
+            try await Self.bumpGeneration(db)
+            return .created
+        }
+    }
+
+    /// `false` when no theme has that version.
+    func setThemePublished(version: String, _ published: Bool) async throws -> Bool {
+        try await backend.transaction { db in
+            guard try await db.raw("SELECT version FROM themes WHERE version = \(bind: version)").first() != nil else { return false }
+            try await db.raw("UPDATE themes SET published = \(bind: published ? 1 : 0) WHERE version = \(bind: version)").run()
+            try await Self.bumpGeneration(db)
+            return true
+        }
+    }
+
+    // MARK: Admin tokens (only their SHA-256 is stored)
+
+    func hasToken(hash: String) async throws -> Bool {
+        try await backend.read { db in
+            try await db.raw("SELECT id FROM admin_tokens WHERE sha256 = \(bind: hash)").first() != nil
+        }
+    }
+
+    /// Stores `hash` unless it is there; returns its id.
+    @discardableResult
+    func addToken(hash: String, label: String) async throws -> Int {
+        try await backend.transaction { db in
+            if let row = try await db.raw("SELECT id FROM admin_tokens WHERE sha256 = \(bind: hash)").first() {
+                return try row.decode(column: "id", as: Int.self)
+            }
+            guard let row = try await db.raw("""
+                INSERT INTO admin_tokens (sha256, label, created_at) VALUES (\(bind: hash), \(bind: label), \(bind: Self.now)) RETURNING id
+                """).first() else { throw StorageError("inserting a token returned no id") }
+            return try row.decode(column: "id", as: Int.self)
+        }
+    }
+
+    func deleteToken(id: Int) async throws -> Bool {
+        try await backend.transaction { db in
+            guard try await db.raw("SELECT id FROM admin_tokens WHERE id = \(bind: id)").first() != nil else { return false }
+            try await db.raw("DELETE FROM admin_tokens WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Sorted keys: the same release is stored as the same text.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

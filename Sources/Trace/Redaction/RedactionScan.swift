@@ -1,0 +1,202 @@
+import StateHubJSON
+
+/// Finds the byte ranges of the values to hide in a JSON text, on StateHubJSON's tokenizer
+/// (the package's one JSON tokenizer): tokens come from ``JSONTokenizer``; this type only
+/// tracks where it is in the structure, with an explicit stack, so nesting depth cannot
+/// overflow the call stack.
+///
+/// Rules (each optional): a member whose name is sensitive hides its value; an op whose
+/// `path` passes through a sensitive name hides its `value` / `items`; the arguments of a
+/// `dispatch_action` at configured positions are hidden.
+///
+/// Complexity: O(n) in the text's length; allocation: one frame per open container (its
+/// member name's bytes included) and the ranges found.
+struct RedactionScan {
+    struct Rules {
+        /// Sensitive names, as UTF-8 bytes (lower-cased when `ignoreCase`).
+        var names: [[UInt8]]
+        var ignoreCase: Bool
+        /// `null` under a sensitive name stays `null`.
+        var keepNull: Bool
+        /// Apply the op-path rule.
+        var opPaths: Bool
+        /// `"STORE.ACTION"` → argument positions, for `dispatch_action` texts.
+        var arguments: [String: Set<Int>]
+    }
+
+    private struct Frame {
+        var isObject: Bool
+        var memberName: [UInt8]
+        var start: Int
+        var pathSecret = false
+        var opValues: [Range<Int>] = []
+    }
+
+    /// Whether `name` (bytes) is one of the rules' names.
+    static func matches(_ name: some Collection<UInt8>, _ rules: Rules) -> Bool {
+        let count = name.count
+        for key in rules.names where key.count == count {
+            var equal = true
+            for (a, b) in zip(key, name) where a != (rules.ignoreCase ? lower(b) : b) { equal = false; break }
+            if equal { return true }
+        }
+        return false
+    }
+
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// The bytes of a string token's text (escapes decoded when it has any), quotes excluded.
+    static func text(_ token: JSONToken, _ tokenizer: JSONTokenizer) -> [UInt8] {
+        if token.hasEscapes { return Array(tokenizer.string(of: token).utf8) }
+        return Array(tokenizer.bytes[(token.range.lowerBound + 1) ..< (token.range.upperBound - 1)])
+    }
+
+    /// The ranges to replace, sorted and not overlapping; `nil` when `b` is not valid JSON.
+    static func ranges(_ b: UnsafeBufferPointer<UInt8>, rules: Rules, isDispatch: Bool) -> [Range<Int>]? {
+        var tokenizer = JSONTokenizer(bytes: b)
+        var stack: [Frame] = []
+        var ranges: [Range<Int>] = []
+        var pending: (start: Int, depth: Int)?
+        var redactNext = false
+        var currentName: [UInt8] = []
+        let wantArgs = isDispatch && !rules.arguments.isEmpty
+        var argsRanges: [Range<Int>] = []
+        var storeId: String?
+        var action: String?
+
+        enum Expect { case value, valueOrEnd, key, keyOrEnd, commaOrEnd, end }
+        var expect = Expect.value
+
+        func next() -> JSONToken? {
+            guard let token = try? tokenizer.next(), token.kind != .invalid else { return nil }
+            return token
+        }
+
+        while true {
+            guard let token = next() else { return nil }
+            var ended: (range: Range<Int>, name: [UInt8])?
+            switch expect {
+            case .end:
+                guard token.kind == .end else { return nil }
+                if wantArgs, let storeId, let action, let positions = rules.arguments["\(storeId).\(action)"] {
+                    for (index, range) in argsRanges.enumerated() where positions.contains(index) { ranges.append(range) }
+                }
+                return normalise(ranges)
+            case .key, .keyOrEnd:
+                if expect == .keyOrEnd, token.kind == .endObject {
+                    let closed = stack.removeLast()
+                    if closed.pathSecret { ranges += closed.opValues }
+                    ended = (closed.start ..< token.range.upperBound, closed.memberName)
+                    break
+                }
+                guard token.kind == .string else { return nil }
+                currentName = text(token, tokenizer)
+                if pending == nil { redactNext = matches(currentName, rules) }
+                guard next()?.kind == .colon else { return nil }
+                expect = .value
+                continue
+            case .commaOrEnd:
+                guard let top = stack.last else { return nil }
+                if token.kind == .comma {
+                    expect = top.isObject ? .key : .value
+                    continue
+                }
+                guard token.kind == (top.isObject ? .endObject : .endArray) else { return nil }
+                let closed = stack.removeLast()
+                if closed.pathSecret { ranges += closed.opValues }
+                ended = (closed.start ..< token.range.upperBound, closed.memberName)
+            case .value, .valueOrEnd:
+                if expect == .valueOrEnd, token.kind == .endArray {
+                    let closed = stack.removeLast()
+                    ended = (closed.start ..< token.range.upperBound, closed.memberName)
+                    break
+                }
+                guard token.startsValue else { return nil }
+                let name = stack.last?.isObject == true ? currentName : []
+                if redactNext {
+                    if !(rules.keepNull && token.kind == .null) { pending = (token.range.lowerBound, stack.count) }
+                    redactNext = false
+                }
+                switch token.kind {
+                case .beginObject:
+                    stack.append(Frame(isObject: true, memberName: name, start: token.range.lowerBound))
+                    expect = .keyOrEnd
+                    continue
+                case .beginArray:
+                    stack.append(Frame(isObject: false, memberName: name, start: token.range.lowerBound))
+                    expect = .valueOrEnd
+                    continue
+                case .string:
+                    // A string step of an op's `path`: does the path pass through a sensitive name?
+                    if rules.opPaths, let top = stack.last, !top.isObject, top.memberName == pathName, stack.count >= 2,
+                       matches(text(token, tokenizer), rules) {
+                        stack[stack.count - 2].pathSecret = true
+                    }
+                default:
+                    break
+                }
+                ended = (token.range, name)
+            }
+            // A value ended: the hidden range it closes, what its container notes about it.
+            guard let (range, name) = ended else { continue }
+            if let p = pending, p.depth == stack.count {
+                ranges.append(p.start ..< range.upperBound)
+                pending = nil
+            }
+            if let top = stack.last {
+                if top.isObject {
+                    if rules.opPaths, name == valueName || name == itemsName { stack[stack.count - 1].opValues.append(range) }
+                    if wantArgs, stack.count == 1, name == storeIdName { storeId = stringValue(range, b) }
+                    if wantArgs, stack.count == 2, name == actionName, top.memberName == payloadName { action = stringValue(range, b) }
+                } else if wantArgs, stack.count == 3, top.memberName == argsName {
+                    argsRanges.append(range)
+                }
+                expect = .commaOrEnd
+            } else {
+                expect = .end
+            }
+        }
+    }
+
+    /// The decoded text of a string value at `range`, if it is one.
+    private static func stringValue(_ range: Range<Int>, _ b: UnsafeBufferPointer<UInt8>) -> String? {
+        var tokenizer = JSONTokenizer(bytes: UnsafeBufferPointer(rebasing: b[range]))
+        guard let token = try? tokenizer.next(), token.kind == .string else { return nil }
+        return tokenizer.string(of: token)
+    }
+
+    static let pathName = Array("path".utf8)
+    static let valueName = Array("value".utf8)
+    static let itemsName = Array("items".utf8)
+    static let storeIdName = Array("storeId".utf8)
+    static let actionName = Array("action".utf8)
+    static let payloadName = Array("payload".utf8)
+    static let argsName = Array("args".utf8)
+
+    /// Sorted, ranges inside others dropped, overlapping ones joined.
+    static func normalise(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound) }) {
+            if let last = result.last, range.lowerBound < last.upperBound {
+                if range.upperBound > last.upperBound { result[result.count - 1] = last.lowerBound ..< range.upperBound }
+                continue
+            }
+            result.append(range)
+        }
+        return result
+    }
+
+    /// `bytes` with every range replaced by `replacement`. O(n).
+    static func replace(_ bytes: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>], with replacement: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var last = 0
+        for range in ranges {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[last ..< range.lowerBound]))
+            out.append(contentsOf: replacement)
+            last = range.upperBound
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[last...]))
+        return out
+    }
+}

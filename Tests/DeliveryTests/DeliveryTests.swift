@@ -1,0 +1,171 @@
+import Delivery
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import JSEngine
+import Logging
+import NIOCore
+import StateHubServer
+import StyleTokens
+import Synchronization
+import Testing
+
+/// Delivery against a real server on loopback, loading bundles into the real engine.
+@Suite struct DeliveryTests {
+    static let token = "delivery-test-token"
+
+    /// A live server on SQLite, a Delivery over a faulty-on-demand client, and an admin client.
+    func withSetup(keep: Int = 3,
+                   _ body: @Sendable (MicroAppDelivery, FaultyHTTPClient, any TestClientProtocol, URL) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-delivery-\(UUID().uuidString)")
+        let storage = try await ServerStorage.open(.sqlite(directory: folder.appendingPathComponent("server")), logger: Logger(label: "test"))
+        let server = try StateHubServer(storage: storage)
+        try await server.installAdminToken(Self.token)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try await Application(router: server.makeRouter()).test(.live) { client in
+                let port = try #require(client.port)
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+                let http = FaultyHTTPClient()
+                let delivery = MicroAppDelivery(configuration: .init(server: url, root: folder.appendingPathComponent("device"),
+                                                                     nativeVersion: "1.0.0", keep: keep), http: http)
+                try await body(delivery, http, client, folder.appendingPathComponent("device"))
+            }
+        } catch {
+            await storage.close()
+            throw error
+        }
+        await storage.close()
+    }
+
+    func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil) async throws {
+        let source = bundle ?? "globalThis.loaded = '\(version)';"
+        let json = String(decoding: try JSONEncoder().encode(["bundle": source, "minNativeVersion": "1.0.0"]), as: UTF8.self)
+        let headers: HTTPFields = [.authorization: "Bearer \(Self.token)", .contentType: "application/json"]
+        let upload = try await client.execute(uri: "/admin/apps/cart/versions/\(version)", method: .put, headers: headers, body: ByteBuffer(string: json))
+        #expect(upload.status == .created)
+        let release = try await client.execute(uri: "/admin/apps/cart/release", method: .put, headers: headers,
+                                               body: ByteBuffer(string: #"{"stable":"\#(version)"}"#))
+        #expect(release.status == .ok)
+    }
+
+    /// Loads the bundle file into a fresh engine and returns `globalThis.loaded`.
+    static func loadIntoEngine(_ app: DeliveredApp) async throws -> String {
+        let engine = try JavaScriptEngine()
+        defer { Task { await engine.close() } }
+        let source = try String(contentsOf: app.bundleFile, encoding: .utf8)
+        try await engine.execute(source, sourceURL: app.bundleFile.path)
+        guard case .string(let loaded) = try await engine.evaluate("globalThis.loaded") else { return "" }
+        return loaded
+    }
+
+    @Test func installsVerifiedVersionsAndKeepsTheLastN() async throws {
+        try await withSetup(keep: 2) { delivery, _, client, root in
+            for version in ["1.0.0", "1.1.0", "1.2.0"] {
+                try await publish(client, version)
+                let app = try await delivery.load(app: "cart", user: "u") { app in
+                    let loaded = try await Self.loadIntoEngine(app)
+                    #expect(loaded == app.version)
+                }
+                #expect(app.status == .fresh(version: version))
+                #expect(app.bundleFile.path == root.appendingPathComponent("cart/\(version)/bundle.js").path)
+            }
+            let folders = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("cart").path)
+                .filter { !$0.hasPrefix(".") && $0 != "state.json" }.sorted()
+            #expect(folders == ["1.1.0", "1.2.0"])
+            #expect(await delivery.status(of: "cart") == .fresh(version: "1.2.0"))
+        }
+    }
+
+    @Test func offlineLoadsTheLastGoodVersionFromDisk() async throws {
+        try await withSetup { delivery, http, client, _ in
+            try await publish(client, "1.0.0")
+            _ = try await delivery.load(app: "cart", user: "u") { _ in }
+            http.fault.withLock { $0 = .offline }
+            let app = try await delivery.load(app: "cart", user: "u") { app in
+                let loaded = try await Self.loadIntoEngine(app)
+                #expect(loaded == "1.0.0")
+            }
+            #expect(app.status == .offline(version: "1.0.0", reason: .unreachable("injected: no network")))
+            http.fault.withLock { $0 = .serverError }
+            let failing = try await delivery.load(app: "cart", user: "u") { _ in }
+            #expect(failing.status == .fallback(version: "1.0.0", reason: .serverError(status: 503, body: "injected")))
+        }
+    }
+
+    @Test func aHashMismatchFallsBackAndSaysWhy() async throws {
+        try await withSetup { delivery, http, client, root in
+            try await publish(client, "1.0.0")
+            _ = try await delivery.load(app: "cart", user: "u") { _ in }
+            try await publish(client, "1.1.0")
+            http.fault.withLock { $0 = .corruptBundles }
+            let app = try await delivery.load(app: "cart", user: "u") { _ in }
+            #expect(app.version == "1.0.0")
+            guard case .fallback(_, .hashMismatch(let file, _, _)) = app.status else {
+                Issue.record("expected a hash mismatch, got \(app.status)")
+                return
+            }
+            #expect(file == "bundle.js")
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("cart/1.1.0").path))
+            http.fault.withLock { $0 = .none }
+            #expect(try await delivery.load(app: "cart", user: "u") { _ in }.status == .fresh(version: "1.1.0"))
+        }
+    }
+
+    @Test func aBundleThatThrowsFallsBackAndIsNotLoadedAgain() async throws {
+        try await withSetup { delivery, _, client, _ in
+            try await publish(client, "1.0.0")
+            _ = try await delivery.load(app: "cart", user: "u") { app in _ = try await Self.loadIntoEngine(app) }
+            try await publish(client, "1.1.0", bundle: "throw new Error('broken release');")
+            let loaded = Mutex<[String]>([])
+            let app = try await delivery.load(app: "cart", user: "u") { app in
+                loaded.withLock { $0.append(app.version) }
+                _ = try await Self.loadIntoEngine(app)
+            }
+            #expect(loaded.withLock { $0 } == ["1.1.0", "1.0.0"])
+            #expect(app.version == "1.0.0")
+            guard case .fallback(_, .loadFailed(let version, let reason)) = app.status else {
+                Issue.record("expected loadFailed, got \(app.status)")
+                return
+            }
+            #expect(version == "1.1.0")
+            #expect(reason.contains("broken release"))
+            let again = try await delivery.load(app: "cart", user: "u") { app in _ = try await Self.loadIntoEngine(app) }
+            #expect(again.status == .fallback(version: "1.0.0", reason: .previouslyFailed(version: "1.1.0")))
+        }
+    }
+
+    @Test func nothingOnDiskAndNoNetworkIsATypedError() async throws {
+        try await withSetup { delivery, http, _, _ in
+            http.fault.withLock { $0 = .offline }
+            await #expect(throws: DeliveryError(app: "cart", problems: [.unreachable("injected: no network")])) {
+                try await delivery.load(app: "cart", user: "u") { _ in }
+            }
+            await #expect(throws: DeliveryError.self) { try await delivery.load(app: "../etc", user: "u") { _ in } }
+        }
+    }
+
+    @Test func themeSourceRevalidatesWithIfNoneMatch() async throws {
+        try await withSetup { _, http, client, _ in
+            let theme = ##"{"metadata":{"version":"1.2.0"},"colors":{"primary":"#007AFF"}}"##
+            let headers: HTTPFields = [.authorization: "Bearer \(Self.token)", .contentType: "application/json"]
+            #expect(try await client.execute(uri: "/admin/themes/1.2.0", method: .put, headers: headers, body: ByteBuffer(string: theme)).status == .created)
+            #expect(try await client.execute(uri: "/admin/themes/1.2.0/publish", method: .post, headers: headers).status == .ok)
+            let port = try #require(client.port)
+            let source = HTTPThemeSource(server: try #require(URL(string: "http://127.0.0.1:\(port)")), http: http)
+            let first = try await source.fetchTheme(forMajorVersion: 1)
+            let second = try await source.fetchTheme(forMajorVersion: 1)
+            #expect(first == Data(theme.utf8))
+            #expect(second == first)
+            let statuses = http.log.withLock { $0.map(\.status) }
+            #expect(statuses == [200, 304])
+            #expect(http.log.withLock { $0.last?.headers["If-None-Match"] } == source.entityTag(forMajorVersion: 1))
+            do {
+                _ = try await source.fetchTheme(forMajorVersion: 2)
+                Issue.record("major 2 has no theme")
+            } catch let error as ThemeSourceError {
+                guard case .notFound = error else { Issue.record("expected notFound, got \(error)"); return }
+            }
+        }
+    }
+}

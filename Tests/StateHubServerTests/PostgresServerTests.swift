@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresKit
+import StateHubServer
+import Testing
+
+/// The PostgreSQL database `scripts/with-postgres.sh` started (`STATEHUB_TEST_DATABASE_URL`).
+/// In CI (`CI=true`) a missing URL fails these tests; elsewhere they are skipped only when run
+/// outside the script.
+enum PostgresTestDatabase {
+    static let url = ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"]
+    static let required = ProcessInfo.processInfo.environment["CI"] == "true"
+    static var enabled: Bool { url != nil || required }
+
+    /// A new empty database on that server; returns its URL.
+    static func fresh() async throws -> String {
+        guard let url else {
+            Issue.record("STATEHUB_TEST_DATABASE_URL is not set: run the tests through scripts/test.sh (scripts/with-postgres.sh)")
+            throw CancellationError()
+        }
+        let name = "statehub_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
+        let client = PostgresClient(configuration: .init(host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432,
+                                                         username: configuration.username, password: configuration.password,
+                                                         database: configuration.database, tls: .disable))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            group.cancelAll()
+        }
+        guard var components = URLComponents(string: url) else {
+            Issue.record("STATEHUB_TEST_DATABASE_URL is not a URL")
+            throw CancellationError()
+        }
+        components.path = "/" + name
+        return components.string ?? url
+    }
+}
+
+@Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
+struct PostgresServerTests {
+    @Test func publishAndServeOnPostgres() async throws {
+        let server = try await TestServer.postgres(url: try await PostgresTestDatabase.fresh())
+        do {
+            try await server.application.test(.router) { client in
+                try await client.upload("cart", "1.0.0", stylesheet: "p{}")
+                try await client.upload("cart", "1.1.0")
+                #expect(try await client.admin(.put, "/admin/apps/cart/release",
+                                               json: #"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":50}]}"#).status == .ok)
+                let inside = Fixtures.user(in: 0..<5000, app: "cart")
+                #expect(try await client.manifest("cart", user: inside)["version"] as? String == "1.1.0")
+                let bundle = try await client.get("/apps/cart/1.0.0/bundle.js")
+                #expect(String(buffer: bundle.body) == "globalThis.loaded = 'cart@1.0.0';")
+                #expect(try await client.admin(.put, "/admin/themes/1.0.0", json: Fixtures.theme("1.0.0")).status == .created)
+                #expect(try await client.admin(.post, "/admin/themes/1.0.0/publish").status == .ok)
+                let theme = try await client.get("/themes/current?nativeVersion=1.0.0")
+                let tag = try #require(theme.headers[.eTag])
+                #expect(try await client.get("/themes/current?nativeVersion=1.0.0", headers: [.ifNoneMatch: tag]).status == .notModified)
+                #expect(try await client.admin(.post, "/admin/apps/cart/rollback").status == .conflict)
+            }
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
+    }
+
+    /// Two instances on one database: a change made through one is served by the other on the
+    /// very next request (docs/server.md, "Hot reads and invalidation across instances").
+    @Test func aReleaseSetThroughOneInstanceIsServedByTheOtherNextRequest() async throws {
+        let url = try await PostgresTestDatabase.fresh()
+        let first = try await TestServer.postgres(url: url)
+        let second = try await TestServer.postgres(url: url)
+        do {
+            try await first.application.test(.live) { one in
+                try await second.application.test(.live) { two in
+                    try await one.upload("cart", "1.0.0")
+                    try await one.upload("cart", "2.0.0")
+                    #expect(try await one.admin(.put, "/admin/apps/cart/release", json: #"{"stable":"1.0.0"}"#).status == .ok)
+                    #expect(try await two.manifest("cart", user: "u")["version"] as? String == "1.0.0")
+                    for round in 0..<20 {
+                        let (writer, reader) = round.isMultiple(of: 2) ? (one, two) : (two, one)
+                        let version = round.isMultiple(of: 2) ? "2.0.0" : "1.0.0"
+                        #expect(try await writer.admin(.put, "/admin/apps/cart/release", json: #"{"stable":"\#(version)"}"#).status == .ok)
+                        #expect(try await reader.manifest("cart", user: "u")["version"] as? String == version, "round \(round)")
+                    }
+                    #expect(try await two.admin(.put, "/admin/apps/cart/pin", json: #"{"version":"1.0.0"}"#).status == .ok)
+                    #expect(try await one.manifest("cart", user: "u")["reason"] as? String == "pinned")
+                    // A token made through one instance works on the other at once.
+                    let created = try await one.admin(.post, "/admin/tokens", json: #"{"label":"second"}"#)
+                    let token = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["token"] as? String)
+                    #expect(try await two.admin(.get, "/admin/apps/cart", token: token).status == .ok)
+                }
+            }
+        } catch {
+            await first.close()
+            await second.close()
+            throw error
+        }
+        await first.close()
+        await second.close()
+    }
+}

@@ -1,0 +1,53 @@
+import Clocks
+import StateHub
+import StateHubTesting
+import Testing
+
+/// Dispatch deadlines and answers, on an in-memory page and a test clock: no engine, no sleeps.
+@Suite("Dispatch timeouts")
+struct DispatchTimeoutTests {
+    @Test func aDispatchNobodyAnswersTimesOutWhenTheClockSaysSo() async throws {
+        let clock = TestClock()
+        let hub = GlobalStateHub(configuration: .init(clock: clock))
+        let page = InMemoryPage(pageID: "actions")
+        try await hub.attach(page)
+        page.announce(store: "actions", state: ["n": 0])
+        let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .milliseconds(100)) }
+        _ = await page.nextSent()
+        await clock.advance(by: .milliseconds(99))
+        await clock.advance(by: .milliseconds(1))
+        await #expect(throws: StateHubError.timeout(store: "actions", action: "never", after: .milliseconds(100))) { try await pending.value }
+        expectProblems(of: hub, equal: [])
+    }
+
+    @Test func theDefaultTimeoutComesFromTheConfiguration() async throws {
+        let clock = TestClock()
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(30), clock: clock))
+        let page = InMemoryPage()
+        try await hub.attach(page)
+        page.announce(store: "s", state: [:])
+        let pending = Task { try await hub.dispatch(store: "s", action: "never") }
+        _ = await page.nextSent()
+        await clock.advance(by: .seconds(30))
+        await #expect(throws: StateHubError.timeout(store: "s", action: "never", after: .seconds(30))) { try await pending.value }
+    }
+
+    @Test func onlyThePageADispatchWentToCanAnswerIt() async throws {
+        let clock = TestClock()
+        let hub = GlobalStateHub(configuration: .init(clock: clock))
+        let target = InMemoryPage(pageID: "target")
+        let intruder = InMemoryPage(pageID: "intruder")
+        try await hub.attach(target)
+        try await hub.attach(intruder)
+        target.announce(store: "actions", state: ["n": 0])
+        let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .milliseconds(300)) }
+        let dispatch = await target.nextSent()
+        intruder.answer(dispatch, value: "forged")
+        await clock.advance(by: .milliseconds(300))
+        await #expect(throws: StateHubError.timeout(store: "actions", action: "never", after: .milliseconds(300))) { try await pending.value }
+        expectProblems(of: hub, equal: [
+            HubProblem(pageID: "intruder", storeId: "actions", kind: .unmatchedResult(messageId: try #require(dispatch.messageId))),
+        ])
+        expectMirror(of: hub, store: "actions", equals: ["n": 0])
+    }
+}
