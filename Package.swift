@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
         .library(name: "StateHubTesting", targets: ["StateHubTesting"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
+        // crdt: Yjs-compatible shared documents
+        .library(name: "SharedDocument", targets: ["SharedDocument"]),
         // cli engineer: one-call page set-up (issue 12)
         .library(name: "StateHubPage", targets: ["StateHubPage"]),
         // server: micro-app delivery (issue 14)
@@ -146,10 +148,14 @@ let package = Package(
             dependencies: [
                 "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
                 "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
+                "SharedDocument", // crdt
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // crdt: a pure-Swift Yjs document model and update format (no engine).
+        .target(name: "SharedDocument"),
+        .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),

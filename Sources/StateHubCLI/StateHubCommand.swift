@@ -12,6 +12,7 @@ struct StateHubCommand: AsyncParsableCommand {
             + StateHubCommand.cliCommands
             + [ServeCommand.self] // server (issue 14)
             + [SoakCommand.self] // harden (issue 11)
+            + [DocCommand.self] // crdt
     )
 
     // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable

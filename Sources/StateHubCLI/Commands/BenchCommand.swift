@@ -12,7 +12,8 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure StateHub: the raw engine baseline, and everything else against it.",
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
-        subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self],
+        subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self]
+            + [CRDTBench.self], // crdt
         defaultSubcommand: EngineBench.self
     )
 }

@@ -1,0 +1,87 @@
+/// One struct of the store: an item with content, or a GC range (``isGC``).
+///
+/// Items are owned by the store's per-client arrays; `left`, `right` and `parent` are
+/// `unowned(unsafe)` so walking a list costs no reference counting. That is sound because an
+/// item leaves the store only when it is merged into its left neighbour (whose links are
+/// rewired first) or replaced by a GC struct together with every sibling of its deleted
+/// parent type (nothing live points at those any more).
+final class Item {
+    var id: ID
+    var length: Int
+    /// The id of the item to the left when this was created (its last clock).
+    var origin: ID?
+    /// The id of the item to the right when this was created.
+    var rightOrigin: ID?
+    unowned(unsafe) var left: Item?
+    unowned(unsafe) var right: Item?
+    unowned(unsafe) var parent: SharedType?
+    /// Before integration: the parent named by id (resolved in `resolveDependencies`).
+    var parentID: ID?
+    /// Before integration: the parent named as a root (already a type) — kept for re-encoding.
+    var parentSub: String?
+    var content: ItemContent
+    var flags: UInt8
+
+    static let deletedFlag: UInt8 = 1
+    static let keepFlag: UInt8 = 2
+    static let markerFlag: UInt8 = 4
+    static let gcFlag: UInt8 = 8
+    /// Only in updates and pending refs: a range this update does not carry.
+    static let skipFlag: UInt8 = 16
+
+    init(id: ID, length: Int, origin: ID?, rightOrigin: ID?, parent: SharedType?, parentID: ID?, parentSub: String?, content: ItemContent) {
+        self.id = id
+        self.length = length
+        self.origin = origin
+        self.rightOrigin = rightOrigin
+        self.parent = parent
+        self.parentID = parentID
+        self.parentSub = parentSub
+        self.content = content
+        self.flags = 0
+    }
+
+    /// A GC struct covering `length` clocks from `id`.
+    static func gc(id: ID, length: Int) -> Item {
+        let item = Item(id: id, length: length, origin: nil, rightOrigin: nil, parent: nil, parentID: nil, parentSub: nil, content: .deleted(length))
+        item.flags = deletedFlag | gcFlag
+        return item
+    }
+
+    /// A Skip struct (only in refs read from an update).
+    static func skip(id: ID, length: Int) -> Item {
+        let item = Item(id: id, length: length, origin: nil, rightOrigin: nil, parent: nil, parentID: nil, parentSub: nil, content: .deleted(length))
+        item.flags = deletedFlag | skipFlag
+        return item
+    }
+
+    @inline(__always) var isGC: Bool { flags & Item.gcFlag != 0 }
+    @inline(__always) var isSkip: Bool { flags & Item.skipFlag != 0 }
+    /// GC and Skip structs are not items (Yjs's `constructor !== Item`).
+    @inline(__always) var isItem: Bool { flags & (Item.gcFlag | Item.skipFlag) == 0 }
+    @inline(__always) var deleted: Bool { flags & Item.deletedFlag != 0 }
+    @inline(__always) var marker: Bool {
+        get { flags & Item.markerFlag != 0 }
+        set { if newValue { flags |= Item.markerFlag } else { flags &= ~Item.markerFlag } }
+    }
+    var keep: Bool { flags & Item.keepFlag != 0 }
+    @inline(__always) func markDeleted() { flags |= Item.deletedFlag }
+    @inline(__always) var countable: Bool { content.isCountable }
+    @inline(__always) var visibleCountable: Bool { flags & Item.deletedFlag == 0 && content.isCountable }
+
+    var lastID: ID { length == 1 ? id : ID(client: id.client, clock: id.clock + length - 1) }
+
+    /// The next item to the right that is not deleted.
+    var next: Item? {
+        var node = right
+        while let candidate = node, candidate.deleted { node = candidate.right }
+        return node
+    }
+
+    /// The next item to the left that is not deleted.
+    var prev: Item? {
+        var node = left
+        while let candidate = node, candidate.deleted { node = candidate.left }
+        return node
+    }
+}

@@ -1,0 +1,107 @@
+/// What an item holds (Yjs's content classes, by their wire ref).
+enum ItemContent {
+    /// 1: a deleted range whose content was garbage-collected.
+    case deleted(Int)
+    /// 2: legacy JSON content, kept as the JSON texts received.
+    case json([String])
+    /// 3
+    case binary([UInt8])
+    /// 4: text, as UTF-16 code units (Yjs's lengths are UTF-16).
+    case string([UInt16])
+    /// 5: an embed, as its JSON text.
+    case embed(String)
+    /// 6: a formatting attribute (not counted in length).
+    case format(key: String, value: String)
+    /// 7: a nested shared type.
+    case type(SharedType)
+    /// 8
+    case any([YValue])
+
+    var ref: UInt8 {
+        switch self {
+        case .deleted: 1
+        case .json: 2
+        case .binary: 3
+        case .string: 4
+        case .embed: 5
+        case .format: 6
+        case .type: 7
+        case .any: 8
+        }
+    }
+
+    var length: Int {
+        switch self {
+        case .deleted(let count): count
+        case .json(let values): values.count
+        case .string(let units): units.count
+        case .any(let values): values.count
+        case .binary, .embed, .format, .type: 1
+        }
+    }
+
+    var isCountable: Bool {
+        switch self {
+        case .deleted, .format: false
+        default: true
+        }
+    }
+
+    /// Splits at `offset`, keeping the left part here and returning the right part
+    /// (Yjs's `splice`, with its U+FFFD replacement of a cut surrogate pair).
+    mutating func splice(at offset: Int) -> ItemContent {
+        switch self {
+        case .deleted(let count):
+            self = .deleted(offset)
+            return .deleted(count - offset)
+        case .json(let values):
+            self = .json(Array(values[..<offset]))
+            return .json(Array(values[offset...]))
+        case .any(let values):
+            self = .any(Array(values[..<offset]))
+            return .any(Array(values[offset...]))
+        case .string(var units):
+            self = .deleted(0)
+            var right = Array(units[offset...])
+            units.removeSubrange(offset...)
+            if let last = units.last, last >= 0xD800, last <= 0xDBFF {
+                units[units.count - 1] = 0xFFFD
+                right[0] = 0xFFFD
+            }
+            self = .string(units)
+            return .string(right)
+        case .binary, .embed, .format, .type:
+            // Length-1 contents are never split (Yjs throws here too).
+            return self
+        }
+    }
+
+    /// Appends `right` if both are the same mergeable kind (Yjs's `mergeWith`).
+    mutating func merge(_ right: ItemContent) -> Bool {
+        switch self {
+        case .deleted(let count):
+            guard case .deleted(let more) = right else { return false }
+            self = .deleted(count + more)
+        case .string(var units):
+            guard case .string(let more) = right else { return false }
+            self = .deleted(0) // drop our reference so the append happens in place
+            units.append(contentsOf: more)
+            self = .string(units)
+        case .any(var values):
+            guard case .any(let more) = right else { return false }
+            self = .deleted(0)
+            values.append(contentsOf: more)
+            self = .any(values)
+        case .json(var values):
+            guard case .json(let more) = right else { return false }
+            self = .deleted(0)
+            values.append(contentsOf: more)
+            self = .json(values)
+        default:
+            return false
+        }
+        return true
+    }
+
+    func sameKind(as other: ItemContent) -> Bool { ref == other.ref }
+}

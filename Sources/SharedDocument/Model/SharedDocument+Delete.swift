@@ -1,0 +1,139 @@
+// Deletion, garbage collection and merging of structs at the end of a transaction
+// (Yjs 13.5's `Item.delete`, `Item.gc`, `tryGcDeleteSet`, `tryMergeDeleteSet`,
+// `tryToMergeWithLeft`, `cleanupTransactions`). Nested types are walked with an explicit
+// work list: an update may nest types deeper than the stack allows.
+
+extension SharedDocument {
+    func delete(_ item: Item, _ transaction: Transaction) {
+        var work = [item]
+        while let current = work.popLast() {
+            guard !current.deleted, let parent = current.parent else { continue }
+            if current.countable && current.parentSub == nil { parent.length -= current.length }
+            current.markDeleted()
+            transaction.deleteSet.add(client: current.id.client, clock: current.id.clock, length: current.length)
+            transaction.addChanged(parent, key: current.parentSub)
+            if case .type(let type) = current.content {
+                var node = type.start
+                while let child = node {
+                    if !child.deleted { work.append(child) } else { transaction.mergeStructs.append(child) }
+                    node = child.right
+                }
+                for key in type.keyOrder {
+                    guard let child = type.map[key] else { continue }
+                    if !child.deleted { work.append(child) } else { transaction.mergeStructs.append(child) }
+                }
+            }
+        }
+    }
+
+    /// Drops the content of a deleted item; with `parentGCd` the item becomes a GC struct.
+    func collect(_ item: Item, parentGCd: Bool) {
+        var work: [(Item, Bool)] = [(item, parentGCd)]
+        while let (current, replace) = work.popLast() {
+            guard current.isItem, current.deleted else { continue }
+            if case .type(let type) = current.content {
+                var node = type.start
+                while let child = node {
+                    work.append((child, true))
+                    node = child.right
+                }
+                for key in type.keyOrder {
+                    var node = type.map[key]
+                    while let child = node {
+                        work.append((child, true))
+                        node = child.left
+                    }
+                }
+                type.start = nil
+                type.map = [:]
+                type.keyOrder = []
+                type.markers = type.markers == nil ? nil : []
+            }
+            if replace {
+                guard let slot = store.listIndex[current.id.client], let index = StructStore.findIndex(store.lists[slot], current.id.clock) else { continue }
+                store.lists[slot][index] = Item.gc(id: current.id, length: current.length)
+            } else {
+                current.content = .deleted(current.length)
+            }
+        }
+    }
+
+    /// Merges the struct at `position` into its left neighbour when Yjs would.
+    func mergeWithLeft(slot: Int, position: Int) {
+        let left = store.lists[slot][position - 1]
+        let right = store.lists[slot][position]
+        guard left.deleted == right.deleted, left.isGC == right.isGC, left.isSkip == right.isSkip else { return }
+        if left.isGC {
+            left.length += right.length
+            left.content = .deleted(left.length)
+        } else {
+            guard right.origin == left.lastID, left.right === right, left.rightOrigin == right.rightOrigin,
+                  left.id.client == right.id.client, left.id.clock + left.length == right.id.clock,
+                  left.content.ref == right.content.ref, left.content.merge(right.content) else { return }
+            if let parent = left.parent, var markers = parent.markers, !markers.isEmpty {
+                parent.markers = nil
+                for index in markers.indices where markers[index].item === right {
+                    markers[index].item = left
+                    if left.visibleCountable { markers[index].index -= left.length }
+                }
+                parent.markers = markers
+            }
+            if right.keep { left.flags |= Item.keepFlag }
+            left.right = right.right
+            if let next = left.right { next.left = left }
+            left.length += right.length
+        }
+        store.lists[slot].remove(at: position)
+        if right.isItem, let key = right.parentSub, let parent = right.parent, parent.map[key] === right {
+            parent.map[key] = left
+        }
+    }
+
+    func cleanup(_ transaction: Transaction) {
+        transaction.deleteSet.sortAndMerge()
+        emitChanges(transaction)
+        let deleteSet = transaction.deleteSet
+        if gc {
+            for client in deleteSet.clients {
+                guard let slot = store.listIndex[client] else { continue }
+                for range in (deleteSet.ranges[client] ?? []).reversed() {
+                    let end = range.clock + range.length
+                    guard var index = StructStore.findIndex(store.lists[slot], range.clock) else { continue }
+                    while index < store.lists[slot].count {
+                        let current = store.lists[slot][index]
+                        if current.id.clock >= end { break }
+                        if current.isItem && current.deleted && !current.keep { collect(current, parentGCd: false) }
+                        index += 1
+                    }
+                }
+            }
+        }
+        for client in deleteSet.clients {
+            guard let slot = store.listIndex[client] else { continue }
+            for range in (deleteSet.ranges[client] ?? []).reversed() {
+                guard let last = StructStore.findIndex(store.lists[slot], range.clock + range.length - 1) else { continue }
+                var index = min(store.lists[slot].count - 1, last + 1)
+                while index > 0 && store.lists[slot][index].id.clock >= range.clock {
+                    mergeWithLeft(slot: slot, position: index)
+                    index -= 1
+                }
+            }
+        }
+        for slot in store.lists.indices {
+            let client = store.clientOfList[slot]
+            let before = transaction.beforeState[client] ?? 0
+            guard let last = store.lists[slot].last, last.id.clock + last.length != before else { continue }
+            let first = max(StructStore.findIndex(store.lists[slot], before) ?? 1, 1)
+            var index = store.lists[slot].count - 1
+            while index >= first {
+                mergeWithLeft(slot: slot, position: index)
+                index -= 1
+            }
+        }
+        for item in transaction.mergeStructs {
+            guard let slot = store.listIndex[item.id.client], let position = StructStore.findIndex(store.lists[slot], item.id.clock) else { continue }
+            if position + 1 < store.lists[slot].count { mergeWithLeft(slot: slot, position: position + 1) }
+            if position > 0 { mergeWithLeft(slot: slot, position: position) }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// Every struct of a document: per client, a contiguous array ordered by clock.
+///
+/// Clients keep the order in which the store first met them (Yjs's `Map` order), which is
+/// the order a document's delete set is written in.
+struct StructStore {
+    /// Per-client struct arrays, in first-met order.
+    var lists: [[Item]] = []
+    /// The client of each list.
+    var clientOfList: [Int] = []
+    /// Client → index into `lists`.
+    var listIndex: [Int: Int] = [:]
+
+    /// The next clock expected from `client` (0 when unknown).
+    @inline(__always)
+    func state(of client: Int) -> Int {
+        guard let slot = listIndex[client], let last = lists[slot].last else { return 0 }
+        return last.id.clock + last.length
+    }
+
+    /// Client → next clock, for every client.
+    var stateVector: [Int: Int] {
+        var vector: [Int: Int] = [:]
+        vector.reserveCapacity(lists.count)
+        for slot in lists.indices { if let last = lists[slot].last { vector[clientOfList[slot]] = last.id.clock + last.length } }
+        return vector
+    }
+
+    mutating func slot(for client: Int) -> Int {
+        if let slot = listIndex[client] { return slot }
+        let slot = lists.count
+        lists.append([])
+        clientOfList.append(client)
+        listIndex[client] = slot
+        return slot
+    }
+
+    /// Appends a struct that starts exactly at its client's state.
+    mutating func add(_ item: Item) {
+        let slot = slot(for: item.id.client)
+        lists[slot].append(item)
+    }
+
+    /// Binary search (with Yjs's pivot guess) for the struct containing `clock`.
+    static func findIndex(_ structs: [Item], _ clock: Int) -> Int? {
+        guard var right = structs.indices.last else { return nil }
+        var left = 0
+        let last = structs[right]
+        if last.id.clock == clock { return right }
+        let span = last.id.clock + last.length - 1
+        var middle = span > 0 ? Int((Double(clock) / Double(span) * Double(right)).rounded(.down)) : 0
+        middle = min(max(middle, 0), right)
+        while left <= right {
+            let candidate = structs[middle]
+            if candidate.id.clock <= clock {
+                if clock < candidate.id.clock + candidate.length { return middle }
+                left = middle + 1
+            } else {
+                right = middle - 1
+            }
+            middle = (left + right) / 2
+        }
+        return nil
+    }
+
+    func find(_ id: ID) -> Item? {
+        guard let slot = listIndex[id.client], let index = Self.findIndex(lists[slot], id.clock) else { return nil }
+        return lists[slot][index]
+    }
+}

@@ -1,0 +1,52 @@
+/// A group of changes applied together; observers run once at its end.
+public final class Transaction {
+    /// What started it: the value given to `transact(origin:)` or `applyUpdate(_:origin:)`.
+    public let origin: (any Hashable & Sendable)?
+    /// True for local edits, false for applied updates.
+    public let local: Bool
+    /// Client → clock before the transaction.
+    let beforeState: [Int: Int]
+    var deleteSet = DeleteSet()
+    /// Structs split or touched that may merge again at the end.
+    var mergeStructs: [Item] = []
+    /// Types changed: the keys changed (maps) and whether the list changed.
+    var changed: [ObjectIdentifier: ChangedType] = [:]
+    var changedOrder: [ObjectIdentifier] = []
+
+    struct ChangedType {
+        let type: SharedType
+        var keys: [String] = []
+        var list = false
+    }
+
+    init(origin: (any Hashable & Sendable)?, local: Bool, beforeState: [Int: Int]) {
+        self.origin = origin
+        self.local = local
+        self.beforeState = beforeState
+    }
+
+    /// The type whose list change was recorded last (most integrations repeat it).
+    private weak var lastListChange: SharedType?
+
+    /// Yjs's `addChangedTypeToTransaction`: only types that existed before and are alive.
+    func addChanged(_ type: SharedType, key: String?) {
+        if key == nil && lastListChange === type { return }
+        if let item = type.item {
+            guard item.id.clock < (beforeState[item.id.client] ?? 0), !item.deleted else { return }
+        }
+        let identifier = ObjectIdentifier(type)
+        if changed[identifier] == nil {
+            changed[identifier] = ChangedType(type: type)
+            changedOrder.append(identifier)
+        }
+        if let key {
+            if changed[identifier]?.keys.contains(key) == false { changed[identifier]?.keys.append(key) }
+        } else {
+            changed[identifier]?.list = true
+            lastListChange = type
+        }
+    }
+
+    /// Whether `id` was created in this transaction.
+    func isNew(_ id: ID) -> Bool { id.clock >= (beforeState[id.client] ?? 0) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+extension SharedType {
+    /// The item holding the element at `index` of the list, and the offset inside it.
+    func element(at index: Int) -> (Item, Int)? {
+        guard index >= 0, index < length else { return nil }
+        var remaining = index
+        var node = start
+        while let item = node {
+            if item.visibleCountable {
+                if remaining < item.length { return (item, remaining) }
+                remaining -= item.length
+            }
+            node = item.right
+        }
+        return nil
+    }
+
+    func textString() -> String {
+        var units: [UInt16] = []
+        var node = start
+        while let item = node {
+            if !item.deleted, case .string(let part) = item.content { units.append(contentsOf: part) }
+            node = item.right
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// Yjs's `toJSON` of this type (an unknown root shows as nothing: `.undefined`).
+    func toJSON(depth: Int) throws(SharedDocumentError) -> YValue {
+        guard depth < UpdateDecodingError.maximumNesting else { throw SharedDocumentError(.nestingTooDeep) }
+        switch kind {
+        case .unknown:
+            return .undefined
+        case .text, .xmlText:
+            return .string(textString())
+        case .map, .xmlHook:
+            var object = YObject()
+            for key in keyOrder {
+                guard let item = map[key], !item.deleted else { continue }
+                object[key] = try Self.lastValue(of: item, depth: depth + 1)
+            }
+            return .object(object)
+        case .array, .xmlElement, .xmlFragment:
+            var values: [YValue] = []
+            var node = start
+            while let item = node {
+                if item.visibleCountable {
+                    for offset in 0..<item.length { values.append(try Self.value(of: item, at: offset, depth: depth + 1)) }
+                }
+                node = item.right
+            }
+            return .array(values)
+        }
+    }
+
+    /// A map entry's value: the last element of its item's content.
+    static func lastValue(of item: Item, depth: Int) throws(SharedDocumentError) -> YValue {
+        try value(of: item, at: item.length - 1, depth: depth)
+    }
+
+    static func value(of item: Item, at offset: Int, depth: Int) throws(SharedDocumentError) -> YValue {
+        switch item.content {
+        case .any(let values): return values[offset]
+        case .json(let texts): return parseJSON(texts[offset])
+        case .binary(let data): return .bytes(data)
+        case .string(let units): return .string(String(decoding: units[offset...offset], as: UTF16.self))
+        case .embed(let json): return parseJSON(json)
+        case .format: return .undefined
+        case .type(let type): return try type.toJSON(depth: depth)
+        case .deleted: return .undefined
+        }
+    }
+
+    /// JSON content from old Yjs versions (ref 2) and embeds; `"undefined"` is JavaScript's.
+    static func parseJSON(_ text: String) -> YValue {
+        if text == "undefined" { return .undefined }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else { return .undefined }
+        return convert(object, depth: 0)
+    }
+
+    private static func convert(_ object: Any, depth: Int) -> YValue {
+        guard depth < UpdateDecodingError.maximumNesting else { return .null }
+        switch object {
+        case let string as String: return .string(string)
+        case let flag as Bool where "\(type(of: object))".contains("Bool"):
+            return .bool(flag)
+        case let number as NSNumber:
+            let double = number.doubleValue
+            if double == double.rounded(), abs(double) < 9_007_199_254_740_992 { return .int(Int64(double)) }
+            return .double(double)
+        case let array as [Any]: return .array(array.map { convert($0, depth: depth + 1) })
+        case let dictionary as [String: Any]:
+            var result = YObject()
+            for key in dictionary.keys.sorted() { result[key] = convert(dictionary[key] as Any, depth: depth + 1) }
+            return .object(result)
+        default: return .null
+        }
+    }
+}
+
+extension SharedDocument {
+    /// The document as Yjs's `doc.toJSON()` shows it: each named root (roots of unknown kind
+    /// left out, as Yjs shows them as `undefined`).
+    public func toJSON() throws(SharedDocumentError) -> YValue {
+        var object = YObject()
+        for name in shareOrder {
+            guard let type = share[name], type.kind != .unknown else { continue }
+            object[name] = try type.toJSON(depth: 0)
+        }
+        return .object(object)
+    }
+}

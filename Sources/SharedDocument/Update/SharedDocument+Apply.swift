@@ -1,0 +1,244 @@
+// Applying a v1 update: Yjs 13.5's `readUpdateV2`, `integrateStructs`,
+// `readAndApplyDeleteSet`, with the whole update decoded and checked first so that a bad
+// update leaves the document untouched.
+
+extension SharedDocument {
+    /// Applies a v1 update (Yjs `applyUpdate`). Structs whose dependencies are missing wait
+    /// as pending and are applied when a later update brings them.
+    ///
+    /// - Throws: ``UpdateDecodingError`` for malformed input; the document is then unchanged.
+    public func applyUpdate(_ update: [UInt8], origin: (any Hashable & Sendable)? = nil) throws(UpdateDecodingError) {
+        let decoded = try DecodedUpdate.read(update)
+        try validate(decoded)
+        transact(origin: origin, local: false) { transaction in
+            apply(decoded, transaction)
+        }
+    }
+
+    /// Checks what would make integration impossible: references on an item's own client
+    /// that are not before it.
+    func validate(_ update: DecodedUpdate) throws(UpdateDecodingError) {
+        var byClient: [Int: [WireStruct]] = [:]
+        for entry in update.clients { byClient[entry.client] = entry.structs }
+        func wireStruct(_ id: ID) -> WireStruct? {
+            guard let structs = byClient[id.client] else { return nil }
+            var low = 0, high = structs.count - 1
+            while low <= high {
+                let middle = (low + high) / 2
+                if structs[middle].id.clock > id.clock { high = middle - 1 } else if structs[middle].end <= id.clock { low = middle + 1 } else { return structs[middle] }
+            }
+            return nil
+        }
+        for entry in update.clients {
+            for wire in entry.structs where wire.kind == .item {
+                if let reference = wire.origin, reference.client == wire.id.client, reference.clock >= wire.id.clock {
+                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
+                }
+                if let reference = wire.rightOrigin, reference.client == wire.id.client, reference.clock >= wire.id.clock {
+                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
+                }
+                guard case .item(let parentID) = wire.parent else { continue }
+                if parentID.client == wire.id.client && parentID.clock >= wire.id.clock {
+                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) has parent \(parentID), not before it"), at: 0)
+                }
+                // A parent that is not a shared type (or was collected) makes the child a GC
+                // struct when it is integrated (`resolveDependencies`): not an error, because
+                // whether it is known can depend on the order updates arrive in.
+            }
+        }
+    }
+
+    func apply(_ update: DecodedUpdate, _ transaction: Transaction) {
+        var retry = false
+        let rest = integrateStructs(update.clients, transaction)
+        if var pending = pendingStructs {
+            for (client, clock) in pending.missing where clock < store.state(of: client) {
+                retry = true
+                break
+            }
+            if let rest {
+                for (client, clock) in rest.missing where pending.missing[client].map({ $0 > clock }) ?? true {
+                    pending.missing[client] = clock
+                }
+                pending.update = (try? Updates.merge([pending.update, rest.update])) ?? pending.update
+                pendingStructs = pending
+            }
+        } else {
+            pendingStructs = rest
+        }
+        let unapplied = applyDeleteSet(update.deleteSet, transaction)
+        if let pendingBytes = pendingDeleteSet, let pendingUpdate = try? DecodedUpdate.read(pendingBytes) {
+            let unapplied2 = applyDeleteSet(pendingUpdate.deleteSet, transaction)
+            if let unapplied, let unapplied2 {
+                pendingDeleteSet = (try? Updates.merge([unapplied, unapplied2])) ?? unapplied
+            } else {
+                pendingDeleteSet = unapplied ?? unapplied2
+            }
+        } else {
+            pendingDeleteSet = unapplied
+        }
+        if retry, let pending = pendingStructs {
+            pendingStructs = nil
+            if let decoded = try? DecodedUpdate.read(pending.update), (try? validate(decoded)) != nil {
+                apply(decoded, transaction)
+            }
+        }
+    }
+
+    /// Turns wire structs into refs (roots are created as Yjs's `doc.get` does).
+    func makeRef(_ wire: WireStruct) -> Item {
+        switch wire.kind {
+        case .gc: return Item.gc(id: wire.id, length: wire.length)
+        case .skip: return Item.skip(id: wire.id, length: wire.length)
+        case .item:
+            var parent: SharedType?
+            var parentID: ID?
+            switch wire.parent {
+            case .root(let name): parent = try? root(name, kind: .unknown)
+            case .item(let id): parentID = id
+            case .none: break
+            }
+            return Item(id: wire.id, length: wire.length, origin: wire.origin, rightOrigin: wire.rightOrigin, parent: parent, parentID: parentID, parentSub: wire.parentSub, content: wire.content ?? .deleted(wire.length))
+        }
+    }
+
+    /// Yjs's `integrateStructs`: integrates what it can; returns the rest as a v1 update and
+    /// the lowest missing clock per client.
+    func integrateStructs(_ clients: [WireClientStructs], _ transaction: Transaction) -> (missing: [Int: Int], update: [UInt8])? {
+        final class Refs {
+            var index = 0
+            var items: [Item]
+            init(_ items: [Item]) { self.items = items }
+        }
+        var refsByClient: [Int: Refs] = [:]
+        for entry in clients { refsByClient[entry.client] = Refs(entry.structs.map(makeRef)) }
+        var clientIDs = refsByClient.keys.sorted()
+        if clientIDs.isEmpty { return nil }
+        var stack: [Item] = []
+        func nextTarget() -> Refs? {
+            while let last = clientIDs.last {
+                if let refs = refsByClient[last], refs.index < refs.items.count { return refs }
+                clientIDs.removeLast()
+            }
+            return nil
+        }
+        guard var current = nextTarget() else { return nil }
+        var rest: [Int: [Item]] = [:]
+        var missing: [Int: Int] = [:]
+        func updateMissing(_ client: Int, _ clock: Int) {
+            if let existing = missing[client], existing <= clock { return }
+            missing[client] = clock
+        }
+        var head = current.items[current.index]
+        current.index += 1
+        var state: [Int: Int] = [:]
+        func addStackToRest() {
+            for item in stack {
+                let client = item.id.client
+                if let refs = refsByClient[client] {
+                    refs.index -= 1
+                    rest[client] = Array(refs.items[refs.index...])
+                    refsByClient[client] = nil
+                    refs.index = 0
+                    refs.items = []
+                } else {
+                    rest[client] = [item]
+                }
+                clientIDs.removeAll { $0 == client }
+            }
+            stack.removeAll()
+        }
+        var done = false
+        while !done {
+            if !head.isSkip {
+                let client = head.id.client
+                let localClock: Int
+                if let cached = state[client] { localClock = cached } else { localClock = store.state(of: client); state[client] = localClock }
+                let offset = localClock - head.id.clock
+                if offset < 0 {
+                    stack.append(head)
+                    updateMissing(client, head.id.clock - 1)
+                    addStackToRest()
+                } else if let missingClient = head.isGC ? nil : resolveDependencies(head, transaction) {
+                    stack.append(head)
+                    let refs = refsByClient[missingClient]
+                    if let refs, refs.index < refs.items.count {
+                        head = refs.items[refs.index]
+                        refs.index += 1
+                        continue
+                    }
+                    updateMissing(missingClient, store.state(of: missingClient))
+                    addStackToRest()
+                } else if offset == 0 || offset < head.length {
+                    integrate(head, offset: offset, transaction)
+                    state[client] = head.id.clock + head.length
+                }
+            }
+            if let popped = stack.popLast() {
+                head = popped
+            } else if current.index < current.items.count {
+                head = current.items[current.index]
+                current.index += 1
+            } else if let next = nextTarget() {
+                current = next
+                head = current.items[current.index]
+                current.index += 1
+            } else {
+                done = true
+            }
+        }
+        guard !rest.isEmpty else { return nil }
+        var writer = ByteWriter()
+        writer.writeVarUint(rest.count)
+        for client in rest.keys.sorted(by: >) {
+            guard let items = rest[client], let first = items.first else { continue }
+            writer.writeVarUint(items.count)
+            writer.writeVarUint(client)
+            writer.writeVarUint(first.id.clock)
+            for item in items { writeStruct(item, offset: 0, to: &writer) }
+        }
+        writer.writeVarUint(0)
+        return (missing, writer.bytes)
+    }
+
+    /// Yjs's `readAndApplyDeleteSet`: deletes what is here, returns the rest as an update.
+    func applyDeleteSet(_ deleteSet: DeleteSet, _ transaction: Transaction) -> [UInt8]? {
+        var unapplied = DeleteSet()
+        for client in deleteSet.clients {
+            let state = store.state(of: client)
+            for range in deleteSet.ranges[client] ?? [] {
+                let clock = range.clock
+                let end = clock + range.length
+                guard clock < state else {
+                    unapplied.add(client: client, clock: clock, length: end - clock)
+                    continue
+                }
+                if state < end { unapplied.add(client: client, clock: state, length: end - state) }
+                guard let slot = store.listIndex[client], var index = StructStore.findIndex(store.lists[slot], clock) else { continue }
+                var current = store.lists[slot][index]
+                if !current.deleted && current.id.clock < clock {
+                    let right = split(current, at: clock - current.id.clock, transaction)
+                    store.lists[slot].insert(right, at: index + 1)
+                    index += 1
+                }
+                while index < store.lists[slot].count {
+                    current = store.lists[slot][index]
+                    index += 1
+                    guard current.id.clock < end else { break }
+                    if !current.deleted {
+                        if end < current.id.clock + current.length {
+                            let right = split(current, at: end - current.id.clock, transaction)
+                            store.lists[slot].insert(right, at: index)
+                        }
+                        delete(current, transaction)
+                    }
+                }
+            }
+        }
+        guard !unapplied.isEmpty else { return nil }
+        var writer = ByteWriter()
+        writer.writeVarUint(0)
+        unapplied.write(to: &writer)
+        return writer.bytes
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import SharedDocument
+
+/// `statehub doc FILE...`: applies Yjs v1 update files in order and prints the document.
+struct DocCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doc",
+        abstract: "Look inside stored Yjs updates: apply them in order and print the document as JSON.",
+        discussion: """
+            Each root is shown as Yjs shows it after getMap / getArray / getText; the kind is read \
+            from its content (keyed items: map, string content: text, otherwise array). \
+            --diff writes the binary update a peer with that state vector lacks to standard output \
+            instead of printing JSON.
+            """
+    )
+
+    @Argument(help: "Binary update files (Yjs update format v1), applied in the order given.")
+    var files: [String]
+
+    @Flag(help: "Print the state vector too (client → next clock).")
+    var stateVector = false
+
+    @Option(name: .customLong("merge"), help: "Write all the updates merged into one (Yjs mergeUpdates) to this file.")
+    var mergeOutput: String?
+
+    @Option(name: .customLong("diff"), help: "A binary state vector file: write what the updates hold beyond it to standard output.")
+    var diffStateVector: String?
+
+    func run() async throws {
+        var updates: [[UInt8]] = []
+        for file in files {
+            do {
+                updates.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+            } catch {
+                throw CLIError.unreadableFile(path: file, reason: error.localizedDescription).exit()
+            }
+        }
+        let document = SharedDocument()
+        for (file, update) in zip(files, updates) {
+            do {
+                try document.applyUpdate(update)
+            } catch {
+                Output.error("statehub: \(file): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if let mergeOutput {
+            do {
+                let merged = try Updates.merge(updates)
+                try Data(merged).write(to: URL(fileURLWithPath: mergeOutput))
+            } catch {
+                Output.error("statehub: cannot write \(mergeOutput): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if let diffStateVector {
+            let vector: [UInt8]
+            do {
+                vector = [UInt8](try Data(contentsOf: URL(fileURLWithPath: diffStateVector)))
+            } catch {
+                throw CLIError.unreadableFile(path: diffStateVector, reason: error.localizedDescription).exit()
+            }
+            do {
+                let diff = try Updates.diff(try Updates.merge(updates), stateVector: vector)
+                FileHandle.standardOutput.write(Data(diff))
+            } catch {
+                Output.error("statehub: \(diffStateVector): \(error)")
+                throw ExitCode(1)
+            }
+            return
+        }
+        document.inferRootKinds()
+        let json: YValue
+        do {
+            json = try document.toJSON()
+        } catch {
+            Output.error("statehub: \(error)")
+            throw ExitCode(1)
+        }
+        guard stateVector else {
+            Output.line(json.jsonString(indent: 2))
+            return
+        }
+        var vector = YObject()
+        for (client, clock) in document.stateVector.sorted(by: { $0.key > $1.key }) { vector[String(client)] = .int(Int64(clock)) }
+        Output.line(YValue.object(["document": json, "stateVector": .object(vector)]).jsonString(indent: 2))
+    }
+}

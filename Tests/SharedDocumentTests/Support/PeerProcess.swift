@@ -1,0 +1,68 @@
+import Foundation
+
+/// A long-lived peer process (Yjs under node, Yrs under python3) spoken to in JSON lines.
+/// Missing tools make the test fail with the command that could not start.
+final class PeerProcess {
+    enum Kind { case yjs, yrs }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let kind: Kind
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    static var peersFolder: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers") }
+
+    init(_ kind: Kind) throws {
+        self.kind = kind
+        var environment = ProcessInfo.processInfo.environment
+        switch kind {
+        case .yjs:
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["node", Self.peersFolder.appendingPathComponent("yjs-peer.cjs").path]
+            environment["NODE_PATH"] = "/usr/share/nodejs"
+        case .yrs:
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-u", Self.peersFolder.appendingPathComponent("yrs-peer.py").path]
+        }
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Sends one command and returns the reply's fields; a peer error throws.
+    @discardableResult
+    func send(_ command: [String: Any]) throws -> [String: Any] {
+        let data = try JSONSerialization.data(withJSONObject: command)
+        input.fileHandleForWriting.write(data + Data("\n".utf8))
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[(newline + 1)...])
+                guard let reply = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { throw Failure(description: "unreadable reply") }
+                if reply["ok"] as? Bool != true { throw Failure(description: "\(kind) peer: \(reply["error"] ?? "?") for \(command["op"] ?? "?")") }
+                return reply
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw Failure(description: "\(kind) peer exited (is \(kind == .yjs ? "node with node-yjs" : "python3 with pycrdt") installed?)") }
+            buffer.append(chunk)
+        }
+    }
+
+    func bytes(_ reply: [String: Any], _ field: String) throws -> [UInt8] {
+        guard let text = reply[field] as? String, let data = Data(base64Encoded: text) else { throw Failure(description: "missing \(field)") }
+        return [UInt8](data)
+    }
+}
+
+func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `statehub doc`: updates made by Yjs 13.5 (node-yjs) read back, merged and diffed.
+struct DocCommandTests {
+    // Client 1: board.title = "Sprint", cards.push(["a", {x: 1}]), notes.insert(0, "hi").
+    static let first: [UInt8] = [1, 3, 1, 0, 40, 1, 5, 98, 111, 97, 114, 100, 5, 116, 105, 116, 108, 101, 1, 119, 6, 83, 112, 114, 105, 110, 116, 8, 1, 5, 99, 97, 114, 100, 115, 2, 119, 1, 97, 118, 1, 1, 120, 125, 1, 4, 1, 5, 110, 111, 116, 101, 115, 2, 104, 105, 0]
+    // Then board.done = true, cards.delete(0, 1), encoded against the state vector [1, 1, 5].
+    static let second: [UInt8] = [1, 1, 1, 5, 40, 1, 5, 98, 111, 97, 114, 100, 4, 100, 111, 110, 101, 1, 120, 1, 1, 1, 1, 1]
+    static let stateVector: [UInt8] = [1, 1, 5]
+
+    func files() throws -> (URL, URL, URL, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let urls = ["1.bin", "2.bin", "sv.bin"].map { folder.appendingPathComponent($0) }
+        try Data(Self.first).write(to: urls[0])
+        try Data(Self.second).write(to: urls[1])
+        try Data(Self.stateVector).write(to: urls[2])
+        return (urls[0], urls[1], urls[2], folder.appendingPathComponent("merged.bin"))
+    }
+
+    @Test func printsTheDocumentWithEachRootsKind() throws {
+        let (first, second, _, _) = try files()
+        let result = try StateHubBinary.run(["doc", first.path, second.path])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            {
+              "board": {
+                "title": "Sprint",
+                "done": true
+              },
+              "cards": [
+                {
+                  "x": 1
+                }
+              ],
+              "notes": "hi"
+            }
+
+            """)
+    }
+
+    @Test func stateVectorMergeAndDiff() throws {
+        let (first, second, vector, merged) = try files()
+        let result = try StateHubBinary.run(["doc", first.path, second.path, "--state-vector", "--merge", merged.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\"stateVector\": {\n    \"1\": 6\n  }"))
+        // Yjs's mergeUpdates of the two files, byte for byte.
+        let expectedMerge: [UInt8] = [1, 4, 1, 0, 40, 1, 5, 98, 111, 97, 114, 100, 5, 116, 105, 116, 108, 101, 1, 119, 6, 83, 112, 114, 105, 110, 116, 8, 1, 5, 99, 97, 114, 100, 115, 2, 119, 1, 97, 118, 1, 1, 120, 125, 1, 4, 1, 5, 110, 111, 116, 101, 115, 2, 104, 105, 40, 1, 5, 98, 111, 97, 114, 100, 4, 100, 111, 110, 101, 1, 120, 1, 1, 1, 1, 1]
+        #expect([UInt8](try Data(contentsOf: merged)) == expectedMerge)
+        let diff = try StateHubBinary.run(["doc", first.path, second.path, "--diff", vector.path])
+        #expect(diff.status == 0)
+        #expect(Array(diff.stdout.utf8) == Self.second)
+    }
+
+    @Test func badInputIsAnErrorNamingTheFile() throws {
+        let (first, _, _, _) = try files()
+        let truncated = first.deletingLastPathComponent().appendingPathComponent("bad.bin")
+        try Data(Self.first.prefix(20)).write(to: truncated)
+        let result = try StateHubBinary.run(["doc", truncated.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.bin"))
+        #expect(result.stderr.contains("byte"))
+        let missing = try StateHubBinary.run(["doc", "/nonexistent/update.bin"])
+        #expect(missing.status == 2)
+    }
+}
