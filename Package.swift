@@ -154,7 +154,7 @@ let package = Package(
             ]
         ),
         // crdt: a pure-Swift Yjs document model and update format (no engine).
-        .target(name: "SharedDocument"),
+        .target(name: "SharedDocument", dependencies: ["StateHubJSON"]),  // string escaping from the one JSON layer
         .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),

@@ -1,3 +1,5 @@
+import StateHubJSON
+
 extension YValue {
     /// JSON text as JavaScript's `JSON.stringify(value, null, indent)` writes it: keys in the
     /// value's own (JavaScript) order, integral numbers without a fraction, `undefined` as
@@ -21,7 +23,7 @@ extension YValue {
         case .double(let number):
             if !number.isFinite { out += "null" } else if number == number.rounded(), abs(number) < 1e21 { out += String(Int64(number)) } else { out += "\(number)" }
         case .bigint(let number): out += String(number)
-        case .string(let string): Self.quote(string, into: &out)
+        case .string(let string): JSONValue.writeString(string, into: &out)
         case .bytes(let data):
             YValue.object(YObject(data.enumerated().map { (String($0.offset), YValue.int(Int64($0.element))) })).write(to: &out, indent: indent, level: level)
         case .array(let values):
@@ -42,36 +44,13 @@ extension YValue {
                 if !first { out += "," }
                 first = false
                 newline(level + 1)
-                Self.quote(key, into: &out)
+                JSONValue.writeString(key, into: &out)
                 out += separator
                 value.write(to: &out, indent: indent, level: level + 1)
             }
             newline(level)
             out += "}"
         }
-    }
-
-    private static func quote(_ string: String, into out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }
 

@@ -2,64 +2,8 @@ import Foundation
 @testable import SharedDocument
 
 extension YValue {
-    /// JSON text as JavaScript's `JSON.stringify` writes it (keys in the value's own order).
-    var jsonText: String {
-        var out = ""
-        write(to: &out)
-        return out
-    }
-
-    private func write(to out: inout String) {
-        switch self {
-        case .undefined, .null: out += "null"
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .int(let number): out += String(number)
-        case .double(let number):
-            if number == number.rounded(), abs(number) < 1e21 { out += String(Int64(number)) } else { out += "\(number)" }
-        case .bigint(let number): out += String(number)
-        case .string(let string): Self.quote(string, into: &out)
-        case .bytes(let data):
-            out += "{"
-            out += data.enumerated().map { "\"\($0.offset)\":\($0.element)" }.joined(separator: ",")
-            out += "}"
-        case .array(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
-            }
-            out += "]"
-        case .object(let object):
-            out += "{"
-            var first = true
-            for (key, value) in object {
-                if !first { out += "," }
-                first = false
-                Self.quote(key, into: &out)
-                out += ":"
-                value.write(to: &out)
-            }
-            out += "}"
-        }
-    }
-
-    static func quote(_ string: String, into out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        out += "\""
-    }
+    /// JSON text as JavaScript's `JSON.stringify` writes it: the library's own writer.
+    var jsonText: String { jsonString() }
 
     /// A plain JSON value for the peers' command encoder.
     var foundationValue: Any {
