@@ -84,11 +84,13 @@ let package = Package(
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ]
         ),
-        .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        // server: BridgePageStyleSheet (a theme's stylesheet sent through the bridge) lives here,
+        // so StyleTokens needs no engine.
+        .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources", "StyleTokens"]),
         .target(
             name: "StyleTokens",
             dependencies: [
-                "StateHubJSON", "JSEngine", "CapabilityBridge",
+                "StateHubJSON",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -102,7 +104,7 @@ let package = Package(
         ),
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
         // server: micro-app delivery (issue 14). StyleTokens validates uploaded themes and
-        // renders their CSS variables; it still imports JSEngine (see docs/server.md).
+        // renders their CSS variables; neither pulls in the engine.
         .target(
             name: "StateHubServer",
             dependencies: [
