@@ -12,3 +12,5 @@ python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
 bash scripts/docs.sh
 # server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
 bash scripts/fuzz-server.sh 15
+# server (issue 14): a store micro-app's loader page runs its store in headless Chromium.
+python3 scripts/test-loader-page.py "$(swift build --show-bin-path)/statehub"
