@@ -14,3 +14,7 @@ bash scripts/docs.sh
 bash scripts/fuzz-server.sh 15
 # server (issue 14): a store micro-app's loader page runs its store in headless Chromium.
 python3 scripts/test-loader-page.py "$(swift build --show-bin-path)/statehub"
+
+# hardening (issue 11): coverage-guided fuzzing of what pages, files and peers feed us
+# (docs/reliability.md); a crash fails the run.
+bash scripts/fuzz.sh 20
