@@ -1,4 +1,3 @@
-import CapabilityBridge
 import StyleTokens
 
 /// A page reached through the capability bridge, as a place for the theme's stylesheet.
