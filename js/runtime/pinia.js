@@ -92,10 +92,21 @@
     return app;
   }
   function hasInjectionContext() { return currentApp !== null; }
+  // Vue's inject(): outside an app context (no component here, so outside runWithContext) it
+  // warns and returns undefined, default or not.
   function inject(key, defaultValue, treatDefaultAsFactory = false) {
-    if (currentApp !== null && key in currentApp._context.provides) return currentApp._context.provides[key];
+    if (currentApp === null) {
+      warnVue('inject() can only be used inside setup() or functional components.');
+      return undefined;
+    }
+    const provides = currentApp._context.provides;
+    if (key in provides) return provides[key];
     if (arguments.length > 1) return treatDefaultAsFactory && typeof defaultValue === 'function' ? defaultValue() : defaultValue;
+    warnVue(`injection "${String(key)}" not found.`);
     return undefined;
+  }
+  function warnVue(message) {
+    if (global.console && typeof global.console.warn === 'function') global.console.warn('[Vue warn]: ' + message);
   }
   const runInApp = (pinia, fn) => (pinia._a && typeof pinia._a.runWithContext === 'function' ? pinia._a.runWithContext(fn) : fn());
 
@@ -298,8 +309,7 @@
         return pinia;
       },
       use(plugin) {
-        if (plugins.indexOf(plugin) !== -1) return pinia;
-        plugins.push(plugin);
+        plugins.push(plugin);   // as in Pinia: a plugin added twice runs twice
         // applied at once, to the stores that already exist as well (see js/README.md)
         pinia._s.forEach((store) => applyPlugin(recordOf(store), plugin));
         return pinia;
