@@ -4,10 +4,10 @@
 // target on its seed corpus (Fuzz/Corpus/<target>). See docs/reliability.md.
 import PackageDescription
 
-// The targets link libFuzzer's runtime (its `main` drives `LLVMFuzzerTestOneInput`); the
-// core is instrumented for coverage by the flags scripts/fuzz.sh passes to the whole build
-// (`-sanitize=address -sanitize-coverage=…`): `-sanitize=fuzzer` everywhere would make the
-// core's build-tool executable link libFuzzer's `main` too, and fail.
+// The targets link libFuzzer's runtime and call its driver from their own `main`
+// (FuzzSupport); the core is instrumented for coverage by the flags scripts/fuzz.sh passes to
+// the whole build (`-sanitize=address -sanitize-coverage=…`): `-sanitize=fuzzer` everywhere
+// would make the core's build-tool executable link libFuzzer's `main` too, and fail.
 let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
 let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
 
@@ -16,13 +16,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(name: "StateHub", path: "..")],
     targets: [
+        .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzStoreMessages", dependencies: [
-            .product(name: "StateHub", package: "StateHub"), .product(name: "JSEngine", package: "StateHub"),
+            "FuzzSupport", .product(name: "StateHub", package: "StateHub"), .product(name: "JSEngine", package: "StateHub"),
             .product(name: "Trace", package: "StateHub"),
         ], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
-        .executableTarget(name: "FuzzTraceReader", dependencies: [.product(name: "Trace", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
-        .executableTarget(name: "FuzzThemeReader", dependencies: [.product(name: "StyleTokens", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
-        .executableTarget(name: "FuzzLegacyURL", dependencies: [.product(name: "CapabilityBridge", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzTraceReader", dependencies: ["FuzzSupport", .product(name: "Trace", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzThemeReader", dependencies: ["FuzzSupport", .product(name: "StyleTokens", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzLegacyURL", dependencies: ["FuzzSupport", .product(name: "CapabilityBridge", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
+        .executableTarget(name: "FuzzSharedDocument", dependencies: ["FuzzSupport", .product(name: "SharedDocument", package: "StateHub")], swiftSettings: fuzzer, linkerSettings: fuzzerLink),
     ],
     swiftLanguageModes: [.v6]
 )

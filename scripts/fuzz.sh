@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing with libFuzzer (docs/reliability.md): builds the Fuzz/ package (the
-# fuzz targets, beside the core and depending on it by path) with `-sanitize=fuzzer`, then
-# runs each target on its committed seed corpus for SECONDS (default 60) each. New inputs
+# fuzz targets, beside the core and depending on it by path) with AddressSanitizer and
+# libFuzzer's coverage (how, and why each flag: docs/reliability.md), then runs each target on its committed seed corpus for SECONDS (default 60) each. New inputs
 # go to a scratch corpus under .build-fuzz/ (never committed); a crash leaves its input there
 # and fails the script.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
@@ -10,14 +10,16 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzStoreMessages FuzzTraceReader FuzzThemeReader FuzzLegacyURL)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzStoreMessages FuzzTraceReader FuzzThemeReader FuzzLegacyURL FuzzSharedDocument)
 scratch=.build-fuzz
 mkdir -p "$scratch"
 # The fuzz package builds into its own folder so the normal build is untouched.
 # Coverage for the whole build; libFuzzer itself only in the fuzz targets (Fuzz/Package.swift).
 # The build-tool executable runs instrumented too: its leaks at exit are not findings.
+# `-use-ld=lld`: ld.gold crashes linking that instrumented tool. SwiftPM does not rebuild
+# when these flags change: delete .build-fuzz/ after changing them.
 (cd Fuzz && ASAN_OPTIONS=detect_leaks=0 swift build -c release --scratch-path "../$scratch/build" \
-  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp 2>&1 \
+  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -use-ld=lld 2>&1 \
   | grep -E "error|warning: |Build complete" | tail -5)
 export ASAN_OPTIONS="detect_leaks=0 ${ASAN_OPTIONS:-}"
 bin="$scratch/build/release"

@@ -12,3 +12,7 @@ python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
 bash scripts/docs.sh
 # server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
 bash scripts/fuzz-server.sh 15
+
+# hardening (issue 11): coverage-guided fuzzing of what pages, files and peers feed us
+# (docs/reliability.md); a crash fails the run.
+bash scripts/fuzz.sh 20

@@ -1,3 +1,4 @@
+import FuzzSupport
 import JSEngine
 import StateHub
 import Trace
@@ -6,9 +7,16 @@ import Trace
 /// (`TraceReplay` feeds the live hub's receive path): the input is split at newlines into
 /// messages from one page, after a `sync_state` that creates the store. Whatever they say,
 /// the hub must record problems, never trap, and keep the mirror within the depth cap.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+@_cdecl("FuzzStoreMessages_main")
+public func entry(argc: CInt, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    fuzzMain(argc: argc, argv: argv) { start, count in
+        fuzzOne(fuzzInput(start, count))
+        return 0
+    }
+}
+
+private func fuzzOne(_ input: UnsafeBufferPointer<UInt8>) {
+    let text = String(decoding: input, as: UTF8.self)
     let replay = TraceReplay()
     var step = 0
     func feed(_ message: String) {
@@ -22,5 +30,4 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = state.jsonText()
         _ = state.untagged()
     }
-    return 0
 }

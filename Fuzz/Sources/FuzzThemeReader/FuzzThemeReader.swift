@@ -1,9 +1,16 @@
+import FuzzSupport
 import Foundation
 import StyleTokens
 
 /// The theme reader on arbitrary bytes: a contract or a `ThemeDecodingError`, never a trap.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    _ = try? ThemeContract(jsonData: Data(bytes: start, count: count))
-    return 0
+@_cdecl("FuzzThemeReader_main")
+public func entry(argc: CInt, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    fuzzMain(argc: argc, argv: argv) { start, count in
+        fuzzOne(fuzzInput(start, count))
+        return 0
+    }
+}
+
+private func fuzzOne(_ input: UnsafeBufferPointer<UInt8>) {
+    _ = try? ThemeContract(jsonData: Data(input))
 }

@@ -21,13 +21,3 @@ public struct StoreChange: Sendable, Equatable {
     /// The state after the change; `nil` once removed.
     public var state: JSONValue?
 }
-
-/// A mutation as the page reported it: Pinia's mutation type and the precise operations.
-public struct AppliedMutation: Sendable, Equatable {
-    /// `direct`, `patch object` or `patch function`.
-    public var type: String
-    public var ops: [MutationOp]
-
-    /// The wire form `{"type": …, "ops": […]}`.
-    var wire: JSONValue { ["type": .string(type), "ops": .array(ops.map(\.wire))] }
-}

@@ -19,14 +19,6 @@ public enum MutationOp: Sendable, Hashable {
     }
 }
 
-/// Why a wire operation could not be read or applied.
-public struct MutationOpError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: [PathStep]
-    public var reason: String
-
-    public var description: String { "operation at \(path.dotted): \(reason)" }
-}
-
 extension MutationOp {
     /// Reads an operation from its wire form `{"op": …, "path": […], …}`.
     ///

@@ -1,0 +1,11 @@
+import JSEngine
+
+/// A mutation as the page reported it: Pinia's mutation type and the precise operations.
+public struct AppliedMutation: Sendable, Equatable {
+    /// `direct`, `patch object` or `patch function`.
+    public var type: String
+    public var ops: [MutationOp]
+
+    /// The wire form `{"type": …, "ops": […]}`.
+    var wire: JSONValue { ["type": .string(type), "ops": .array(ops.map(\.wire))] }
+}

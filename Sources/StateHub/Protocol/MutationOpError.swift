@@ -1,0 +1,9 @@
+import JSEngine
+
+/// Why a wire operation could not be read or applied.
+public struct MutationOpError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: [PathStep]
+    public var reason: String
+
+    public var description: String { "operation at \(path.dotted): \(reason)" }
+}
