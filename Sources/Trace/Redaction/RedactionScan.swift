@@ -6,7 +6,8 @@ import StateHubJSON
 /// overflow the call stack.
 ///
 /// Rules (each optional): a member whose name is sensitive hides its value; an op whose
-/// `path` passes through a sensitive name hides its `value` / `items`; a Map entry (a
+/// `path` passes through a sensitive name, or through a Map's `entries` (whose keys are not
+/// in the op's text), hides its `value` / `items`; a Map entry (a
 /// `[key, value]` pair inside an `entries` array, PROTOCOL.md's tagged `Map`) whose key is a
 /// sensitive name hides its value; the arguments of a `dispatch_action` at configured
 /// positions are hidden.
@@ -170,7 +171,10 @@ struct RedactionScan {
                     }
                     // A string step of an op's `path`: does the path pass through a sensitive name?
                     if rules.opPaths, let top = stack.last, !top.isObject, stack.count >= 2, equals(top.memberName, b, pathName),
-                       matches(nameOf(token), b, rules) {
+                       matches(nameOf(token), b, rules) || equals(nameOf(token), b, entriesName) {
+                        // Through a Map's `entries` (PROTOCOL.md A.3.1's entry ops) the entry's
+                        // key is in the mirror, not in this text: the value is hidden whatever
+                        // the key, since this scan cannot tell a secret key from another.
                         stack[stack.count - 2].pathSecret = true
                     }
                 default:
