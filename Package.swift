@@ -31,7 +31,6 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // server: micro-app delivery (issue 14)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
@@ -84,11 +83,13 @@ let package = Package(
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ]
         ),
-        .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources"]),
+        // server: BridgePageStyleSheet (a theme's stylesheet sent through the bridge) lives here,
+        // so StyleTokens needs no engine.
+        .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources", "StyleTokens"]),
         .target(
             name: "StyleTokens",
             dependencies: [
-                "StateHubJSON", "JSEngine", "CapabilityBridge",
+                "StateHubJSON",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -102,13 +103,12 @@ let package = Package(
         ),
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
         // server: micro-app delivery (issue 14). StyleTokens validates uploaded themes and
-        // renders their CSS variables; it still imports JSEngine (see docs/server.md).
+        // renders their CSS variables; neither pulls in the engine.
         .target(
             name: "StateHubServer",
             dependencies: [
                 "StyleTokens", "JSSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -134,6 +134,7 @@ let package = Package(
                 "StateHubServer", "StyleTokens",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -37,6 +37,7 @@ export type OpKind = 'set' | 'delete' | 'splice'
 export type SetOp = { op: 'set'; path: Path; value: EncodedValue }
 export type DeleteOp = { op: 'delete'; path: Path }
 export type SpliceOp = { op: 'splice'; path: Path; index: number; deleteCount: number; items: EncodedValue[] }
+/** A Map or Set changed in place is addressed by position in its tagged value's `entries` / `values` array (A.3.1). */
 export type Op = SetOp | DeleteOp | SpliceOp
 
 /** Pinia's mutation types. */
@@ -47,6 +48,14 @@ export interface WireMutation {
   type: MutationTypeName
   /** The innermost action running when the write happened; absent outside actions. */
   action?: string
+  /** The id of that action call (per engine, counting up from 1); present with `action`. */
+  call?: number
+  /** The call that was running when this call started; absent for an outermost call (A.5.2). */
+  parent?: number
+  /** The outermost call of the chain; absent when it is `call` itself. */
+  root?: number
+  /** The messageId of the native dispatch_action at the root of the chain; absent when page code called it. */
+  dispatch?: string | number
   ops: Op[]
 }
 

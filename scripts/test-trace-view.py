@@ -105,8 +105,46 @@ def exercise(url, label):
     check(bool(driver.find_elements(By.CSS_SELECTOR, ".row.bridge")), "%s: and shows them again" % label)
 
 
+def nested_actions():
+    """A native-dispatched action that calls another action after an `await`: one group."""
+    store = os.path.join(work, "shop.js")
+    with open(store, "w", encoding="utf-8") as f:
+        f.write("""
+const useShop = defineStore('shop', {
+  state: () => ({ points: 0, done: false }),
+  actions: {
+    addPoints(n) { this.points += n },
+    async checkout() {
+      this.addPoints(1)
+      await new Promise(resolve => setTimeout(resolve, 1))
+      this.addPoints(5)
+      this.done = true
+    },
+  },
+})
+useShop()
+""")
+    nested = os.path.join(work, "nested.ndjson")
+    run = subprocess.run([statehub, "run", store, "--dispatch", "shop.checkout", "--trace", nested], cwd=ROOT, capture_output=True, text=True)
+    check(run.returncode == 0, "a trace of an action with nested actions after an await (%s)" % run.stderr.strip()[:300])
+    nested_steps = [json.loads(l) for l in subprocess.run([statehub, "trace", "show", "--json", nested], capture_output=True, text=True, check=True).stdout.splitlines()]
+    writes = [s for s in nested_steps if s["type"] == "apply_mutation"]
+    check(bool(writes) and all(s.get("action") == "shop.checkout" for s in writes),
+          "every write of shop.checkout, before and after its await, is in shop.checkout (%s)" % [s.get("action") for s in writes])
+    nested_page = os.path.join(work, "nested.html")
+    subprocess.run([statehub, "trace", "view", nested, "--html", nested_page], check=True, capture_output=True)
+    driver.get("file://" + nested_page)
+    titles = [g.find_element(By.CLASS_NAME, "group-title").text for g in driver.find_elements(By.CLASS_NAME, "group")]
+    action_titles = [t for t in titles if t.startswith("shop.")]
+    check(len(action_titles) == 1 and action_titles[0].startswith("shop.checkout"),
+          "the page shows one group, shop.checkout, not one per nested action (%s)" % titles)
+    body = driver.find_element(By.ID, "timeline").text
+    check("points: 1 → 6" in body, "the write after the await is in the group, old → new (points: 1 → 6)")
+
+
 try:
     exercise("file://" + page, "file")
+    nested_actions()
     server = subprocess.Popen([statehub, "trace", "view", trace, "--port", "0"], stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline()

@@ -12,6 +12,8 @@ python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
 bash scripts/docs.sh
 # server (issue 14): the API fuzzed from its OpenAPI document, no 5xx.
 bash scripts/fuzz-server.sh 15
+# server (issue 14): a store micro-app's loader page runs its store in headless Chromium.
+python3 scripts/test-loader-page.py "$(swift build --show-bin-path)/statehub"
 
 # hardening (issue 11): coverage-guided fuzzing of what pages, files and peers feed us
 # (docs/reliability.md); a crash fails the run.

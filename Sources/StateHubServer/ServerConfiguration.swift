@@ -1,6 +1,6 @@
 /// What a `StateHubServer` may be tuned with. Defaults are the documented ones (docs/server.md).
 public struct ServerConfiguration: Sendable {
-    /// Largest version upload (bundle + stylesheet as JSON), bytes.
+    /// Largest version upload (bundle + stylesheet + assets as JSON), bytes.
     public var maxUploadBytes: Int
     /// Largest theme upload, bytes.
     public var maxThemeBytes: Int
@@ -10,13 +10,23 @@ public struct ServerConfiguration: Sendable {
     public var adminOrigin: String?
     /// Memory for blob bytes (bundles, stylesheets, themes), bytes.
     public var cacheBytes: Int
+    /// A connection that completes no part of a request (head, body chunk, end) for this long is
+    /// closed: an idle keep-alive connection, a request head that never ends, a stalled body.
+    /// A request whose handler is still answering is not cut.
+    public var idleTimeout: Duration
+    /// Open connections at most; past it the server stops accepting (the kernel's backlog holds
+    /// the rest) until one closes. `nil`: derived from the descriptor limit (`defaultMaxConnections`).
+    public var maxConnections: Int?
 
     public init(maxUploadBytes: Int = 8 << 20, maxThemeBytes: Int = 1 << 20, maxSmallBodyBytes: Int = 64 << 10,
-                adminOrigin: String? = nil, cacheBytes: Int = 256 << 20) {
+                adminOrigin: String? = nil, cacheBytes: Int = 256 << 20,
+                idleTimeout: Duration = .seconds(20), maxConnections: Int? = nil) {
         self.maxUploadBytes = maxUploadBytes
         self.maxThemeBytes = maxThemeBytes
         self.maxSmallBodyBytes = maxSmallBodyBytes
         self.adminOrigin = adminOrigin
         self.cacheBytes = cacheBytes
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 }

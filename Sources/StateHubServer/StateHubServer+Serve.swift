@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import Metrics
 import Prometheus
@@ -21,16 +23,34 @@ extension StateHubServer {
             if let adminToken { try await server.installAdminToken(adminToken) }
             let router = server.makeRouter()
             addRoutes(router)
-            let app = Application(
-                router: router,
-                configuration: .init(address: .hostname(host, port: port), serverName: "statehub"),
-                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-                logger: logger)
+            let app = server.makeApplication(router: router, host: host, port: port, logger: logger, onRunning: onRunning)
             try await app.runService()
         } catch {
             await storage.close()
             throw error
         }
         await storage.close()
+    }
+}
+
+extension StateHubServer {
+    /// An application serving `router` with the server's connection guards: the idle timeout
+    /// (which also bounds an unfinished request head or a stalled body) and the connection cap
+    /// from `configuration` (docs/server.md, "Connections").
+    public func makeApplication(router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
+                                logger: Logger,
+                                onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<RouterResponder<BasicRequestContext>> {
+        let cap = configuration.maxConnections ?? ConnectionLimits.defaultMaxConnections
+        let timeout = configuration.idleTimeout.components
+        let idle = TimeAmount.seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
+        logger.info("connections: at most \(cap), idle timeout \(configuration.idleTimeout)")
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(host, port: port), serverName: "statehub",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: logger)),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
     }
 }

@@ -145,6 +145,41 @@ struct RunCommandTests {
         #expect(outOfRange.status == 2)
     }
 
+    /// Hostile review: `trace show` printed a change the hub refused as if it had happened; a
+    /// trace line with `"step": 1.5` was "not valid JSON"; a huge line was read whole.
+    @Test func traceShowMarksRefusedChangesAndNamesBadLines() throws {
+        func record(_ step: Int, _ type: String, seq: Int, _ payload: String) -> String {
+            let message = #"{"v":1,"storeId":"s","messageId":"w\#(step)","seq":\#(seq),"type":"\#(type)","payload":\#(payload)}"#
+            let line: [String: Any] = ["channel": "nativeBridge", "direction": "web_to_native", "engine": "main", "store": "s", "type": type,
+                                       "seq": seq, "size": message.utf8.count, "step": step, "time": step * 1000, "message": message]
+            let data = (try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let lines = [
+            record(0, "sync_state", seq: 1, #"{"state":{"n":1,"list":"not an array"},"reason":"created"}"#),
+            record(1, "apply_mutation", seq: 2, #"{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":2},{"op":"splice","path":["list"],"index":0,"deleteCount":0,"items":[1]}]}]}"#),
+            record(2, "apply_mutation", seq: 3, #"{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":3}]}]}"#),
+        ]
+        let file = try StateHubBinary.script(lines.joined(separator: "\n") + "\n", named: "refused.ndjson")
+        let show = try StateHubBinary.run(["trace", "show", file.path])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("refused by the hub:"), "\(show.stdout)")
+        #expect(show.stdout.contains("refused: s.n: 1 → 2"), "\(show.stdout)")
+        // The refused set did not happen: the next change starts from 1.
+        #expect(show.stdout.contains("s.n: 1 → 3"), "\(show.stdout)")
+
+        let fraction = try StateHubBinary.script(lines[0].replacingOccurrences(of: #""step":0"#, with: #""step":1.5"#) + "\n" + lines[1] + "\n", named: "fraction.ndjson")
+        let bad = try StateHubBinary.run(["trace", "show", fraction.path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains(#"trace line 1 field "step" has the wrong type (expected integer, found 1.5)"#), "\(bad.stderr)")
+
+        let huge = try StateHubBinary.script(lines[0] + "\n" + record(1, "apply_mutation", seq: 2, #"{"mutations":[],"pad":""# + String(repeating: "x", count: 2 << 20) + #""}"#) + "\n", named: "huge.ndjson")
+        let long = try StateHubBinary.run(["trace", "show", huge.path, "--max-line-bytes", "1048576"])
+        #expect(long.status == 2)
+        #expect(long.stderr.contains("trace line 2 is longer than 1048576 bytes, the longest line read (raise it with --max-line-bytes)"), "\(long.stderr)")
+        #expect(try StateHubBinary.run(["trace", "show", huge.path]).status == 0)
+    }
+
     @Test func failingDispatchExitsOneWithTheTypedErrorAndStack() throws {
         let result = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.checkout", "--dispatch", "cart.nope"])
         #expect(result.status == 1)

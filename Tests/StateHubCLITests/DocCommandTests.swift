@@ -64,4 +64,37 @@ struct DocCommandTests {
         let missing = try StateHubBinary.run(["doc", "/nonexistent/update.bin"])
         #expect(missing.status == 2)
     }
+
+    @Test func pendingContentIsReportedWithExitCode3() throws {
+        let (_, second, _, _) = try files()
+        let result = try StateHubBinary.run(["doc", second.path])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("the document is incomplete"))
+        #expect(result.stderr.contains("waiting: 1 struct of client 1 clock 5"))
+        #expect(result.stderr.contains("missing: client 1 clocks 0–4"))
+        #expect(result.stderr.contains("waiting: deletes of client 1 clock 1 (not received)"))
+        // Given both, nothing waits.
+        let (first, _, _, _) = try files()
+        let complete = try StateHubBinary.run(["doc", second.path, first.path])
+        #expect(complete.status == 0)
+        #expect(complete.stderr.isEmpty)
+    }
+
+    @Test func aV2UpdateIsRefusedNamingTheFormat() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Y.encodeStateAsUpdateV2 of the document in `first`, and of an empty document.
+        let updates: [(String, [UInt8])] = [
+            ("v2.bin", [0, 0, 1, 1, 0, 0, 5, 40, 0, 8, 0, 4, 26, 22, 98, 111, 97, 114, 100, 116, 105, 116, 108, 101, 99, 97, 114, 100, 115, 110, 111, 116, 101, 115, 104, 105, 69, 2, 2, 1, 1, 0, 2, 1, 2, 1, 3, 0, 119, 6, 83, 112, 114, 105, 110, 116, 119, 1, 97, 118, 1, 1, 120, 125, 1, 0]),
+            ("empty-v2.bin", [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]),
+        ]
+        for (name, bytes) in updates {
+            let url = folder.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            let result = try StateHubBinary.run(["doc", url.path])
+            #expect(result.status == 1, "\(name)")
+            #expect(result.stdout.isEmpty, "\(name)")
+            #expect(result.stderr.contains("\(name): a Yjs update in format v2"), "\(name)")
+        }
+    }
 }

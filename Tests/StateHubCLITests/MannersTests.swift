@@ -14,6 +14,26 @@ struct MannersTests {
         #expect(typoAction.stderr.contains("actions: "), "\(typoAction.stderr)")
     }
 
+    /// New-user review: `--dispatch` reads up to the next option, so files written after it
+    /// were taken as dispatches; they are now loaded, in order.
+    @Test func filesAfterADispatchAreLoaded() throws {
+        let result = try StateHubBinary.run(["run", "--dispatch", "cart.add", #"[{"sku":"A1","qty":2}]"#, "js/examples/cart.js"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("→ cart.add("), "\(result.stdout)")
+        let bare = try StateHubBinary.run(["run", "--dispatch", "cart.add", "js/examples/cart.js"])
+        #expect(bare.status != 2, "\(bare.stderr)")
+        #expect(!bare.stderr.contains("store \"js\""), "\(bare.stderr)")
+    }
+
+    /// The suggestion for arguments that are not a JSON array is itself valid JSON.
+    @Test func theArgumentSuggestionIsValidJSON() throws {
+        let result = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", "notjson"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(#"e.g. '["notjson"]', not notjson"#), "\(result.stderr)")
+        let number = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", "5"])
+        #expect(number.stderr.contains("e.g. '[5]', not 5"), "\(number.stderr)")
+    }
+
     @Test func aStoreDefinedButNotCreatedSaysSo() throws {
         let file = try StateHubBinary.script("const useLater = defineStore('later', { state: () => ({ n: 0 }), actions: { inc() { this.n++ } } });\n", named: "later.js")
         let result = try StateHubBinary.run(["run", file.path, "--dispatch", "later.inc"])

@@ -30,6 +30,39 @@ struct ModuleTests {
         #expect(result.stdout.contains("→ counter.add(1) = 82"), "\(result.stdout)")
     }
 
+    /// New-user review: stack lines of a bundled module named esbuild's output (`bad.mjs:17`
+    /// for a throw on line 7); esbuild's source map now takes them back to the module.
+    @Test func errorLocationsInAModuleAreTheModulesOwn() throws {
+        let source = """
+            import { defineStore } from 'pinia'
+
+            export const useBad = defineStore('bad', {
+              state: () => ({ n: 0 }),
+              actions: {
+                boom() {
+                  throw new Error('boom on line 7')
+                },
+              },
+            })
+            function top() {
+              throw new Error('top on line 12')
+            }
+            useBad()
+            if (globalThis.failAtTop) top()
+            """
+        let file = try StateHubBinary.script(source, named: "bad.mjs")
+        let dispatched = try StateHubBinary.run(["run", file.path, "--dispatch", "bad.boom"])
+        #expect(dispatched.status == 1)
+        #expect(dispatched.stderr.contains("\(file.path):7:"), "\(dispatched.stderr)")
+        let top = try StateHubBinary.script("globalThis.failAtTop = true", named: "flag.js")
+        let atTop = try StateHubBinary.run(["run", top.path, file.path])
+        #expect(atTop.status == 1)
+        #expect(atTop.stderr.contains("\(file.path):12:"), "\(atTop.stderr)")
+        #expect(atTop.stderr.contains("\(file.path):15:"), "the caller's line too: \(atTop.stderr)")
+        // Frames in the wrapper around the module have no source line: they say so.
+        #expect(!atTop.stderr.contains("\(file.path):2"), "a bundle line number is left: \(atTop.stderr)")
+    }
+
     @Test func bundleWritesAClassicScriptThatEvalLoads() throws {
         let file = try moduleFolder()
         let out = file.deletingLastPathComponent().appendingPathComponent("counter.bundle.js")

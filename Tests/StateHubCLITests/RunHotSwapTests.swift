@@ -40,3 +40,33 @@ struct RunHotSwapTests {
         #expect(result.stdout.contains(#""n": 1"#))
     }
 }
+
+/// New-user review: `--hot-swap` bundles ES modules as `run` does, and a classic script that
+/// redeclares a top-level `const` gets a hint instead of JavaScriptCore's bare error.
+@Suite("statehub run --hot-swap: modules and redeclarations")
+struct RunHotSwapModuleTests {
+    @Test func anESModuleIsBundledBeforeTheSwap() throws {
+        let first = try StateHubBinary.script("""
+            import { defineStore } from 'pinia'
+            const useCounter = defineStore('counter', { state: () => ({ n: 1 }), actions: { inc() { this.n++ } } })
+            useCounter()
+            """, named: "counter.mjs")
+        let second = try StateHubBinary.script("""
+            import { defineStore } from 'pinia'
+            export const useCounter = defineStore('counter', { state: () => ({ n: 0, added: true }), actions: { inc() { this.n += 10 } } })
+            """, named: "counter2.mjs")
+        let result = try StateHubBinary.run(["run", first.path, "--hot-swap", second.path, "--dispatch", "counter.inc"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("⟳ hot-swapped \(second.path): counter"), "\(result.stdout)")
+        #expect(result.stdout.contains(#""added": true"#), "\(result.stdout)")
+    }
+
+    @Test func aRedeclaredConstGetsAHint() throws {
+        let first = try StateHubBinary.script("const useA = defineStore('a', { state: () => ({ n: 1 }) }); useA()", named: "a.js")
+        let second = try StateHubBinary.script("const useA = defineStore('a', { state: () => ({ n: 2 }) })", named: "a2.js")
+        let result = try StateHubBinary.run(["run", first.path, "--hot-swap", second.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("hint: a swapped file runs in the page"), "\(result.stderr)")
+        #expect(result.stderr.contains("IIFE"))
+    }
+}

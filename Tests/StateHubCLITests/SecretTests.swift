@@ -48,4 +48,44 @@ struct SecretTests {
         #expect(file_.contains(#"\"nothing\":null"#))
         #expect(show.stdout.contains("session.login(\"Ana\", \"[redacted]\")"), "\(show.stdout)")
     }
+
+    /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets
+    /// written as prose (`token=…`, `password: …`, `Authorization: Bearer …`) in a page's
+    /// `error` message, in an exception's text and in a stop, leaked.
+    static let prose = """
+        const useVault = defineStore('vault', {
+          state: () => ({ config: new Map([['apiKey', 'SECRET-MAP-KEY-1'], ['region', 'eu']]), ok: true }),
+          actions: {
+            rotate() { this.config.set('apiKey', 'SECRET-MAP-KEY-2'); this.config.set('Authorization', 'Bearer SECRET-MAP-BEARER-3') },
+            fail() { throw new Error('login failed: password=SECRET-THROWN-4 (Authorization: Bearer SECRET-THROWN-5)') },
+            report() {
+              // What a page's own error reporting might post: free text with credentials in it.
+              window.webkit.messageHandlers.nativeBridge.postMessage(JSON.stringify({
+                v: 1, storeId: 'vault', messageId: 'w-x', seq: 99, type: 'error',
+                payload: { code: 'page_error', message: 'upstream said token=SECRET-ERROR-6; retry with password: SECRET-ERROR-7' },
+              }))
+            },
+          },
+        });
+        useVault();
+        """
+
+    @Test func mapKeysAndSecretsInProseStayOut() throws {
+        let file = try StateHubBinary.script(Self.prose, named: "vault.js")
+        let trace = file.deletingLastPathComponent().appendingPathComponent("vault.ndjson")
+        let run = try StateHubBinary.run([
+            "run", file.path,
+            "--dispatch", "vault.rotate", "--dispatch", "vault.report", "--dispatch", "vault.fail",
+            "--trace", trace.path,
+        ])
+        #expect(run.status == 1, "vault.fail throws on purpose: \(run.stderr)")
+        let text = try String(contentsOf: trace, encoding: .utf8)
+        // The messages did reach the trace (so the test cannot pass on an empty file).
+        #expect(text.contains(#"\"region\""#) && text.contains("page_error") && text.contains("login failed"), "\(text)")
+        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        for (name, output) in [("trace file", text), ("trace show", show.stdout + show.stderr), ("trace replay", replay.stdout + replay.stderr)] {
+            #expect(!output.contains("SECRET"), "\(name) leaks: \(output.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))")
+        }
+    }
 }

@@ -122,6 +122,10 @@ struct ServeCommandTests {
         #expect(newer.status == 0, "\(newer.stderr)")
         #expect(newer.stdout.contains("\"version\": \"1.1.0\""), "\(newer.stdout)")
         #expect(newer.stderr.contains("cart 1.1.0 from \(server.base.absoluteString): fresh 1.1.0"), "\(newer.stderr)")
+        // `--json` carries the delivery status (new-user review).
+        let newerJSON = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
+                                                "--app-cache", cache.path, "--json"])
+        #expect(newerJSON.stdout.contains(#""delivery":{"app":"cart","version":"1.1.0","source":"network","status":"fresh"}"#), "\(newerJSON.stdout)")
         let older = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", outside,
                                             "--app-cache", server.folder.appendingPathComponent("apps-2").path])
         #expect(older.stdout.contains("\"version\": \"1.0.0\""), "\(older.stdout)")
@@ -134,5 +138,8 @@ struct ServeCommandTests {
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout.contains("\"version\": \"1.1.0\""))
         #expect(offline.stderr.contains("offline, last good 1.1.0 (server unreachable:"), "\(offline.stderr)")
+        let offlineJSON = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
+                                                  "--app-cache", cache.path, "--json"])
+        #expect(offlineJSON.stdout.contains(#""delivery":{"app":"cart","version":"1.1.0","source":"cache","status":"offline","reason":"server unreachable:"#), "\(offlineJSON.stdout)")
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -27,6 +28,29 @@ import Testing
             #expect(try await client.admin(.get, "/admin/apps/cart", token: "wrong").status == .unauthorized)
             #expect(try await client.admin(.put, "/admin/apps/cart/versions/1.0.0", json: #"{"bundle":"x"}"#, token: "wrong").status == .unauthorized)
             #expect(try await client.admin(.get, "/admin/apps/cart").status == .notFound)
+        }
+    }
+
+    @Test func theBearerSchemeIsCaseInsensitiveAndErrorBodiesKeepOneKeyOrder() async throws {
+        try await withServer { client in
+            for scheme in ["bearer", "BEARER", "Bearer"] {
+                let answer = try await client.execute(uri: "/admin/apps/cart", method: .get,
+                                                      headers: [.authorization: "\(scheme) \(TestServer.token)"])
+                #expect(answer.status == .notFound, "\(scheme)")
+            }
+            for header in ["Basic \(TestServer.token)", "Bearer", "Bearer    ", "\(TestServer.token)"] {
+                let answer = try await client.execute(uri: "/admin/apps/cart", method: .get, headers: [.authorization: header])
+                #expect(answer.status == .unauthorized, "\(header)")
+            }
+            let missing = try await client.execute(uri: "/admin/apps/cart", method: .get)
+            #expect(String(buffer: missing.body) == #"{"error":"unauthorized","message":"a valid bearer token is required"}"#)
+            let theme = try await client.admin(.put, "/admin/themes/1.0.0", json: ##"{"metadata":{"version":"1.0.0"},"colors":{"primary":"#12"}}"##)
+            let body = String(buffer: theme.body)
+            #expect(theme.status == .unprocessableContent)
+            #expect(body.hasPrefix(#"{"error":"#) && body.contains(#""message":"#) && body.contains(#""problems":[{"message":"#), "\(body)")
+            let error = try #require(body.range(of: #""error""#)), message = try #require(body.range(of: #""message""#)),
+                problems = try #require(body.range(of: #""problems""#))
+            #expect(error.lowerBound < message.lowerBound && message.lowerBound < problems.lowerBound, "\(body)")
         }
     }
 
@@ -203,6 +227,24 @@ import Testing
             #expect(html.contains("StateHubBridge"))
             #expect(!html.contains("&lt;"))
             #expect(try await client.get("/micro-apps/nope?user=u").status == .notFound)
+
+            // The store runtime: before the bundle, under a content-hashed name, with SRI, immutable.
+            let runtimeTag = try #require(html.range(of: #"<script src="/runtime/pinia-"#))
+            let bundleTag = try #require(html.range(of: "/apps/cart/1.0.0/bundle.js"))
+            #expect(runtimeTag.lowerBound < bundleTag.lowerBound)
+            let path = String(html[runtimeTag.upperBound...].prefix { $0 != "\"" })
+            let integrity = try #require(html.range(of: "\(path)\" integrity=\"")).upperBound
+            let sri = String(html[integrity...].prefix { $0 != "\"" })
+            let runtime = try await client.get("/runtime/pinia-\(path)")
+            #expect(runtime.status == .ok)
+            #expect(runtime.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(runtime.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let body = String(buffer: runtime.body)
+            #expect(body.contains("global.StateHubReactivity = api") && body.contains("global.StateHubPinia = api"))
+            #expect(sri == "sha256-" + Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString())
+            let tag = try #require(runtime.headers[.eTag])
+            #expect(try await client.get("/runtime/pinia-\(path)", headers: [.ifNoneMatch: tag]).status == .notModified)
+            #expect(try await client.get("/runtime/pinia-0000000000000000.js").status == .notFound)
         }
     }
 

@@ -97,7 +97,9 @@ struct JSPackageTests {
         #expect(sent.first?["payload"]?["state"]?["tags"]?["$type"]?.stringValue == "Map")
         let mutations = sent.dropFirst().compactMap { $0["payload"]?["mutations"]?[0] }
         #expect(mutations.map { $0["action"]?.stringValue } == ["increment", "increment"])
-        #expect(mutations.last?["ops"]?[0]?["path"] == .array([.string("tags")]))
+        // the Map changed in place is an entry op on its tagged value's entries (PROTOCOL.md A.3.1)
+        #expect(mutations.last?["ops"]?[0]?["path"]?[0] == "tags")
+        #expect(mutations.last?["ops"]?[0]?["path"]?[1] == "entries")
     }
 
     @Test func theClassicBuildRunsInTheEngine() async throws {

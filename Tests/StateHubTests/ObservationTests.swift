@@ -8,7 +8,7 @@ struct CartState: Decodable, Sendable, Equatable {
     var items: [Item]
 }
 
-@Suite("Observation")
+@Suite("Observation", .timeLimit(.minutes(1)))
 struct ObservationTests {
     @Test func changeStreamDeliversSnapshotThenMutations() async throws {
         let hub = GlobalStateHub()
@@ -60,7 +60,7 @@ struct ObservationTests {
         let changed = Flag()
         withObservationTracking { _ = observed.state } onChange: { changed.set() }
         try await engine.execute("for (let i = 1; i <= 50; i++) useC().n = i")
-        for _ in 0..<200 where observed.state != ["n": 50] { try await Task.sleep(for: .milliseconds(5)) }
+        await awaitChanges(of: observed.state) { $0 == ["n": 50] }
         #expect(observed.state == ["n": 50])
         #expect(changed.value)
     }
@@ -73,12 +73,12 @@ struct ObservationTests {
         let cart = hub.mirror(CartState.self, store: "cart")
         #expect(cart.value == CartState(items: []))
         try await hub.dispatch(store: "cart", action: "add", args: [["id": "p1", "name": "Pen", "price": 1.5, "qty": 2]])
-        for _ in 0..<200 where cart.value?.items.count != 1 { try await Task.sleep(for: .milliseconds(5)) }
+        await awaitChanges(of: cart.value?.items.count) { $0 == 1 }
         #expect(cart.value == CartState(items: [.init(id: "p1", name: "Pen", price: 1.5, qty: 2)]))
         #expect(cart.decodingError == nil)
         // A state that does not fit the type is reported; the last good value stays.
         try await engine.execute("useCartStore().items.push({ id: 7 })")
-        for _ in 0..<200 where cart.decodingError == nil { try await Task.sleep(for: .milliseconds(5)) }
+        await awaitChanges(of: cart.decodingError) { $0 != nil }
         #expect(cart.decodingError != nil)
         #expect(cart.value?.items.count == 1)
     }
@@ -94,6 +94,19 @@ struct ObservationTests {
         #expect(mirror.value?.note == nil)
         #expect(mirror.decodingError == nil)
         withExtendedLifetime(engine) {}
+    }
+}
+
+/// Waits, without polling, until `condition` holds for what `read` returns: each turn
+/// registers an Observation tracking of `read` and suspends until it reports a change. The
+/// check and the registration run together on the main actor, where the hub updates its
+/// observers, so no change can slip in between them.
+@MainActor
+func awaitChanges<Value>(of read: @autoclosure @MainActor () -> Value, until condition: (Value) -> Bool) async {
+    while !condition(read()) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withObservationTracking { _ = read() } onChange: { continuation.resume() }
+        }
     }
 }
 

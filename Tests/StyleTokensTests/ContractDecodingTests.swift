@@ -81,7 +81,7 @@ struct ContractDecodingTests {
     @Test("a duplicate key is an error with its path")
     func duplicateKeyHasPath() {
         let json = ##"{"metadata":{"version":"1.0.0"},"colors":{"primary":"#000","primary":"#111"}}"##
-        #expect(throws: ThemeDecodingError.duplicateKey(path: "colors.primary")) {
+        #expect(throws: ThemeDecodingError.duplicateKey(path: "colors.primary", line: 1, column: 60)) {
             try ThemeContract(jsonData: ThemeFixtures.data(json))
         }
     }

@@ -44,6 +44,35 @@ struct RecordRedactionTests {
         #expect(redact(text) == #"{"url":"https://[redacted]@x.example/p?access_token=[redacted]&q=1#f","other":"http://plain.example/?a=1"}"#)
     }
 
+    @Test func mapEntriesWithASensitiveKeyHideTheirValue() {
+        // PROTOCOL.md's tagged Map: `new Map([['apiKey', …], ['user', 'ana']])`, in a snapshot and in an op.
+        let snapshot = #"{"type":"sync_state","payload":{"state":{"cfg":{"$type":"Map","entries":[["apiKey","sk-live-1"],["user","ana"],["Password",{"v":1}],["token",null]]}}}}"#
+        #expect(redact(snapshot, type: "sync_state") == #"{"type":"sync_state","payload":{"state":{"cfg":{"$type":"Map","entries":[["apiKey","[redacted]"],["user","ana"],["Password","[redacted]"],["token",null]]}}}}"#)
+        let op = #"{"ops":[{"op":"set","path":["cfg"],"value":{"$type":"Map","entries":[[1,"x"],["refreshToken","rt-123456"]]}}]}"#
+        #expect(redact(op) == #"{"ops":[{"op":"set","path":["cfg"],"value":{"$type":"Map","entries":[[1,"x"],["refreshToken","[redacted]"]]}}]}"#)
+        // A Map passed as an action argument.
+        let args = #"{"type":"dispatch_action","payload":{"action":"call","args":[{"$type":"Map","entries":[["authorization","Bearer abc"]]}]}}"#
+        #expect(redact(args, type: "dispatch_action") == #"{"type":"dispatch_action","payload":{"action":"call","args":[{"$type":"Map","entries":[["authorization","[redacted]"]]}]}}"#)
+    }
+
+    @Test func secretsWrittenInProseAreHidden() {
+        // A page's `error` message, an exception's text in an action result, a note: free text.
+        let error = #"{"type":"error","payload":{"code":"x","message":"login failed: token=tk-9f8e7d password: pw-4242 Authorization: Bearer abc.def.ghi"}}"#
+        #expect(redact(error, type: "error") == #"{"type":"error","payload":{"code":"x","message":"login failed: token=[redacted] password: [redacted] Authorization: Bearer [redacted]"}}"#)
+        let quoted = #"{"type":"action_result","payload":{"ok":false,"error":{"message":"apiKey = "k 1 2" rejected; bearer zz-top-secret"}}}"#
+        #expect(redact(quoted, type: "action_result") == #"{"type":"action_result","payload":{"ok":false,"error":{"message":"apiKey = "[redacted]" rejected; bearer [redacted]"}}}"#)
+        let redaction = TraceRedaction()
+        let redactor = redaction.redactor
+        #expect(redactor("nativeBridge", "error", "Uncaught Error: secret:s3cr3t-value at x.js:1") == "Uncaught Error: secret:[redacted] at x.js:1")
+        // Remembered: the value echoed later without its name is hidden too.
+        #expect(redactor("nativeBridge", "error", "saw s3cr3t-value again") == "saw [redacted] again")
+        // JSON text inside a JSON string: the escaped member is found too.
+        #expect(redact(#"{"body":"{\"token\":\"tk-inner-1\",\"n\":1}"}"#) == #"{"body":"{\"token\":\"[redacted]\",\"n\":1}"}"#)
+        // Words that only look like it stay: no separator, a URL, a placeholder already there.
+        #expect(redact(#"{"m":"token rejected","u":"https://token.example/","p":"password: [redacted]"}"#)
+            == #"{"m":"token rejected","u":"https://token.example/","p":"password: [redacted]"}"#)
+    }
+
     @Test func deepNestingDoesNotOverflow() {
         let depth = 100_000
         let text = String(repeating: "[", count: depth) + #"{"token":"abcdef4"}"# + String(repeating: "]", count: depth)

@@ -69,9 +69,9 @@ struct TraceFileTests {
 
     // MARK: - Bad files
 
-    private func error(decoding text: String) -> TraceFileError? {
+    private func error(decoding text: String, maximumLineBytes: Int = TraceFile.defaultMaximumLineBytes) -> TraceFileError? {
         do {
-            _ = try TraceFile.decode(Data(text.utf8))
+            _ = try TraceFile.decode(Data(text.utf8), maximumLineBytes: maximumLineBytes)
             return nil
         } catch {
             return error
@@ -82,12 +82,12 @@ struct TraceFileTests {
 
     @Test func invalidJSONLineIsNamedByNumber() {
         let text = [goodLine, goodLine, #"{"channel":"bridge","#].joined(separator: "\n")
-        #expect(error(decoding: text) == .invalidLine(line: 3, reason: "is not valid JSON"))
+        #expect(error(decoding: text) == .invalidLine(line: 3, reason: "is not valid JSON (column 21: expected a key in double quotes)"))
     }
 
     @Test func lineNumbersCountBlankLines() {
         let text = goodLine + "\n\n" + "garbage\n"
-        #expect(error(decoding: text) == .invalidLine(line: 3, reason: "is not valid JSON"))
+        #expect(error(decoding: text) == .invalidLine(line: 3, reason: "is not valid JSON (column 1: unexpected character 'g', expected a value)"))
     }
 
     @Test func missingFieldIsNamed() {
@@ -97,7 +97,12 @@ struct TraceFileTests {
 
     @Test func wrongTypeIsNamed() {
         let line = goodLine.replacingOccurrences(of: #""step":0"#, with: #""step":"zero""#)
-        #expect(error(decoding: line) == .invalidLine(line: 1, reason: #"field "step" has the wrong type (expected integer)"#))
+        #expect(error(decoding: line) == .invalidLine(line: 1, reason: #"field "step" has the wrong type (expected integer, found "zero")"#))
+        // Valid JSON with a fraction where an integer belongs is named as such, not "not valid JSON".
+        let fraction = goodLine.replacingOccurrences(of: #""step":0"#, with: #""step":1.5"#)
+        #expect(error(decoding: fraction) == .invalidLine(line: 1, reason: #"field "step" has the wrong type (expected integer, found 1.5)"#))
+        let engine = goodLine.replacingOccurrences(of: #""engine":"#, with: #""engine":7,"engine2":"#)
+        #expect(error(decoding: engine) == .invalidLine(line: 1, reason: #"field "engine" has the wrong type (expected string, found 7)"#))
         let nullTime = goodLine.replacingOccurrences(of: #""time":0"#, with: #""time":null"#)
         #expect(error(decoding: nullTime) == .invalidLine(line: 1, reason: #"field "time" is null (expected integer)"#))
     }
@@ -119,6 +124,24 @@ struct TraceFileTests {
             return
         }
         #expect(reason.contains("step") && reason.contains("negative"))
+    }
+
+    /// A line over the cap is refused with its number as soon as the cap is passed: the reader
+    /// keeps one line, so a 300 MB line no longer costs 1.5 GB (hostile review).
+    @Test func aLineOverTheCapIsRefusedWithItsNumber() throws {
+        let huge = #"{"channel":"bridge","direction":"native_to_web","engine":"e","message":""# + String(repeating: "x", count: 3 << 20) + #"","size":1,"step":1,"time":1,"type":"t"}"#
+        let text = goodLine + "\n" + huge + "\n" + goodLine + "\n"
+        #expect(error(decoding: text, maximumLineBytes: 1 << 20) == .lineTooLong(line: 2, limit: 1 << 20))
+        #expect(TraceFileError.lineTooLong(line: 2, limit: 1 << 20).description
+            == "trace line 2 is longer than 1048576 bytes, the longest line read (raise it with --max-line-bytes)")
+        // From a file, read in chunks; under a larger cap the same file reads.
+        let path = TemporaryFile.path("huge-line.ndjson")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: TraceFileError.lineTooLong(line: 2, limit: 1 << 20)) { try TraceFile.read(from: path, maximumLineBytes: 1 << 20) }
+        #expect(throws: TraceFileError.lineTooLong(line: 2, limit: 1 << 20)) { try TraceFile.readRecovering(from: path, maximumLineBytes: 1 << 20) }
+        #expect(try TraceFile.read(from: path, maximumLineBytes: 4 << 20).count == 3)
+        // A last line without its newline, over the cap, is refused too (not taken for a cut line).
+        #expect(throws: TraceFileError.lineTooLong(line: 2, limit: 1 << 20)) { try TraceFile.decodeRecovering(Data((goodLine + "\n" + huge).utf8), maximumLineBytes: 1 << 20) }
     }
 
     @Test func nonObjectLineIsRejected() {

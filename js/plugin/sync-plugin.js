@@ -465,8 +465,37 @@
         delete parent[p[p.length - 1]];
         continue;
       }
+      if (isArray(o && o.path) && applyIntoCollection(state, o)) continue;
       applyOps(state, [o]);
     }
+  }
+  // An op whose path goes through a live Map's "entries" or a Set's "values" (PROTOCOL.md A.3.1):
+  // applied to an array copy of the collection, which is then written back when the op changed the
+  // array itself or an entry's slot (a change deeper inside a member is made on the member in place).
+  function applyIntoCollection(state, o) {
+    let path = o.path, cur = state;
+    for (let j = 0; j < path.length; j++) {
+      if (cur === null || typeof cur !== 'object') return false;
+      let isMap = cur instanceof Map, isSet = cur instanceof Set;
+      if ((isMap && path[j] === 'entries') || (isSet && path[j] === 'values')) {
+        let holder = { a: isMap ? Array.from(cur.entries()) : Array.from(cur.values()) };
+        let inner = {}, keys = objectKeys(o);
+        for (let k = 0; k < keys.length; k++) inner[keys[k]] = o[keys[k]];
+        inner.path = ['a'].concat(path.slice(j + 1));
+        applyOps(holder, [inner]);
+        if (inner.path.length <= 3) {
+          for (let k = 0; k < holder.a.length; k++) {
+            if (isMap && !(isArray(holder.a[k]) && holder.a[k].length === 2)) throw new OpError('a Map entry is not a [key, value] pair', o);
+          }
+          cur.clear();
+          for (let k = 0; k < holder.a.length; k++) { if (isMap) cur.set(holder.a[k][0], holder.a[k][1]); else cur.add(holder.a[k]); }
+        }
+        return true;
+      }
+      if (isMap || isSet || j === path.length - 1) return false;
+      cur = childAt(cur, path[j], o);
+    }
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -642,6 +671,9 @@
         out[i] = { op: OpKind.set, path: o.path, value: encodeValue(v, o.path, errs) };
       } else if (kind === OpKind.delete) {
         out[i] = o;
+      } else if (ENTRY_WIRE[kind] !== undefined) {
+        if (!errs) errs = [];
+        out[i] = entryWireOp(o, errs);
       } else if (kind === OpKind.splice) {
         let items = o.items || [];
         if (isJSONSafe(items, 0)) { out[i] = o; continue; }
@@ -663,6 +695,25 @@
     if (record.escapes) return fixEscapedPaths(record, out);
     return out;
   }
+
+  // The runtime's entry ops of a Map or Set (js/README.md) as protocol ops on the tagged value's
+  // array (PROTOCOL.md A.3.1): "entries" holds [key, value] pairs, "values" the members, both in
+  // insertion order, so a new member is a splice at the end and a change an index into the array.
+  let ENTRY_WIRE = { mapSet: 'entries', mapDelete: 'entries', mapClear: 'entries', setAdd: 'values', setDelete: 'values', setClear: 'values' };
+  function entryWireOp(o, errs) {
+    let kind = o.op, array = o.path.concat([ENTRY_WIRE[kind]]), i = o.index;
+    switch (kind) {
+      case 'mapSet': {
+        let value = wireValue(o.value, o.path.concat([i, 1]), errs);
+        if (!o.added) return { op: OpKind.set, path: array.concat([i, 1]), value: value };
+        return { op: OpKind.splice, path: array, index: i, deleteCount: 0, items: [[wireValue(o.key, o.path.concat([i, 0]), errs), value]] };
+      }
+      case 'setAdd': return { op: OpKind.splice, path: array, index: i, deleteCount: 0, items: [wireValue(o.value, o.path.concat([i]), errs)] };
+      case 'mapDelete': case 'setDelete': return { op: OpKind.splice, path: array, index: i, deleteCount: 1, items: [] };
+      default: return { op: OpKind.set, path: array, value: [] };
+    }
+  }
+  function wireValue(v, path, errs) { return isJSONSafe(v, 0) ? v : encodeValue(v, path, errs); }
 
   // Paths address the encoded tree (PROTOCOL.md A.3): below an object escaped as {"$type":"Object","value":…}
   // they go through "value". Only stores that ever held a "$type" key pay for this. A mutation of several ops
@@ -697,27 +748,56 @@
 
   let TYPE_JSON = { 'direct': '"direct"', 'patch object': '"patch object"', 'patch function': '"patch function"' };
 
-  // The name of the action running when a write happens (PROTOCOL.md A.5.2 `action`): the innermost
-  // action that has started and not yet settled, as $onAction reports it.
+  // The action call running when a write happens (PROTOCOL.md A.5.2 `action`, `call`, `parent`, `root`,
+  // `dispatch`): the innermost call of this store that has started and not yet settled, as $onAction reports
+  // it. Calls are numbered per engine; a call's parent is the innermost call of any store running when it
+  // started (after an `await`: the innermost one still pending, since JavaScript has no async context); a
+  // call made by a native dispatch_action is a root and carries the dispatch's messageId, which its
+  // descendants inherit.
+  let actionCalls = 0;
+  let runningCalls = [];          // every store's running calls, in start order
+  let dispatching;                // messageId of the dispatch_action whose action is being called, else undefined
+  const CALL = Symbol('action call');
   function runningAction(record) {
     let running = record.runningActions;
-    return running.length === 0 ? undefined : running[running.length - 1].name;
+    return running.length === 0 ? undefined : running[running.length - 1];
   }
   function trackActions(record, store) {
     if (typeof store.$onAction !== 'function') return;
     store.$onAction(function (context) {
-      let entry = { name: String(context.name) };
+      // derived mode (real Pinia): the direct writes before an action are diffed apart from its own
+      if (record.derivedDirty) takeDerivedDirect(record);
+      let outer = dispatching !== undefined || runningCalls.length === 0 ? null : runningCalls[runningCalls.length - 1];
+      let call = ++actionCalls;
+      let entry = { name: String(context.name), call: call, parent: outer === null ? 0 : outer.call,
+        root: outer === null ? call : outer.root, dispatch: outer === null ? dispatching : outer.dispatch, json: '' };
+      dispatching = undefined;
+      entry.json = ',"action":' + JSON.stringify(entry.name) + ',"call":' + call + (entry.parent ? ',"parent":' + entry.parent : '') +
+        (entry.root !== call ? ',"root":' + entry.root : '') + (entry.dispatch !== undefined ? ',"dispatch":' + JSON.stringify(entry.dispatch) : '');
       let settle = function () {
+        if (record.derivedDirty) takeDerivedDirect(record);
         let at = record.runningActions.indexOf(entry);
         if (at !== -1) record.runningActions.splice(at, 1);
+        at = runningCalls.indexOf(entry);
+        if (at !== -1) runningCalls.splice(at, 1);
       };
       record.runningActions.push(entry);
+      runningCalls.push(entry);
       context.after(settle);
       context.onError(settle);
     }, true);
   }
-  function makeMutation(type, action, ops) {
-    return action === undefined ? { type: type, ops: ops } : { type: type, action: action, ops: ops };
+  // A mutation in the wire shape (key order type, action, call, parent, root, dispatch, ops); the call it
+  // belongs to is kept under a symbol for coalescing.
+  function makeMutation(type, call, ops) {
+    if (call === undefined) return { type: type, ops: ops };
+    let mutation = { type: type, action: call.name, call: call.call };
+    if (call.parent) mutation.parent = call.parent;
+    if (call.root !== call.call) mutation.root = call.root;
+    if (call.dispatch !== undefined) mutation.dispatch = call.dispatch;
+    mutation.ops = ops;
+    mutation[CALL] = call;
+    return mutation;
   }
 
   function queueMutation(record, type, ops) {
@@ -725,29 +805,39 @@
     let action = runningAction(record);
     if (record.flush === 'sync') {
       send(record, MessageType.applyMutation, null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
-        (action === undefined ? '' : ',"action":' + JSON.stringify(action)) + ',"ops":' + JSON.stringify(ops) + '}]}');
+        (action === undefined ? '' : action.json) + ',"ops":' + JSON.stringify(ops) + '}]}');
       return;
     }
     let pending = record.pending;
-    if (record.lazyOps) ops = coalesced(ops);
+    if (ops.length > 1) ops = coalesced(ops);
     if (pending === null) {
       record.pending = [makeMutation(type, action, ops)];
       markDirty(record);
     } else {
       let last = pending[pending.length - 1];
-      if (type === 'direct' && last.type === 'direct' && last.action === action) {
-        if (record.lazyOps) for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
-        else for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]);
+      if (type === 'direct' && last.type === 'direct' && last[CALL] === action) {
+        for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
       } else {
         pending.push(makeMutation(type, action, ops));
       }
     }
   }
-  // A lazy whole-collection set supersedes the one just before it at the same path.
+  // A lazy whole-collection set supersedes the one just before it at the same path; an insert
+  // right after the previous insert into the same array joins it (a Map filled or an array pushed in a
+  // loop is one splice per tick). The runtime's op objects are shared, so a joined splice is a copy.
+  const JOINED = Symbol('joined splice');
   function pushOp(ops, op) {
-    const previous = ops.length === 0 ? null : ops[ops.length - 1];
-    if (op[LAZY_VALUE] === true && previous !== null && previous[LAZY_VALUE] === true && samePath(previous.path, op.path)) {
+    let previous = ops.length === 0 ? null : ops[ops.length - 1];
+    if (previous === null) { ops.push(op); return; }
+    if (op[LAZY_VALUE] === true && op.op === OpKind.set && previous[LAZY_VALUE] === true && previous.op === OpKind.set && samePath(previous.path, op.path)) {
       ops[ops.length - 1] = op;
+    } else if (op.op === OpKind.splice && previous.op === OpKind.splice && op.deleteCount === 0 && previous.deleteCount === 0 &&
+               op.index === previous.index + previous.items.length && samePath(previous.path, op.path)) {
+      if (previous[JOINED] !== true) {
+        previous = { op: OpKind.splice, path: previous.path, index: previous.index, deleteCount: 0, items: previous.items.slice(), [JOINED]: true };
+        ops[ops.length - 1] = previous;
+      }
+      for (let i = 0; i < op.items.length; i++) previous.items.push(op.items[i]);
     } else ops.push(op);
   }
   function coalesced(ops) {
@@ -766,12 +856,15 @@
     let errors = null;
     for (const mutation of pending) {
       const ops = mutation.ops;
+      let entries = false;
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i];
         if (op[LAZY_VALUE] !== true) continue;
         if (errors === null) errors = [];
-        ops[i] = { op: OpKind.set, path: op.path, value: encodeValue(op.value, op.path, errors) };
+        if (ENTRY_WIRE[op.op] !== undefined) { ops[i] = entryWireOp(op, errors); entries = true; }
+        else ops[i] = { op: OpKind.set, path: op.path, value: encodeValue(op.value, op.path, errors) };
       }
+      if (entries) mutation.ops = coalesced(ops);
     }
     if (errors !== null && errors.length) reportUnserializable(record, errors);
   }
@@ -794,7 +887,7 @@
     if (!record.derivedDirty) return;
     record.derivedDirty = false;
     let next = encodeState(record);
-    let ops = diffStates(snapshotOf(record), next);
+    let ops = capOpPaths(diffStates(snapshotOf(record), next), next);
     record.snapshot = next;
     queueMutationRaw(record, 'direct', ops, record.derivedAction);
   }
@@ -803,9 +896,27 @@
     if (record.pending === null) record.pending = [makeMutation(type, action, ops)];
     else {
       let last = record.pending[record.pending.length - 1];
-      if (type === 'direct' && last.type === 'direct' && last.action === action) { for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
+      if (type === 'direct' && last.type === 'direct' && last[CALL] === action) { for (let i = 0; i < ops.length; i++) last.ops.push(ops[i]); }
       else record.pending.push(makeMutation(type, action, ops));
     }
+  }
+
+  // Derived ops obey the op-path limit too (PROTOCOL.md A.2 "Depth"): an op deeper than MAX_OP_PATH steps
+  // becomes a set of its ancestor at the limit, valued from the new encoded state (once per ancestor).
+  const MAX_OP_PATH = 64;
+  function capOpPaths(ops, next) {
+    let out = null;
+    for (let i = 0; i < ops.length; i++) {
+      let o = ops[i];
+      if (o.path.length <= MAX_OP_PATH) { if (out !== null) out.push(o); continue; }
+      if (out === null) out = ops.slice(0, i);
+      let cut = o.path.slice(0, MAX_OP_PATH), node = next;
+      for (let j = 0; j < cut.length && node !== null && typeof node === 'object'; j++) node = node[cut[j]];
+      let previous = out.length ? out[out.length - 1] : null;
+      if (previous !== null && previous.op === OpKind.set && samePath(previous.path, cut)) continue;
+      out.push({ op: OpKind.set, path: cut, value: node === undefined ? null : node });
+    }
+    return out === null ? ops : out;
   }
 
   function flushStore(record) {
@@ -854,7 +965,7 @@
       return;
     }
     let next = encodeState(record);
-    let ops = diffStates(snapshotOf(record), next);
+    let ops = capOpPaths(diffStates(snapshotOf(record), next), next);
     record.snapshot = next;
     if (record.flush === 'sync') { queueMutation(record, type, ops); return; }
     // a patch after direct writes of this tick: those are inside this diff too, reported under the patch type
@@ -923,11 +1034,14 @@
       send(record, MessageType.actionResult, { ok: false, error: { code: 'action_threw', name: info.name, message: info.message, stack: info.stack } }, mid);
     }
     let result;
+    dispatching = mid;   // the action's call (if $onAction sees one) is a root tagged with this dispatch
     try {
       result = store[name].apply(store, args);
     } catch (e) {
       threw(e);
       return;
+    } finally {
+      dispatching = undefined;
     }
     if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
       try { result.then(ok, threw); } catch (e) { threw(e); }

@@ -22,7 +22,8 @@
    * @typedef {(string|number)[]} Path  steps from the state root: keys of objects, indices of arrays
    * @typedef {{ op: OpKind.set, path: Path, value: unknown }
    *   | { op: OpKind.delete, path: Path }
-   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }
+   *   | the entry ops of a Map or Set (reactivity.js: mapSet, mapDelete, setAdd, setDelete, mapClear, setClear)} Op
    * @typedef {{ type: string, storeId: string, events: unknown, payload?: object }} Mutation
    *   what a $subscribe callback receives; its ops are under the symbol key OPS
    */
@@ -45,7 +46,8 @@
   }
 
   const OPS = Symbol.for('statehub.ops');
-  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice', mapSet: 'mapSet', mapDelete: 'mapDelete',
+    setAdd: 'setAdd', setDelete: 'setDelete', mapClear: 'mapClear', setClear: 'setClear' });
   const MutationType = Object.freeze({ direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
   // What a queued delivery to subscribers is.
   const Delivery = Object.freeze({ drainOnly: -1, direct: 0, patchObject: 1, patchFunction: 2 });
@@ -92,10 +94,21 @@
     return app;
   }
   function hasInjectionContext() { return currentApp !== null; }
+  // Vue's inject(): outside an app context (no component here, so outside runWithContext) it
+  // warns and returns undefined, default or not.
   function inject(key, defaultValue, treatDefaultAsFactory = false) {
-    if (currentApp !== null && key in currentApp._context.provides) return currentApp._context.provides[key];
+    if (currentApp === null) {
+      warnVue('inject() can only be used inside setup() or functional components.');
+      return undefined;
+    }
+    const provides = currentApp._context.provides;
+    if (key in provides) return provides[key];
     if (arguments.length > 1) return treatDefaultAsFactory && typeof defaultValue === 'function' ? defaultValue() : defaultValue;
+    warnVue(`injection "${String(key)}" not found.`);
     return undefined;
+  }
+  function warnVue(message) {
+    if (global.console && typeof global.console.warn === 'function') global.console.warn('[Vue warn]: ' + message);
   }
   const runInApp = (pinia, fn) => (pinia._a && typeof pinia._a.runWithContext === 'function' ? pinia._a.runWithContext(fn) : fn());
 
@@ -298,8 +311,7 @@
         return pinia;
       },
       use(plugin) {
-        if (plugins.indexOf(plugin) !== -1) return pinia;
-        plugins.push(plugin);
+        plugins.push(plugin);   // as in Pinia: a plugin added twice runs twice
         // applied at once, to the stores that already exist as well (see js/README.md)
         pinia._s.forEach((store) => applyPlugin(recordOf(store), plugin));
         return pinia;
@@ -862,18 +874,43 @@
         continue;
       }
       let parent = target;
-      const last = op.op === OpKind.splice ? length : length - 1;
+      const entryOp = ENTRY_OPS.has(op.op);
+      const last = op.op === OpKind.splice || entryOp ? length : length - 1;
       for (let j = 0; j < last; j++) {
         parent = hasOwn(parent, path[j]) ? parent[path[j]] : undefined;   // own keys only
         if (!isObject(parent)) throw new Error('applyOps: no container at ' + JSON.stringify(path.slice(0, j + 1)));
       }
-      if (op.op === OpKind.set) defineOwn(parent, path[length - 1], clone(op.value));
+      if (entryOp) applyEntryOp(parent, op, clone);
+      else if (op.op === OpKind.set) defineOwn(parent, path[length - 1], clone(op.value));
       else if (op.op === OpKind.delete) delete parent[path[length - 1]];
       else if (op.op === OpKind.splice) parent.splice(op.index, op.deleteCount, ...clone(op.items));
       else throw new Error(`applyOps: unknown op "${op.op}"`);
     }
     return target;
   }
+
+  // Entry ops of a Map or Set (js/README.md): the entry is found by its position, so object
+  // keys need not be the same objects.
+  const ENTRY_OPS = new Set([OpKind.mapSet, OpKind.mapDelete, OpKind.setAdd, OpKind.setDelete, OpKind.mapClear, OpKind.setClear]);
+  function applyEntryOp(collection, op, clone) {
+    const isMap = op.op === OpKind.mapSet || op.op === OpKind.mapDelete || op.op === OpKind.mapClear;
+    if (!(isMap ? collection instanceof Map || isMapProxy(collection) : collection instanceof Set || isSetProxy(collection))) {
+      throw new Error(`applyOps: "${op.op}" needs a ${isMap ? 'Map' : 'Set'} at ${JSON.stringify(op.path)}`);
+    }
+    const memberAt = (index) => {
+      let i = 0;
+      for (const member of collection.keys()) { if (i === index) return { member }; i++; }
+      throw new Error(`applyOps: no entry ${index} at ${JSON.stringify(op.path)}`);
+    };
+    switch (op.op) {
+      case OpKind.mapSet: collection.set(op.added ? clone(op.key) : memberAt(op.index).member, clone(op.value)); break;
+      case OpKind.mapDelete: case OpKind.setDelete: collection.delete(memberAt(op.index).member); break;
+      case OpKind.setAdd: collection.add(clone(op.value)); break;
+      default: collection.clear();
+    }
+  }
+  const isMapProxy = (v) => toRaw(v) instanceof Map;
+  const isSetProxy = (v) => toRaw(v) instanceof Set;
 
   const api = {
     createPinia, setActivePinia, getActivePinia, defineStore, storeToRefs, skipHydrate,

@@ -39,9 +39,17 @@
    * The kinds of operation the log records (docs/PROTOCOL.md A.2).
    * @typedef {(string|number)[]} Path  steps from a state root: object keys, array indices
    * @typedef {{ op: OpKind.set, path: Path, value: unknown } | { op: OpKind.delete, path: Path }
-   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }} Op
+   *   | { op: OpKind.splice, path: Path, index: number, deleteCount: number, items: unknown[] }
+   *   | { op: OpKind.mapSet, path: Path, index: number, key: unknown, value: unknown, added: boolean }
+   *   | { op: OpKind.mapDelete, path: Path, index: number, key: unknown }
+   *   | { op: OpKind.setAdd, path: Path, index: number, value: unknown }
+   *   | { op: OpKind.setDelete, path: Path, index: number, value: unknown }
+   *   | { op: OpKind.mapClear | OpKind.setClear, path: Path }} Op
+   * Entry ops (js/README.md): `path` names the Map or Set, `index` the entry's position in
+   * insertion order at the time of the write (a new entry is last).
    */
-  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice' });
+  const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice', mapSet: 'mapSet', mapDelete: 'mapDelete',
+    setAdd: 'setAdd', setDelete: 'setDelete', mapClear: 'mapClear', setClear: 'setClear' });
   const IS_READONLY = '__v_isReadonly';
   const IS_SHALLOW = '__v_isShallow';
   // Depth limits (docs/PROTOCOL.md, "Depth"): a store's state nests at most MAX_STATE_DEPTH
@@ -462,10 +470,13 @@
   // plugin, at the end of the tick, after dropping the earlier sets of the same collection)
   // gets it as it is then, which is what applying the later ops would give anyway. Filling a
   // Map in a loop thus costs one copy per tick, not one per write. Marked with LAZY_VALUE.
+  // A later entry op of the same collection (mapSet, setAdd, …) would then be applied twice, so
+  // the entry methods settle (copy) the collection's outstanding lazy sets before they write.
   const LAZY_VALUE = Symbol.for('statehub.lazyValue');
+  const lazyOutstanding = new WeakMap();   // collection -> its lazy sets not yet copied
   function lazyCollectionSet(path, collection) {
     let copy, copied = false;
-    return {
+    const op = {
       op: OpKind.set,
       path,
       get value() {
@@ -474,6 +485,15 @@
       },
       [LAZY_VALUE]: true
     };
+    const list = lazyOutstanding.get(collection);
+    if (list === undefined) lazyOutstanding.set(collection, [op]);
+    else list.push(op);
+    return op;
+  }
+  function settleLazy(collection) {
+    const list = lazyOutstanding.get(collection);
+    lazyOutstanding.delete(collection);
+    for (const op of list) void op.value;
   }
   // A copy of a Map or Set in a state tree, its members linked to it.
   function snapshotCollection(collection) {
@@ -489,17 +509,62 @@
     collection.forEach((value) => { out.add(snapshot(value, collection, IN_COLLECTION, seen)); });
     return out;
   }
-  // A Map or Set changed in place: a `set` of it at each of its paths.
-  function emitCollection(raw) {
+  // A Map or Set changed in place: an entry op at each of its paths (kind: Vue's trigger type,
+  // 0 set of an existing key, 1 add, 2 delete, 3 clear; index: the entry's position, -1 when
+  // not yet known). A collection inside another one, or a member no proxy saw change (kind
+  // undefined: a Date in a Set), is sent as a `set` of the (outermost) collection.
+  function emitCollection(raw, kind, key, member, index) {
     const out = pathsOf(raw);
     if (out.length === 0) return;
     if (!anyWants(out)) { registerTree(raw, null, null, 0); return; }
     const ops = [];
+    let make = null;
     for (let i = 0; i < out.length; i += 2) {
       const path = out[i + 1].slice();
-      ops.push(lazyCollectionSet(path, raw));
+      if (kind === undefined || (pathsIntoCollections && path.some((step) => step instanceof CollectionStep))) { ops.push(lazyCollectionSet(path, raw)); continue; }
+      if (make === null) make = entryOps(raw, kind, key, member, index);
+      ops.push(make(path));
     }
     deliverOps(out, ops);
+  }
+  // Makes the entry op of one write, one per path. A member that is an object is copied when
+  // first read (LAZY_VALUE, as for whole-collection sets): a batched reader sees it as it is at
+  // the end of the tick, so `map.set(k, item); item.x = 1` (a write into the raw item, which no
+  // proxy sees) still reaches the mirror. Later writes into the member through a proxy are
+  // whole-collection sets, which supersede it.
+  function entryOps(raw, kind, key, member, index) {
+    const isMap = raw instanceof Map;
+    if (kind === 3) { const op = isMap ? OpKind.mapClear : OpKind.setClear; return (path) => ({ op, path }); }
+    if (index < 0) index = indexOfMember(raw, key);
+    if (kind === 2) {
+      const gone = isObject(key) ? snapshot(key, null, null) : key;
+      return isMap ? (path) => ({ op: OpKind.mapDelete, path, index, key: gone })
+        : (path) => ({ op: OpKind.setDelete, path, index, value: gone });
+    }
+    let copy, copied = false;
+    const value = isMap ? member : key;
+    const read = () => {
+      if (!copied) { copied = true; copy = snapshot(value, null, null); }
+      return copy;
+    };
+    const lazy = isObject(value);
+    const mapKey = isMap && isObject(key) ? snapshot(key, null, null) : key;
+    return (path) => {
+      const op = isMap ? { op: OpKind.mapSet, path, index, key: mapKey, value: undefined, added: kind === 1 }
+        : { op: OpKind.setAdd, path, index, value: undefined };
+      if (!lazy) op.value = value;
+      else { Object.defineProperty(op, 'value', { get: read, enumerable: true, configurable: true }); op[LAZY_VALUE] = true; }
+      return op;
+    };
+  }
+  // Position of a Map key or Set value in insertion order (SameValueZero, as Map uses).
+  function indexOfMember(collection, key) {
+    let i = 0;
+    for (const k of collection.keys()) {
+      if (k === key || (k !== k && key !== key)) return i;
+      i++;
+    }
+    return -1;
   }
   function ancestorSet(info, path) {
     let node = infoRoots.get(info), parent = null, key = null;
@@ -908,15 +973,17 @@
   // ---------------------------------------------------------------------------
 
   // A collection in a state tree changed in place: its ops, then its effects.
-  function afterCollectionWrite(raw, kind, key, member) {
+  // index: the entry's position (known for adds and needed before a delete), else -1.
+  function afterCollectionWrite(raw, kind, key, member, index) {
     if (rootCount !== 0 && opHook !== null && isIterableCollection(raw)) {
-      // link a new member now (its own later writes are then reported); the copy comes later
+      // link a new member now (its own later writes are then reported)
       if (isObject(member)) registerTree(member, raw, IN_COLLECTION, 0);
       if (isObject(key) && raw instanceof Map) registerTree(key, raw, IN_COLLECTION, 0);
       writes.depth++;
-      try { emitCollection(raw); trigger(raw, kind, key); } finally { endWrite(); }
+      try { emitCollection(raw, kind, key, member, index); trigger(raw, kind, key); } finally { endWrite(); }
     } else trigger(raw, kind, key);
   }
+  const wantsEntryIndex = (raw) => rootCount !== 0 && opHook !== null && isIterableCollection(raw);
   function trackRead(raw, key) { if (activeEffect !== null && shouldTrack) track(raw, key); }
 
   function makeCollectionInstrumentations(readonlyKind, shallow) {
@@ -971,36 +1038,41 @@
     } else {
       methods.add = function (value) {
         const raw = toRaw(this), rawValue = shallow ? value : toRaw(value);
+        if (lazyOutstanding.has(raw)) settleLazy(raw);
         if (!raw.has(rawValue) && !raw.has(value)) {
           raw.add(rawValue);
-          afterCollectionWrite(raw, 1, rawValue, rawValue);
+          afterCollectionWrite(raw, 1, rawValue, rawValue, raw.size - 1);
         }
         return this;
       };
       methods.set = function (key, value) {
         const raw = toRaw(this);
+        if (lazyOutstanding.has(raw)) settleLazy(raw);
         if (!shallow) value = toRaw(value);
         let had = raw.has(key);
         if (!had) { key = toRaw(key); had = raw.has(key); }
         const old = raw.get(key);
         raw.set(key, value);
-        if (!had) afterCollectionWrite(raw, 1, key, value);
-        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key, value);
+        if (!had) afterCollectionWrite(raw, 1, key, value, raw.size - 1);
+        else if (hasChanged(value, old)) afterCollectionWrite(raw, 0, key, value, -1);
         return this;
       };
       methods.delete = function (key) {
         const raw = toRaw(this);
+        if (lazyOutstanding.has(raw)) settleLazy(raw);
         let had = raw.has(key);
         if (!had) { key = toRaw(key); had = raw.has(key); }
+        const index = had && wantsEntryIndex(raw) ? indexOfMember(raw, key) : -1;
         const result = raw.delete(key);
-        if (had) afterCollectionWrite(raw, 2, key);
+        if (had) afterCollectionWrite(raw, 2, key, undefined, index);
         return result;
       };
       methods.clear = function () {
         const raw = toRaw(this);
+        if (lazyOutstanding.has(raw)) settleLazy(raw);
         const hadItems = raw.size !== 0;
         const result = raw.clear();
-        if (hadItems) afterCollectionWrite(raw, 3, undefined);
+        if (hadItems) afterCollectionWrite(raw, 3, undefined, undefined, -1);
         return result;
       };
     }

@@ -4,7 +4,8 @@
  * Vue and Pinia use, written for StateHub. Classic script; publishes globalThis.StateHubSpec.
  *
  * StateHubSpec.run() runs every registered test in order (async tests awaited), captures
- * console.warn per test (for toHaveBeenWarned), and resolves to { passed, failed, failures }.
+ * console.warn per test (for toHaveBeenWarned), and resolves to { passed, failed, failures,
+ * tests } (tests: { name, ok, message } per test, in order, for js/tests/compare-real-pinia.mjs).
  * It also stores that object in globalThis.__stateHubSpecResult.
  */
 (function (global) {
@@ -163,7 +164,7 @@
     value != null && (Object(value) instanceof type || (type === Function && typeof value === 'function')));
 
   async function run(print = global.print || ((line) => global.console.log(line))) {
-    const result = { passed: 0, failed: 0, failures: [], done: false };
+    const result = { passed: 0, failed: 0, failures: [], tests: [], done: false };
     global.__stateHubSpecResult = result;
     const console = global.console;
     const originalWarn = console.warn;
@@ -175,9 +176,12 @@
         await test.body();
         for (const hook of test.afterEach) await hook();
         result.passed++;
+        result.tests.push({ name: test.name, ok: true, message: '' });
       } catch (e) {
+        const message = e && e.message ? e.message : String(e);
         result.failed++;
-        result.failures.push(test.name + ': ' + (e && e.message ? e.message : String(e)));
+        result.failures.push(test.name + ': ' + message);
+        result.tests.push({ name: test.name, ok: false, message });
       } finally {
         console.warn = originalWarn;
       }

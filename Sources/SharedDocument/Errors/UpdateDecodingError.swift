@@ -23,6 +23,9 @@ public struct UpdateDecodingError: Error, Equatable, CustomStringConvertible, Se
         case nestingTooDeep
         /// Well-formed bytes that describe an impossible document.
         case invalidStructure(String)
+        /// A Yjs update in format v2 (`encodeStateAsUpdateV2`, `Y.applyUpdateV2`): recognised
+        /// by its framing and refused; only format v1 is read.
+        case formatV2
     }
 
     /// Nesting limit for `Any` values and shared types (the project's depth agreement).
@@ -48,6 +51,7 @@ public struct UpdateDecodingError: Error, Equatable, CustomStringConvertible, Se
         case .invalidUTF8: return "string is not UTF-8 at byte \(offset)"
         case .nestingTooDeep: return "value nested deeper than \(Self.maximumNesting) levels at byte \(offset)"
         case .invalidStructure(let reason): return "invalid update structure at byte \(offset): \(reason)"
+        case .formatV2: return "a Yjs update in format v2 (encodeStateAsUpdateV2); only format v1 is read: encode it with Y.encodeStateAsUpdate, or convert it with Y.convertUpdateFormatV2ToV1"
         }
     }
 }

@@ -2,55 +2,91 @@ import StateHubJSON
 
 extension YValue {
     /// JSON text as JavaScript's `JSON.stringify(value, null, indent)` writes it: keys in the
-    /// value's own (JavaScript) order, integral numbers without a fraction, `undefined` as
-    /// `null`, bytes as an object of indices (what `JSON.stringify` does with a `Uint8Array`).
+    /// value's own (JavaScript) order, numbers spelled as JavaScript spells them (StateHubJSON's
+    /// `writeNumber`), `undefined` as `null` in arrays and left out of objects, bytes as an
+    /// object of indices (what `JSON.stringify` does with a `Uint8Array`).
+    ///
+    /// Walks the value with an explicit stack, so any depth is written without recursion.
     public func jsonString(indent: Int = 0) -> String {
-        var out = ""
-        write(to: &out, indent: indent, level: 0)
-        return out
+        var writer = YValueJSONWriter(indent: indent)
+        writer.write(self)
+        return writer.output
+    }
+}
+
+/// The iterative writer behind ``YValue/jsonString(indent:)``.
+private struct YValueJSONWriter {
+    /// A container being written and the index of its next element or key.
+    enum Open {
+        case array([YValue], next: Int)
+        case object(YObject, next: Int)
     }
 
-    private func write(to out: inout String, indent: Int, level: Int) {
-        func newline(_ level: Int) {
-            guard indent > 0 else { return }
-            out += "\n" + String(repeating: " ", count: indent * level)
+    let indent: Int
+    var output = ""
+    var stack: [Open] = []
+
+    init(indent: Int) { self.indent = indent }
+
+    mutating func write(_ root: YValue) {
+        begin(root)
+        while let top = stack.popLast() {
+            let level = stack.count + 1
+            switch top {
+            case .array(let values, let next):
+                guard next < values.count else { close("]", level: level - 1); continue }
+                if next > 0 { output += "," }
+                newline(level)
+                stack.append(.array(values, next: next + 1))
+                begin(values[next])
+            case .object(let object, var next):
+                // JSON.stringify leaves out members whose value is undefined.
+                while next < object.keys.count, object[object.keys[next]] ?? .undefined == .undefined { next += 1 }
+                guard next < object.keys.count else { close("}", level: level - 1); continue }
+                let key = object.keys[next]
+                if output.utf8.last != UInt8(ascii: "{") { output += "," }
+                newline(level)
+                JSONValue.writeString(key, into: &output)
+                output += indent > 0 ? ": " : ":"
+                stack.append(.object(object, next: next + 1))
+                begin(object[key] ?? .null)
+            }
         }
-        let separator = indent > 0 ? ": " : ":"
-        switch self {
-        case .undefined, .null: out += "null"
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .int(let number): out += String(number)
-        case .double(let number):
-            if !number.isFinite { out += "null" } else if number == number.rounded(), abs(number) < 1e21 { out += String(Int64(number)) } else { out += "\(number)" }
-        case .bigint(let number): out += String(number)
-        case .string(let string): JSONValue.writeString(string, into: &out)
+    }
+
+    /// Writes a scalar, or opens a container and leaves it on the stack.
+    mutating func begin(_ value: YValue) {
+        switch value {
+        case .undefined, .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .int(let number): JSONValue.writeNumber(Double(number), into: &output)
+        case .double(let number): JSONValue.writeNumber(number, into: &output)
+        case .bigint(let number): output += String(number)
+        case .string(let string): JSONValue.writeString(string, into: &output)
         case .bytes(let data):
-            YValue.object(YObject(data.enumerated().map { (String($0.offset), YValue.int(Int64($0.element))) })).write(to: &out, indent: indent, level: level)
+            begin(.object(YObject(data.enumerated().map { (String($0.offset), YValue.int(Int64($0.element))) })))
         case .array(let values):
-            guard !values.isEmpty else { out += "[]"; return }
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                newline(level + 1)
-                value.write(to: &out, indent: indent, level: level + 1)
-            }
-            newline(level)
-            out += "]"
+            if values.isEmpty { output += "[]" } else { output += "["; stack.append(.array(values, next: 0)) }
         case .object(let object):
-            guard object.count > 0 else { out += "{}"; return }
-            out += "{"
-            var first = true
-            for (key, value) in object {
-                if !first { out += "," }
-                first = false
-                newline(level + 1)
-                JSONValue.writeString(key, into: &out)
-                out += separator
-                value.write(to: &out, indent: indent, level: level + 1)
-            }
-            newline(level)
-            out += "}"
+            output += "{"
+            stack.append(.object(object, next: 0))
         }
+    }
+
+    /// Ends a container: on its own line when indenting and it had members.
+    mutating func close(_ bracket: String, level: Int) {
+        if output.utf8.last == UInt8(ascii: bracket == "]" ? "[" : "{") {
+            output += bracket
+        } else {
+            newline(level)
+            output += bracket
+        }
+    }
+
+    mutating func newline(_ level: Int) {
+        guard indent > 0 else { return }
+        output += "\n"
+        output += String(repeating: " ", count: indent * level)
     }
 }
 

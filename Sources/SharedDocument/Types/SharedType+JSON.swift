@@ -1,4 +1,4 @@
-import Foundation
+import StateHubJSON
 
 extension SharedType {
     /// The item holding the element at `index` of the list, and the offset inside it.
@@ -72,29 +72,29 @@ extension SharedType {
         }
     }
 
-    /// JSON content from old Yjs versions (ref 2) and embeds; `"undefined"` is JavaScript's.
+    /// JSON content from old Yjs versions (ref 2) and embeds, read as `JSON.parse` reads it
+    /// (StateHubJSON: key order, duplicate keys, at most 512 levels); `"undefined"` is
+    /// JavaScript's. Text that does not parse shows as `undefined`.
     static func parseJSON(_ text: String) -> YValue {
         if text == "undefined" { return .undefined }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else { return .undefined }
-        return convert(object, depth: 0)
+        guard let value = try? JSONParser().parse(text) else { return .undefined }
+        return convert(value)
     }
 
-    private static func convert(_ object: Any, depth: Int) -> YValue {
-        guard depth < UpdateDecodingError.maximumNesting else { return .null }
-        switch object {
-        case let string as String: return .string(string)
-        case let flag as Bool where "\(type(of: object))".contains("Bool"):
-            return .bool(flag)
-        case let number as NSNumber:
-            let double = number.doubleValue
-            if double == double.rounded(), abs(double) < 9_007_199_254_740_992 { return .int(Int64(double)) }
-            return .double(double)
-        case let array as [Any]: return .array(array.map { convert($0, depth: depth + 1) })
-        case let dictionary as [String: Any]:
-            var result = YObject()
-            for key in dictionary.keys.sorted() { result[key] = convert(dictionary[key] as Any, depth: depth + 1) }
-            return .object(result)
-        default: return .null
+    /// Bounded by the parser's depth cap (512), so the recursion is too.
+    private static func convert(_ value: JSONValue) -> YValue {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number):
+            if number == number.rounded(), abs(number) < 9_007_199_254_740_992 { return .int(Int64(number)) }
+            return .double(number)
+        case .string(let string): return .string(string)
+        case .array(let elements): return .array(elements.map(convert))
+        case .object(let members):
+            var object = YObject()
+            for (key, member) in members { object[key.string] = convert(member) }
+            return .object(object)
         }
     }
 }

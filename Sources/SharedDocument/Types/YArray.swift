@@ -10,11 +10,15 @@ public struct YArray {
 
     public var count: Int { type.length }
 
+    /// - Throws: ``SharedDocumentError`` for an index past the end, or a value nested deeper
+    ///   than ``UpdateDecodingError/maximumNesting`` levels.
     public func insert(_ values: [YValue], at index: Int) throws(SharedDocumentError) {
+        try YValue.checkNesting(values)
         try document.listInsert(type, at: index, values.map(ListContent.value))
     }
 
     public func push(_ values: [YValue]) throws(SharedDocumentError) {
+        try YValue.checkNesting(values)
         try document.listPush(type, values.map(ListContent.value))
     }
 

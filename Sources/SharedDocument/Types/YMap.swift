@@ -19,7 +19,10 @@ public struct YMap {
         return try SharedType.lastValue(of: item, depth: 0)
     }
 
+    /// - Throws: ``SharedDocumentError`` when the type was deleted, or for a value nested
+    ///   deeper than ``UpdateDecodingError/maximumNesting`` levels.
     public func set(_ key: String, _ value: YValue) throws(SharedDocumentError) {
+        try YValue.checkNesting([value])
         if case .bytes(let data) = value { try set(key, content: .binary(data)) } else { try set(key, content: .any([value])) }
     }
 
@@ -46,18 +49,21 @@ public struct YMap {
     }
 
     func set(_ key: String, content: ItemContent) throws(SharedDocumentError) {
-        try document.checkAlive(type)
-        document.transact { transaction in
-            let left = type.map[key]
-            document.insertItem(content, parent: type, left: left, right: nil, parentSub: key, transaction)
+        try edit { transaction in
+            document.insertItem(content, parent: type, left: type.map[key], right: nil, parentSub: key, transaction)
         }
     }
 
     public func delete(_ key: String) throws(SharedDocumentError) {
-        try document.checkAlive(type)
-        document.transact { transaction in
+        try edit { transaction in
             if let item = type.map[key] { document.delete(item, transaction) }
         }
+    }
+
+    /// A local change: refused on a deleted type, else made in one transaction.
+    private func edit(_ body: (Transaction) -> Void) throws(SharedDocumentError) {
+        try document.checkAlive(type)
+        document.transact(body)
     }
 
     /// The nested map at `key`, if that is what it holds.

@@ -112,10 +112,33 @@ struct DecodedUpdate {
 
     static func read(_ bytes: [UInt8]) throws(UpdateDecodingError) -> DecodedUpdate {
         var reader = ByteReader(bytes)
-        let clients = try readStructs(&reader)
-        let deleteSet = try DeleteSet.read(from: &reader)
-        // Yjs ignores trailing bytes; so do we (y-protocols may append nothing, but be lenient).
+        let clients: [WireClientStructs]
+        let deleteSet: DeleteSet
+        do {
+            clients = try readStructs(&reader)
+            deleteSet = try DeleteSet.read(from: &reader)
+        } catch {
+            if isFormatV2(bytes) { throw UpdateDecodingError(.formatV2, at: 0) }
+            throw error
+        }
+        // Yjs ignores trailing bytes, and so do we, except when the whole input is a v2
+        // update: its leading zero also reads as an empty v1 update, which would show an
+        // empty document instead of saying what the bytes are.
+        if !reader.isAtEnd, isFormatV2(bytes) { throw UpdateDecodingError(.formatV2, at: 0) }
         return DecodedUpdate(clients: clients, deleteSet: deleteSet)
+    }
+
+    /// Whether `bytes` are framed as a Yjs v2 update (`encodeStateAsUpdateV2`): a zero
+    /// feature flag, nine length-prefixed column buffers that fit, then the rest encoder's
+    /// bytes (at least a struct count and a delete-set count).
+    static func isFormatV2(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first == 0 else { return false }
+        var reader = ByteReader(bytes, position: 1)
+        for _ in 0..<9 {
+            guard let length = try? reader.readVarUint(), length <= reader.remaining else { return false }
+            reader = ByteReader(bytes, position: reader.position + length)
+        }
+        return reader.remaining >= 2
     }
 
     static func readStructs(_ reader: inout ByteReader) throws(UpdateDecodingError) -> [WireClientStructs] {

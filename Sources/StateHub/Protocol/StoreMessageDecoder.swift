@@ -108,9 +108,11 @@ struct StoreMessageDecoder {
                 var list: [MutationOp] = []
                 try self.list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in list.append(try decoder.operation()) }
                 ops = list
-            } else if tokenizer.isString(key, equalTo: "action") {
-                // The action running when the writes happened (PROTOCOL.md A.5.2): for traces,
-                // which keep the raw message; the mirror does not need it.
+            } else if tokenizer.isString(key, equalTo: "action") || tokenizer.isString(key, equalTo: "call")
+                        || tokenizer.isString(key, equalTo: "parent") || tokenizer.isString(key, equalTo: "root")
+                        || tokenizer.isString(key, equalTo: "dispatch") {
+                // The action call running when the writes happened and how it nests (PROTOCOL.md
+                // A.5.2): for traces, which keep the raw message; the mirror does not need it.
                 _ = try value()
             } else {
                 throw GiveUp()

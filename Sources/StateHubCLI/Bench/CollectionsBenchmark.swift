@@ -4,11 +4,11 @@ import JSSources
 import StateHub
 
 /// `statehub bench collections` (js engineer, issue 13): what mirroring a `Map` changed in
-/// place costs. Each `map.set` is sent as a `set` of the whole Map (docs/PROTOCOL.md A.10), so
-/// its cost grows with the Map; the baseline is the same write on a plain object of the same
+/// place costs. Each `map.set` is sent as an entry op (docs/PROTOCOL.md A.3.1), so its cost
+/// should not grow with the Map; the baseline is the same write on a plain object of the same
 /// size (a `set` of one key).
 struct CollectionsBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "collections", abstract: "Mirroring Map writes (a whole-collection set) against object writes, in one run.")
+    static let configuration = CommandConfiguration(commandName: "collections", abstract: "Mirroring Map writes (entry ops) against object writes, in one run.")
 
     @OptionGroup var options: BenchOptions
 
@@ -44,7 +44,7 @@ struct CollectionsBenchmark {
             }
             figures += [
                 Figure(key: "collections.object_set_\(size)", label: "object key write, \(size) keys, mirrored (flush sync)", unit: "µs", higherIsBetter: false, jit: median(objectMicros)),
-                Figure(key: "collections.map_set_\(size)", label: "map.set, \(size) entries, mirrored as a whole-Map set", unit: "µs", higherIsBetter: false, jit: median(mapMicros), baselineKey: "collections.object_set_\(size)"),
+                Figure(key: "collections.map_set_\(size)", label: "map.set, \(size) entries, mirrored (flush sync, entry op)", unit: "µs", higherIsBetter: false, jit: median(mapMicros), baselineKey: "collections.object_set_\(size)"),
                 Figure(key: "collections.object_bytes_\(size)", label: "message per object key write, \(size) keys", unit: "B", higherIsBetter: false, jit: median(objectBytes)),
                 Figure(key: "collections.map_bytes_\(size)", label: "message per map.set, \(size) entries", unit: "B", higherIsBetter: false, jit: median(mapBytes), baselineKey: "collections.object_bytes_\(size)"),
                 Figure(key: "collections.object_fill_\(size)", label: "fill an object with \(size) keys in one tick (flush tick)", unit: "µs", higherIsBetter: false, jit: median(objectFill)),
@@ -78,7 +78,7 @@ struct CollectionsBenchmark {
           const objectMicros = (performance.now() - start) * 1000 / writes
           const objectBytes = bytes / messages
           store.$dispose()
-          // filling in one tick (flush tick): one copy of the Map per tick, not per write
+          // filling in one tick (flush tick): the inserts of a tick join into one splice
           let tickBytes = 0
           const tickPinia = createPinia()
           tickPinia.use(StateHubSync.createSyncPlugin({ post: (text) => { tickBytes += text.length } }))

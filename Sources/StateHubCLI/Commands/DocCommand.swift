@@ -11,7 +11,14 @@ struct DocCommand: AsyncParsableCommand {
             Each root is shown as Yjs shows it after getMap / getArray / getText; the kind is read \
             from its content (keyed items: map, string content: text, otherwise array). \
             --diff writes the binary update a peer with that state vector lacks to standard output \
-            instead of printing JSON.
+            instead of printing JSON. Only update format v1 is read: a v2 update \
+            (encodeStateAsUpdateV2) is recognised and refused.
+
+            Exit codes: 0 the document is complete; 1 an update cannot be read (malformed, or \
+            format v2) or an output cannot be written; 2 a file cannot be opened or an argument \
+            is wrong; 3 the document was printed, but the updates hold structs or deletes that \
+            wait for content they do not include (listed on standard error: which clients, \
+            from which clocks).
             """
     )
 
@@ -78,12 +85,27 @@ struct DocCommand: AsyncParsableCommand {
             Output.error("statehub: \(error)")
             throw ExitCode(1)
         }
-        guard stateVector else {
+        if stateVector {
+            var vector = YObject()
+            for (client, clock) in document.stateVector.sorted(by: { $0.key > $1.key }) { vector[String(client)] = .int(Int64(clock)) }
+            Output.line(YValue.object(["document": json, "stateVector": .object(vector)]).jsonString(indent: 2))
+        } else {
             Output.line(json.jsonString(indent: 2))
-            return
         }
-        var vector = YObject()
-        for (client, clock) in document.stateVector.sorted(by: { $0.key > $1.key }) { vector[String(client)] = .int(Int64(clock)) }
-        Output.line(YValue.object(["document": json, "stateVector": .object(vector)]).jsonString(indent: 2))
+        if let pending = document.pending {
+            Output.error(Self.describe(pending))
+            throw ExitCode(3)
+        }
+    }
+
+    /// What the printed document lacks, for standard error.
+    static func describe(_ pending: PendingContent) -> String {
+        var lines = ["statehub: the document is incomplete: the updates hold content that waits for updates not given, and it is not shown"]
+        for waiting in pending.structs {
+            lines.append("  waiting: \(waiting.count) struct\(waiting.count == 1 ? "" : "s") of \(waiting.span)")
+        }
+        for span in pending.missing { lines.append("  missing: \(span)") }
+        for span in pending.deletes { lines.append("  waiting: deletes of \(span) (not received)") }
+        return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Delivery
 import Foundation
+import JSEngine
 import StateHubPage
 
 /// `statehub run --server URL --app NAME --user ID`: the micro-app comes from a StateHub
@@ -25,9 +26,11 @@ struct ServerRunOptions: ParsableArguments {
 extension RunCommand {
     /// The delivered bundle as the first file to run, or nothing without `--server`. Each
     /// candidate version is first loaded into a probe page: one that throws is marked failed
-    /// and the last good version is used instead (printed with the reason).
-    func deliveredFiles() async throws -> [String] {
-        guard let serverText = remote.server else { return [] }
+    /// and the last good version is used instead (printed with the reason). `delivery` is the
+    /// status for `--json`: app, version, `source` (`network` or `cache`), `status` (`fresh`,
+    /// `offline`, `fallback`) and the fallback's `reason`.
+    func deliveredFiles() async throws -> (files: [String], delivery: JSONValue?) {
+        guard let serverText = remote.server else { return ([], nil) }
         guard let url = URL(string: serverText), url.scheme == "http" || url.scheme == "https" else {
             throw CLIError.badArgument("--server must be an http(s) URL, not \(serverText)").exit()
         }
@@ -44,10 +47,30 @@ extension RunCommand {
                 try await probe.load(.init(path: candidate.bundleFile.path, source: source))
             }
             Output.error("statehub: \(app) \(delivered.version) from \(serverText): \(delivered.status)")
-            return [delivered.bundleFile.path]
+            return ([delivered.bundleFile.path], Self.deliveryJSON(app: app, delivered.status))
         } catch {
             Output.error("statehub: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    static func deliveryJSON(app: String, _ status: DeliveryStatus) -> JSONValue {
+        var object = JSONValue.ObjectMembers()
+        object["app"] = .string(app)
+        object["version"] = .string(status.version)
+        switch status {
+        case .fresh:
+            object["source"] = .string("network")
+            object["status"] = .string("fresh")
+        case .offline(_, let reason):
+            object["source"] = .string("cache")
+            object["status"] = .string("offline")
+            object["reason"] = .string("\(reason)")
+        case .fallback(_, let reason):
+            object["source"] = .string("cache")
+            object["status"] = .string("fallback")
+            object["reason"] = .string("\(reason)")
+        }
+        return .object(object)
     }
 }

@@ -33,7 +33,7 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Script files, evaluated in order (put them before the options).")
+    @Argument(help: "Script files, evaluated in order (before the options, or after them all).")
     var files: [String] = []
 
     @Option(name: .customLong("dispatch"), parsing: .upToNextOption,
@@ -57,16 +57,18 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let dispatches: [PlannedDispatch]
+        let filesAfterDispatch: [String]
         var options = page
         do {
-            dispatches = try PlannedDispatch.parse(dispatchValues)
+            (dispatches, filesAfterDispatch) = try PlannedDispatch.parse(dispatchValues)
             // `--timeout` was the dispatch limit before `--time-limit` covered everything.
             if let timeout {
                 _ = try PageOptions.seconds(timeout, option: "--timeout", maximum: 86_400)
                 options.timeLimit = timeout
             }
         } catch { throw error.exit() }
-        let session = try await PageSession.start(options: options, files: try await deliveredFiles() + files, name: "main")  // server (issue 14)
+        let delivered = try await deliveredFiles()  // server (issue 14)
+        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main")
         let hub = session.page.hub
         var failed = false
         var results: [JSONValue] = []
@@ -124,6 +126,7 @@ struct RunCommand: AsyncParsableCommand {
             object["stores"] = .object(.init(uniqueKeysWithValues: mirrors.map { (JSONKey($0.0), $0.1) }))
             object["shell"] = shellState
             object["problems"] = .array(problems)
+            if let delivery = delivered.delivery { object["delivery"] = delivery }
             object["ok"] = .bool(!failed)
             Output.raw(JSONValue.object(object).jsonText())
         } else {
@@ -141,15 +144,23 @@ struct PlannedDispatch {
     var argumentsText: String { arguments.map { $0.cutText() }.joined(separator: ", ") }
 
     /// Pairs `--dispatch` values: each STORE.ACTION, then its JSON array when one follows.
-    static func parse(_ values: [String]) throws(CLIError) -> [PlannedDispatch] {
+    /// A value that names a script (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, or an existing file)
+    /// is not a dispatch: files written after `--dispatch` are collected by the option (it
+    /// reads up to the next option), so they are handed back as `files`, to load in order.
+    static func parse(_ values: [String]) throws(CLIError) -> (dispatches: [PlannedDispatch], files: [String]) {
         var result: [PlannedDispatch] = []
+        var files: [String] = []
         var index = 0
         while index < values.count {
             let target = values[index]
             index += 1
+            if isScriptPath(target) {
+                files.append(target)
+                continue
+            }
             let parts = target.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw .badArgument("--dispatch needs STORE.ACTION, got \"\(target)\"")
+                throw .badArgument("--dispatch needs STORE.ACTION, got \"\(target)\" (script files go before the options, or after them all: statehub run a.js --dispatch cart.add '[1]')")
             }
             var arguments: [JSONValue] = []
             if index < values.count, values[index].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
@@ -161,12 +172,27 @@ struct PlannedDispatch {
                 } catch {
                     throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[1, \"a\"]': \(text)")
                 }
-            } else if index < values.count, !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
-                throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[\(values[index])]', not \(values[index])")
+            } else if index < values.count, !isScriptPath(values[index]),
+                      !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
+                throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '\(suggestion(for: values[index]))', not \(values[index])")
             }
             result.append(PlannedDispatch(store: parts[0], action: parts[1], arguments: arguments))
         }
-        return result
+        return (result, files)
+    }
+
+    /// A JSON array holding `text`: the value itself when it is JSON (`5` → `[5]`), else as a
+    /// string (`notjson` → `["notjson"]`), so the suggestion can be pasted as it is.
+    static func suggestion(for text: String) -> String {
+        let value = (try? JSONValue(parsing: text)) ?? .string(text)
+        return JSONValue.array([value]).jsonText()
+    }
+
+    static func isScriptPath(_ value: String) -> Bool {
+        let lower = value.lowercased()
+        if [".js", ".mjs", ".cjs", ".ts", ".mts"].contains(where: { lower.hasSuffix($0) }) { return true }
+        var isDirectory: ObjCBool = false
+        return value.contains("/") && FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 }
 

@@ -38,6 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest version upload in bytes.")
     var maxUploadBytes: Int = 8 << 20
 
+    @Option(help: "Seconds a connection may go without completing a request part (head, body chunk, end) before it is closed.")
+    var idleTimeout: Double = 20
+
+    @Option(help: "Open connections at most (default: the descriptor limit less 128, at most 10000).")
+    var maxConnections: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -54,6 +60,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard let level = Logger.Level(rawValue: logLevel) else { throw CLIError.badArgument("unknown --log-level \(logLevel)").exit() }
         guard (0...65535).contains(port) else { throw CLIError.badArgument("--port must lie in 0…65535").exit() }
+        guard idleTimeout.isFinite, (0.1...86_400).contains(idleTimeout) else {
+            throw CLIError.badArgument("--idle-timeout must lie in 0.1…86400 seconds").exit()
+        }
+        if let maxConnections, !(1...1_000_000).contains(maxConnections) {
+            throw CLIError.badArgument("--max-connections must lie in 1…1000000").exit()
+        }
 
         var token = environment["STATEHUB_ADMIN_TOKEN"]
         if let adminTokenFile {
@@ -73,7 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await StateHubServer.serve(
                 location: location, host: host, port: port, adminToken: token,
-                configuration: ServerConfiguration(maxUploadBytes: maxUploadBytes, adminOrigin: adminOrigin),
+                configuration: ServerConfiguration(maxUploadBytes: maxUploadBytes, adminOrigin: adminOrigin,
+                                                   idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
+                                                   maxConnections: maxConnections),
                 logger: logger,
                 addRoutes: { router in if exampleApi { ExampleProfileAPI.add(to: router) } },
                 onRunning: { port in Output.line("statehub: serving on http://\(host):\(port)") })

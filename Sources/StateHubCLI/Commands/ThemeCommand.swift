@@ -21,7 +21,7 @@ struct ThemeCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            do { _ = try ScriptFile.readAll([file]) } catch { throw error.exit() }
+            do { try ScriptFile.requireReadable([file]) } catch { throw error.exit() }
             let report = ThemeCheck.run(URL(fileURLWithPath: file))
             if json {
                 let issues: [JSONValue] = report.issues.map {
@@ -43,7 +43,7 @@ struct ThemeCommand: AsyncParsableCommand {
         var file: String
 
         func run() async throws {
-            do { _ = try ScriptFile.readAll([file]) } catch { throw error.exit() }
+            do { try ScriptFile.requireReadable([file]) } catch { throw error.exit() }
             let report = ThemeCheck.run(URL(fileURLWithPath: file))
             guard let theme = report.theme else {
                 for line in report.lines { Output.error(line) }

@@ -13,9 +13,10 @@ struct TraceCommand: AsyncParsableCommand {
     )
 
     /// Reads a trace; a cut last line (a killed writer) is reported and the rest is read.
-    static func read(_ path: String) throws -> [TraceRecord] {
+    static func read(_ path: String, maximumLineBytes: Int) throws -> [TraceRecord] {
+        guard maximumLineBytes > 0 else { throw CLIError.badArgument("--max-line-bytes must be at least 1, not \(maximumLineBytes)").exit() }
         do {
-            let recovered = try TraceFile.readRecovering(from: path)
+            let recovered = try TraceFile.readRecovering(from: path, maximumLineBytes: maximumLineBytes)
             if let line = recovered.cutLine {
                 Output.error("statehub: \(path):\(line): the last line is cut (the recording process was killed?); read the \(recovered.records.count) records before it")
             }
@@ -34,11 +35,14 @@ struct TraceCommand: AsyncParsableCommand {
         @Argument(help: "An NDJSON trace file.")
         var file: String
 
+        @Option(help: "The longest trace line read, in bytes (a longer one is refused with its line number).")
+        var maxLineBytes: Int = TraceFile.defaultMaximumLineBytes
+
         @Flag(help: "Print one JSON object per step (step, type, store, action, summary, changes with old and new).")
         var json = false
 
         func run() async throws {
-            let records = try TraceCommand.read(file)
+            let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
             let model = TimelineModel(records: records)
             if json {
                 for step in model.steps { Output.raw(step.json.jsonText()) }
@@ -54,9 +58,12 @@ struct TraceCommand: AsyncParsableCommand {
                 guard let step = byStep[record.step] else { return problems.isEmpty ? nil : problems.joined(separator: "\n") }
                 var lines: [String] = []
                 if let action = step.action, action != lastAction { lines.append("in \(action)") }
+                if let inner = step.innerAction { lines.append("by \(inner)") }
                 lastAction = step.action ?? (step.channel == TraceChannel.bridge ? lastAction : nil)
                 if let summary = step.summary, record.type != "sync_state" { lines.append(summary.cutLine(limit: 300)) }
-                lines += step.changes.map { "\(step.store ?? "?")\($0.kind == "snapshot" ? " " : ".")\($0.text)".cutLine(limit: 300) }
+                lines += step.changes.map {
+                    "\($0.refused ? "refused: " : "")\(step.store ?? "?")\($0.kind == "snapshot" ? " " : ".")\($0.text)".cutLine(limit: 300)
+                }
                 lines += problems
                 return lines.isEmpty ? nil : lines.joined(separator: "\n")
             }))
@@ -70,11 +77,14 @@ struct TraceCommand: AsyncParsableCommand {
         @Argument(help: "An NDJSON trace file.")
         var file: String
 
+        @Option(help: "The longest trace line read, in bytes (a longer one is refused with its line number).")
+        var maxLineBytes: Int = TraceFile.defaultMaximumLineBytes
+
         @Option(help: "The last step to apply (as numbered by `trace show`).")
         var until: Int?
 
         func run() async throws {
-            let records = try TraceCommand.read(file)
+            let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
             if let until, until < 0 || !records.contains(where: { $0.step >= until }) {
                 Output.error("statehub: --until \(until) is outside the trace (steps \(records.first?.step ?? 0)…\(records.last?.step ?? 0))")
                 throw ExitCode(2)
@@ -102,6 +112,9 @@ struct TraceCommand: AsyncParsableCommand {
         @Argument(help: "An NDJSON trace file.")
         var file: String
 
+        @Option(help: "The longest trace line read, in bytes (a longer one is refused with its line number).")
+        var maxLineBytes: Int = TraceFile.defaultMaximumLineBytes
+
         @Option(help: "Write the page to this file and exit instead of serving it.")
         var html: String?
 
@@ -110,7 +123,7 @@ struct TraceCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard (0...65_535).contains(port) else { throw CLIError.badArgument("--port must be 0…65535, not \(port)").exit() }
-            let records = try TraceCommand.read(file)
+            let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
             let page = TimelinePage.html(for: TimelineModel(records: records), title: (file as NSString).lastPathComponent)
             if let html {
                 do { try page.write(toFile: html, atomically: true, encoding: .utf8) } catch {

@@ -27,12 +27,13 @@ enum CLIError: Error, CustomStringConvertible {
 /// stdout and stderr, unbuffered enough for interleaved console output. Every line is cut
 /// to a few KB with a note, so a huge value cannot flood a terminal or a log.
 enum Output {
+    /// Locations in bundled ES modules are mapped back to their sources (``SourceMaps``).
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((cut(text) + "\n").utf8))
+        FileHandle.standardOutput.write(Data((cut(SourceMaps.shared.rewrite(text)) + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((cut(text) + "\n").utf8))
+        FileHandle.standardError.write(Data((cut(SourceMaps.shared.rewrite(text)) + "\n").utf8))
     }
 
     /// Raw output (JSON for machines): never cut.

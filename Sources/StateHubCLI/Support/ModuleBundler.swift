@@ -7,7 +7,8 @@ import Foundation
 /// in a function whose `require` answers `globalThis` for those names, so
 /// `import { defineStore } from 'pinia'` reads the runtime's `defineStore` and nothing leaks
 /// into the page's globals. Other bare imports are bundled from `NODE_PATH` as esbuild
-/// finds them. Line numbers in errors are the bundle's.
+/// finds them. esbuild also writes a source map (`--sourcemap=inline`, taken off the end of
+/// its output and registered with ``SourceMaps``), so errors name the module's own lines.
 enum ModuleBundler {
     static let mappedModules = ["pinia", "vue", "@vue/reactivity"]
 
@@ -46,7 +47,7 @@ enum ModuleBundler {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: esbuild)
         process.arguments = [path, "--bundle", "--format=iife", "--log-level=error", "--charset=utf8",
-                             "--target=es2020"] + mappedModules.map { "--external:\($0)" }
+                             "--target=es2020", "--sourcemap=inline", "--sources-content=false"] + mappedModules.map { "--external:\($0)" }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -65,7 +66,22 @@ enum ModuleBundler {
         guard process.terminationStatus == 0 else {
             throw .esbuildFailed(path: path, output: String(decoding: stderrData, as: UTF8.self))
         }
-        return banner + "\n" + String(decoding: stdoutData, as: UTF8.self) + footer + "\n"
+        var code = String(decoding: stdoutData, as: UTF8.self)
+        if let taken = takeSourceMap(code) {
+            code = taken.code
+            SourceMaps.shared.register(taken.map, for: path, lineOffset: 1) // the banner's line
+        }
+        return banner + "\n" + code + footer + "\n"
+    }
+
+    static let sourceMapPrefix = "//# sourceMappingURL=data:application/json;base64,"
+
+    /// esbuild's output without its inline map comment, and the map; `nil` when there is none.
+    static func takeSourceMap(_ code: String) -> (code: String, map: SourceMap)? {
+        guard let comment = code.range(of: sourceMapPrefix, options: .backwards) else { return nil }
+        let encoded = code[comment.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let data = Data(base64Encoded: encoded), let map = SourceMap(json: String(decoding: data, as: UTF8.self)) else { return nil }
+        return (String(code[..<comment.lowerBound]), map)
     }
 }
 

@@ -5,6 +5,21 @@ struct ScriptFile {
     let path: String
     let source: String
 
+    /// Fails on the first path that is missing, a folder or not readable, without reading
+    /// any (for commands that read a file themselves, with their own size cap).
+    static func requireReadable(_ paths: [String]) throws(CLIError) {
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .unreadableFile(path: path, reason: "no such file")
+            }
+            guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "is a directory") }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw .unreadableFile(path: path, reason: "permission denied or unreadable")
+            }
+        }
+    }
+
     /// Reads every path, failing on the first that is missing or unreadable.
     static func readAll(_ paths: [String]) throws(CLIError) -> [ScriptFile] {
         try paths.map { path throws(CLIError) in

@@ -10,8 +10,10 @@ import Trace
 /// Actions: a `dispatch_action` opens an action (`cart.add`, started from native) until its
 /// `action_result`; an `apply_mutation` that carries an `action` field (set by the plugin
 /// for actions the page started itself; on the message, its payload or a mutation) is
-/// grouped under that action; other mutations of a store with an open native action go
-/// under it; the rest stand alone.
+/// grouped under that action, unless a native action is open on the store: then it is
+/// grouped under that native action (the tag names the innermost action, e.g. one the native
+/// action called after an `await`, kept as `innerAction`); other mutations of a store with an
+/// open native action go under it; the rest stand alone.
 struct TimelineModel {
     struct Change: Sendable {
         /// Dotted path, `(root)` for the whole state.
@@ -19,6 +21,8 @@ struct TimelineModel {
         var kind: String
         var old: JSONValue?
         var new: JSONValue?
+        /// Part of a message the hub refused (an op of it could not be applied): not in the mirror.
+        var refused = false
     }
 
     struct Step: Sendable {
@@ -34,9 +38,15 @@ struct TimelineModel {
         var note: String?
         /// `cart.add`, when the step belongs to an action.
         var action: String?
+        /// The innermost action the plugin tagged the write with, when it differs from
+        /// `action` (an action the grouped one called, e.g. after an `await`).
+        var innerAction: String?
         /// One line: what the step was (a dispatch, a result, a bridge call…).
         var summary: String?
         var changes: [Change] = []
+        /// Why the hub refused this message's ops, when it did (its changes are marked, its
+        /// ops are not applied).
+        var refused: String?
         /// For a viewer: the store's whole new state (snapshots), or the ops to apply.
         var snapshot: JSONValue?
         var ops: [JSONValue] = []
@@ -86,6 +96,9 @@ struct TimelineModel {
                     let tagged = message["action"]?.stringValue ?? payload?["action"]?.stringValue
                     var mutationAction: String?
                     if let store = record.store {
+                        // The hub applies a message's ops in order and refuses the message at
+                        // the first that fails (then resyncs): its changes are shown as refused
+                        // and none of its ops count.
                         var state = states[store] ?? .object([:])
                         for mutation in payload?["mutations"]?.arrayValue ?? [] {
                             mutationAction = mutationAction ?? mutation["action"]?.stringValue
@@ -93,15 +106,20 @@ struct TimelineModel {
                                 guard let op = Self.op(wire) else { continue }
                                 step.ops.append(wire)
                                 step.changes.append(Self.change(op, in: state))
-                                try? state.apply(op)
+                                guard step.refused == nil else { continue }
+                                do throws(MutationOpError) { try state.apply(op) } catch { step.refused = "\(error)" }
                             }
                         }
-                        states[store] = state
-                        if let name = tagged ?? mutationAction {
-                            step.action = name.contains(".") ? name : "\(store).\(name)"
+                        if let reason = step.refused {
+                            for index in step.changes.indices { step.changes[index].refused = true }
+                            step.ops = []
+                            step.summary = "refused by the hub: \(reason)"
                         } else {
-                            step.action = openByStore[store]
+                            states[store] = state
                         }
+                        let inner = (tagged ?? mutationAction).map { $0.contains(".") ? $0 : "\(store).\($0)" }
+                        step.action = openByStore[store] ?? inner
+                        if let inner, inner != step.action { step.innerAction = inner }
                     }
                 case "stopped":
                     step.summary = "stopped: \(payload?["reason"]?.stringValue ?? message["reason"]?.stringValue ?? "")"
@@ -203,13 +221,16 @@ extension TimelineModel.Step {
         object["size"] = .number(Double(size))
         if let note { object["note"] = .string(note) }
         if let action { object["action"] = .string(action) }
+        if let innerAction { object["innerAction"] = .string(innerAction) }
         if let summary { object["summary"] = .string(summary) }
+        if let refused { object["refused"] = .string(refused) }
         object["changes"] = .array(changes.map { change in
             var c = JSONValue.ObjectMembers()
             c["path"] = .string(change.path)
             c["kind"] = .string(change.kind)
             if let old = change.old { c["old"] = old }
             if let new = change.new { c["new"] = new }
+            if change.refused { c["refused"] = .bool(true) }
             return .object(c)
         })
         if let snapshot { object["snapshot"] = snapshot }

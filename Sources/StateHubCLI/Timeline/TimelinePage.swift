@@ -49,6 +49,8 @@ enum TimelinePage {
   .row .dir { color:var(--muted); }
   .row.bridge .kind { color:var(--bridge); }
   .row .kind { font-weight:600; }
+  .change.refused { text-decoration:line-through; opacity:.7; }
+  .change .refused { color:#b00020; text-decoration:none; font-weight:600; }
   .row .summary { color:#333; margin-left:42px; word-break:break-all; }
   .row .note { color:var(--old); margin-left:42px; }
   .change { margin-left:42px; font-family: ui-monospace, Menlo, monospace; font-size:12px; word-break:break-all; }
@@ -180,9 +182,11 @@ enum TimelinePage {
       head.appendChild(el('span', 'store', (step.store || step.channel) + ' '));
       head.appendChild(el('span', 'kind', step.type + (step.seq !== undefined ? ' seq ' + step.seq : '')));
       row.appendChild(head);
+      if (step.innerAction) row.appendChild(el('div', 'inner', 'by ' + step.innerAction));
       if (step.summary && step.type !== 'sync_state') row.appendChild(el('div', 'summary', step.summary));
       (step.changes || []).forEach(function (c) {
-        var line = el('div', 'change');
+        var line = el('div', 'change' + (c.refused ? ' refused' : ''));
+        if (c.refused) line.appendChild(el('span', 'refused', 'refused '));
         line.appendChild(document.createTextNode(c.kind === 'snapshot' ? ':= ' : c.path + ': '));
         if (c.kind !== 'snapshot') { line.appendChild(el('span', 'old', short(c.old))); line.appendChild(document.createTextNode(' → ')); }
         line.appendChild(el('span', 'new', c.kind === 'delete' ? '(deleted)' : short(c.new)));

@@ -38,7 +38,11 @@ public struct ServerError: Error, HTTPResponseError, Sendable, CustomStringConve
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = (try? JSONEncoder().encode(Body(error: code, message: message, problems: problems))) ?? Data()
+        // Sorted keys: Foundation's encoder on Linux does not keep declaration order, and clients
+        // and tests diff these bodies (`error`, `message`, `problems`; `message`, `path`, `severity`).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Body(error: code, message: message, problems: problems))) ?? Data()
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

@@ -8,6 +8,8 @@ struct LoaderPage: Sendable {
     private let template: MustacheTemplate
     /// The bridge client, with `</` written `<\/` so it cannot close its `<script>`.
     private let bridgeClient: String
+    /// The Pinia-compatible store runtime, loaded before the bundle.
+    let runtime: StoreRuntimeAsset
 
     static let source = """
         <!doctype html>
@@ -22,6 +24,7 @@ struct LoaderPage: Sendable {
         {{/hasStylesheet}}<script>
         {{{bridgeClient}}}
         </script>
+        <script src="{{runtimeURL}}" integrity="{{runtimeIntegrity}}"></script>
         </head>
         <body data-app="{{app}}" data-version="{{version}}">
         <div id="app"></div>
@@ -34,6 +37,7 @@ struct LoaderPage: Sendable {
     init() throws {
         template = try MustacheTemplate(string: Self.source)
         bridgeClient = (JSSources.file("bridge/bridge-client.js") ?? "").replacingOccurrences(of: "</", with: "<\\/")
+        runtime = try StoreRuntimeAsset()
     }
 
     /// The page for `version` of `app`. `themeCSS` must come from ThemeCSS (which escapes values).
@@ -43,6 +47,8 @@ struct LoaderPage: Sendable {
             "version": version.version,
             "themeCSS": themeCSS.replacingOccurrences(of: "</", with: "<\\/"),
             "bridgeClient": bridgeClient,
+            "runtimeURL": runtime.path,
+            "runtimeIntegrity": runtime.integrity,
             "bundleURL": AssetPaths.bundle(app: app, version: version.version),
             "bundleIntegrity": Self.integrity(version.bundle.sha256),
             "hasStylesheet": version.stylesheet != nil,

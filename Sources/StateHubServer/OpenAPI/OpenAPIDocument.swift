@@ -113,6 +113,30 @@ paths:
               schema: {type: string}
         '400': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+  /runtime/{file}:
+    get:
+      operationId: storeRuntime
+      description: >-
+        The Pinia-compatible store runtime (js/runtime/reactivity.js then pinia.js) under a
+        content-hashed name, pinia-<16 hex digits>.js, which the loader page names with
+        Subresource Integrity. Any other name is 404.
+      parameters:
+        - name: file
+          in: path
+          required: true
+          schema: {type: string, maxLength: 64}
+        - $ref: '#/components/parameters/IfNoneMatch'
+      responses:
+        '200':
+          description: The runtime script.
+          headers:
+            ETag: {schema: {type: string}}
+            Cache-Control: {schema: {type: string, enum: ['public, max-age=31536000, immutable']}}
+          content:
+            text/javascript:
+              schema: {type: string}
+        '304': {description: Not modified.}
+        '404': {$ref: '#/components/responses/Error'}
   /themes/current:
     get:
       operationId: currentTheme

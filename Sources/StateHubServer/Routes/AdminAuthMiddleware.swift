@@ -1,5 +1,5 @@
 import Hummingbird
-import HummingbirdAuth
+import Foundation
 
 /// Refuses `/admin/…` without a bearer token whose SHA-256 is stored (`401`). Looks the hash
 /// up on every request, so a token deleted through one instance stops working on all.
@@ -7,7 +7,7 @@ struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let storage: ServerStorage
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token = request.headers.bearer?.token, !token.isEmpty, token.utf8.count <= 512 else {
+        guard let token = Self.bearerToken(request.headers[.authorization]), token.utf8.count <= 512 else {
             throw ServerError.unauthorized
         }
         let known: Bool
@@ -19,5 +19,14 @@ struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard known else { throw ServerError.unauthorized }
         return try await next(request, context)
+    }
+
+    /// The token of `Bearer <token>`, the scheme matched without regard to case (RFC 9110 §11.1:
+    /// `bearer` and `BEARER` are the same scheme); `nil` for another scheme or an empty token.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header, let space = header.firstIndex(of: " "),
+              header[..<space].lowercased() == "bearer" else { return nil }
+        let token = header[header.index(after: space)...].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 }

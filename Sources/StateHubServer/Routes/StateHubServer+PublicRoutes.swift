@@ -30,6 +30,9 @@ extension StateHubServer {
         router.get("apps/:app/:version/style.css") { request, context in
             try await self.asset(request, context, stylesheet: true)
         }
+        router.get("runtime/:file") { request, context in
+            try self.storeRuntime(request, context)
+        }
         router.get("micro-apps/:app") { request, context in
             try await self.loader(request, context)
         }
@@ -146,6 +149,20 @@ extension StateHubServer {
     }
 
     // MARK: Loader page
+
+    /// The store runtime under its content-hashed name; any other name is `404`.
+    private func storeRuntime(_ request: Request, _ context: some RequestContext) throws -> Response {
+        let runtime = loaderPage.runtime
+        guard context.parameters.get("file") == runtime.fileName else {
+            throw ServerError.notFound("unknown-runtime", "the store runtime is served at \(runtime.path)")
+        }
+        let tag = EntityTag.quoted(runtime.sha256)
+        if EntityTag.matches(request.headers[.ifNoneMatch], tag) {
+            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: Self.immutable])
+        }
+        return Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .eTag: tag, .cacheControl: Self.immutable],
+                        body: ResponseBody(byteBuffer: runtime.bytes))
+    }
 
     private func loader(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)

@@ -41,16 +41,7 @@ final class PostgresBackend: SQLBackend {
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            let db = connection.sql(queryLogLevel: nil)
-            try await db.raw("BEGIN").run()
-            do {
-                let value = try await body(db)
-                try await db.raw("COMMIT").run()
-                return value
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
+            try await connection.sql(queryLogLevel: nil).inTransaction(body)
         }
     }
 

@@ -40,17 +40,7 @@ final class SQLiteBackend: SQLBackend {
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let db = connection.sql(queryLogLevel: nil)
-        return try await lock.withLock {
-            try await db.raw("BEGIN IMMEDIATE").run()
-            do {
-                let value = try await body(db)
-                try await db.raw("COMMIT").run()
-                return value
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+        return try await lock.withLock { try await db.inTransaction(begin: "BEGIN IMMEDIATE", body) }
     }
 
     func shutdown() async {

@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 /// One entry of `components`: the style of a named UI component. Every field is optional;
 /// a component only states what it sets.

@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 /// The optional `dark` object: colours that change in dark appearance.
 ///

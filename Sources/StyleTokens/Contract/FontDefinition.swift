@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 /// One entry of `fonts`: a font family or face name and a size in points.
 public struct FontDefinition: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 extension KeyedDecodingContainer where Key == AnyCodingKey {
     /// Every member whose key is not in `known`, in file order, kept as raw JSON so that a

@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 /// A component's `shadow`: colour, opacity, blur radius and offset, in points.
 public struct ShadowStyle: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 import Foundation
-import JSEngine
+import StateHubJSON
 
 /// A theme as the server sends it: colours, fonts and component styles that refer to each
 /// other by name, plus optional dark-appearance colour overrides.

@@ -10,8 +10,8 @@ public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case notUTF8
     /// The text is not JSON; `line` and `column` are 1-based.
     case malformedJSON(line: Int, column: Int, reason: String)
-    /// The same key appears twice in one object.
-    case duplicateKey(path: String)
+    /// The same key appears twice in one object; `line` and `column` (1-based) are the second one's.
+    case duplicateKey(path: String, line: Int, column: Int)
     /// A required field is absent.
     case missingField(path: String)
     /// A field holds the wrong JSON type.
@@ -21,7 +21,7 @@ public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     public var path: String {
         switch self {
         case .notUTF8, .malformedJSON, .tooLarge: "$"
-        case .duplicateKey(let path), .missingField(let path), .wrongType(let path, _, _): path
+        case .duplicateKey(let path, _, _), .missingField(let path), .wrongType(let path, _, _): path
         }
     }
 
@@ -31,7 +31,7 @@ public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .tooLarge(let size, let limit): "the file is \(size) bytes, more than the \(limit) a theme may have"
         case .notUTF8: "the file is not valid UTF-8"
         case .malformedJSON(let line, let column, let reason): "malformed JSON at line \(line), column \(column): \(reason)"
-        case .duplicateKey: "duplicate key"
+        case .duplicateKey(_, let line, let column): "duplicate key at line \(line), column \(column)"
         case .missingField: "required field is missing"
         case .wrongType(_, let expected, let found): "expected \(expected), found \(found)"
         }

@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 /// The `metadata` object of a theme.
 public struct ThemeMetadata: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import JSEngine
+import StateHubJSON
 
 extension JSONValue {
     /// A short name of the JSON type, for error messages ("string", "number", …).

@@ -31,18 +31,34 @@ enum ThemeJSONReader {
         }
     }
 
+    /// Every structure problem in `bytes`, in text order, each with its line and column, as
+    /// issues at the JSON path where each sits: StateHubJSON's collecting parse, which reads on
+    /// after duplicate keys, numbers out of range, lone surrogates, missing commas and colons
+    /// and trailing commas. Called once the strict parse has failed, so valid themes pay
+    /// nothing. O(n).
+    static func collectedIssues(_ bytes: [UInt8]) -> [ThemeIssue] {
+        JSONParser(options: options).parseCollecting(bytes).problems.map { problem in
+            let error = themeError(problem, in: bytes)
+            let path = ThemeJSONPath(segments: segments(problem.path))
+            return ThemeIssue(path: path.segments.isEmpty ? "$" : path.description, problem: .undecodable(error))
+        }
+    }
+
+    private static func segments(_ path: [JSONPathElement]) -> [ThemeJSONPath.Segment] {
+        path.map { element -> ThemeJSONPath.Segment in
+            switch element {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            }
+        }
+    }
+
     /// A parser error in this module's words.
     static func themeError(_ error: JSONParseError, in bytes: [UInt8]) -> ThemeDecodingError {
         let reason: String
         switch error.reason {
         case .duplicateKey:
-            let segments = error.path.map { element -> ThemeJSONPath.Segment in
-                switch element {
-                case .key(let key): .key(key)
-                case .index(let index): .index(index)
-                }
-            }
-            return .duplicateKey(path: ThemeJSONPath(segments: segments).description)
+            return .duplicateKey(path: ThemeJSONPath(segments: segments(error.path)).description, line: error.line, column: error.column)
         case .expectedValue(let found?): reason = "unexpected character \(JSONParseError.Reason.describe(found))"
         case .expectedValue(nil): reason = "unexpected end of input"
         case .expectedColon:

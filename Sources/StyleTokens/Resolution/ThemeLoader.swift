@@ -18,13 +18,21 @@ public enum ThemeLoader {
         }
     }
 
-    /// Everything known about `data`: the issues (errors and warnings, or the one decoding
-    /// error) and the resolved theme when there are no errors.
+    /// Everything known about `data`: the issues (errors and warnings; every JSON structure
+    /// problem with its line and column; or the one decoding error) and the resolved theme
+    /// when there are no errors.
     public static func inspect(_ data: Data) -> (issues: [ThemeIssue], theme: ResolvedTheme?) {
         let contract: ThemeContract
         do {
             contract = try ThemeContract(jsonData: data)
         } catch {
+            switch error {
+            case .malformedJSON, .duplicateKey:
+                let issues = ThemeJSONReader.collectedIssues([UInt8](data))
+                if !issues.isEmpty { return (issues, nil) }
+            default:
+                break
+            }
             return ([ThemeIssue(path: error.path, problem: .undecodable(error))], nil)
         }
         do {

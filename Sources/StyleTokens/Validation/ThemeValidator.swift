@@ -1,5 +1,5 @@
 import Foundation
-import JSEngine
+import StateHubJSON
 
 /// Checks a decoded theme and reports every problem at once, each with its JSON path.
 ///

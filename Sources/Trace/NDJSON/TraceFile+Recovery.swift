@@ -14,29 +14,16 @@ extension TraceFile {
     /// line is reported in ``Recovered/cutLine`` and every complete line is read. Any other
     /// bad line still fails the read.
     ///
-    /// - Throws: ``TraceFileError/unreadable(path:)``, ``TraceFileError/invalidLine(line:reason:)``.
-    public static func readRecovering(from path: String) throws(TraceFileError) -> Recovered {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path)
-        }
-        return try decodeRecovering(data)
+    /// - Throws: ``TraceFileError/unreadable(path:)``, ``TraceFileError/invalidLine(line:reason:)``,
+    ///   ``TraceFileError/lineTooLong(line:limit:)``.
+    public static func readRecovering(from path: String, maximumLineBytes: Int = defaultMaximumLineBytes) throws(TraceFileError) -> Recovered {
+        try scan(path: path, recovering: true, maximumLineBytes: maximumLineBytes)
     }
 
-    /// ``readRecovering(from:)`` for bytes already in memory.
-    public static func decodeRecovering(_ data: Data) throws(TraceFileError) -> Recovered {
-        do {
-            return Recovered(records: try decode(data), cutLine: nil)
-        } catch {
-            guard case .invalidLine(let line, _) = error, data.last != UInt8(ascii: "\n") else { throw error }
-            let lastNewline = data.lastIndex(of: UInt8(ascii: "\n"))
-            let linesBefore = data[..<(lastNewline ?? data.startIndex)].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } + (lastNewline == nil ? 0 : 1)
-            // Only the last line may be cut; a bad line before it is a real error.
-            guard line == linesBefore + 1 else { throw error }
-            let complete = lastNewline.map { data[...$0] } ?? Data()
-            return Recovered(records: try decode(Data(complete)), cutLine: line)
-        }
+    /// ``readRecovering(from:maximumLineBytes:)`` for bytes already in memory.
+    public static func decodeRecovering(_ data: Data, maximumLineBytes: Int = defaultMaximumLineBytes) throws(TraceFileError) -> Recovered {
+        var scanner = LineScanner(recovering: true, maximumLineBytes: maximumLineBytes)
+        try scanner.feed([UInt8](data))
+        return try scanner.finish()
     }
 }

@@ -7,50 +7,48 @@ import Foundation
 /// ignored, so a file ending with a newline — or an empty file — is fine.
 /// Unknown keys are ignored, so newer writers can add fields.
 ///
-/// Reading is O(file size) time and memory (the whole file is loaded); lines are
-/// decoded independently, and the first bad line stops the read with its number.
+/// Reading streams the file in 1 MiB chunks: memory is the records read plus one line, and a
+/// line longer than `maximumLineBytes` (default ``defaultMaximumLineBytes``) is refused as
+/// soon as the cap is passed, without reading the rest of it. Lines are decoded
+/// independently (StateHubJSON's parser), and the first bad line stops the read with its
+/// number and what is wrong in it.
 public enum TraceFile {
+    /// The longest line read by default: 64 MiB (a state of 150,000 rows is about 11 MB).
+    public static let defaultMaximumLineBytes = 64 << 20
+
     /// Reads every record of the NDJSON file at `path`.
     ///
     /// - Throws: ``TraceFileError/unreadable(path:)`` when the file cannot be read,
-    ///   ``TraceFileError/invalidLine(line:reason:)`` for the first bad line.
-    public static func read(from path: String) throws(TraceFileError) -> [TraceRecord] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path)
-        }
-        return try decode(data)
+    ///   ``TraceFileError/invalidLine(line:reason:)`` for the first bad line,
+    ///   ``TraceFileError/lineTooLong(line:limit:)`` for a line over the cap.
+    public static func read(from path: String, maximumLineBytes: Int = defaultMaximumLineBytes) throws(TraceFileError) -> [TraceRecord] {
+        try scan(path: path, recovering: false, maximumLineBytes: maximumLineBytes).records
     }
 
     /// Decodes NDJSON text into records, in file order.
     ///
-    /// - Throws: ``TraceFileError/invalidLine(line:reason:)`` naming the 1-based line.
-    public static func decode(_ data: Data) throws(TraceFileError) -> [TraceRecord] {
-        let decoder = JSONDecoder()
-        var records: [TraceRecord] = []
-        var lineNumber = 0
-        var start = data.startIndex
-        while start < data.endIndex {
-            lineNumber += 1
-            let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
-            var end = newline
-            if end > start && data[data.index(before: end)] == UInt8(ascii: "\r") {
-                end = data.index(before: end)
-            }
-            let line = data[start..<end]
-            start = newline < data.endIndex ? data.index(after: newline) : data.endIndex
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            do {
-                records.append(try decoder.decode(TraceRecord.self, from: line))
-            } catch let error as DecodingError {
-                throw .invalidLine(line: lineNumber, reason: reason(for: error))
-            } catch {
-                throw .invalidLine(line: lineNumber, reason: "is not valid JSON")
-            }
+    /// - Throws: ``TraceFileError/invalidLine(line:reason:)`` naming the 1-based line,
+    ///   ``TraceFileError/lineTooLong(line:limit:)``.
+    public static func decode(_ data: Data, maximumLineBytes: Int = defaultMaximumLineBytes) throws(TraceFileError) -> [TraceRecord] {
+        var scanner = LineScanner(recovering: false, maximumLineBytes: maximumLineBytes)
+        try scanner.feed([UInt8](data))
+        return try scanner.finish().records
+    }
+
+    /// Reads the file at `path` through a ``LineScanner``, 1 MiB at a time.
+    static func scan(path: String, recovering: Bool, maximumLineBytes: Int) throws(TraceFileError) -> Recovered {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path: path) }
+        defer { try? handle.close() }
+        var scanner = LineScanner(recovering: recovering, maximumLineBytes: maximumLineBytes)
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw .unreadable(path: path) }
+            guard let chunk, !chunk.isEmpty else { break }
+            try scanner.feed([UInt8](chunk))
         }
-        return records
+        return try scanner.finish()
     }
 
     /// Encodes records as NDJSON (one line each, every line ending with `\n`).
@@ -76,37 +74,6 @@ public enum TraceFile {
             try encode(records).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw .unwritable(path: path, reason: "\(error.localizedDescription)")
-        }
-    }
-
-    /// Turns a decoding error into the wording of ``TraceFileError/invalidLine(line:reason:)``.
-    static func reason(for error: DecodingError) -> String {
-        func field(_ path: [any CodingKey]) -> String {
-            path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, _):
-            return "lacks field \"\(key.stringValue)\""
-        case .typeMismatch(let type, let context):
-            if context.codingPath.isEmpty { return "is not a JSON object" }
-            return "field \"\(field(context.codingPath))\" has the wrong type (expected \(typeName(type)))"
-        case .valueNotFound(let type, let context):
-            if context.codingPath.isEmpty { return "is not a JSON object" }
-            return "field \"\(field(context.codingPath))\" is null (expected \(typeName(type)))"
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "is not valid JSON" }
-            return "field \"\(field(context.codingPath))\" is invalid: \(context.debugDescription)"
-        @unknown default:
-            return "is not a valid record"
-        }
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "string"
-        case is Int.Type, is UInt64.Type: "integer"
-        case is TraceDirection.Type: "\"web_to_native\" or \"native_to_web\""
-        default: "\(type)"
         }
     }
 }

@@ -12,11 +12,15 @@ import Synchronization
 /// 3. Text that is not valid JSON (notes, refused messages) gets a lenient pass on the same
 ///    tokenizer: `"name": value` with a sensitive name, wherever the tokens line up.
 /// 4. Credentials in URLs (`user:pass@`, query parameters with a sensitive name).
+/// 5. Secrets in prose (``FreeTextSecrets``): `token=…`, `password: …`, `Bearer …` in an
+///    error message, an exception's text or a note, inside a JSON string or not; each such
+///    value is remembered as in step 2.
 ///
-/// Complexity: O(n) expected for all four steps, n the message's UTF-8 length (step 2 is
+/// Complexity: O(n) expected for steps 1–4 and O(n × names) for step 5, n the message's UTF-8 length (step 2 is
 /// one pass with a first-byte table and a four-byte hash index of the remembered values).
 final class RecordRedactor: Sendable {
     private let rules: RedactionScan.Rules
+    private let prose: FreeTextSecrets
     private let remembered = Mutex(Memory())
 
     /// Hidden values seen so far, indexed for one pass over a message: by their first byte
@@ -54,6 +58,7 @@ final class RecordRedactor: Sendable {
     init(keys: some Sequence<String>, arguments: [String: Set<Int>]) {
         rules = RedactionScan.Rules(names: Set(keys.map { $0.lowercased() }).map { Array($0.utf8) }, ignoreCase: true,
                                     keepNull: true, opPaths: true, arguments: arguments)
+        prose = FreeTextSecrets(names: rules.names)
     }
 
     func isSensitive(_ name: some Collection<UInt8>) -> Bool { RedactionScan.matches(name, rules) }
@@ -70,6 +75,7 @@ final class RecordRedactor: Sendable {
         }
         out = replaceRemembered(out)
         out = URLCredentials.redact(out, isSensitive: { isSensitive($0) })
+        out = redactProse(out)
         let changed = out.withUnsafeBufferPointer { o in text.withUTF8 { !o.elementsEqual($0) } }
         return changed ? String(decoding: out, as: UTF8.self) : message
     }
@@ -98,6 +104,14 @@ final class RecordRedactor: Sendable {
             if previous.count > 2 { previous.removeFirst() }
         }
         return ranges
+    }
+
+    /// Step 5: values written in prose, hidden and remembered.
+    private func redactProse(_ bytes: [UInt8]) -> [UInt8] {
+        let ranges = prose.ranges(bytes)
+        guard !ranges.isEmpty else { return bytes }
+        remember(ranges.filter { $0.count >= Self.shortestRemembered }.map { Array(bytes[$0]) })
+        return bytes.withUnsafeBufferPointer { RedactionScan.replace($0, ranges, with: Self.bare) }
     }
 
     /// The strings inside a hidden value, as written in JSON (escapes kept).

@@ -6,8 +6,10 @@ import StateHubJSON
 /// overflow the call stack.
 ///
 /// Rules (each optional): a member whose name is sensitive hides its value; an op whose
-/// `path` passes through a sensitive name hides its `value` / `items`; the arguments of a
-/// `dispatch_action` at configured positions are hidden.
+/// `path` passes through a sensitive name hides its `value` / `items`; a Map entry (a
+/// `[key, value]` pair inside an `entries` array, PROTOCOL.md's tagged `Map`) whose key is a
+/// sensitive name hides its value; the arguments of a `dispatch_action` at configured
+/// positions are hidden.
 ///
 /// Complexity: O(n) in the text's length; allocation: the stack of open containers (it
 /// grows to the deepest nesting and is reused) and the ranges found; member names are
@@ -39,6 +41,8 @@ struct RedactionScan {
         var start: Int
         var pathSecret = false
         var opValues: [Range<Int>] = []
+        /// Elements ended so far (arrays): a Map entry's key is element 0 of its pair.
+        var count = 0
     }
 
     /// Whether `name` (bytes) is one of the rules' names.
@@ -89,6 +93,7 @@ struct RedactionScan {
         var ranges: [Range<Int>] = []
         var pending: (start: Int, depth: Int)?
         var redactNext = false
+        var mapKeySecret = false
         var currentName = Name.none
         let wantArgs = isDispatch && !rules.arguments.isEmpty
         var argsRanges: [Range<Int>] = []
@@ -158,6 +163,11 @@ struct RedactionScan {
                     expect = .valueOrEnd
                     continue
                 case .string:
+                    // The key of a Map entry: `"entries":[[KEY, VALUE], …]`.
+                    if let top = stack.last, !top.isObject, top.count == 0, stack.count >= 2, !stack[stack.count - 2].isObject,
+                       equals(stack[stack.count - 2].memberName, b, entriesName), matches(nameOf(token), b, rules) {
+                        mapKeySecret = true
+                    }
                     // A string step of an op's `path`: does the path pass through a sensitive name?
                     if rules.opPaths, let top = stack.last, !top.isObject, stack.count >= 2, equals(top.memberName, b, pathName),
                        matches(nameOf(token), b, rules) {
@@ -174,13 +184,17 @@ struct RedactionScan {
                 ranges.append(p.start ..< range.upperBound)
                 pending = nil
             }
+            // A secret Map key hides the next element of its pair (nothing, if the pair ends).
+            redactNext = mapKeySecret && pending == nil
+            mapKeySecret = false
             if let top = stack.last {
                 if top.isObject {
                     if rules.opPaths, equals(name, b, valueName) || equals(name, b, itemsName) { stack[stack.count - 1].opValues.append(range) }
                     if wantArgs, stack.count == 1, equals(name, b, storeIdName) { storeId = stringValue(range, b) }
                     if wantArgs, stack.count == 2, equals(name, b, actionName), equals(top.memberName, b, payloadName) { action = stringValue(range, b) }
-                } else if wantArgs, stack.count == 3, equals(top.memberName, b, argsName) {
-                    argsRanges.append(range)
+                } else {
+                    stack[stack.count - 1].count += 1
+                    if wantArgs, stack.count == 3, equals(top.memberName, b, argsName) { argsRanges.append(range) }
                 }
                 expect = .commaOrEnd
             } else {
@@ -203,6 +217,7 @@ struct RedactionScan {
     static let actionName = Array("action".utf8)
     static let payloadName = Array("payload".utf8)
     static let argsName = Array("args".utf8)
+    static let entriesName = Array("entries".utf8)
 
     /// Sorted, ranges inside others dropped, overlapping ones joined.
     static func normalise(_ ranges: [Range<Int>]) -> [Range<Int>] {

@@ -346,7 +346,7 @@
       store.increment();
       expect(store.double).toBe(12);
     });
-    it('a shallowRef returned from setup stays shallow; its changes still reach subscribers\' ops by the end of the tick', async () => {
+    it('a shallowRef returned from setup stays shallow; its changes still reach the StateHub op log by the end of the tick', async () => {
       const store = defineStore('shallow', () => ({ big: global.StateHubReactivity.shallowRef({ rows: [1] }), n: ref(0) }))();
       expect(isReactive(store.big)).toBe(false);
       const ops = [];
@@ -376,7 +376,10 @@
       expect(store.injected).toBe('pinia');
       expect(app.config.globalProperties.$pinia).toBe(pinia);
       expect(app.runWithContext(() => inject('hello'))).toBe('pinia');
-      expect(inject('hello', 'outside')).toBe('outside');
+      expect(inject('hello', 'outside')).toBeUndefined();   // as in Vue: no app context, no default
+      expect('inject() can only be used inside setup()').toHaveBeenWarned();
+      expect(app.runWithContext(() => inject('missing'))).toBeUndefined();
+      expect('injection "missing" not found.').toHaveBeenWarned();
     });
     it('stores can use each other in setup', () => {
       const useA = defineStore('a', () => {

@@ -1,4 +1,4 @@
-import CapabilityBridge
+import StyleTokens
 
 /// A page reached through the capability bridge, as a place for the theme's stylesheet.
 ///
