@@ -18,3 +18,6 @@ python3 scripts/test-loader-page.py "$(swift build --show-bin-path)/statehub"
 # hardening (issue 11): coverage-guided fuzzing of what pages, files and peers feed us
 # (docs/reliability.md); a crash fails the run.
 bash scripts/fuzz.sh 20
+# harden (issue 11): a short soak — two pages and native dispatches with random writes,
+# mirror == both pages' states at every quiet point, flat memory (docs/reliability.md).
+"$(swift build --show-bin-path)/statehub" soak --seconds 45

@@ -24,8 +24,9 @@ extension HostedPage {
         public var name: String
         /// Scripts evaluated after the runtime, in order.
         public var bundles: [Bundle]
-        /// Longest time one entry into JavaScript may run — a script's top level, one
-        /// action, one timer callback — before it is stopped. `nil`: no limit.
+        /// Longest time one turn of JavaScript may run — a script's top level, one action,
+        /// one timer callback, each with the microtasks it drains — before it is stopped.
+        /// `nil`: no limit.
         public var timeLimit: Duration?
         /// How long `hub.dispatch` waits for an answer when no timeout is given.
         public var dispatchTimeout: Duration
@@ -47,6 +48,9 @@ extension HostedPage {
         public var onConsole: (@Sendable (ConsoleMessage) -> Void)?
         public var onUnhandledError: (@Sendable (UnhandledError) -> Void)?
         public var onProblem: (@Sendable (HubProblem) -> Void)?
+        /// Called from another thread when one turn of the page runs past twice `timeLimit`
+        /// without being stopped (`JavaScriptEngine.Configuration.onUnresponsive`).
+        public var onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)?
 
         public init(
             name: String = "main",
@@ -63,8 +67,10 @@ extension HostedPage {
             logger: Logger = Logger(label: "statehub.page", factory: { _ in SwiftLogNoOpLogHandler() }),
             onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil,
             onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil,
-            onProblem: (@Sendable (HubProblem) -> Void)? = nil
+            onProblem: (@Sendable (HubProblem) -> Void)? = nil,
+            onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil
         ) {
+            self.onUnresponsive = onUnresponsive
             self.name = name
             self.bundles = bundles
             self.timeLimit = timeLimit

@@ -65,7 +65,8 @@ public final class HostedPage: Sendable {
             executionTimeLimit: configuration.timeLimit,
             logger: configuration.logger,
             onConsole: configuration.onConsole,
-            onUnhandledError: configuration.onUnhandledError))
+            onUnhandledError: configuration.onUnhandledError,
+            onUnresponsive: configuration.onUnresponsive))
         let hub = GlobalStateHub(configuration: .init(
             maximumMessageBytes: configuration.maximumMessageBytes,
             dispatchTimeout: configuration.dispatchTimeout,

@@ -32,11 +32,22 @@
     return out;
   }
 
+  function randomHex() {
+    var c = root.crypto;
+    if (c && typeof c.getRandomValues === 'function') {
+      var word = c.getRandomValues(new Uint32Array(1))[0];
+      return ('0000000' + word.toString(16)).slice(-8);
+    }
+    return ('0000000' + Math.floor(Math.random() * 0x100000000).toString(16)).slice(-8);
+  }
+
   function post(text) {
     if (typeof text !== 'string' || text.length * 3 <= cap) return original.call(handler, text);
     var head = /^\{"v":1,"storeId":("(?:[^"\\]|\\.)*"|null)/.exec(text);
     var storeId = head ? head[1] : 'null';
-    var transfer = 't' + (++transfers);
+    // Hard to guess (PROTOCOL.md A.11): a name another script of the page forges cannot
+    // collide with this transfer.
+    var transfer = 't' + (++transfers) + '-' + randomHex();
     var parts = bounds(text);
     for (var i = 0; i < parts.length; i++) {
       var data = text.slice(parts[i][0], parts[i][1]);

@@ -1183,7 +1183,13 @@
       }
       if (msg.type === MessageType.syncState) return handleHydrate(msg, record);
       if (msg.type === MessageType.applyMutation) return handleForwarded(msg, record);
-      if (msg.type === MessageType.requestSync) { flushStore(record); postSyncState(record, 'resync'); }
+      if (msg.type === MessageType.requestSync) {
+        // harden (issue 11): after a time-limit stop dropped the queued flush, this is what
+        // lets later writes flush again (the flag would stay set forever).
+        flushStore(record);
+        flushScheduled = false;
+        postSyncState(record, 'resync');
+      }
     } catch (e) {
       warn('failed to handle a native message', e);
       try { badMessage(post, msg, 'failed to handle message: ' + (e && e.message), null, msg && registry.get(msg.storeId), truncate(json)); } catch (_) { /* never throw to native */ }

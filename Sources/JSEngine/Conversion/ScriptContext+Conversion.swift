@@ -142,9 +142,9 @@ extension ScriptContext {
     }
 
     /// The value converted to a string as JavaScript's `String(value)` would.
-    func string(from value: JSValueRef?) -> String {
+    func string(from value: JSValueRef?, escapingLoneSurrogates: Bool = false) -> String {
         guard let context, let value, let string = JSValueToStringCopy(context, value, nil) else { return "" }
         defer { JSStringRelease(string) }
-        return String(jsString: string)
+        return String(jsString: string, escapingLoneSurrogates: escapingLoneSurrogates)
     }
 }

@@ -35,9 +35,20 @@ public actor JavaScriptEngine {
         public var name: String
         /// The clock timers and `performance.now()` follow.
         public var clock: EngineClock
-        /// Scripts running longer than this in one entry are stopped with
-        /// `EngineError.executionTimeLimitExceeded`; `nil` lets them run forever.
+        /// Scripts running longer than this in one turn (an entry into JavaScript and the
+        /// microtasks drained before it returns) are stopped with
+        /// `EngineError.executionTimeLimitExceeded`, or reported as `UnhandledError` of kind
+        /// `.timeLimitExceeded` when a microtask was stopped; `nil` lets them run forever.
+        /// Microtasks that never call a native function cannot be stopped (docs/engine.md):
+        /// see `onUnresponsive`.
         public var executionTimeLimit: Duration?
+        /// Called once per turn, on a dispatch queue (not the engine thread), when one turn
+        /// has run longer than `unresponsiveAfter`, in both wall-clock and the engine thread's CPU time: the engine thread is held by JavaScript
+        /// it cannot stop, and every `await` on the engine waits. The owner decides: a
+        /// command-line tool exits; an app drops the engine and tells the user.
+        public var onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)?
+        /// When `onUnresponsive` is called; `nil`: twice `executionTimeLimit` (10 s without one).
+        public var unresponsiveAfter: Duration?
         /// Where `console.*` and engine diagnostics go.
         public var logger: Logger
         /// Called on the engine thread with every `console.*` message.
@@ -51,8 +62,12 @@ public actor JavaScriptEngine {
             executionTimeLimit: Duration? = nil,
             logger: Logger = Logger(label: "statehub.js"),
             onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil,
-            onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil
+            onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil,
+            onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil,
+            unresponsiveAfter: Duration? = nil
         ) {
+            self.onUnresponsive = onUnresponsive
+            self.unresponsiveAfter = unresponsiveAfter
             self.name = name
             self.clock = clock
             self.executionTimeLimit = executionTimeLimit
@@ -66,6 +81,9 @@ public actor JavaScriptEngine {
     nonisolated let thread: EngineThread
     /// Touched only on `thread`: by isolated methods, and by closures posted to the thread.
     nonisolated(unsafe) let context: ScriptContext
+    /// Watches turns for `Configuration.onUnresponsive`; `nil` without a handler.
+    private let monitor: UnresponsiveMonitor?
+    private let activityRecord: EngineActivity
     private let closeHandlers = Mutex<[@Sendable () -> Void]>([])
     private let isClosed = Atomic<Bool>(false)
 
@@ -81,6 +99,12 @@ public actor JavaScriptEngine {
         self.configuration = configuration
         self.thread = thread
         self.context = context
+        self.activityRecord = context.activity
+        self.monitor = configuration.onUnresponsive.map { handler in
+            UnresponsiveMonitor(activity: context.activity,
+                                after: configuration.unresponsiveAfter ?? configuration.executionTimeLimit.map { $0 * 2 } ?? .seconds(10),
+                                handler: handler)
+        }
         nonisolated(unsafe) let unsafeContext = context
         thread.post {
             thread.nextWakeupDelay = { unsafeContext.millisecondsUntilNextTimer() }
@@ -89,6 +113,7 @@ public actor JavaScriptEngine {
     }
 
     deinit {
+        monitor?.cancel()
         nonisolated(unsafe) let context = self.context
         let thread = self.thread
         let handlers = closeHandlers.withLock { (handlers: inout [@Sendable () -> Void]) -> [@Sendable () -> Void] in defer { handlers.removeAll() } ; return handlers }
@@ -104,10 +129,14 @@ public actor JavaScriptEngine {
     /// Releases the JavaScript context. Pending timers are dropped; later calls throw
     /// `EngineError.closed`; close handlers run once. Idempotent.
     public func close() {
+        monitor?.cancel()
         context.close()
         let handlers = closeHandlers.withLock { (handlers: inout [@Sendable () -> Void]) -> [@Sendable () -> Void] in defer { handlers.removeAll() } ; return handlers }
         if !isClosed.exchange(true, ordering: .relaxed) { for handler in handlers { handler() } }
     }
+
+    /// What the engine is doing now; safe from any thread, also while a turn holds the engine.
+    public nonisolated var activity: EngineActivity.Snapshot { activityRecord.snapshot }
 
     /// Whether `close()` ran.
     public nonisolated var closed: Bool { isClosed.load(ordering: .relaxed) }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(CJSCore)
 import CJSCore
 #else
@@ -16,20 +17,77 @@ import JavaScriptCore
 /// one comes back clean: the probe absorbs the pending termination. A stop the entry did not
 /// report itself (one inside a microtask) is reported once, as `UnhandledError` of kind
 /// `.timeLimitExceeded`, with the place JavaScriptCore's backtrace named.
+///
+/// One *turn* is an outermost entry plus the microtasks JavaScriptCore drains before it
+/// returns. JavaScriptCore gives each microtask a fresh CPU budget, so a chain of short
+/// microtasks (an `await` loop, a promise chain that re-queues itself) would never be
+/// stopped. The limit is therefore also measured over the whole turn, in wall-clock time,
+/// at every call into a native function (`console`, timers, message handlers, the store
+/// plugin's posts, `queueMicrotask`): past the limit, JavaScriptCore's own limit is lowered
+/// to 0 for the rest of the turn, so the running microtask stops at its next trap check
+/// and the rest of the queue is dropped. A chain that calls nothing native cannot be
+/// stopped from inside the process; `EngineActivity` and `Configuration.onUnresponsive`
+/// tell the owner about it.
 extension ScriptContext {
     /// Runs one call into JavaScript; the outermost one settles a stop afterwards.
-    func enter<T>(_ body: () throws -> T) throws -> T {
+    ///
+    /// - Parameter entry: the script's source URL, shown while the turn runs (`EngineActivity`).
+    func enter<T>(entry: String? = nil, _ body: () throws -> T) throws -> T {
         let outermost = entryDepth == 0
         if outermost {
             timeLimitFired = false
             stoppedInEntry = false
+            turnStartCPU = Self.threadCPUTime()
+            activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
         }
         entryDepth += 1
         defer {
             entryDepth -= 1
-            if outermost && stoppedInEntry { settleStop() }
+            if outermost {
+                if forcingStop {
+                    forcingStop = false
+                    if let limit = configuration.executionTimeLimit { _ = installTimeLimit(seconds: limit.inSeconds) }
+                }
+                if stoppedInEntry { settleStop() }
+                activity.endTurn()
+            }
         }
         return try body()
+    }
+
+    /// Called at every native call: stops the turn once it has run past the limit.
+    ///
+    /// Counted in the engine thread's CPU time, as JavaScriptCore counts its own limit, so a
+    /// loaded machine does not stop a turn early; wall-clock time (cheap to read) filters
+    /// first, since it is never less than CPU time.
+    @inline(__always)
+    func checkTurnBudget() {
+        guard let turnLimitNanos, entryDepth > 0, !forcingStop else { return }
+        let started = activity.turnStart
+        guard started != 0, EngineActivity.now() &- started > turnLimitNanos,
+              Self.threadCPUTime() &- turnStartCPU > turnLimitNanos else { return }
+        forcingStop = true
+        _ = installTimeLimit(seconds: 0)
+    }
+
+    /// CPU time of the calling thread, in nanoseconds.
+    static func threadCPUTime() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// Sets JavaScriptCore's limit for the group, with the callback that records the stop.
+    func installTimeLimit(seconds: Double) -> Bool {
+        guard let group else { return false }
+        return PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { context, info in
+            guard let info else { return true }
+            let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
+            owner.timeLimitFired = true
+            owner.stoppedInEntry = true
+            owner.stopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
+            return true
+        }, info: Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Absorbs a pending termination and reports a stop no caller saw. Gives the context up
@@ -52,7 +110,7 @@ extension ScriptContext {
         timeLimitFired = false
         stoppedInEntry = false
         if unreported {
-            let message = "a microtask (a promise reaction or queueMicrotask callback) ran longer than the execution time limit"
+            let message = "a microtask (a promise reaction, an await or a queueMicrotask callback) ran, with the microtasks of its turn, longer than the execution time limit"
                 + (configuration.executionTimeLimit.map { " of \($0)" } ?? "") + " and was stopped; the microtasks queued after it were dropped"
             reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
                 name: "TimeLimitExceeded", message: message, sourceURL: location?.sourceURL, line: location?.line,

@@ -29,6 +29,16 @@ final class ScriptContext {
     var stopLocation: ScriptLocation?
     /// Calls into JavaScript under way on this thread; 0 between tasks.
     var entryDepth = 0
+    /// What the running turn is doing, for other threads (see `EngineActivity`).
+    let activity = EngineActivity()
+    /// The time limit in nanoseconds, measured over a whole turn at native calls.
+    let turnLimitNanos: UInt64?
+    /// Set when a native call found the turn over its limit and JavaScriptCore's limit was
+    /// lowered to 0 so the next trap check stops the running microtask; the configured
+    /// limit comes back when the turn ends (`ScriptContext+TimeLimit.swift`).
+    var forcingStop = false
+    /// The engine thread's CPU time when the running turn began.
+    var turnStartCPU: UInt64 = 0
     /// Unhandled rejections and exceptions thrown by timer callbacks, oldest first (the
     /// newest `unhandledErrorLimit` are kept), for owners that poll.
     var unhandledErrors: [UnhandledError] = []
@@ -65,17 +75,10 @@ final class ScriptContext {
             JSGlobalContextSetName(context, name)
             JSStringRelease(name)
         }
-        if let limit = configuration.executionTimeLimit, let group {
-            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-            let installed = PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { context, info in
-                guard let info else { return true }
-                let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
-                owner.timeLimitFired = true
-                owner.stoppedInEntry = true
-                owner.stopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 8) }.flatMap(ScriptLocation.innermost(inBacktrace:))
-                return true
-            }, info: Unmanaged.passUnretained(self).toOpaque())
-            if !installed { logger.warning("the execution time limit is not supported on this platform") }
+        turnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
+        activity.recordEngineThreadClock()
+        if let limit = configuration.executionTimeLimit, !installTimeLimit(seconds: limit.inSeconds) {
+            logger.warning("the execution time limit is not supported on this platform")
         }
         promiseConstructor = try globalObject(named: "Promise")
         errorConstructor = try globalObject(named: "Error")
@@ -95,6 +98,7 @@ final class ScriptContext {
         guard let context else { return }
         for timer in timers.all { timer.unprotect(in: context) }
         timers.removeAll()
+        activity.setTimerCount(0)
         for value in protectedHandles { JSValueUnprotect(context, value) }
         protectedHandles.removeAll()
         if let promiseConstructor { JSValueUnprotect(context, promiseConstructor) }
@@ -133,7 +137,7 @@ final class ScriptContext {
     /// Evaluates a classic script and returns its completion value as a raw JSC value.
     func evaluateRaw(_ source: String, sourceURL: String?) throws -> JSValueRef? {
         try withScript(source, sourceURL: sourceURL) { context, script, url in
-            try enter {
+            try enter(entry: sourceURL ?? "<script>") {
                 var exception: JSValueRef?
                 let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
                 if let exception { throw error(fromException: exception) }
@@ -274,7 +278,12 @@ extension String {
     /// JSC writes UTF-8 straight into the new string's storage (no UTF-16 → UTF-8
     /// transcoding in Swift, which profiling showed dominating every message crossing);
     /// text longer than the small-buffer threshold goes through one heap buffer.
-    init(jsString: JSStringRef) {
+    ///
+    /// With `escapingLoneSurrogates`, a lone surrogate becomes the six characters of its JSON
+    /// escape (`\ud800`) instead of U+FFFD: message bodies are JSON text, so a lone surrogate
+    /// inside a string stays visible to the reader (which may refuse it) instead of turning
+    /// into a different, valid string.
+    init(jsString: JSStringRef, escapingLoneSurrogates: Bool = false) {
         let length = JSStringGetLength(jsString)
         guard length > 0 else { self = ""; return }
         let capacity = JSStringGetMaximumUTF8CStringSize(jsString)
@@ -292,7 +301,29 @@ extension String {
         }
         if !complete || (isEmpty && length > 0) {
             guard let characters = JSStringGetCharactersPtr(jsString) else { self = ""; return }
-            self = String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+            let units = UnsafeBufferPointer(start: characters, count: length)
+            self = escapingLoneSurrogates ? Self.escapingLoneSurrogates(units) : String(decoding: units, as: UTF16.self)
         }
+    }
+
+    private static func escapingLoneSurrogates(_ units: UnsafeBufferPointer<UInt16>) -> String {
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < units.count {
+            let unit = units[index]
+            if UTF16.isLeadSurrogate(unit), index + 1 < units.count, UTF16.isTrailSurrogate(units[index + 1]) {
+                result.append(UnicodeScalar(UInt32(0x10000) + (UInt32(unit - 0xD800) << 10) + UInt32(units[index + 1] - 0xDC00)) ?? "\u{FFFD}")
+                index += 2
+                continue
+            }
+            if let scalar = UnicodeScalar(unit) {
+                result.append(scalar)
+            } else {
+                let hex = String(unit, radix: 16)
+                result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            }
+            index += 1
+        }
+        return String(result)
     }
 }

@@ -11,19 +11,27 @@ public struct ScriptLocation: Sendable, Equatable, CustomStringConvertible {
     public var line: Int
     /// The function's name, `global code` for a script's top level.
     public var function: String
+    /// JavaScriptCore's whole backtrace at the stop (`#0 name() at url:line` a line), our
+    /// own frames included; empty when not read from one.
+    public var stack: String
 
-    public init(sourceURL: String, line: Int, function: String) {
+    public init(sourceURL: String, line: Int, function: String, stack: String = "") {
         self.sourceURL = sourceURL
         self.line = line
         self.function = function
+        self.stack = stack
     }
 
     /// `url:line (function)`.
     public var description: String { "\(sourceURL.isEmpty ? "<script>" : sourceURL):\(line) (\(function))" }
 
-    /// The innermost frame that has a source URL, from a JSC backtrace (`#0 spin() at page.js:3`
-    /// a line). Frames of builtins (`promiseReactionJob() at :1`) are skipped.
+    /// The innermost frame of the page's own code, from a JSC backtrace (`#0 spin() at page.js:3`
+    /// a line): frames of builtins (`promiseReactionJob() at :1`) are skipped, and so are
+    /// StateHub's own scripts (`statehub:` URLs — the runtime, the plugin, chunking) unless
+    /// no other frame has a URL: a stop inside the plugin's bookkeeping names the action that
+    /// ran away, not the plugin. `stack` keeps the whole backtrace.
     static func innermost(inBacktrace text: String) -> ScriptLocation? {
+        var ours: ScriptLocation?
         for frame in text.split(separator: "\n") {
             guard let at = frame.range(of: " at ", options: .backwards) else { continue }
             let place = frame[at.upperBound...]
@@ -33,8 +41,13 @@ public struct ScriptLocation: Sendable, Equatable, CustomStringConvertible {
             var name = frame[..<at.lowerBound]
             if let space = name.firstIndex(of: " ") { name = name[name.index(after: space)...] }
             if name.hasSuffix("()") { name = name.dropLast(2) }
-            return ScriptLocation(sourceURL: url, line: line, function: name.isEmpty ? "anonymous" : String(name))
+            let location = ScriptLocation(sourceURL: url, line: line, function: name.isEmpty ? "anonymous" : String(name), stack: text)
+            if url.hasPrefix("statehub:") {
+                if ours == nil { ours = location }
+                continue
+            }
+            return location
         }
-        return nil
+        return ours
     }
 }

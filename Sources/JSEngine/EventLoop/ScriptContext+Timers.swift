@@ -52,6 +52,7 @@ extension ScriptContext {
 
     private func insert(_ timer: ScheduledTimer) {
         timers.insert(timer)
+        activity.setTimerCount(timers.count)
     }
 
     /// `clearTimeout` / `clearInterval`: O(1) (see `TimerQueue`).
@@ -60,6 +61,7 @@ extension ScriptContext {
         let number = JSValueToNumber(context, first, nil)
         guard number.isFinite, number.rounded() == number, abs(number) < 9e15 else { return }
         timers.cancel(id: Int(number))?.unprotect(in: context)
+        activity.setTimerCount(timers.count)
     }
 
     /// Fires the earliest timer if it is due by `deadline`. Returns whether one fired.
@@ -68,6 +70,7 @@ extension ScriptContext {
     @discardableResult
     func fireNextTimer(dueBy deadline: UInt64) -> Bool {
         guard let context, let next = timers.first(), next.due <= deadline, let first = timers.removeFirst() else { return false }
+        activity.setTimerCount(timers.count)
         if case .manual = configuration.clock { manualNow = max(manualNow, first.due) }
         if let interval = first.interval {
             var next = first
@@ -132,6 +135,9 @@ extension ScriptContext {
 }
 
 extension Duration {
+    /// Seconds as a `Double` (what JavaScriptCore's time limit takes).
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
     /// Whole nanoseconds, clamped at zero.
     var nanoseconds: UInt64 {
         let parts = components

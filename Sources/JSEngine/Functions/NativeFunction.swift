@@ -34,6 +34,7 @@ final class NativeFunction {
                 exception?.pointee = nil
                 return JSValueMakeUndefined(context)
             }
+            owner.checkTurnBudget()
             do {
                 return try box.body(owner, this, UnsafeBufferPointer(start: arguments, count: count)) ?? JSValueMakeUndefined(context)
             } catch let error as JavaScriptError {

@@ -10,7 +10,8 @@ extension JavaScriptEngine {
     ///
     /// `handler` runs on the engine thread, synchronously, in posting order. It receives a
     /// string body as it is, and any other body as its JSON text (see the conversion table;
-    /// a body with no JSON form makes `postMessage` throw in the script).
+    /// a body with no JSON form makes `postMessage` throw in the script). A lone surrogate in
+    /// a string body arrives as its JSON escape (`\ud800`), so a JSON reader sees it.
     /// Installing the same name again replaces the handler.
     public func installMessageHandler(named name: String, _ handler: @escaping @Sendable (String) -> Void) throws {
         guard !name.isEmpty, !name.contains(".") else { throw EngineError.invalidName(name) }
@@ -18,7 +19,7 @@ extension JavaScriptEngine {
             guard let raw = owner.context else { throw EngineError.closed }
             let body = arguments.first ?? nil
             if let body, JSValueIsString(raw, body) {
-                handler(owner.string(from: body))
+                handler(owner.string(from: body, escapingLoneSurrogates: true))
             } else {
                 handler(try owner.json(from: body).jsonText())
             }

@@ -17,7 +17,8 @@
 ///   `file`) and opaque URLs, relative resolution against a base, `searchParams` kept in
 ///   sync with `search`. Not implemented: IDNA/punycode hosts, IPv6 normalisation, and the
 ///   full WHATWG percent-encode sets (we encode what `encodeURIComponent` encodes).
-/// - `queueMicrotask`: JavaScriptCore's own when present.
+/// - `queueMicrotask`: JavaScriptCore's own when present, behind a native checkpoint of the
+///   turn's time limit.
 enum WebGlobalsScript {
     static let source = #"""
 (function (natives) {
@@ -409,9 +410,19 @@ enum WebGlobalsScript {
   g.URL = URL;
   g.URLSearchParams = URLSearchParams;
 
-  if (typeof g.queueMicrotask !== 'function') {
+  // Through a native call, so the turn's time limit is checked at each one (a callback
+  // that re-queues itself would otherwise never be stopped; docs/engine.md).
+  const checkpoint = natives.checkpoint;
+  const engineQueueMicrotask = g.queueMicrotask;
+  if (typeof engineQueueMicrotask === 'function') {
+    g.queueMicrotask = function queueMicrotask(callback) {
+      checkpoint();
+      return engineQueueMicrotask(callback);
+    };
+  } else {
     g.queueMicrotask = function queueMicrotask(callback) {
       if (typeof callback !== 'function') throw new TypeError('queueMicrotask needs a function');
+      checkpoint();
       Promise.resolve().then(callback);
     };
   }

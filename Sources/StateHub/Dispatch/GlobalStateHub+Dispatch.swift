@@ -68,7 +68,18 @@ extension GlobalStateHub {
         let payload: JSONValue = ["action": .string(action), "reason": .string(reason)]
         configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
                                     type: "stopped", message: payload.jsonText(), note: reason)
-        update { state in [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .stopped(action: action, reason: reason)), in: &state)] }
+        update { state in
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .stopped(action: action, reason: reason)), in: &state)]
+            // The stop dropped the page's queued microtasks, the plugin's flush among them:
+            // writes the action made before it was stopped would never reach the mirrors.
+            // Every store of that page is resynced (PROTOCOL.md A.5.9, reason `stopped`).
+            for (id, entry) in state.stores where entry.hosts.contains(where: { $0.pageID == pageID && !$0.awaitingSync }) {
+                if let request = requestSyncEffect(pageID: pageID, storeId: id, reason: "stopped", detail: "an action or script was stopped at the time limit", in: &state) {
+                    effects.append(request)
+                }
+            }
+            return effects
+        }
         failPending(messageId, with: StateHubError.stopped(store: storeId, action: action, pageID: pageID, reason: reason))
     }
 

@@ -2,11 +2,13 @@ import Synchronization
 
 /// Puts chunked messages back together (docs/PROTOCOL.md A.11).
 ///
-/// Per (page, transfer): the parts so far. Chunks must arrive in order (a page's messages
-/// do); a chunk out of order, a changed `count`, or a total over `maximumBytes` drops the
-/// transfer. Memory: the parts of unfinished transfers, at most `maximumBytes` each.
+/// One open transfer per page: a page posts a transfer's chunks back to back, so a chunk with
+/// index 0 while another transfer is open abandons that one (reported), and any other chunk
+/// must continue the open transfer. Memory: at most `maximumBytes` of unfinished chunks per
+/// page, however many transfers it starts — a forged or abandoned transfer cannot pile up.
 final class ChunkAssembler: Sendable {
     struct Partial: Sendable {
+        var transfer: String
         var storeId: String?
         var count: Int
         var parts: [String]
@@ -19,36 +21,57 @@ final class ChunkAssembler: Sendable {
         case failed(String)
     }
 
-    /// Largest message put together from chunks: 512 MiB.
-    static let maximumBytes = 512 << 20
+    /// A transfer dropped before it completed, to report against its own store.
+    struct Dropped: Sendable {
+        var storeId: String?
+        var reason: String
+    }
 
-    private let partials = Mutex<[String: Partial]>([:])
+    /// Largest message put together from chunks, and the most a page may hold unfinished: 512 MiB.
+    static let defaultMaximumBytes = 512 << 20
+    let maximumBytes: Int
 
-    func add(page: String, storeId: String?, transfer: String, index: Int, count: Int, data: String) -> Outcome {
-        let key = page + "\u{0}" + transfer
-        return partials.withLock { partials -> Outcome in
-            var partial = partials[key] ?? Partial(storeId: storeId, count: count, parts: [], bytes: 0)
-            guard count >= 1, partial.count == count, index == partial.parts.count else {
-                partials.removeValue(forKey: key)
-                return .failed("chunk \(index) of transfer \(transfer) out of order (expected \(partial.parts.count) of \(partial.count), got \(index) of \(count)); transfer dropped")
+    init(maximumBytes: Int = ChunkAssembler.defaultMaximumBytes) { self.maximumBytes = maximumBytes }
+
+    private let open = Mutex<[String: Partial]>([:])
+
+    /// Adds one chunk from `page`. `abandoned` is the page's open transfer when this chunk
+    /// starts a new one (index 0) before that one completed.
+    func add(page: String, storeId: String?, transfer: String, index: Int, count: Int, data: String) -> (outcome: Outcome, abandoned: Dropped?) {
+        open.withLock { open -> (Outcome, Dropped?) in
+            var abandoned: Dropped?
+            var partial: Partial
+            if index == 0 {
+                if let previous = open.removeValue(forKey: page) {
+                    abandoned = Dropped(storeId: previous.storeId, reason: "transfer \(previous.transfer) abandoned after \(previous.parts.count) of \(previous.count) chunks (transfer \(transfer) started); dropped")
+                }
+                guard count >= 1 else { return (.failed("chunk 0 of transfer \(transfer) with count \(count); refused"), abandoned) }
+                partial = Partial(transfer: transfer, storeId: storeId, count: count, parts: [], bytes: 0)
+            } else {
+                guard let current = open.removeValue(forKey: page) else {
+                    return (.failed("chunk \(index) of transfer \(transfer) out of order: no transfer open (chunk 0 never arrived, or the transfer was dropped); refused"), nil)
+                }
+                guard current.transfer == transfer, current.count == count, index == current.parts.count else {
+                    return (.failed("chunk \(index) of \(count) of transfer \(transfer) out of order: it does not continue the open transfer \(current.transfer) (expected chunk \(current.parts.count) of \(current.count)); both dropped"), nil)
+                }
+                partial = current
             }
             partial.bytes += data.utf8.count
-            guard partial.bytes <= Self.maximumBytes else {
-                partials.removeValue(forKey: key)
-                return .failed("transfer \(transfer) over \(Self.maximumBytes) bytes; dropped")
+            guard partial.bytes <= maximumBytes else {
+                return (.failed("transfer \(transfer) over \(maximumBytes) bytes, the most a page may hold unfinished; dropped"), abandoned)
             }
             partial.parts.append(data)
-            if partial.parts.count == count {
-                partials.removeValue(forKey: key)
-                return .complete(partial.parts.joined())
-            }
-            partials[key] = partial
-            return .incomplete
+            if partial.parts.count == count { return (.complete(partial.parts.joined()), abandoned) }
+            open[page] = partial
+            return (.incomplete, abandoned)
         }
     }
 
-    /// Forgets a page's unfinished transfers (it went away).
+    /// Bytes of unfinished chunks `page` holds now.
+    func openBytes(page: String) -> Int { open.withLock { $0[page]?.bytes ?? 0 } }
+
+    /// Forgets a page's unfinished transfer (it went away).
     func forget(page: String) {
-        partials.withLock { $0 = $0.filter { !$0.key.hasPrefix(page + "\u{0}") } }
+        _ = open.withLock { $0.removeValue(forKey: page) }
     }
 }

@@ -23,7 +23,9 @@ extension GlobalStateHub {
         let summary: JSONValue = ["transfer": .string(transfer), "index": .number(Double(index)), "count": .number(Double(count)), "bytes": .number(Double(data.utf8.count))]
         configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
                                     type: "chunk", message: summary.jsonText())
-        switch chunks.add(page: pageID, storeId: storeId, transfer: transfer, index: index, count: count, data: data) {
+        let (outcome, abandoned) = chunks.add(page: pageID, storeId: storeId, transfer: transfer, index: index, count: count, data: data)
+        if let abandoned { reportChunkProblem(abandoned.reason, storeId: abandoned.storeId, from: pageID) }
+        switch outcome {
         case .incomplete: break
         case .complete(let whole): receiveWhole(whole, from: pageID, assembled: true)
         case .failed(let reason): reportChunkProblem(reason, storeId: storeId, from: pageID)

@@ -258,22 +258,24 @@ extension GlobalStateHub {
         entry.state = .null
         state.stores[storeId] = entry
         var failure: MutationOpError?
+        // A message applies whole or not at all (PROTOCOL.md A.6): what each operation
+        // replaces is kept until the message is through, and put back if a later one fails.
+        var undo: [MutationUndo] = []
         outer: for mutation in mutations {
             for op in mutation.ops {
-                do { try tree.apply(op) } catch {
+                do { try tree.apply(op, recordingUndoIn: &undo) } catch {
                     failure = error
                     break outer
                 }
             }
         }
+        if failure != nil { tree.revert(undo) }
+        undo.removeAll()
         entry.state = tree
         if let failure {
-            // The operations before the failing one stay applied until the resync replaces
-            // the tree: say so to observers, so they agree with `state(of:)`.
-            entry.version += 1
+            // The mirror is as it was before the message: no change to announce.
             state.stores[storeId] = entry
-            var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations([]), state: tree), in: &state)
-            effects.append(problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state))
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state)]
             if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: failure.description, in: &state) { effects.append(request) }
             return effects
         }

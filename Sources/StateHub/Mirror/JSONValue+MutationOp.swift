@@ -48,7 +48,7 @@ extension JSONValue {
     /// Each level is moved out with `takeObject()` / `takeArray()` (see there why not a
     /// `switch`), changed, and moved back. Recursion follows the path, whose length the hub
     /// caps (`JSONValue.maximumStateDepth`) before applying anything.
-    private mutating func modifyContainer(
+    mutating func modifyContainer(
         at path: ArraySlice<PathStep>, fullPath: [PathStep],
         _ body: (inout JSONValue) throws(MutationOpError) -> Void
     ) throws(MutationOpError) {
@@ -214,7 +214,7 @@ extension JSONValue.ObjectMembers {
     ///
     /// The integer-like keys form an ascending prefix of `keys`, so the place is found by
     /// binary search: O(log n) comparisons, then the O(n) move of an insertion in the middle.
-    fileprivate mutating func insertIntegerLikeKey(_ key: String, value: JSONValue) {
+    mutating func insertIntegerLikeKey(_ key: String, value: JSONValue) {
         let number = UInt64(key) ?? 0
         var low = 0
         var high = count

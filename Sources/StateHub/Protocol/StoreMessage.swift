@@ -38,11 +38,24 @@ struct StoreMessage {
         try self.init(parsing: text)
     }
 
+    /// How envelope strings are read: a lone surrogate is refused, not replaced.
+    static let envelopeParsing = JSONParsingOptions(loneSurrogates: .refuse)
+    /// The envelope fields that are strings and name things (PROTOCOL.md A.1).
+    static let envelopeStrings: Set<String> = ["storeId", "messageId", "ack", "type"]
+
     /// The generic path: parse the whole message as a `JSONValue`, then read it.
     init(parsing text: String) throws(StoreMessageError) {
         let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch {
-            throw StoreMessageError(storeId: nil, reason: "not valid JSON: \(error)")
+        do { value = try JSONValue(parsing: text, options: Self.envelopeParsing) } catch let error {
+            // A store id with a lone surrogate would share a mirror with the id that has
+            // U+FFFD in its place ('\ud800' and '\ufffd'): such envelope strings are refused.
+            // Strings inside the payload keep the parser's default (U+FFFD), as before.
+            if error.reason == .loneSurrogate, error.path.count == 1, case .key(let field) = error.path[0], Self.envelopeStrings.contains(field) {
+                throw StoreMessageError(storeId: nil, reason: "field \"\(field)\" is not valid Unicode (a lone surrogate at line \(error.line), column \(error.column))")
+            }
+            do { value = try JSONValue(parsing: text) } catch {
+                throw StoreMessageError(storeId: nil, reason: "not valid JSON: \(error)")
+            }
         }
         guard case .object(let fields) = value else { throw StoreMessageError(storeId: nil, reason: "not a JSON object") }
         let storeId = fields["storeId"]?.stringValue

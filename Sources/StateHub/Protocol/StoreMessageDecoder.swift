@@ -55,15 +55,15 @@ struct StoreMessageDecoder {
             }
             switch key {
             case .v: version = try value()
-            case .storeId: storeId = try string()
+            case .storeId: storeId = try envelopeString()
             case .messageId:
-                switch try value() {
+                switch try envelopeValue() {
                 case .string(let id): messageId = id
                 case .number(let n): messageId = JSONValue.number(n).jsonText()
                 default: messageId = nil
                 }
             case .seq: seq = try integer()
-            case .ack: ack = try value().stringValue
+            case .ack: ack = try envelopeValue().stringValue
             case .type:
                 guard let name = try value().stringValue, let known = StoreMessageType(rawValue: name) else { throw GiveUp() }
                 type = known
@@ -223,6 +223,17 @@ struct StoreMessageDecoder {
     private mutating func string() throws(GiveUp) -> String {
         guard case .string(let text) = try value() else { throw GiveUp() }
         return text
+    }
+
+    /// An envelope string (store id, message id, ack): lone surrogates make the generic path
+    /// take over, which refuses the message naming the field (`StoreMessage.init(parsing:)`).
+    private mutating func envelopeString() throws(GiveUp) -> String {
+        guard case .string(let text) = try envelopeValue() else { throw GiveUp() }
+        return text
+    }
+
+    private mutating func envelopeValue() throws(GiveUp) -> JSONValue {
+        do { return try JSONValue.parseValue(in: tokenizer.bytes, at: &tokenizer.position, options: StoreMessage.envelopeParsing) } catch { throw GiveUp() }
     }
 
     private mutating func integer() throws(GiveUp) -> Int {

@@ -21,8 +21,11 @@ struct RunCommand: AsyncParsableCommand {
             headless shell's final state.
 
             Limits: a script's top level, an action or a timer callback that runs past \
-            --time-limit is stopped (FILE:LINE: stopped after N s); a process over \
-            --memory-limit is stopped; either way the run exits 1.
+            --time-limit, with the microtasks it drains, is stopped (FILE:LINE: stopped \
+            after N s); microtasks that never call native code cannot be stopped, so a turn \
+            that runs past twice the limit ends the run; a whole run longer than \
+            --wall-limit (default 120 s) ends with what was still running or pending; a \
+            process over --memory-limit is stopped; each way the run exits 1.
 
             Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
             unhandled, a timer callback throws, a dispatch fails, or a mirror differs from the \
@@ -70,6 +73,7 @@ struct RunCommand: AsyncParsableCommand {
         var failed = false
         var results: [JSONValue] = []
         for planned in dispatches {
+            session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
                 if json {

@@ -8,6 +8,9 @@ struct PageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop a script, an action or a timer callback that runs longer than this many seconds.", valueName: "SECONDS"))
     var timeLimit: String = "10"
 
+    @Option(help: ArgumentHelp("End the whole run after this many seconds of wall-clock time, whatever still runs or is pending (an await loop, a timer chain, an interval), saying what it was.", valueName: "SECONDS"))
+    var wallLimit: String = "\(PageOptions.defaultWallLimitSeconds)"
+
     @Option(help: ArgumentHelp("Stop the run when the process uses more than this many MiB of memory (0: no limit).", valueName: "MIB"))
     var memoryLimit: String = "\(MemoryWatch.defaultLimitMiB)"
 
@@ -40,6 +43,16 @@ struct PageOptions: ParsableArguments {
         try Self.seconds(timeLimit, option: "--time-limit", maximum: 86_400)
     }
 
+    /// `--wall-limit` as a duration: finite, positive, at most a day (exit 2 otherwise).
+    func wallLimitDuration() throws(CLIError) -> Duration {
+        try Self.seconds(wallLimit, option: "--wall-limit", maximum: 86_400)
+    }
+
+    /// Two minutes: far beyond what loading stores and running a few actions takes, short
+    /// enough that a run that can never end (microtasks JavaScriptCore cannot stop, an
+    /// interval) ends soon with a message.
+    static let defaultWallLimitSeconds = 120
+
     /// `--memory-limit` in bytes, `nil` for no limit.
     func memoryLimitBytes() throws(CLIError) -> Int? {
         guard let mib = Int(memoryLimit), mib >= 0, mib <= 1 << 30 else {
@@ -70,5 +83,13 @@ extension Duration {
     var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}
+
+extension Duration {
+    /// `2.1 s`: a measured time, to a tenth of a second.
+    var tenthsText: String {
+        let tenths = (Double(components.seconds) * 10 + Double(components.attoseconds) / 1e17).rounded()
+        return "\(tenths / 10) s"
     }
 }

@@ -18,10 +18,13 @@ struct PageSession {
     let idleLimit: Duration
     let recorder: TraceRecorder?
     let shell: HeadlessShell
+    /// What the run is doing (a file, a dispatch), for messages printed from other threads.
+    let current: CurrentStep
 
     /// Validates the options, reads the files, builds the page and runs the files.
     static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction()) async throws -> PageSession {
         let timeLimit: Duration
+        let wallLimit: Duration
         let memoryLimit: Int?
         let flush: StoreScripts.Flush
         let initialData: JSONValue
@@ -29,6 +32,7 @@ struct PageSession {
         var redaction = extraRedaction
         do {
             timeLimit = try options.timeLimitDuration()
+            wallLimit = try options.wallLimitDuration()
             memoryLimit = try options.memoryLimitBytes()
             guard let mode = StoreScripts.Flush(rawValue: options.flush) else {
                 throw CLIError.badArgument("--flush must be tick or sync, not \(options.flush)")
@@ -61,6 +65,8 @@ struct PageSession {
         }
         let current = CurrentStep()
         let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, context: { current.value })
+        // Armed before anything runs: a file whose microtasks never end never returns from `load`.
+        guardian.armDeadline(after: wallLimit) { current.describeUnfinished(after: wallLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)
         let page: HostedPage
         do {
@@ -74,7 +80,10 @@ struct PageSession {
                 bridge: BridgeConfiguration(urlAllowlist: URLAllowlist(hosts: DemoShell.allowedHosts)),
                 app: MicroApp(id: name, grants: .framework(plus: Set(options.grant))),
                 shell: shell,
-                onConsole: ConsolePrinter.handler))
+                onConsole: ConsolePrinter.handler,
+                onUnresponsive: { activity in
+                    guardian.exit(1, message: current.describeUnresponsive(activity, timeLimit: timeLimit))
+                }))
         } catch {
             guardian.exit(1, message: "statehub: \(error)")
         }
@@ -83,7 +92,10 @@ struct PageSession {
                 guardian.exit(1, message: "statehub: \(error)")
             }
         }
-        let session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: .seconds(60), recorder: recorder, shell: shell)
+        current.engine = page.engine
+        // Past the wall limit, so that limit's message (which says what was pending) comes first.
+        let session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: wallLimit + .seconds(5),
+                                  recorder: recorder, shell: shell, current: current)
         for script in loaded {
             current.value = script.path
             do {
@@ -136,11 +148,38 @@ struct PageSession {
     }
 }
 
-/// The file being evaluated, for messages printed from other threads (memory stop).
+/// The file being evaluated or the dispatch running, and the page's engine, for messages
+/// printed from other threads (the memory stop, the wall-clock limit, an unresponsive page).
 final class CurrentStep: Sendable {
     private let state = Mutex("statehub")
+    private let page = Mutex<JavaScriptEngine?>(nil)
     var value: String {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
+    }
+    var engine: JavaScriptEngine? {
+        get { page.withLock { $0 } }
+        set { page.withLock { $0 = newValue } }
+    }
+
+    /// `STEP: stopped after N s (--wall-limit): …` naming what was still running or pending.
+    func describeUnfinished(after wallLimit: Duration) -> String {
+        let head = "\(value): stopped after \(wallLimit.secondsText) (the wall-clock limit; --wall-limit changes it): the run had not ended"
+        guard let activity = engine?.activity else { return head + " (the page was still being set up)" }
+        if let busy = activity.busyFor {
+            return head + "; the page has been running one turn for \(busy.tenthsText)\(activity.entry.map { " (entered through \($0))" } ?? "")"
+                + ": microtasks that keep queueing microtasks (an await loop, a promise chain that re-queues itself), which the time limit cannot stop"
+        }
+        if activity.pendingTimers > 0 {
+            return head + "; \(activity.pendingTimers) timer\(activity.pendingTimers == 1 ? " was" : "s were") still pending (an interval, or a timer that schedules the next)"
+        }
+        return head + "; the page was idle, waiting for an answer"
+    }
+
+    /// `STEP: stopped after N s: …` for a turn the engine reported it cannot stop.
+    func describeUnresponsive(_ activity: EngineActivity.Snapshot, timeLimit: Duration) -> String {
+        let place = activity.entry.flatMap { $0.hasPrefix("statehub:") ? nil : $0 } ?? value
+        return "\(place): stopped after \((activity.busyFor ?? timeLimit).tenthsText): one turn of the page ran past the time limit of \(timeLimit.secondsText)"
+            + " without calling anything the limit can stop at: microtasks that keep queueing microtasks (an await loop, a promise chain that re-queues itself)"
     }
 }

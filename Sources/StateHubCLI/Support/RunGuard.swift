@@ -36,10 +36,15 @@ final class RunGuard: Sendable {
 
     /// Ends the process after `delay` unless it has ended by then (a page stuck after a stop).
     func armDeadline(after delay: Duration, reason: String) {
+        armDeadline(after: delay) { "statehub: \(reason); exiting" }
+    }
+
+    /// Ends the process after `delay` with the message `message` gives at that moment.
+    func armDeadline(after delay: Duration, message: @escaping @Sendable () -> String) {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         Thread.detachNewThread { [weak self] in
             Thread.sleep(forTimeInterval: seconds)
-            self?.exit(1, message: "statehub: \(reason); exiting")
+            self?.exit(1, message: message())
         }
     }
 

@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What an engine is doing now, readable from any thread while its own thread is busy.
+///
+/// JavaScriptCore cannot interrupt a turn whose microtasks never call native code (an
+/// `await` loop, a promise chain that re-queues itself): its execution time limit counts
+/// the CPU time of each microtask apart (docs/engine.md, "Execution time limit"). Such a
+/// turn holds the engine thread for good, so every `await` on the engine hangs. This is
+/// how the owner still learns what is running — the CLI's wall-clock limit and
+/// `Configuration.onUnresponsive` read it — without touching the engine thread.
+public final class EngineActivity: Sendable {
+    /// Monotonic nanoseconds when the running turn began; 0 between turns.
+    private let turnStarted = Atomic<UInt64>(0)
+    private let timerCount = Atomic<Int>(0)
+    /// The start of the last turn reported as unresponsive, so each is reported once.
+    private let reportedTurn = Atomic<UInt64>(0)
+    /// The engine thread's CPU clock and its reading when the running turn began, so other
+    /// threads can tell a turn that runs from one that waits for a loaded machine.
+    private let cpuClock = Atomic<Int32>(-1)
+    private let turnStartedCPU = Atomic<UInt64>(0)
+    /// What the running turn entered: a script's source URL, or nil for a call into a function.
+    private let entry = Mutex<String?>(nil)
+
+    init() {}
+
+    /// A copy of the activity at one moment.
+    public struct Snapshot: Sendable, Equatable {
+        /// How long the running turn (an entry into JavaScript and the microtasks it drains)
+        /// has run; `nil` when the engine thread is not in JavaScript.
+        public var busyFor: Duration?
+        /// The source URL of the script the running turn evaluated; `nil` when it called a
+        /// function (an action, a timer callback) or when no turn runs.
+        public var entry: String?
+        /// Timers waiting to fire.
+        public var pendingTimers: Int
+    }
+
+    public var snapshot: Snapshot {
+        let started = turnStarted.load(ordering: .acquiring)
+        let now = Self.now()
+        return Snapshot(
+            busyFor: started == 0 ? nil : .nanoseconds(Int64(now > started ? now - started : 0)),
+            entry: started == 0 ? nil : entry.withLock { $0 },
+            pendingTimers: timerCount.load(ordering: .relaxed))
+    }
+
+    /// Monotonic nanoseconds (never 0).
+    static func now() -> UInt64 { max(1, DispatchTime.now().uptimeNanoseconds) }
+
+    /// Called on the engine thread once: lets other threads read its CPU time.
+    func recordEngineThreadClock() {
+        var clock = clockid_t()
+        if pthread_getcpuclockid(pthread_self(), &clock) == 0 { cpuClock.store(Int32(clock), ordering: .relaxed) }
+    }
+
+    /// CPU time the engine thread spent in the running turn; `nil` between turns or when unknown.
+    var turnCPUTime: Duration? {
+        let clock = cpuClock.load(ordering: .relaxed)
+        guard clock != -1, turnStarted.load(ordering: .acquiring) != 0 else { return nil }
+        var now = timespec()
+        guard clock_gettime(clockid_t(clock), &now) == 0 else { return nil }
+        let cpu = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        let start = turnStartedCPU.load(ordering: .relaxed)
+        return .nanoseconds(Int64(cpu > start ? cpu - start : 0))
+    }
+
+    func beginTurn(at start: UInt64, cpu: UInt64, entry: String?) {
+        self.entry.withLock { $0 = entry }
+        turnStartedCPU.store(cpu, ordering: .relaxed)
+        turnStarted.store(start, ordering: .releasing)
+    }
+
+    func endTurn() { turnStarted.store(0, ordering: .releasing) }
+
+    /// When the running turn began (monotonic nanoseconds), 0 between turns.
+    var turnStart: UInt64 { turnStarted.load(ordering: .relaxed) }
+
+    /// Whether the turn that began at `turn` is reported now for the first time.
+    func markReported(turn: UInt64) -> Bool { reportedTurn.exchange(turn, ordering: .relaxed) != turn }
+
+    func setTimerCount(_ count: Int) { timerCount.store(count, ordering: .relaxed) }
+}

@@ -1,0 +1,32 @@
+import Dispatch
+
+/// Watches an engine's turns from a dispatch queue and calls the owner's handler once for
+/// each turn that runs past a limit (`JavaScriptEngine.Configuration.onUnresponsive`).
+///
+/// It only observes: a turn JavaScriptCore cannot stop (microtasks that never call native
+/// code) keeps the engine thread, and the owner decides what to do (the CLI exits).
+final class UnresponsiveMonitor: Sendable {
+    /// Created and resumed in `init`, cancelled in `cancel()`; DispatchSource is thread-safe.
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+
+    init(activity: EngineActivity, after limit: Duration, handler: @escaping @Sendable (EngineActivity.Snapshot) -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        self.timer = timer
+        // Checked a few times per limit, at most every 500 ms and at least every 20 ms.
+        let period = max(20, min(500, Int(limit.nanoseconds / 4_000_000)))
+        timer.schedule(deadline: .now() + .milliseconds(period), repeating: .milliseconds(period))
+        timer.setEventHandler {
+            let started = activity.turnStart
+            let snapshot = activity.snapshot
+            // Wall-clock and CPU time both past the limit: a turn JavaScriptCore would stop on
+            // its own (a plain loop) is not reported just because a loaded machine slowed it.
+            guard started != 0, let busy = snapshot.busyFor, busy >= limit,
+                  (activity.turnCPUTime ?? limit) >= limit,
+                  activity.markReported(turn: started) else { return }
+            handler(snapshot)
+        }
+        timer.resume()
+    }
+
+    func cancel() { timer.cancel() }
+}

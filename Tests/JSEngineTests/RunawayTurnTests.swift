@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import JSEngine
+
+/// Issue 11, hostile finding 2: work that never ends inside one turn. The time limit covers a
+/// whole turn (an entry and the microtasks it drains) wherever the page calls native code; a
+/// turn that calls none cannot be stopped and is reported through `onUnresponsive`
+/// (docs/engine.md, "Execution time limit"). Each case runs in a child process: a turn that
+/// is never stopped keeps its engine thread for good.
+@Suite("Time limit: runaway microtasks in one turn")
+struct RunawayTurnTests {
+    enum Check: Int32 { case wrongReport = 20, laterCallFailed = 21, wrongActivity = 22 }
+
+    static func engine(_ reported: Recorder<UnhandledError>, onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil) throws -> JavaScriptEngine {
+        try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200), onUnhandledError: { reported.append($0) },
+                                                  onUnresponsive: onUnresponsive))
+    }
+
+    /// The one report of the stopped turn, naming the file, and a usable engine afterwards.
+    static func expectStoppedAndUsable(_ engine: JavaScriptEngine, _ reported: Recorder<UnhandledError>, file: String) async throws {
+        let stops = reported.values.filter { $0.kind == .timeLimitExceeded }
+        guard stops.count == 1, stops[0].error.sourceURL == file else {
+            FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
+            exit(Check.wrongReport.rawValue)
+        }
+        guard try await engine.evaluate("1 + 1") == 2,
+              try await engine.evaluateAndAwait("(async () => { await null; return 'awaited'; })()") == "awaited" else {
+            exit(Check.laterCallFailed.rawValue)
+        }
+        guard engine.activity.busyFor == nil else { exit(Check.wrongActivity.rawValue) }
+    }
+
+    /// Known issue (issue 11, left open): the turn IS stopped (the child ends at once), but the
+    /// one report does not name this file (exit 20); the cause is not found yet.
+    @Test func selfRequeuingQueueMicrotaskIsStopped() async {
+        await withKnownIssue("stopped, but the report does not name the file yet") {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try RunawayTurnTests.engine(reported)
+            try await engine.execute("var n = 0;\nqueueMicrotask(function again() { n++; queueMicrotask(again); });", sourceURL: "requeue.js")
+            try await RunawayTurnTests.expectStoppedAndUsable(engine, reported, file: "requeue.js")
+        }
+        }
+    }
+
+    /// Known issue (issue 11, left open): the turn IS stopped (the child ends at once), but the
+    /// one report does not name this file (exit 20); the cause is not found yet.
+    @Test func promiseChainCallingNativeCodeIsStopped() async {
+        await withKnownIssue("stopped, but the report does not name the file yet") {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try RunawayTurnTests.engine(reported)
+            try await engine.execute("""
+                Promise.resolve().then(function f() {
+                  performance.now();
+                  return Promise.resolve().then(f);
+                });
+                """, sourceURL: "chain.js")
+            try await RunawayTurnTests.expectStoppedAndUsable(engine, reported, file: "chain.js")
+        }
+        }
+    }
+
+    @Test func awaitLoopCallingNativeCodeIsStopped() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try RunawayTurnTests.engine(reported)
+            try await engine.execute("(async function poll() {\n  for (;;) { await null; console.log('tick'); }\n})();", sourceURL: "poll.js")
+            try await RunawayTurnTests.expectStoppedAndUsable(engine, reported, file: "poll.js")
+        }
+    }
+
+    /// An action that awaits forever, entered from native as the hub dispatches (a call, not a script).
+    @Test func asyncActionLoopingOnAwaitIsStopped() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try RunawayTurnTests.engine(reported)
+            try await engine.execute("async function aspin() {\n  for (;;) { await null; Date.now(); console.debug('spin'); }\n}", sourceURL: "store.js")
+            let action = try await engine.function("aspin")
+            _ = try? await engine.call(action)
+            try await RunawayTurnTests.expectStoppedAndUsable(engine, reported, file: "store.js")
+        }
+    }
+
+    /// `for (;;) await null` and a bare promise chain call nothing native: JavaScriptCore gives
+    /// each microtask its own budget and nothing can stop them from inside the process. The
+    /// owner hears of it once, from another thread, with what the turn entered.
+    static func expectReportedUnresponsive(_ source: String, file: String) async throws {
+        let reported = Recorder<UnhandledError>()
+        let calls = Recorder<EngineActivity.Snapshot>()
+        let engine = try RunawayTurnTests.engine(reported) { activity in
+            calls.append(activity)
+            // The engine thread is held; the owner's way out here is to end the process.
+            guard calls.values.count == 1, activity.entry == file, (activity.busyFor ?? .zero) >= .milliseconds(400) else {
+                FileHandle.standardError.write(Data("activity: \(calls.values)\n".utf8))
+                exit(Check.wrongActivity.rawValue)
+            }
+            exit(0)
+        }
+        try await engine.execute(source, sourceURL: file)
+        // Not reached: the turn never returns.
+        exit(Check.wrongActivity.rawValue)
+    }
+
+    @Test func pureAwaitLoopIsReportedUnresponsive() async {
+        await #expect(processExitsWith: .success) {
+            try await RunawayTurnTests.expectReportedUnresponsive("(async () => {\n  for (;;) await null;\n})();", file: "await.js")
+        }
+    }
+
+    @Test func barePromiseChainIsReportedUnresponsive() async {
+        await #expect(processExitsWith: .success) {
+            try await RunawayTurnTests.expectReportedUnresponsive("Promise.resolve().then(function f() {\n  return Promise.resolve().then(f);\n});", file: "bare-chain.js")
+        }
+    }
+
+    /// A script's own turn is reported by file while it runs; between turns nothing is busy,
+    /// and pending timers are counted.
+    @Test func activityIsReadableFromOtherThreads() async throws {
+        let reported = Recorder<UnhandledError>()
+        let engine = try RunawayTurnTests.engine(reported)
+        try await engine.execute("setTimeout(() => {}, 60000); setInterval(() => {}, 60000);", sourceURL: "timers.js")
+        let idle = engine.activity
+        #expect(idle.busyFor == nil)
+        #expect(idle.entry == nil)
+        #expect(idle.pendingTimers == 2)
+        try await engine.execute("clearTimeout(1); clearInterval(2);")
+        #expect(engine.activity.pendingTimers == 0)
+    }
+}
