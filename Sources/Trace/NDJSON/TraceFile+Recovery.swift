@@ -1,7 +1,7 @@
 import Foundation
 
 extension TraceFile {
-    /// What ``readRecovering(from:)`` found.
+    /// What ``TraceFile/readRecovering(from:maximumLineBytes:)`` found.
     public struct Recovered: Sendable, Equatable {
         /// Every record of the complete lines, in file order.
         public var records: [TraceRecord]
