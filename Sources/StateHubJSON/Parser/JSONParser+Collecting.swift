@@ -50,7 +50,7 @@ struct JSONCollectingState {
     var problems: [JSONParseError] = []
     private var stack: [Frame] = []
 
-    private struct Frame {
+    private struct Frame: OpenContainer {
         let isObject: Bool
         var keys: [JSONKey] = []
         var seen: Set<JSONKey> = []
@@ -228,7 +228,7 @@ struct JSONCollectingState {
 
     private mutating func note(_ error: JSONParseError) throws(Stop) {
         var located = error
-        located.path = path(for: error.reason)
+        located.path = readingPath(stack, reason: error.reason)
         problems.append(located)
         if problems.count >= maximumProblems { throw Stop() }
     }
@@ -236,18 +236,5 @@ struct JSONCollectingState {
     private mutating func stop(_ reason: JSONParseError.Reason, at offset: Int) throws(Stop) -> Never {
         try note(reason, at: offset)
         throw Stop()
-    }
-
-    private func path(for reason: JSONParseError.Reason) -> [JSONPathElement] {
-        var path: [JSONPathElement] = []
-        for frame in stack {
-            if frame.isObject {
-                if frame.keys.count > frame.values.count, let key = frame.keys.last { path.append(.key(key.string)) }
-            } else {
-                path.append(.index(frame.values.count))
-            }
-        }
-        if case .duplicateKey(let key) = reason { path.append(.key(key)) }
-        return path
     }
 }

@@ -85,7 +85,7 @@ struct JSONParserState {
     private var keySets: [Int: Set<JSONKey>] = [:]
 
     /// An open array or object. A struct (not an enum) so appending works in place.
-    private struct Frame {
+    private struct Frame: OpenContainer {
         let isObject: Bool
         var keys: [JSONKey] = []
         var values: [JSONValue] = []
@@ -109,22 +109,9 @@ struct JSONParserState {
             return try readValue()
         } catch {
             var located = error
-            located.path = path(duplicate: error.reason)
+            located.path = readingPath(stack, reason: error.reason)
             throw located
         }
-    }
-
-    private func path(duplicate reason: JSONParseError.Reason) -> [JSONPathElement] {
-        var path: [JSONPathElement] = []
-        for frame in stack {
-            if frame.isObject {
-                if frame.keys.count > frame.values.count, let key = frame.keys.last { path.append(.key(key.string)) }
-            } else {
-                path.append(.index(frame.values.count))
-            }
-        }
-        if case .duplicateKey(let key) = reason { path.append(.key(key)) }
-        return path
     }
 
     private mutating func readValue() throws(JSONParseError) -> JSONValue {
@@ -226,4 +213,27 @@ struct JSONParserState {
         }
         return Set(keys).count != keys.count
     }
+}
+
+/// An array or object a parser has begun and not yet ended: what an error's path is read from.
+protocol OpenContainer {
+    var isObject: Bool { get }
+    var keys: [JSONKey] { get }
+    var values: [JSONValue] { get }
+}
+
+/// The path of the value being read inside `open` (outermost first): the key or index of
+/// each open container's pending member, then the repeated key of a duplicate. The strict and
+/// the collecting parse share it so that both name a place the same way.
+func readingPath(_ open: [some OpenContainer], reason: JSONParseError.Reason) -> [JSONPathElement] {
+    var path: [JSONPathElement] = []
+    for frame in open {
+        if frame.isObject {
+            if frame.keys.count > frame.values.count, let key = frame.keys.last { path.append(.key(key.string)) }
+        } else {
+            path.append(.index(frame.values.count))
+        }
+    }
+    if case .duplicateKey(let key) = reason { path.append(.key(key)) }
+    return path
 }
