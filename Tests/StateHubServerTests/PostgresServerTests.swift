@@ -67,6 +67,18 @@ struct PostgresServerTests {
         await server.close()
     }
 
+    /// A version with assets stored in PostgreSQL and served: every check `ServerAssetTests` makes on SQLite.
+    @Test func assetsAreStoredAndServedOnPostgres() async throws {
+        let server = try await TestServer.postgres(url: try await PostgresTestDatabase.fresh())
+        do {
+            try await server.application.test(.router) { client in try await ServerAssetTests.checkServing(client) }
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
+    }
+
     /// Two instances on one database: a change made through one is served by the other on the
     /// very next request (docs/server.md, "Hot reads and invalidation across instances").
     @Test func aReleaseSetThroughOneInstanceIsServedByTheOtherNextRequest() async throws {
