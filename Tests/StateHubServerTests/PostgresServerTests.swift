@@ -69,14 +69,9 @@ struct PostgresServerTests {
 
     /// A version with assets stored in PostgreSQL and served: every check `ServerAssetTests` makes on SQLite.
     @Test func assetsAreStoredAndServedOnPostgres() async throws {
-        let server = try await TestServer.postgres(url: try await PostgresTestDatabase.fresh())
-        do {
-            try await server.application.test(.router) { client in try await ServerAssetTests.checkServing(client) }
-        } catch {
-            await server.close()
-            throw error
+        try await TestServer.postgres(url: try await PostgresTestDatabase.fresh()).test(.router) { client in
+            try await ServerAssetTests.checkServing(client)
         }
-        await server.close()
     }
 
     /// Two instances on one database: a change made through one is served by the other on the

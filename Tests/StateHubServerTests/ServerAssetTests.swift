@@ -74,14 +74,7 @@ import Testing
     }
 
     func withServer(configuration: ServerConfiguration = .init(), _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let server = try await TestServer.sqlite(configuration: configuration)
-        do {
-            try await server.application.test(.router, body)
-        } catch {
-            await server.close()
-            throw error
-        }
-        await server.close()
+        try await TestServer.sqlite(configuration: configuration).test(.router, body)
     }
 
     @Test func assetsAreListedAndServedImmutableWithTypesFromTheirExtension() async throws {
@@ -89,36 +82,22 @@ import Testing
     }
 
     @Test func assetsAreServedOverLoopback() async throws {
-        let server = try await TestServer.sqlite()
-        do {
-            try await server.application.test(.live) { client in try await Self.checkServing(client) }
-        } catch {
-            await server.close()
-            throw error
-        }
-        await server.close()
+        try await TestServer.sqlite().test(.live) { client in try await Self.checkServing(client) }
     }
 
     @Test func traversalAndMalformedPathsInURLsAreRefused() async throws {
-        let server = try await TestServer.sqlite()
-        do {
-            try await server.application.test(.live) { client in
-                try await Self.withAssets(client)
-                // A raw socket would send these unnormalised; HummingbirdTesting's live client sends the URI as written.
-                for uri in ["/apps/cart/1.0.0/../../../etc/passwd", "/apps/cart/1.0.0/img/../../1.0.0/bundle.js",
-                            "/apps/cart/1.0.0/img/%2e%2e/logo.png", "/apps/cart/1.0.0/..%2F..%2Fstatehub.sqlite",
-                            "/apps/cart/1.0.0/img//logo.png", "/apps/cart/1.0.0/.hidden", "/apps/cart/1.0.0/img/logo.png%00.html",
-                            "/apps/cart/1.0.0/" + String(repeating: "a/", count: 20) + "x"] {
-                    let response = try await client.get(uri)
-                    #expect((400..<500).contains(Int(response.status.code)), "\(uri) answered \(response.status)")
-                    #expect(!String(buffer: response.body).contains("root:"), "\(uri)")
-                }
+        try await TestServer.sqlite().test(.live) { client in
+            try await Self.withAssets(client)
+            // The live client sends each URI as written, unnormalised, as a hostile client would.
+            for uri in ["/apps/cart/1.0.0/../../../etc/passwd", "/apps/cart/1.0.0/img/../../1.0.0/bundle.js",
+                        "/apps/cart/1.0.0/img/%2e%2e/logo.png", "/apps/cart/1.0.0/..%2F..%2Fstatehub.sqlite",
+                        "/apps/cart/1.0.0/img//logo.png", "/apps/cart/1.0.0/.hidden", "/apps/cart/1.0.0/img/logo.png%00.html",
+                        "/apps/cart/1.0.0/" + String(repeating: "a/", count: 20) + "x"] {
+                let response = try await client.get(uri)
+                #expect((400..<500).contains(Int(response.status.code)), "\(uri) answered \(response.status)")
+                #expect(!String(buffer: response.body).contains("root:"), "\(uri)")
             }
-        } catch {
-            await server.close()
-            throw error
         }
-        await server.close()
     }
 
     @Test func uploadsBreakingTheRulesAreRefusedWithEveryProblem() async throws {

@@ -9,14 +9,7 @@ import Testing
 /// The routes through HummingbirdTesting's router framework, on SQLite.
 @Suite struct ServerRouterTests {
     func withServer(configuration: ServerConfiguration = .init(), _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let server = try await TestServer.sqlite(configuration: configuration)
-        do {
-            try await server.application.test(.router, body)
-        } catch {
-            await server.close()
-            throw error
-        }
-        await server.close()
+        try await TestServer.sqlite(configuration: configuration).test(.router, body)
     }
 
     @Test func adminRoutesRefuseMissingAndWrongTokens() async throws {
