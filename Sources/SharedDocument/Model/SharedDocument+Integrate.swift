@@ -177,6 +177,7 @@ extension SharedDocument {
         case .type(let type):
             type.item = item
             type.document = self
+            type.depth = parent.depth + 1
         case .deleted:
             transaction.deleteSet.add(client: item.id.client, clock: item.id.clock, length: item.length)
             item.markDeleted()
