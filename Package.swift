@@ -150,13 +150,14 @@ let package = Package(
                 "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
                 "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
                 "SharedDocument", // crdt
+                "StateHubTesting", // the seeded generator that soak and bench workloads replay
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // crdt: a pure-Swift Yjs document model and update format (no engine).
         .target(name: "SharedDocument", dependencies: ["StateHubJSON"]),  // string escaping from the one JSON layer
-        .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument"], exclude: ["Peers"]),
+        .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument", "StateHubTesting"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SharedDocument
+import StateHubTesting
 
 /// Swift, Yjs (node-yjs 13.5) and Yrs (pycrdt) replicas edited concurrently at random,
 /// updates exchanged in random order with duplicates. Every Yjs replica has a Swift twin
@@ -86,9 +87,9 @@ struct DifferentialTests {
 
     /// Runs one seed; returns normally when all replicas converged as required.
     func run(seed: UInt64, layout: [PeerProcess.Kind?], edits: Int, yjs: PeerProcess, yrs: PeerProcess, idBase: Int) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         let hasYrs = layout.contains { $0 == .yrs }
-        var generator = EditGenerator(random: SeededRandom(seed: seed &* 31 &+ 7), asciiText: hasYrs)
+        var generator = EditGenerator(random: SeededRandomNumberGenerator(seed: seed &* 31 &+ 7), asciiText: hasYrs)
         var replicas: [Replica] = []
         for (index, kind) in layout.enumerated() {
             let peer: PeerProcess? = kind == .yjs ? yjs : kind == .yrs ? yrs : nil

@@ -1,5 +1,6 @@
 import Testing
 @testable import SharedDocument
+import StateHubTesting
 
 /// A random-mutation fuzz loop (not libFuzzer): valid updates from seeded editing sessions,
 /// mutated (bytes flipped, inserted, removed, runs copied between updates, truncated), are
@@ -10,7 +11,7 @@ struct FuzzTests {
     @Test("mutated updates never crash and never half-apply", arguments: Array(UInt64(1)...UInt64(4)))
     func mutatedUpdates(seed: UInt64) throws {
         let corpus = try randomSessionUpdates(seed: seed, edits: 60)
-        var random = SeededRandom(seed: seed &* 7919)
+        var random = SeededRandomNumberGenerator(seed: seed &* 7919)
         let base = SharedDocument(clientID: 500)
         try base.applyUpdate(corpus[corpus.count - 1])
         let baseUpdate = try base.encodeStateAsUpdate()

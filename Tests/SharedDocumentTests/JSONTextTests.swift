@@ -1,5 +1,6 @@
 import Testing
 @testable import SharedDocument
+import StateHubTesting
 
 /// `YValue.jsonString`: JavaScript's spelling of every number (checked against Yjs's
 /// `JSON.stringify` under node), and any depth written without recursion.
@@ -9,7 +10,7 @@ struct JSONTextTests {
     static func doubles() -> [Double] {
         var values: [Double] = [1.5, 0.1, 1e21, 1e-7, 123456789012, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.000001,
                                 1e20, 9007199254740992, 9007199254740994, 100, 1.0 / 3, -2.5e-8, 4.35, 1e300, 2e-6, 123e-20]
-        var generator = SeededRandom(seed: 0x5EED)
+        var generator = SeededRandomNumberGenerator(seed: 0x5EED)
         while values.count < 2_000 {
             let value = Double(bitPattern: generator.next())
             if value.isFinite { values.append(value) }

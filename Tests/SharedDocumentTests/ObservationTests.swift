@@ -1,5 +1,6 @@
 import Testing
 @testable import SharedDocument
+import StateHubTesting
 
 /// Deep observation: a JSON mirror that applies each transaction's path operations stays
 /// equal to the document, for local edits and for updates from another replica.
@@ -18,8 +19,8 @@ struct ObservationTests {
             transactions += 1
             for operation in changes.operations { applyOperation(operation, to: &mirror) }
         }
-        var random = SeededRandom(seed: seed)
-        var generator = EditGenerator(random: SeededRandom(seed: seed &+ 99), asciiText: false)
+        var random = SeededRandomNumberGenerator(seed: seed)
+        var generator = EditGenerator(random: SeededRandomNumberGenerator(seed: seed &+ 99), asciiText: false)
         for step in 0..<150 {
             if random.next() % 2 == 0 {
                 try generator.edit(for: document).apply(to: document)

@@ -2,6 +2,7 @@ import Foundation
 import JSEngine
 import Testing
 @testable import StateHub
+import StateHubTesting
 
 /// Issue 11 item 4: nothing a caller was told succeeded is lost. The authoritative page is
 /// re-hydrated whenever it writes without having applied the other page's writes; writes it
@@ -61,7 +62,7 @@ extension TwoPageDispatchTests {
         try await first.execute(Self.store + "useShared();")
         let second = try await makePage(hub, name: "second")
         try await second.execute(Self.store + "useShared();")
-        var generator = SeededGenerator(seed: 20261123)
+        var generator = SeededRandomNumberGenerator(seed: 20261123)
         var succeeded = 0
         var failedTruthfully = 0
         for round in 0..<1_000 {
@@ -90,19 +91,6 @@ extension TwoPageDispatchTests {
             try #require(try await engineState(second, "shared") == mirror, "round \(round)")
         }
         print("random interleavings: \(succeeded) dispatches kept, \(failedTruthfully) failed truthfully")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing interleaving can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

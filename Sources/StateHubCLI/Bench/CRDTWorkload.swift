@@ -1,4 +1,5 @@
 import Foundation
+import StateHubTesting
 
 /// One crdt-benchmarks workload (dmonad/crdt-benchmarks B1, B2, B4), as data every
 /// implementation replays: Swift here, Yjs under node and Yrs under python3.
@@ -59,12 +60,12 @@ struct CRDTWorkload: Codable {
     static let letters = Array("abcdefghijklmnopqrstuvwxyz")
 
     static func standard(count: Int, trace: [Op]?, traceLabel: String) -> [CRDTWorkload] {
-        var random = Random(state: 42)
+        var random = SeededRandomNumberGenerator(seed: 42)
         let append = (0..<count).map { Op($0, 0, String(letters[$0 % 26])) }
         var length = 0
         var randomInserts: [Op] = []
         for _ in 0..<count {
-            randomInserts.append(Op(random.next(length + 1), 0, String(letters[random.next(26)])))
+            randomInserts.append(Op(random.next(below: length + 1), 0, String(letters[random.next(below: 26)])))
             length += 1
         }
         let push = (0..<count).map { Op($0, 0, String($0)) }
@@ -73,9 +74,9 @@ struct CRDTWorkload: Codable {
         var lengthA = 0
         var lengthB = 0
         for _ in 0..<(count / 2) {
-            replicaA.append(Op(random.next(lengthA + 1), 0, String(letters[random.next(26)])))
+            replicaA.append(Op(random.next(below: lengthA + 1), 0, String(letters[random.next(below: 26)])))
             lengthA += 1
-            replicaB.append(Op(random.next(lengthB + 1), 0, String(letters[random.next(26)])))
+            replicaB.append(Op(random.next(below: lengthB + 1), 0, String(letters[random.next(below: 26)])))
             lengthB += 1
         }
         return [
@@ -90,18 +91,18 @@ struct CRDTWorkload: Codable {
     /// A synthetic editing trace shaped like a real one: mostly typing forward at a cursor,
     /// some backspaces, occasional jumps; about 1 delete per 6 inserts.
     static func synthetic(count: Int) -> [Op] {
-        var random = Random(state: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         var ops: [Op] = []
         var length = 0
         var cursor = 0
         for _ in 0..<count {
-            if random.next(40) == 0 { cursor = random.next(length + 1) }
-            if length > 0 && cursor > 0 && random.next(7) == 0 {
+            if random.next(below: 40) == 0 { cursor = random.next(below: length + 1) }
+            if length > 0 && cursor > 0 && random.next(below: 7) == 0 {
                 ops.append(Op(cursor - 1, 1, ""))
                 cursor -= 1
                 length -= 1
             } else {
-                ops.append(Op(cursor, 0, random.next(6) == 0 ? " " : String(letters[random.next(26)])))
+                ops.append(Op(cursor, 0, random.next(below: 6) == 0 ? " " : String(letters[random.next(below: 26)])))
                 cursor += 1
                 length += 1
             }

@@ -2,6 +2,7 @@ import Foundation
 import JSEngine
 import Logging
 import StateHub
+import StateHubTesting
 
 /// The soak (issue 11 item 9, docs/reliability.md): two pages host one store while native
 /// dispatches run and both pages write at random; at every quiet point the mirror must equal
@@ -63,7 +64,7 @@ struct Soak {
             try await engine.execute(Self.store, sourceURL: "soak-store.js")
             pages.append(engine)
         }
-        var generator = SoakGenerator(state: seed)
+        var generator = SeededRandomNumberGenerator(seed: seed)
         var result = Result()
         let start = ContinuousClock.now
         let warmUp = min(duration / 5, .seconds(30))
@@ -132,14 +133,3 @@ struct Soak {
     }
 }
 
-/// SplitMix64: a seed replays a soak's schedule of work (not its thread timing).
-struct SoakGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,18 +1,6 @@
 import Foundation
 @testable import SharedDocument
-
-/// A deterministic random source (SplitMix64) so every run of a seed makes the same edits.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import StateHubTesting
 
 /// The roots every replica names, in this order.
 let testRoots: [(String, SharedTypeKind)] = [("m", .map), ("a", .array), ("t", .text)]
@@ -109,11 +97,11 @@ struct Edit {
 
 /// Random edits valid on a given document's current state.
 struct EditGenerator {
-    var random: SeededRandom
+    var random: SeededRandomNumberGenerator
     /// Yrs measures text in UTF-8 bytes: keep text ASCII when a Yrs replica takes part.
     var asciiText: Bool
 
-    mutating func int(_ bound: Int) -> Int { Int(random.next() % UInt64(max(bound, 1))) }
+    mutating func int(_ bound: Int) -> Int { random.next(below: bound) }
 
     mutating func value(depth: Int = 0) -> YValue {
         switch int(depth > 1 ? 6 : 8) {

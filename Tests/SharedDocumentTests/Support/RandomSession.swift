@@ -1,10 +1,11 @@
 @testable import SharedDocument
+import StateHubTesting
 
 /// Valid updates from a seeded editing session of two Swift replicas (with concurrent edits,
 /// deletes and nesting): material for malformed-update tests and the fuzz loop.
 func randomSessionUpdates(seed: UInt64, edits: Int) throws -> [[UInt8]] {
-    var random = SeededRandom(seed: seed)
-    var generator = EditGenerator(random: SeededRandom(seed: seed ^ 0xABCDEF), asciiText: false)
+    var random = SeededRandomNumberGenerator(seed: seed)
+    var generator = EditGenerator(random: SeededRandomNumberGenerator(seed: seed ^ 0xABCDEF), asciiText: false)
     let replicas = [SharedDocument(clientID: 11), SharedDocument(clientID: 22)]
     for replica in replicas { for (root, kind) in testRoots { _ = try replica.root(root, kind: kind) } }
     var updates: [[UInt8]] = []
