@@ -16,6 +16,12 @@ struct ByteWriter {
             bytes.append(UInt8(truncatingIfNeeded: value))
             return
         }
+        if value >= 0 && value < 0x4000 {
+            // Clocks of documents under 16K structs.
+            bytes.append(UInt8(truncatingIfNeeded: value & 0x7F) | 0x80)
+            bytes.append(UInt8(truncatingIfNeeded: value >> 7))
+            return
+        }
         writeLongVarUint(value)
     }
 

@@ -14,6 +14,11 @@ extension SharedDocument {
             return
         }
         let origin = offset > 0 ? ID(client: item.id.client, clock: item.id.clock + offset - 1) : item.origin
+        if origin != nil || item.rightOrigin != nil {
+            // The common case (an item with a neighbour): no parent is written, so none is built.
+            writeItem(to: &writer, origin: origin, rightOrigin: item.rightOrigin, parent: .none, parentSub: item.parentSub, content: item.content, offset: offset)
+            return
+        }
         var parent = WireStruct.Parent.none
         if origin == nil && item.rightOrigin == nil {
             if let type = item.parent {
