@@ -98,6 +98,9 @@ struct ByteReader {
             var combined: UInt8 = 0
             for byte in source { combined |= byte }
             guard combined < 0x80 else { return nil }
+            // Most text items hold one character: share one buffer per ASCII character
+            // instead of allocating (copy-on-write keeps a later merge or split private).
+            if source.count == 1 { return asciiUnits[Int(source[0])] }
             // `map` measured fastest for the 1–10 units most string items hold (the
             // uninitialized-capacity initializer looks up generic metadata per call).
             return source.map { UInt16($0) }
@@ -156,3 +159,6 @@ struct ByteReader {
         }
     }
 }
+
+/// One single-unit buffer per ASCII character, shared by every one-character string item read.
+private let asciiUnits: [[UInt16]] = (0..<128).map { [UInt16($0)] }
