@@ -28,6 +28,13 @@ extension SharedDocument {
 
     /// Drops the content of a deleted item; with `parentGCd` the item becomes a GC struct.
     func collect(_ item: Item, parentGCd: Bool) {
+        // The common case, deleted text or values: no work list to allocate.
+        if !parentGCd, item.isItem, item.deleted {
+            if case .type = item.content {} else {
+                item.content = .deleted(item.length)
+                return
+            }
+        }
         var work: [(Item, Bool)] = [(item, parentGCd)]
         while let (current, replace) = work.popLast() {
             guard current.isItem, current.deleted else { continue }
