@@ -42,7 +42,7 @@ extension HostedPage {
         public var bridge: BridgeConfiguration
         /// The micro-app identity and grants the page gets.
         public var app: MicroApp
-        /// The shell bridge calls reach; `nil`: a ``HeadlessShell`` with no initial data.
+        /// The shell bridge calls reach; `nil`: a `HeadlessShell` with no initial data.
         public var shell: (any Shell)?
         public var logger: Logger
         public var onConsole: (@Sendable (ConsoleMessage) -> Void)?

@@ -28,7 +28,7 @@ public final class HostedPage: Sendable {
     public let engine: JavaScriptEngine
     public let hub: GlobalStateHub
     public let bridge: BridgeHost
-    /// The shell the bridge host answers with (a ``HeadlessShell`` unless you gave another).
+    /// The shell the bridge host answers with (a `HeadlessShell` unless you gave another).
     public let shell: any Shell
     public let configuration: Configuration
 

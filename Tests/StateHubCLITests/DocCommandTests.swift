@@ -97,4 +97,30 @@ struct DocCommandTests {
             #expect(result.stderr.contains("\(name): a Yjs update in format v2"), "\(name)")
         }
     }
+
+    /// An update nesting maps 1,000 deep (each item's parent is the previous item's type): its
+    /// JSON is refused by name, and merging still works at that depth.
+    @Test func aDocumentNestedPastTheLimitIsNotPrintedButMerges() throws {
+        func varuint(_ value: Int) -> [UInt8] {
+            var value = value, bytes: [UInt8] = []
+            while value >= 0x80 { bytes.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
+            return bytes + [UInt8(value)]
+        }
+        let depth = 1_000
+        var update = [1] + varuint(depth) + [7, 0]
+        for clock in 0..<depth {
+            // info 0x27: parentSub present, content ref 7 (type); parent root "m" or item (7, clock − 1); key "k"; a map.
+            update += [0x27] + (clock == 0 ? [1, 1, 0x6D] : [0, 7] + varuint(clock - 1)) + [1, 0x6B, 1]
+        }
+        update += [0]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let input = folder.appendingPathComponent("deep.bin"), merged = folder.appendingPathComponent("merged.bin")
+        try Data(update).write(to: input)
+        let result = try StateHubBinary.run(["doc", input.path, "--merge", merged.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("the document cannot be shown as JSON: value nested deeper than 512 levels"))
+        #expect([UInt8](try Data(contentsOf: merged)) == update)
+    }
 }

@@ -9,7 +9,23 @@ struct ByteWriter {
     @inline(__always)
     mutating func write(_ byte: UInt8) { bytes.append(byte) }
 
+    @inline(__always)
     mutating func writeVarUint(_ value: Int) {
+        // Most numbers in an update (lengths, small clocks, client counts) take one byte.
+        if value >= 0 && value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            return
+        }
+        if value >= 0 && value < 0x4000 {
+            // Clocks of documents under 16K structs.
+            bytes.append(UInt8(truncatingIfNeeded: value & 0x7F) | 0x80)
+            bytes.append(UInt8(truncatingIfNeeded: value >> 7))
+            return
+        }
+        writeLongVarUint(value)
+    }
+
+    private mutating func writeLongVarUint(_ value: Int) {
         var number = UInt64(truncatingIfNeeded: value)
         while number > 0x7F {
             bytes.append(UInt8(truncatingIfNeeded: number & 0x7F) | 0x80)
@@ -47,47 +63,20 @@ struct ByteWriter {
 
     /// Writes UTF-16 code units as UTF-8, a lone surrogate as U+FFFD (what `TextEncoder` does).
     mutating func writeUTF16String(_ units: ArraySlice<UInt16>) {
-        let ascii = units.withUnsafeBufferPointer { buffer in
+        units.withUnsafeBufferPointer { buffer in
             var combined: UInt16 = 0
             for unit in buffer { combined |= unit }
-            return combined < 0x80
-        }
-        if ascii {
-            writeVarUint(units.count)
-            units.withUnsafeBufferPointer { buffer in
-                let start = bytes.count
-                bytes.append(contentsOf: repeatElement(0, count: buffer.count))
-                bytes.withUnsafeMutableBufferPointer { out in
-                    for index in 0..<buffer.count { out[start + index] = UInt8(truncatingIfNeeded: buffer[index]) }
-                }
-            }
-            return
-        }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(units.count * 3)
-        var index = units.startIndex
-        while index < units.endIndex {
-            let unit = units[index]
-            var scalar: UInt32
-            if unit >= 0xD800 && unit <= 0xDBFF, index + 1 < units.endIndex, units[index + 1] >= 0xDC00, units[index + 1] <= 0xDFFF {
-                scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(units[index + 1]) - 0xDC00)
-                index += 2
+            if combined < 0x80 {
+                // One byte per unit: the length is known, so write straight into the output.
+                writeVarUint(buffer.count)
+                UTF16Transcoding.appendUTF8(buffer, to: &bytes)
             } else {
-                scalar = (unit >= 0xD800 && unit <= 0xDFFF) ? 0xFFFD : UInt32(unit)
-                index += 1
-            }
-            switch scalar {
-            case 0..<0x80: utf8.append(UInt8(scalar))
-            case 0x80..<0x800:
-                utf8.append(0xC0 | UInt8(scalar >> 6)); utf8.append(0x80 | UInt8(scalar & 0x3F))
-            case 0x800..<0x10000:
-                utf8.append(0xE0 | UInt8(scalar >> 12)); utf8.append(0x80 | UInt8((scalar >> 6) & 0x3F)); utf8.append(0x80 | UInt8(scalar & 0x3F))
-            default:
-                utf8.append(0xF0 | UInt8(scalar >> 18)); utf8.append(0x80 | UInt8((scalar >> 12) & 0x3F))
-                utf8.append(0x80 | UInt8((scalar >> 6) & 0x3F)); utf8.append(0x80 | UInt8(scalar & 0x3F))
+                var utf8: [UInt8] = []
+                UTF16Transcoding.appendUTF8(buffer, to: &utf8)
+                writeVarUint(utf8.count)
+                bytes.append(contentsOf: utf8)
             }
         }
-        writeVarBytes(utf8)
     }
 
     mutating func writeFloat32(_ value: Float) {

@@ -11,9 +11,14 @@ struct DeleteSet {
 
     var isEmpty: Bool { clients.isEmpty }
 
+    /// One hash per call (applying an update adds one range per deleted struct).
     mutating func add(client: Int, clock: Int, length: Int) {
-        if ranges[client] == nil { clients.append(client); ranges[client] = [] }
-        ranges[client, default: []].append(Range(clock: clock, length: length))
+        if let index = ranges.index(forKey: client) {
+            ranges.values[index].append(Range(clock: clock, length: length))
+        } else {
+            clients.append(client)
+            ranges[client] = [Range(clock: clock, length: length)]
+        }
     }
 
     mutating func sortAndMerge() {

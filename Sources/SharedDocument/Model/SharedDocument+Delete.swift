@@ -28,6 +28,13 @@ extension SharedDocument {
 
     /// Drops the content of a deleted item; with `parentGCd` the item becomes a GC struct.
     func collect(_ item: Item, parentGCd: Bool) {
+        // The common case, deleted text or values: no work list to allocate.
+        if !parentGCd, item.isItem, item.deleted {
+            if case .type = item.content {} else {
+                item.content = .deleted(item.length)
+                return
+            }
+        }
         var work: [(Item, Bool)] = [(item, parentGCd)]
         while let (current, replace) = work.popLast() {
             guard current.isItem, current.deleted else { continue }
@@ -50,7 +57,7 @@ extension SharedDocument {
                 type.markers = type.markers == nil ? nil : []
             }
             if replace {
-                guard let slot = store.listIndex[current.id.client], let index = StructStore.findIndex(store.lists[slot], current.id.clock) else { continue }
+                guard let slot = store.slotIndex(of: current.id.client), let index = store.findIndex(slot: slot, current.id.clock) else { continue }
                 store.lists[slot][index] = Item.gc(id: current.id, length: current.length)
             } else {
                 current.content = .deleted(current.length)
@@ -95,10 +102,10 @@ extension SharedDocument {
         let deleteSet = transaction.deleteSet
         if gc {
             for client in deleteSet.clients {
-                guard let slot = store.listIndex[client] else { continue }
+                guard let slot = store.slotIndex(of: client) else { continue }
                 for range in (deleteSet.ranges[client] ?? []).reversed() {
                     let end = range.clock + range.length
-                    guard var index = StructStore.findIndex(store.lists[slot], range.clock) else { continue }
+                    guard var index = store.findIndex(slot: slot, range.clock) else { continue }
                     while index < store.lists[slot].count {
                         let current = store.lists[slot][index]
                         if current.id.clock >= end { break }
@@ -109,9 +116,9 @@ extension SharedDocument {
             }
         }
         for client in deleteSet.clients {
-            guard let slot = store.listIndex[client] else { continue }
+            guard let slot = store.slotIndex(of: client) else { continue }
             for range in (deleteSet.ranges[client] ?? []).reversed() {
-                guard let last = StructStore.findIndex(store.lists[slot], range.clock + range.length - 1) else { continue }
+                guard let last = store.findIndex(slot: slot, range.clock + range.length - 1) else { continue }
                 var index = min(store.lists[slot].count - 1, last + 1)
                 while index > 0 && store.lists[slot][index].id.clock >= range.clock {
                     mergeWithLeft(slot: slot, position: index)
@@ -123,7 +130,7 @@ extension SharedDocument {
             let client = store.clientOfList[slot]
             let before = transaction.beforeState[client] ?? 0
             guard let last = store.lists[slot].last, last.id.clock + last.length != before else { continue }
-            let first = max(StructStore.findIndex(store.lists[slot], before) ?? 1, 1)
+            let first = max(store.findIndex(slot: slot, before) ?? 1, 1)
             var index = store.lists[slot].count - 1
             while index >= first {
                 mergeWithLeft(slot: slot, position: index)
@@ -131,7 +138,7 @@ extension SharedDocument {
             }
         }
         for item in transaction.mergeStructs {
-            guard let slot = store.listIndex[item.id.client], let position = StructStore.findIndex(store.lists[slot], item.id.clock) else { continue }
+            guard let slot = store.slotIndex(of: item.id.client), let position = store.findIndex(slot: slot, item.id.clock) else { continue }
             if position + 1 < store.lists[slot].count { mergeWithLeft(slot: slot, position: position + 1) }
             if position > 0 { mergeWithLeft(slot: slot, position: position) }
         }

@@ -24,8 +24,7 @@ extension SharedDocument {
     /// The struct that starts at `id`, splitting an item if needed.
     @discardableResult
     func itemCleanStart(_ id: ID, _ transaction: Transaction) -> Item? {
-        guard let slot = store.listIndex[id.client], let index = StructStore.findIndex(store.lists[slot], id.clock) else { return nil }
-        let found = store.lists[slot][index]
+        guard let (slot, index, found) = store.locate(id) else { return nil }
         if found.id.clock < id.clock && found.isItem {
             let right = split(found, at: id.clock - found.id.clock, transaction)
             store.lists[slot].insert(right, at: index + 1)
@@ -36,8 +35,7 @@ extension SharedDocument {
 
     /// The struct that ends at `id`, splitting an item if needed.
     func itemCleanEnd(_ id: ID, _ transaction: Transaction) -> Item? {
-        guard let slot = store.listIndex[id.client], let index = StructStore.findIndex(store.lists[slot], id.clock) else { return nil }
-        let found = store.lists[slot][index]
+        guard let (slot, index, found) = store.locate(id) else { return nil }
         if id.clock != found.id.clock + found.length - 1 && !found.isGC {
             let right = split(found, at: id.clock - found.id.clock + 1, transaction)
             store.lists[slot].insert(right, at: index + 1)
@@ -112,11 +110,16 @@ extension SharedDocument {
             item.content = item.content.splice(at: offset)
             item.length -= offset
         }
-        guard let parent = item.parent, item.left.map({ !$0.isGC }) ?? true else {
+        // The links read once: each read of an `unowned(unsafe)` link into a local retains.
+        let originalLeft = item.left
+        let originalRight = item.right
+        guard let parent = item.parent, !(originalLeft?.isGC ?? false) else {
             store.add(Item.gc(id: item.id, length: item.length))
             return
         }
-        if (item.left == nil && (item.right == nil || item.right?.left != nil)) || (item.left != nil && item.left?.right !== item.right) {
+        let consistent: Bool
+        if let originalLeft { consistent = originalLeft.right === originalRight } else { consistent = originalRight.map { $0.left == nil } ?? false }
+        if !consistent {
             var left = item.left
             var candidate: Item?
             if let left {
@@ -177,6 +180,7 @@ extension SharedDocument {
         case .type(let type):
             type.item = item
             type.document = self
+            type.depth = parent.depth + 1
         case .deleted:
             transaction.deleteSet.add(client: item.id.client, clock: item.id.clock, length: item.length)
             item.markDeleted()

@@ -27,7 +27,16 @@ public final class SharedDocument {
     }
 
     deinit {
-        // Links are unowned(unsafe); nothing to break. Items go with the store.
+        // A map's entries are the only strong links between items (type → entry item →
+        // its nested type → …): released through them, a chain nested 100,000 deep would
+        // recurse once per level and overflow the stack. Every item is owned by the store,
+        // so emptying the maps first leaves the store to release items one at a time.
+        for name in shareOrder { share[name]?.map = [:] }
+        for slot in store.lists.indices {
+            for item in store.lists[slot] {
+                if case .type(let type) = item.content { type.map = [:] }
+            }
+        }
     }
 
     /// The root type named `name`, created with `kind` if missing; an unknown root (seen only in

@@ -60,6 +60,9 @@ final class SharedType {
     /// Arrays and text keep search markers; maps do not.
     var markers: [SearchMarker]?
     unowned(unsafe) var document: SharedDocument?
+    /// How many types it sits in (0 for a root), set when its item is integrated: lets deep
+    /// observation skip a type past the nesting limit without walking its parents.
+    var depth = 0
 
     init(kind: SharedTypeKind) {
         self.kind = kind

@@ -10,10 +10,31 @@ struct StructStore {
     /// Client → index into `lists`.
     var listIndex: [Int: Int] = [:]
 
+    /// The list of `client`: a scan of the client ids while they are few (a document usually
+    /// has a handful; hashing an `Int` costs more than comparing eight), a dictionary after.
+    @inline(__always)
+    func slotIndex(of client: Int) -> Int? {
+        if clientOfList.count <= 8 {
+            var index = 0
+            while index < clientOfList.count {
+                if clientOfList[index] == client { return index }
+                index += 1
+            }
+            return nil
+        }
+        return listIndex[client]
+    }
+
+    /// `findIndex` in the list at `slot`, without copying the list.
+    @inline(__always)
+    func findIndex(slot: Int, _ clock: Int) -> Int? {
+        lists[slot].withUnsafeBufferPointer { Self.findIndex($0, clock) }
+    }
+
     /// The next clock expected from `client` (0 when unknown).
     @inline(__always)
     func state(of client: Int) -> Int {
-        guard let slot = listIndex[client], let last = lists[slot].last else { return 0 }
+        guard let slot = slotIndex(of: client), let last = lists[slot].last else { return 0 }
         return last.id.clock + last.length
     }
 
@@ -26,7 +47,7 @@ struct StructStore {
     }
 
     mutating func slot(for client: Int) -> Int {
-        if let slot = listIndex[client] { return slot }
+        if let slot = slotIndex(of: client) { return slot }
         let slot = lists.count
         lists.append([])
         clientOfList.append(client)
@@ -41,7 +62,7 @@ struct StructStore {
     }
 
     /// Binary search (with Yjs's pivot guess) for the struct containing `clock`.
-    static func findIndex(_ structs: [Item], _ clock: Int) -> Int? {
+    static func findIndex(_ structs: UnsafeBufferPointer<Item>, _ clock: Int) -> Int? {
         guard var right = structs.indices.last else { return nil }
         var left = 0
         let last = structs[right]
@@ -62,8 +83,19 @@ struct StructStore {
         return nil
     }
 
+    /// Where the struct containing `id` sits, and the struct: one access to the store instead
+    /// of three (each access to a class's stored property is checked at run time).
+    @inline(__always)
+    func locate(_ id: ID) -> (slot: Int, index: Int, item: Item)? {
+        guard let slot = slotIndex(of: id.client) else { return nil }
+        return lists[slot].withUnsafeBufferPointer { structs in
+            guard let index = Self.findIndex(structs, id.clock) else { return nil }
+            return (slot, index, structs[index])
+        }
+    }
+
     func find(_ id: ID) -> Item? {
-        guard let slot = listIndex[id.client], let index = Self.findIndex(lists[slot], id.clock) else { return nil }
+        guard let slot = slotIndex(of: id.client), let index = findIndex(slot: slot, id.clock) else { return nil }
         return lists[slot][index]
     }
 }

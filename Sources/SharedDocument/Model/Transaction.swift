@@ -25,12 +25,19 @@ public final class Transaction {
         self.beforeState = beforeState
     }
 
-    /// The type whose list change was recorded last (most integrations repeat it).
-    private weak var lastListChange: SharedType?
+    /// The type whose list change was recorded last (most integrations repeat it). An
+    /// identifier, not a weak reference (a weak load per item cost more than the rest of this
+    /// function): it is only set for a type `changed` retains, so it cannot name a reused address.
+    private var lastListChange: ObjectIdentifier?
 
     /// Yjs's `addChangedTypeToTransaction`: only types that existed before and are alive.
+    @inline(__always)
     func addChanged(_ type: SharedType, key: String?) {
-        if key == nil && lastListChange === type { return }
+        if key == nil && lastListChange == ObjectIdentifier(type) { return }
+        addChangedSlowly(type, key: key)
+    }
+
+    private func addChangedSlowly(_ type: SharedType, key: String?) {
         if let item = type.item {
             guard item.id.clock < (beforeState[item.id.client] ?? 0), !item.deleted else { return }
         }
@@ -43,7 +50,7 @@ public final class Transaction {
             if changed[identifier]?.keys.contains(key) == false { changed[identifier]?.keys.append(key) }
         } else {
             changed[identifier]?.list = true
-            lastListChange = type
+            lastListChange = identifier
         }
     }
 

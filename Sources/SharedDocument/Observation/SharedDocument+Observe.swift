@@ -53,7 +53,12 @@ extension SharedDocument {
     }
 
     /// The path from the document's root to `type`, nil for a root of unknown kind.
+    ///
+    /// Nil past ``UpdateDecodingError/maximumNesting`` levels too: changes that deep are not
+    /// reported (a path per change would make building a deep chain quadratic, and toJSON
+    /// refuses values that deep anyway).
     func path(of type: SharedType) -> [PathStep]? {
+        guard type.depth <= UpdateDecodingError.maximumNesting else { return nil }
         var steps: [PathStep] = []
         var current = type
         while let item = current.item {

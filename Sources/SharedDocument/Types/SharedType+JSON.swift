@@ -23,7 +23,7 @@ extension SharedType {
             if !item.deleted, case .string(let part) = item.content { units.append(contentsOf: part) }
             node = item.right
         }
-        return String(decoding: units, as: UTF16.self)
+        return UTF16Transcoding.string(units)
     }
 
     /// Yjs's `toJSON` of this type (an unknown root shows as nothing: `.undefined`).
@@ -64,7 +64,7 @@ extension SharedType {
         case .any(let values): return values[offset]
         case .json(let texts): return parseJSON(texts[offset])
         case .binary(let data): return .bytes(data)
-        case .string(let units): return .string(String(decoding: units[offset...offset], as: UTF16.self))
+        case .string(let units): return .string(UTF16Transcoding.string(units[offset...offset]))
         case .embed(let json): return parseJSON(json)
         case .format: return .undefined
         case .type(let type): return try type.toJSON(depth: depth)

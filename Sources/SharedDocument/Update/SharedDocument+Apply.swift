@@ -18,32 +18,26 @@ extension SharedDocument {
     /// Checks what would make integration impossible: references on an item's own client
     /// that are not before it.
     func validate(_ update: DecodedUpdate) throws(UpdateDecodingError) {
-        var byClient: [Int: [WireStruct]] = [:]
-        for entry in update.clients { byClient[entry.client] = entry.structs }
-        func wireStruct(_ id: ID) -> WireStruct? {
-            guard let structs = byClient[id.client] else { return nil }
-            var low = 0, high = structs.count - 1
-            while low <= high {
-                let middle = (low + high) / 2
-                if structs[middle].id.clock > id.clock { high = middle - 1 } else if structs[middle].end <= id.clock { low = middle + 1 } else { return structs[middle] }
-            }
-            return nil
-        }
         for entry in update.clients {
-            for wire in entry.structs where wire.kind == .item {
-                if let reference = wire.origin, reference.client == wire.id.client, reference.clock >= wire.id.clock {
-                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
+            // Fields read in place: copying each struct out of the array (strings, content)
+            // cost more than the checks.
+            try entry.structs.withUnsafeBufferPointer { structs throws(UpdateDecodingError) in
+                for index in structs.indices where structs[index].kind == .item {
+                    let id = structs[index].id
+                    if let reference = structs[index].origin, reference.client == id.client, reference.clock >= id.clock {
+                        throw UpdateDecodingError(.invalidStructure("struct \(id) refers to \(reference), not before it"), at: 0)
+                    }
+                    if let reference = structs[index].rightOrigin, reference.client == id.client, reference.clock >= id.clock {
+                        throw UpdateDecodingError(.invalidStructure("struct \(id) refers to \(reference), not before it"), at: 0)
+                    }
+                    guard case .item(let parentID) = structs[index].parent else { continue }
+                    if parentID.client == id.client && parentID.clock >= id.clock {
+                        throw UpdateDecodingError(.invalidStructure("struct \(id) has parent \(parentID), not before it"), at: 0)
+                    }
+                    // A parent that is not a shared type (or was collected) makes the child a GC
+                    // struct when it is integrated (`resolveDependencies`): not an error, because
+                    // whether it is known can depend on the order updates arrive in.
                 }
-                if let reference = wire.rightOrigin, reference.client == wire.id.client, reference.clock >= wire.id.clock {
-                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) refers to \(reference), not before it"), at: 0)
-                }
-                guard case .item(let parentID) = wire.parent else { continue }
-                if parentID.client == wire.id.client && parentID.clock >= wire.id.clock {
-                    throw UpdateDecodingError(.invalidStructure("struct \(wire.id) has parent \(parentID), not before it"), at: 0)
-                }
-                // A parent that is not a shared type (or was collected) makes the child a GC
-                // struct when it is integrated (`resolveDependencies`): not an error, because
-                // whether it is known can depend on the order updates arrive in.
             }
         }
     }
@@ -111,7 +105,14 @@ extension SharedDocument {
             init(_ items: [Item]) { self.items = items }
         }
         var refsByClient: [Int: Refs] = [:]
-        for entry in clients { refsByClient[entry.client] = Refs(entry.structs.map(makeRef)) }
+        for entry in clients {
+            var items: [Item] = []
+            items.reserveCapacity(entry.structs.count)
+            entry.structs.withUnsafeBufferPointer { structs in
+                for index in structs.indices { items.append(makeRef(structs[index])) }
+            }
+            refsByClient[entry.client] = Refs(items)
+        }
         var clientIDs = refsByClient.keys.sorted()
         if clientIDs.isEmpty { return nil }
         var stack: [Item] = []
@@ -131,7 +132,6 @@ extension SharedDocument {
         }
         var head = current.items[current.index]
         current.index += 1
-        var state: [Int: Int] = [:]
         func addStackToRest() {
             for item in stack {
                 let client = item.id.client
@@ -152,9 +152,7 @@ extension SharedDocument {
         while !done {
             if !head.isSkip {
                 let client = head.id.client
-                let localClock: Int
-                if let cached = state[client] { localClock = cached } else { localClock = store.state(of: client); state[client] = localClock }
-                let offset = localClock - head.id.clock
+                let offset = store.state(of: client) - head.id.clock
                 if offset < 0 {
                     stack.append(head)
                     updateMissing(client, head.id.clock - 1)
@@ -171,7 +169,6 @@ extension SharedDocument {
                     addStackToRest()
                 } else if offset == 0 || offset < head.length {
                     integrate(head, offset: offset, transaction)
-                    state[client] = head.id.clock + head.length
                 }
             }
             if let popped = stack.popLast() {
@@ -214,7 +211,7 @@ extension SharedDocument {
                     continue
                 }
                 if state < end { unapplied.add(client: client, clock: state, length: end - state) }
-                guard let slot = store.listIndex[client], var index = StructStore.findIndex(store.lists[slot], clock) else { continue }
+                guard let slot = store.slotIndex(of: client), var index = store.findIndex(slot: slot, clock) else { continue }
                 var current = store.lists[slot][index]
                 if !current.deleted && current.id.clock < clock {
                     let right = split(current, at: clock - current.id.clock, transaction)

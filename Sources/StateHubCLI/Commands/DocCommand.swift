@@ -15,7 +15,8 @@ struct DocCommand: AsyncParsableCommand {
             (encodeStateAsUpdateV2) is recognised and refused.
 
             Exit codes: 0 the document is complete; 1 an update cannot be read (malformed, or \
-            format v2) or an output cannot be written; 2 a file cannot be opened or an argument \
+            format v2), an output cannot be written, or the document nests shared types deeper \
+            than 512 levels, which JSON cannot show (--merge and --diff still work); 2 a file cannot be opened or an argument \
             is wrong; 3 the document was printed, but the updates hold structs or deletes that \
             wait for content they do not include (listed on standard error: which clients, \
             from which clocks).
@@ -82,7 +83,7 @@ struct DocCommand: AsyncParsableCommand {
         do {
             json = try document.toJSON()
         } catch {
-            Output.error("statehub: \(error)")
+            Output.error("statehub: the document cannot be shown as JSON: \(error) (--merge and --diff work at any depth)")
             throw ExitCode(1)
         }
         if stateVector {
