@@ -32,15 +32,18 @@ struct ConsoleTests {
             console.log(new Map([['k', 1]]), new Set([1, 2]));
             const cyclic = {}; cyclic.self = cyclic; console.log(cyclic);
             console.log('😀', 'ünïcödé');
+            console.log({ f() {}, big: 1n, s: Symbol('q'), text: 'a"\\u0001b' });
             """)
         let texts = messages.values.map(\.text)
-        #expect(texts.count == 6)
+        #expect(texts.count == 7)
         #expect(texts[safe: 0] == #"{"2":"two","b":1,"nested":{"list":[1,"x",null]}}"#)
-        #expect(texts[safe: 1] == #"[1,{"a":"undefined"}] undefined"#)
+        // What JSON cannot say is written as JavaScript shows it, unquoted (issue 12).
+        #expect(texts[safe: 1] == #"[1,{"a":undefined}] undefined"#)
         #expect(texts[safe: 2] == "[Function: named] Symbol(s) 10n")
         #expect(texts[safe: 3] == #"{"Map":[["k",1]]} {"Set":[1,2]}"#)
         #expect(texts[safe: 4]?.hasPrefix("[Object: ") == true)
         #expect(texts[safe: 5] == "😀 ünïcödé")
+        #expect(texts[safe: 6] == #"{"f":[Function: f],"big":1n,"s":Symbol(q),"text":"a\"\u0001b"}"#)
     }
 
     @Test func printsErrorsWithStack() async throws {

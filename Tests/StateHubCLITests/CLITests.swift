@@ -211,4 +211,41 @@ struct ThemeCommandTests {
         #expect(css.status == 0)
         #expect(css.stdout.contains("--primary-button-corner-radius: 12px;"))
     }
+
+    /// Issue 12: five kinds of schema problems (a missing field, wrong scalar types, a wrong
+    /// container, a required field of the wrong type) and the value problems beside them, all
+    /// in one run, in text and in `--json`, each with path and line:column.
+    @Test func checkReportsEverySchemaProblemInOnePass() throws {
+        let file = try StateHubBinary.script("""
+            {
+              "metadata": {"version": 1},
+              "colors": {"primary": "#000000", "accent": true},
+              "fonts": {"body": {"size": 16}},
+              "components": {"card": {"textColor": "primary", "cornerRadius": "8px", "shadow": {"color": "primary", "radius": -1}}},
+              "dark": {"colors": []}
+            }
+            """, named: "schema.json")
+        let text = try StateHubBinary.run(["theme", "check", file.path])
+        #expect(text.status == 1)
+        #expect(text.stdout.split(separator: "\n").map(String.init) == [
+            "error: metadata.version (2:16): expected string, found number",
+            "error: colors.accent (3:36): expected string, found boolean",
+            "error: fonts.body.name (4:13): required field is missing",
+            "error: components.card.cornerRadius (5:51): expected number, found string",
+            "error: components.card.shadow.opacity (5:74): required field is missing",
+            "error: components.card.shadow.radius (5:105): must not be negative, found -1",
+            "error: dark.colors (6:12): expected object, found array",
+            "schema.json: 7 errors, 0 warnings",
+        ], "\(text.stdout)")
+        let json = try StateHubBinary.run(["theme", "check", "--json", file.path])
+        #expect(json.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let issues = report?["issues"] as? [[String: Any]] ?? []
+        #expect(issues.map { "\($0["path"] ?? "") \($0["line"] ?? ""):\($0["column"] ?? "")" } == [
+            "metadata.version 2:16", "colors.accent 3:36", "fonts.body.name 4:13", "components.card.cornerRadius 5:51",
+            "components.card.shadow.opacity 5:74", "components.card.shadow.radius 5:105", "dark.colors 6:12",
+        ], "\(json.stdout)")
+        #expect(issues.first?["message"] as? String == "expected string, found number")
+        #expect(report?["ok"] as? Bool == false)
+    }
 }

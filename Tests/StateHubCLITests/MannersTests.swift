@@ -57,6 +57,34 @@ struct MannersTests {
         #expect(bad.stderr.contains("must be a JSON object"))
     }
 
+    /// Issue 12: results print as JavaScript shows them, so `undefined` is not `null`.
+    @Test func resultsPrintAsJavaScriptShowsThem() throws {
+        let file = try StateHubBinary.script("""
+            const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {
+              nothing() { this.n++ },
+              none() { return null },
+              async later() { await null },
+              mixed() { return { a: undefined, b: [undefined, 1], big: 12n, nan: NaN, m: new Map([['k', undefined]]), set: new Set([1]), $type: 'x' } },
+            } });
+            useS();
+            console.log(undefined, [undefined, 1], { a: undefined, f() {} }, 5n);
+            """, named: "results.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.nothing", "--dispatch", "s.none",
+                                             "--dispatch", "s.later", "--dispatch", "s.mixed"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"undefined [undefined,1] {"a":undefined,"f":[Function: f]} 5n"#, "\(result.stdout)")
+        #expect(lines.contains("→ s.nothing() = undefined"), "\(result.stdout)")
+        #expect(lines.contains("→ s.none() = null"), "\(result.stdout)")
+        #expect(lines.contains("→ s.later() = undefined"), "\(result.stdout)")
+        #expect(lines.contains(#"→ s.mixed() = {"a":undefined,"b":[undefined,1],"big":12n,"nan":NaN,"m":Map(1) {"k" => undefined},"set":Set(1) {1},"$type":"x"}"#), "\(result.stdout)")
+        // `--json` keeps the tagged form of docs/PROTOCOL.md A.3, which JSON can carry.
+        let json = try StateHubBinary.run(["run", file.path, "--dispatch", "s.nothing", "--dispatch", "s.none", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains(#""dispatch":"s.nothing","ok":true,"value":{"$type":"undefined"}"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""dispatch":"s.none","ok":true,"value":null"#), "\(json.stdout)")
+    }
+
     @Test func unreadableFilesExitTwoEverywhere() throws {
         for arguments in [["eval", "/nonexistent.js"], ["run", "/nonexistent.js"], ["trace", "show", "/nonexistent.ndjson"],
                           ["theme", "check", "/nonexistent.json"], ["theme", "css", "/nonexistent.json"], ["bundle", "/nonexistent.mjs"]] {

@@ -19,11 +19,7 @@ struct RunawayRunTests {
         for command in ["eval", "run"] {
             let result = try StateHubBinary.run([command, script.path, "--time-limit", "0.5"])
             #expect(result.status == 1, "\(command) \(file): \(result.stderr)")
-            // Known issue (issue 11, left open): a stopped re-queuing queueMicrotask is stopped,
-            // but its report does not name the file yet (RunawayTurnTests has the same).
-            withKnownIssue("the stop's report does not name the file yet", isIntermittent: true) {
-                #expect(result.stderr.contains(file), "\(command) \(file): \(result.stderr)")
-            } when: { file == "requeue.js" }
+            #expect(result.stderr.contains(file), "\(command) \(file): \(result.stderr)")
             #expect(result.stderr.contains("stopped") || result.stderr.contains("time limit"), "\(command) \(file): \(result.stderr)")
         }
     }
@@ -80,12 +76,10 @@ struct RunawayRunTests {
         let script = try StateHubBinary.script(store, named: "writer.js")
         let result = try StateHubBinary.run(["run", script.path, "--dispatch", "s.go", "--time-limit", "0.5"])
         #expect(result.status == 1, "\(result.stderr)")
-        // Known issue (issue 11, left open): JavaScriptCore's backtrace at this stop holds only
-        // StateHub's own frames (chunking.js), so skipping them finds nothing to name.
-        withKnownIssue("the stop is still blamed on statehub:plugin/chunking.js") {
-            #expect(result.stderr.contains("writer.js:"), "\(result.stderr)")
-            #expect(!result.stderr.contains("statehub:plugin"), "\(result.stderr)")
-        }
+        // The action's stop names writer.js:3; the plugin's flush, stopped next in the same
+        // turn (its backtrace holds only StateHub's frames), must not take the blame.
+        #expect(result.stderr.contains("writer.js:3"), "\(result.stderr)")
+        #expect(!result.stderr.contains("statehub:"), "\(result.stderr)")
         #expect(!result.stderr.contains("mirror of s differs"), "\(result.stderr)")
         #expect(!result.stdout.contains("\"x\": 0"), "\(result.stdout)")
     }

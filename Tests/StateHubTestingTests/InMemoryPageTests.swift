@@ -1,4 +1,5 @@
 import Clocks
+import JSEngine
 import StateHub
 import StateHubTesting
 import Testing
@@ -34,6 +35,23 @@ struct InMemoryPageTests {
         page.answer(sent, value: 2)
         #expect(try await result == 2)
         expectMirror(of: hub, store: "cart", equals: ["n": 2])
+    }
+
+    /// `action_result` without `value` is what `JSON.stringify` leaves of `value: undefined`.
+    @Test func aResultWithoutValueIsUndefined() async throws {
+        let hub = GlobalStateHub()
+        let page = InMemoryPage()
+        try await hub.attach(page)
+        page.announce(store: "cart", state: [:])
+        async let answered = hub.dispatch(store: "cart", action: "clear")
+        page.answer(await page.nextSent())  // seq 2
+        #expect(try await answered.isUndefined)
+        async let bare = hub.dispatch(store: "cart", action: "clear")
+        let id = try #require(await page.nextSent().messageId)
+        let result: JSONValue = ["v": 1, "storeId": "cart", "messageId": .string(id), "seq": 3, "type": "action_result", "payload": ["ok": true]]
+        _ = page.post(result.jsonText(), on: GlobalStateHub.channel)
+        #expect(try await bare == ["$type": "undefined"])
+        #expect(hub.problems.isEmpty)
     }
 
     @Test func aFailedActionIsThrown() async throws {

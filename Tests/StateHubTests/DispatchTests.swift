@@ -11,6 +11,8 @@ func makeActionsPage(_ hub: GlobalStateHub, name: String = "page") async throws 
           actions: {
             add(by) { this.n += by; return this.n; },
             nothing() {},
+            none() { return null; },
+            async nothingLater() { await null; },
             boom() { throw new TypeError('boom at ' + this.n); },
             async later(by) { await new Promise((r) => setTimeout(r, 5)); this.n += by; return { n: this.n }; },
             async reject() { await null; throw new Error('rejected on purpose'); },
@@ -31,11 +33,29 @@ struct DispatchTests {
         #expect(try await hub.dispatch(store: "actions", action: "add", args: [2]) == 2)
         // The mutation was mirrored before the result arrived.
         #expect(hub.state(of: "actions")?["n"] == 2)
-        #expect(try await hub.dispatch(store: "actions", action: "nothing") == .null)
+        let nothing = try await hub.dispatch(store: "actions", action: "nothing")
+        #expect(nothing == TaggedValue.undefined && nothing.isUndefined)
         let later = try await hub.dispatch(store: "actions", action: "later", args: [3])
         #expect(later == ["n": 5])
         #expect(hub.state(of: "actions")?["n"] == 5)
         #expect(try await engineState(engine, "actions") == hub.state(of: "actions"))
+    }
+
+    /// Issue 12: an action that returns nothing is told apart from one that returns `null`.
+    @Test func undefinedAndNullResultsStayApart() async throws {
+        let hub = GlobalStateHub()
+        _ = try await makeActionsPage(hub)
+        let nothing = try await hub.dispatch(store: "actions", action: "nothing")
+        let nothingLater = try await hub.dispatch(store: "actions", action: "nothingLater")
+        let none = try await hub.dispatch(store: "actions", action: "none")
+        #expect(nothing == ["$type": "undefined"])
+        #expect(nothingLater == ["$type": "undefined"])
+        #expect(nothing.isUndefined && nothingLater.isUndefined)
+        #expect(none == .null)
+        #expect(!none.isUndefined)
+        // Decoded, both are an absent optional.
+        #expect(try await hub.dispatch(store: "actions", action: "nothing", as: Int?.self) == nil)
+        #expect(try await hub.dispatch(store: "actions", action: "none", as: Int?.self) == nil)
     }
 
     @Test func decodesTypedResults() async throws {

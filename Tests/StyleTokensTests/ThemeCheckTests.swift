@@ -14,16 +14,16 @@ struct ThemeCheckTests {
         #expect(report.exitCode == 1)
         #expect(report.theme == nil)
         #expect(report.lines == [
-            #"error: metadata.version: "1.2" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. 1.1.0"#,
-            "warning: metadata.author: unknown key (kept, not used)",
-            ##"error: colors.accent: malformed hex colour "#12345G": 'G' is not a hex digit"##,
-            "error: fonts.body.size: font size must be greater than 0, found -17",
-            #"error: components.primaryButton.backgroundColor: unknown colour "primry": not a hex colour and not a name in colors"#,
-            "error: components.primaryButton.cornerRadius: must not be negative, found -4",
-            #"error: components.primaryButton.font: unknown font "headline": not a name in fonts"#,
-            "error: components.cardView.shadow.opacity: opacity must lie in 0…1, found 1.5",
-            "warning: components.cardView.elevation: unknown key (kept, not used)",
-            #"error: dark.colors.secondary: dark override of unknown colour "secondary": not a name in colors"#,
+            #"error: metadata.version (3:5): "1.2" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. 1.1.0"#,
+            "warning: metadata.author (5:5): unknown key (kept, not used)",
+            ##"error: colors.accent (9:5): malformed hex colour "#12345G": 'G' is not a hex digit"##,
+            "error: fonts.body.size (13:40): font size must be greater than 0, found -17",
+            #"error: components.primaryButton.backgroundColor (17:7): unknown colour "primry": not a hex colour and not a name in colors"#,
+            "error: components.primaryButton.cornerRadius (19:7): must not be negative, found -4",
+            #"error: components.primaryButton.font (20:7): unknown font "headline": not a name in fonts"#,
+            "warning: components.cardView.elevation (24:7): unknown key (kept, not used)",
+            "error: components.cardView.shadow.opacity (25:37): opacity must lie in 0…1, found 1.5",
+            #"error: dark.colors.secondary (29:17): dark override of unknown colour "secondary": not a name in colors"#,
             "broken.json: 8 errors, 2 warnings",
         ])
     }
@@ -71,6 +71,51 @@ struct ThemeCheckTests {
             "error: components.s: malformed JSON at line 5, column 30: unpaired surrogate in \\u escape",
             "hand.json: 5 errors, 0 warnings",
         ], "\(report.lines)")
+    }
+
+    /// Issue 12: missing fields and wrong types were reported one at a time (the contract was
+    /// decoded with `Codable`, which stops at the first). Five different schema problems, and
+    /// the value problems beside them, come in one pass, each with its path and line:column (a
+    /// missing field at the member that lacks it).
+    static let fiveSchemaProblems = """
+        {
+          "metadata": {"description": 7},
+          "colors": {"primary": "#000000", "accent": 12},
+          "fonts": {"body": {"name": "Inter"}},
+          "components": {
+            "card": {"cornerRadius": "8px", "shadow": {"color": "primary", "opacity": 2, "radius": "4"}},
+            "button": {"backgroundColor": "primry", "font": "body"}
+          },
+          "dark": ["#fff"]
+        }
+        """
+
+    @Test("every missing field and wrong type is reported in one pass, with path and line:column")
+    func everySchemaProblem() {
+        let report = ThemeCheck.run(data: Data(Self.fiveSchemaProblems.utf8), fileName: "schema.json")
+        #expect(report.exitCode == 1)
+        #expect(report.theme == nil)
+        #expect(report.lines == [
+            "error: metadata.version (2:3): required field is missing",
+            "error: metadata.description (2:16): expected string, found number",
+            "error: colors.accent (3:36): expected string, found number",
+            "error: fonts.body.size (4:13): required field is missing",
+            "error: components.card.cornerRadius (6:14): expected number, found string",
+            "error: components.card.shadow.opacity (6:68): opacity must lie in 0…1, found 2",
+            "error: components.card.shadow.radius (6:82): expected number, found string",
+            #"error: components.button.backgroundColor (7:16): unknown colour "primry": not a hex colour and not a name in colors"#,
+            "error: dark (9:3): expected object, found array",
+            "schema.json: 9 errors, 0 warnings",
+        ], "\(report.lines)")
+        #expect(report.issues.map { [$0.line, $0.column] } == [[2, 3], [2, 16], [3, 36], [4, 13], [6, 14], [6, 68], [6, 82], [7, 16], [9, 3]])
+    }
+
+    @Test("a document that is not an object is one wrong type; null optional members are fine")
+    func wrongRootAndNullMembers() {
+        let root = ThemeCheck.run(data: Data("[1]".utf8), fileName: "array.json")
+        #expect(root.lines == ["error: $ (1:1): expected object, found array", "array.json: 1 error, 0 warnings"])
+        let nulls = ThemeCheck.run(data: Data(#"{"metadata": {"version": "1.0.0", "description": null}, "colors": null, "dark": null}"#.utf8), fileName: "nulls.json")
+        #expect(nulls.lines == ["nulls.json: ok, theme 1.0.0, 0 warnings"])
     }
 
     /// A file past the size cap is refused after reading at most the cap: checked in a child

@@ -37,6 +37,8 @@ extension ScriptContext {
         if outermost {
             timeLimitFired = false
             stoppedInEntry = false
+            stopLocation = nil
+            forcedStopLocation = nil
             turnStartCPU = Self.threadCPUTime()
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
         }
@@ -67,6 +69,10 @@ extension ScriptContext {
         guard started != 0, EngineActivity.now() &- started > turnLimitNanos,
               Self.threadCPUTime() &- turnStartCPU > turnLimitNanos else { return }
         forcingStop = true
+        // Where the page was when its turn ran out: the stop itself often lands where
+        // JavaScriptCore's backtrace holds no page code (between two microtasks, or in
+        // StateHub's own scripts), so this names the runaway code then. Read once per stop.
+        forcedStopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
         _ = installTimeLimit(seconds: 0)
     }
 
@@ -85,7 +91,8 @@ extension ScriptContext {
             let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
             owner.timeLimitFired = true
             owner.stoppedInEntry = true
-            owner.stopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
+            let here = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
+            owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
             return true
         }, info: Unmanaged.passUnretained(self).toOpaque())
     }

@@ -25,8 +25,12 @@ final class ScriptContext {
     var timeLimitFired = false
     /// Set by the callback, cleared only when an outermost entry begins.
     var stoppedInEntry = false
-    /// Where the last stop happened, from JavaScriptCore's backtrace.
+    /// Where the running turn was stopped, from JavaScriptCore's backtrace: the first stop of
+    /// the turn that names page code wins (a stopped action is followed, in the same turn, by
+    /// stops of the plugin's microtasks). Cleared when an outermost entry begins.
     var stopLocation: ScriptLocation?
+    /// Where the page was when a native call found its turn over the limit (`checkTurnBudget`).
+    var forcedStopLocation: ScriptLocation?
     /// Calls into JavaScript under way on this thread; 0 between tasks.
     var entryDepth = 0
     /// What the running turn is doing, for other threads (see `EngineActivity`).

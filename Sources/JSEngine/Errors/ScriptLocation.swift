@@ -25,6 +25,21 @@ public struct ScriptLocation: Sendable, Equatable, CustomStringConvertible {
     /// `url:line (function)`.
     public var description: String { "\(sourceURL.isEmpty ? "<script>" : sourceURL):\(line) (\(function))" }
 
+    /// Whether this names StateHub's own scripts (`statehub:` URLs) rather than the page's code.
+    var isOurs: Bool { sourceURL.hasPrefix("statehub:") }
+
+    /// The place to blame for a stop, from what is known: `earlier`, a stop already recorded in
+    /// this turn; `here`, the backtrace at this stop; `forcedAt`, where the page was when a
+    /// native call found the turn over its limit. Page code wins over StateHub's own scripts,
+    /// and an earlier stop over a later one (after a stopped action the turn's remaining
+    /// microtasks — the plugin's flush — are stopped too, and must not take the blame).
+    static func blame(earlier: ScriptLocation?, here: ScriptLocation?, forcedAt: ScriptLocation?) -> ScriptLocation? {
+        for candidate in [earlier, here, forcedAt] {
+            if let candidate, !candidate.isOurs { return candidate }
+        }
+        return earlier ?? here ?? forcedAt
+    }
+
     /// The innermost frame of the page's own code, from a JSC backtrace (`#0 spin() at page.js:3`
     /// a line): frames of builtins (`promiseReactionJob() at :1`) are skipped, and so are
     /// StateHub's own scripts (`statehub:` URLs — the runtime, the plugin, chunking) unless

@@ -5,7 +5,8 @@
 /// private lands on `globalThis`. What it provides, and how far each goes:
 /// - `window`, `self`: aliases of `globalThis`.
 /// - `console.log/info/warn/error/debug`: arguments joined by spaces; strings as they are,
-///   errors as their stack, other values as JSON (`undefined`, functions and symbols by name).
+///   errors as their stack, other values as JSON, with what JSON cannot say written as
+///   JavaScript shows it, unquoted (`[undefined,1]`, `{"f":[Function: f]}`, `12n`).
 /// - `performance.now()`: milliseconds since the engine started, from the engine's clock
 ///   (virtual under the manual clock, so tests are deterministic).
 /// - `crypto.randomUUID()`, `crypto.getRandomValues(typedArray)`: from the system's CSPRNG.
@@ -28,6 +29,8 @@ enum WebGlobalsScript {
   g.self = g;
 
   // console ---------------------------------------------------------------
+  const RAW = '\u0001';
+  const RAW_TEXT = /"\\u0001(?:[^"\\]|\\.)*?\\u0001"/g;
   function formatValue(v, seen) {
     if (typeof v === 'string') return v;
     if (v === undefined) return 'undefined';
@@ -36,15 +39,18 @@ enum WebGlobalsScript {
     if (typeof v === 'bigint') return v.toString() + 'n';
     if (v instanceof Error) return v.stack ? (String(v) + '\n' + v.stack) : String(v);
     try {
+      // Values JSON has no word for are written as JavaScript shows them, unquoted: the
+      // replacer marks their text and the marked strings lose their quotes afterwards.
       const text = JSON.stringify(v, function (key, value) {
-        if (typeof value === 'bigint') return value.toString() + 'n';
-        if (typeof value === 'function') return '[Function' + (value.name ? ': ' + value.name : '') + ']';
-        if (value === undefined) return 'undefined';
+        if (typeof value === 'bigint') return RAW + value.toString() + 'n' + RAW;
+        if (typeof value === 'function') return RAW + '[Function' + (value.name ? ': ' + value.name : '') + ']' + RAW;
+        if (typeof value === 'symbol') return RAW + value.toString() + RAW;
+        if (value === undefined) return RAW + 'undefined' + RAW;
         if (value instanceof Map) return { Map: Array.from(value.entries()) };
         if (value instanceof Set) return { Set: Array.from(value.values()) };
         return value;
       });
-      return text === undefined ? String(v) : text;
+      return text === undefined ? String(v) : text.replace(RAW_TEXT, function (quoted) { return JSON.parse(quoted).slice(1, -1); });
     } catch (e) {
       return '[' + Object.prototype.toString.call(v).slice(8, -1) + ': ' + (e && e.message) + ']';
     }

@@ -13,7 +13,10 @@ extension GlobalStateHub {
     /// - Parameters:
     ///   - args: the action's arguments (tagged values are decoded into `Date`, `Map`…).
     ///   - timeout: defaults to `Configuration.dispatchTimeout`.
-    /// - Returns: the action's return value; `undefined` becomes `.null`.
+    /// - Returns: the action's return value in the tagged encoding of docs/PROTOCOL.md A.3,
+    ///   as the page sent it: an action that returns nothing (or a promise of nothing) gives
+    ///   `TaggedValue.undefined` (test it with `isUndefined`), one that returns `null` gives
+    ///   `.null`; dates, maps, `NaN`… come tagged too (`untagged()` turns them into JSON).
     /// - Throws: `StateHubError`: `.unknownStore`, `.unknownAction`, `.actionThrew` (message
     ///   and JavaScript stack), `.engineGone`, `.storeDisposed`, `.timeout`, `.badReply`.
     @discardableResult

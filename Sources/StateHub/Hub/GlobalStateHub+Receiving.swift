@@ -348,8 +348,10 @@ extension GlobalStateHub {
     static func outcome(of payload: JSONValue.ObjectMembers, for pending: PendingDispatch) -> Result<JSONValue, any Error> {
         switch payload["ok"] {
         case .bool(true)?:
-            let value = payload["value"] ?? .null
-            return .success(value == TaggedValue.undefined ? .null : value)
+            // `undefined` stays tagged, like every value JSON cannot carry, so a caller can
+            // tell an action that returned nothing from one that returned `null`. An absent
+            // `value` is what `JSON.stringify` leaves of `value: undefined`.
+            return .success(payload["value"] ?? TaggedValue.undefined)
         case .bool(false)?:
             let error = payload["error"]?.objectValue ?? [:]
             let code = error["code"]?.stringValue ?? "action_threw"

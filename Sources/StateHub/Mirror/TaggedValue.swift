@@ -43,6 +43,10 @@ public enum TaggedValue {
 }
 
 extension JSONValue {
+    /// Whether this is `{"$type":"undefined"}`: JavaScript's `undefined` (an action that
+    /// returned nothing, a property holding `undefined`), as opposed to `null`.
+    public var isUndefined: Bool { self == TaggedValue.undefined }
+
     /// The value with every tagged form replaced as `TaggedValue` documents.
     ///
     /// - Complexity: O(n) in the size of the value.

@@ -79,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
                 if json {
                     results.append(["dispatch": .string("\(planned.store).\(planned.action)"), "ok": true, "value": result])
                 } else {
-                    Output.line("→ \(planned.store).\(planned.action)(\(planned.argumentsText)) = \(result.cutText())")
+                    Output.line("→ \(planned.store).\(planned.action)(\(planned.argumentsText)) = \(result.javaScriptText())")
                 }
             } catch let error as StateHubError {
                 failed = true

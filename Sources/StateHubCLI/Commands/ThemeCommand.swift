@@ -12,7 +12,7 @@ struct ThemeCommand: AsyncParsableCommand {
     )
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Report every error and warning with its JSON path (exit 0, or 1 on errors).")
+        static let configuration = CommandConfiguration(abstract: "Report every error and warning, each with its JSON path and line:column, in one pass (exit 0, or 1 on errors).")
 
         @Argument(help: "A theme JSON file.")
         var file: String
@@ -24,8 +24,14 @@ struct ThemeCommand: AsyncParsableCommand {
             do { try ScriptFile.requireReadable([file]) } catch { throw error.exit() }
             let report = ThemeCheck.run(URL(fileURLWithPath: file))
             if json {
-                let issues: [JSONValue] = report.issues.map {
-                    ["severity": .string($0.severity.rawValue), "path": .string($0.path), "message": .string($0.problem.message)]
+                let issues: [JSONValue] = report.issues.map { issue in
+                    var object: JSONValue.ObjectMembers = ["severity": .string(issue.severity.rawValue), "path": .string(issue.path)]
+                    if let line = issue.line, let column = issue.column {
+                        object["line"] = .number(Double(line))
+                        object["column"] = .number(Double(column))
+                    }
+                    object["message"] = .string(issue.problem.message)
+                    return .object(object)
                 }
                 let object: JSONValue = ["file": .string(file), "ok": .bool(report.isValid), "issues": .array(issues)]
                 Output.raw(object.jsonText())

@@ -79,7 +79,7 @@ struct TimelineModel {
                     step.action = name
                     if let store = record.store, openByStore[store] == name { openByStore.removeValue(forKey: store) }
                     if payload?["ok"] == .bool(true) {
-                        step.summary = "result: \((payload?["value"] ?? .null).cutText())"
+                        step.summary = "result: \((payload?["value"] ?? ["$type": "undefined"]).javaScriptText())"
                     } else {
                         let error = payload?["error"]
                         step.summary = "failed: \(error?["code"]?.stringValue ?? "?"): \(error?["message"]?.stringValue ?? "")"

@@ -37,6 +37,14 @@ public enum ThemeProblem: Sendable, Hashable {
         if case .unknownKey = self { .warning } else { .error }
     }
 
+    /// Whether ``message`` already says the line and column (JSON structure problems).
+    var messageNamesLocation: Bool {
+        switch self {
+        case .undecodable(.malformedJSON), .undecodable(.duplicateKey): true
+        default: false
+        }
+    }
+
     /// A sentence for people, without the path.
     public var message: String {
         switch self {

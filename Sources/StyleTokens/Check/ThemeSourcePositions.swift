@@ -1,0 +1,102 @@
+import StateHubJSON
+
+/// Where the places of a theme document start in its text, so each issue can name its line
+/// and column beside its JSON path.
+///
+/// A member of an object starts at its key (`"author"` in `"author": "x"`), an array element
+/// or the document at its value. Only places at most ``trackedDepth`` steps deep are kept:
+/// every path the contract and its checks name is shorter (`components.card.shadow.color`
+/// is four steps), and a deep unknown value costs nothing. Built only when a theme has
+/// issues, so a valid theme pays nothing.
+struct ThemeSourcePositions {
+    /// Paths longer than this are not recorded.
+    static let trackedDepth = 6
+
+    /// Byte offset of each recorded place, by its path's description (the form `ThemeIssue.path` has).
+    private var offsets: [String: Int] = [:]
+    /// Byte offset where each line starts (line 1 at index 0).
+    private var lineStarts: [Int] = [0]
+    private let bytes: [UInt8]
+
+    /// Reads `bytes`, a document the strict parse accepted. O(n) in its length.
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        for (offset, byte) in bytes.enumerated() where byte == 0x0A { lineStarts.append(offset + 1) }
+        offsets = Self.walk(bytes)
+    }
+
+    /// The line and column where the place named `path` starts, or `nil` when the document
+    /// has no such place (or it is deeper than ``trackedDepth``).
+    func location(of path: String) -> (line: Int, column: Int)? {
+        guard let offset = offsets[path] else { return nil }
+        // The last line starting at or before `offset`, then its scalars up to `offset`.
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        let column = JSONSourceLocation(offset: offset - lineStarts[low], in: bytes[lineStarts[low]...]).column
+        return (low + 1, column)
+    }
+
+    private struct Frame {
+        /// `nil` below ``trackedDepth``: nothing under it is recorded.
+        var path: ThemeJSONPath?
+        var isObject: Bool
+        var nextIndex = 0
+        var expectsKey: Bool
+        /// The member whose value comes next.
+        var memberPath: ThemeJSONPath?
+    }
+
+    private static func walk(_ bytes: [UInt8]) -> [String: Int] {
+        var offsets: [String: Int] = [:]
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3 }
+            var tokenizer = JSONTokenizer(bytes: buffer, position: start)
+            var stack: [Frame] = []
+            func child(of frame: Frame?, key: String? = nil, index: Int? = nil) -> ThemeJSONPath? {
+                guard let frame else { return .root }
+                guard let path = frame.path, path.segments.count < trackedDepth else { return nil }
+                if let key { return path.appending(key) }
+                return path.appending(index: index ?? 0)
+            }
+            while let token = try? tokenizer.next(), token.kind != .end {
+                switch token.kind {
+                case .string where stack.last?.expectsKey == true:
+                    let top = stack.count - 1
+                    let path = child(of: stack[top], key: tokenizer.string(of: token))
+                    if let path { offsets[path.description] = token.range.lowerBound }
+                    stack[top].memberPath = path
+                    stack[top].expectsKey = false
+                case .comma:
+                    if let top = stack.indices.last, stack[top].isObject { stack[top].expectsKey = true }
+                case .colon:
+                    break
+                case .endObject, .endArray:
+                    stack.removeLast()
+                default:
+                    // A value: the document, an element (recorded here) or a member's value (recorded at its key).
+                    let path: ThemeJSONPath?
+                    if let top = stack.indices.last {
+                        if stack[top].isObject {
+                            path = stack[top].memberPath
+                        } else {
+                            path = child(of: stack[top], index: stack[top].nextIndex)
+                            stack[top].nextIndex += 1
+                            if let path { offsets[path.description] = token.range.lowerBound }
+                        }
+                    } else {
+                        path = .root
+                        offsets[ThemeJSONPath.root.description] = token.range.lowerBound
+                    }
+                    if token.kind == .beginObject || token.kind == .beginArray {
+                        stack.append(Frame(path: path, isObject: token.kind == .beginObject, expectsKey: token.kind == .beginObject))
+                    }
+                }
+            }
+        }
+        return offsets
+    }
+}
