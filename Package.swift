@@ -102,12 +102,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
+        // server: the rules for a version's asset paths and content types, shared by the
+        // server (upload) and Delivery (writing to disk); no dependencies (issue 14).
+        .target(name: "MicroAppAssets"),
         // server: micro-app delivery (issue 14). StyleTokens validates uploaded themes and
         // renders their CSS variables; neither pulls in the engine.
         .target(
             name: "StateHubServer",
             dependencies: [
-                "StyleTokens", "JSSources",
+                "StyleTokens", "JSSources", "MicroAppAssets",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -123,7 +126,7 @@ let package = Package(
         .target(
             name: "Delivery",
             dependencies: [
-                "StyleTokens", "Trace",
+                "StyleTokens", "Trace", "MicroAppAssets",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -131,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "StateHubServerTests",
             dependencies: [
-                "StateHubServer", "StyleTokens",
+                "StateHubServer", "StyleTokens", "MicroAppAssets",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reproduces the server figures in docs/benchmarks.md: wrk (Debian) at 64 connections against
-# `statehub serve` (release build) for the manifest (random users), a theme 304 and a 20 KB
-# bundle, on SQLite and on PostgreSQL (started by scripts/with-postgres.sh); prints
-# requests/s, p99 and the server's resident memory after the runs.
+# `statehub serve` (release build) for the manifest (random users), a theme 304, a 20 KB
+# bundle and a 16 KB asset (img/logo.png, docs/server.md "Assets"), on SQLite and on PostgreSQL
+# (started by scripts/with-postgres.sh); prints requests/s, p99 and the server's resident memory
+# after the runs. A run with any non-2xx/3xx answer fails the script (a figure over errors is void).
 # Usage: scripts/bench-server.sh [seconds per run, default 10] [sqlite|postgres|both]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,9 +34,11 @@ for _ in $(seq 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep
 
 auth=(-H "Authorization: Bearer $token" -H "Content-Type: application/json")
 python3 - "$dir/upload.json" <<'PY'
-import json, sys
+import base64, json, random, sys
 bundle = "globalThis.app = {" + ",".join(f'"k{i}": "{"x" * 40}"' for i in range(400)) + "};"
-json.dump({"bundle": bundle, "stylesheet": "body{margin:0}", "minNativeVersion": "1.0.0"}, open(sys.argv[1], "w"))
+logo = base64.b64encode(random.Random(14).randbytes(16384)).decode()
+json.dump({"bundle": bundle, "stylesheet": "body{margin:0}", "minNativeVersion": "1.0.0",
+           "assets": [{"path": "img/logo.png", "data": logo}]}, open(sys.argv[1], "w"))
 PY
 curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/versions/1.0.0" --data-binary @"$dir/upload.json" >/dev/null
 sed 's/globalThis.app/globalThis.app2/' "$dir/upload.json" > "$dir/upload2.json"
@@ -45,6 +48,7 @@ curl -fs "${auth[@]}" -X PUT "$base/admin/themes/1.1.0" --data-binary @examples/
 curl -fs "${auth[@]}" -X POST "$base/admin/themes/1.1.0/publish" >/dev/null
 etag=$(curl -fs -D - -o /dev/null "$base/themes/current?nativeVersion=1.0.0" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
 bundle_size=$(curl -fs "$base/apps/cart/1.0.0/bundle.js" | wc -c)
+asset_size=$(curl -fs "$base/apps/cart/1.0.0/img/logo.png" | wc -c)
 
 cat > "$dir/manifest.lua" <<'LUA'
 request = function()
@@ -60,10 +64,12 @@ run() { # name, wrk arguments...
   p99=$(awk '$1=="99%"{print $2}' "$dir/wrk.txt")
   non2xx=$(awk '/Non-2xx/{print $5}' "$dir/wrk.txt")
   printf '%-10s %-12s %12s req/s   p99 %8s   non-2xx/3xx %s\n' "$which_backend" "$name" "$rps" "$p99" "${non2xx:-0}"
+  if [ "${non2xx:-0}" != 0 ]; then echo "bench-server: $name had error answers; see $dir/server.log" >&2; exit 1; fi
 }
 curl -fs -o /dev/null "$base/apps/cart/manifest?user=warm&nativeVersion=1.2.0"
 run manifest -s "$dir/manifest.lua" "$base"
 run theme-304 -H "If-None-Match: $etag" "$base/themes/current?nativeVersion=1.0.0"
 run bundle "$base/apps/cart/1.0.0/bundle.js"
+run asset "$base/apps/cart/1.0.0/img/logo.png"
 rss=$(ps -o rss= -p "$server" | tr -d ' ')
-printf '%-10s server RSS after the runs: %s MiB (bundle %s bytes)\n' "$which_backend" "$((rss / 1024))" "$bundle_size"
+printf '%-10s server RSS after the runs: %s MiB (bundle %s bytes, asset %s bytes)\n' "$which_backend" "$((rss / 1024))" "$bundle_size" "$asset_size"

@@ -21,7 +21,9 @@ trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$dir"' EXIT
 base="http://127.0.0.1:$port"
 for _ in $(seq 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 auth=(-H "Authorization: Bearer $token" -H "Content-Type: application/json")
-curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/versions/1.0.0" -d '{"bundle":"globalThis.x = 1;","stylesheet":"p{}"}' >/dev/null
+# 1.0.0 ships assets (docs/server.md, "Assets"): logo.png and data/prices.json as base64.
+curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/versions/1.0.0" -d '{"bundle":"globalThis.x = 1;","stylesheet":"p{}",
+  "assets":[{"path":"logo.png","data":"iVBORw0KGgo="},{"path":"data/prices.json","data":"eyJwZW4iOjEuNX0="}]}' >/dev/null
 curl -fs "${auth[@]}" -X PUT "$base/admin/apps/cart/release" -d '{"stable":"1.0.0"}' >/dev/null
 curl -fs "${auth[@]}" -X PUT "$base/admin/themes/1.1.0" --data-binary @examples/themes/standard.json >/dev/null
 curl -fs "${auth[@]}" -X POST "$base/admin/themes/1.1.0/publish" >/dev/null

@@ -2,6 +2,12 @@
 public struct ServerConfiguration: Sendable {
     /// Largest version upload (bundle + stylesheet + assets as JSON), bytes.
     public var maxUploadBytes: Int
+    /// Largest single asset of a version, decoded bytes (docs/server.md, "Assets").
+    public var maxAssetBytes: Int
+    /// All assets of a version together, decoded bytes.
+    public var maxAssetsTotalBytes: Int
+    /// Assets per version, at most.
+    public var maxAssetCount: Int
     /// Largest theme upload, bytes.
     public var maxThemeBytes: Int
     /// Largest other admin body, bytes.
@@ -18,10 +24,14 @@ public struct ServerConfiguration: Sendable {
     /// the rest) until one closes. `nil`: derived from the descriptor limit (`defaultMaxConnections`).
     public var maxConnections: Int?
 
-    public init(maxUploadBytes: Int = 8 << 20, maxThemeBytes: Int = 1 << 20, maxSmallBodyBytes: Int = 64 << 10,
+    public init(maxUploadBytes: Int = 32 << 20, maxThemeBytes: Int = 1 << 20, maxSmallBodyBytes: Int = 64 << 10,
                 adminOrigin: String? = nil, cacheBytes: Int = 256 << 20,
-                idleTimeout: Duration = .seconds(20), maxConnections: Int? = nil) {
+                idleTimeout: Duration = .seconds(20), maxConnections: Int? = nil,
+                maxAssetBytes: Int = 4 << 20, maxAssetsTotalBytes: Int = 16 << 20, maxAssetCount: Int = 256) {
         self.maxUploadBytes = maxUploadBytes
+        self.maxAssetBytes = maxAssetBytes
+        self.maxAssetsTotalBytes = maxAssetsTotalBytes
+        self.maxAssetCount = maxAssetCount
         self.maxThemeBytes = maxThemeBytes
         self.maxSmallBodyBytes = maxSmallBodyBytes
         self.adminOrigin = adminOrigin

@@ -38,9 +38,18 @@ import Testing
         await storage.close()
     }
 
-    func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil) async throws {
+    struct Upload: Encodable {
+        struct Asset: Encodable { var path: String, data: String }
+        var bundle: String
+        var minNativeVersion = "1.0.0"
+        var assets: [Asset]
+    }
+
+    /// Publishes `version` as the stable release, with `assets` (path → bytes) beside the bundle.
+    func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, assets: [String: Data] = [:]) async throws {
         let source = bundle ?? "globalThis.loaded = '\(version)';"
-        let json = String(decoding: try JSONEncoder().encode(["bundle": source, "minNativeVersion": "1.0.0"]), as: UTF8.self)
+        let body = Upload(bundle: source, assets: assets.sorted { $0.key < $1.key }.map { .init(path: $0.key, data: $0.value.base64EncodedString()) })
+        let json = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
         let headers: HTTPFields = [.authorization: "Bearer \(Self.token)", .contentType: "application/json"]
         let upload = try await client.execute(uri: "/admin/apps/cart/versions/\(version)", method: .put, headers: headers, body: ByteBuffer(string: json))
         #expect(upload.status == .created)
@@ -133,6 +142,97 @@ import Testing
             let again = try await delivery.load(app: "cart", user: "u") { app in _ = try await Self.loadIntoEngine(app) }
             #expect(again.status == .fallback(version: "1.0.0", reason: .previouslyFailed(version: "1.1.0")))
         }
+    }
+
+    static func assets(_ version: String) -> [String: Data] {
+        ["img/logo.png": Data([0x89, 0x50, 0x4E, 0x47, UInt8(version.utf8.count)]), "data/prices.json": Data(#"{"v":"\#(version)"}"#.utf8),
+         "fonts/Inter.woff2": Data("same font in every version".utf8)]
+    }
+
+    @Test func assetsAreInstalledBesideTheBundleAndLoadOffline() async throws {
+        try await withSetup { delivery, http, client, root in
+            try await publish(client, "1.0.0", assets: Self.assets("1.0.0"))
+            let app = try await delivery.load(app: "cart", user: "u") { app in
+                let loaded = try await Self.loadIntoEngine(app)
+                #expect(loaded == "1.0.0")
+            }
+            #expect(app.status == .fresh(version: "1.0.0"))
+            #expect(app.folder.path == root.appendingPathComponent("cart/1.0.0").path)
+            #expect(app.manifest.assets.map(\.path) == ["data/prices.json", "fonts/Inter.woff2", "img/logo.png"])
+            #expect(Set(app.assetFiles.keys) == Set(Self.assets("1.0.0").keys))
+            for (path, bytes) in Self.assets("1.0.0") {
+                let file = root.appendingPathComponent("cart/1.0.0/\(path)")
+                #expect(app.assetFiles[path]?.path == file.path)
+                #expect(try Data(contentsOf: file) == bytes, "\(path)")
+            }
+            // Offline, the cached manifest names the assets and they are checked on disk.
+            http.fault.withLock { $0 = .offline }
+            let offline = try await delivery.load(app: "cart", user: "u") { _ in }
+            #expect(offline.status == .offline(version: "1.0.0", reason: .unreachable("injected: no network")))
+            #expect(offline.assetFiles == app.assetFiles)
+            // A damaged asset on disk makes the version not intact: offline, nothing is left to load.
+            try Data("damaged".utf8).write(to: root.appendingPathComponent("cart/1.0.0/img/logo.png"))
+            await #expect(throws: DeliveryError.self) { try await delivery.load(app: "cart", user: "u") { _ in } }
+            // Back online, the version is downloaded again whole.
+            http.fault.withLock { $0 = .none }
+            #expect(try await delivery.load(app: "cart", user: "u") { _ in }.status == .fresh(version: "1.0.0"))
+            #expect(try Data(contentsOf: root.appendingPathComponent("cart/1.0.0/img/logo.png")) == Self.assets("1.0.0")["img/logo.png"])
+        }
+    }
+
+    @Test func aHashMismatchOnOneAssetFallsBackToTheLastGoodVersion() async throws {
+        try await withSetup { delivery, http, client, root in
+            try await publish(client, "1.0.0", assets: Self.assets("1.0.0"))
+            _ = try await delivery.load(app: "cart", user: "u") { _ in }
+            try await publish(client, "1.1.0", assets: Self.assets("1.1.0"))
+            http.fault.withLock { $0 = .corruptPath("1.1.0/data/prices.json") }
+            let app = try await delivery.load(app: "cart", user: "u") { app in
+                let loaded = try await Self.loadIntoEngine(app)
+                #expect(loaded == "1.0.0")
+            }
+            #expect(app.version == "1.0.0")
+            guard case .fallback(_, .hashMismatch(let file, let expected, let actual)) = app.status else {
+                Issue.record("expected a hash mismatch, got \(app.status)")
+                return
+            }
+            #expect(file == "data/prices.json")
+            #expect(expected.count == 64 && actual.count == 64 && expected != actual)
+            // Nothing of 1.1.0 was installed; 1.0.0 is whole.
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("cart/1.1.0").path))
+            #expect(try Data(contentsOf: root.appendingPathComponent("cart/1.0.0/data/prices.json")) == Self.assets("1.0.0")["data/prices.json"])
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("cart").path).filter { $0.hasPrefix(".") }
+            #expect(leftovers.isEmpty)
+            http.fault.withLock { $0 = .none }
+            #expect(try await delivery.load(app: "cart", user: "u") { _ in }.status == .fresh(version: "1.1.0"))
+        }
+    }
+
+    @Test func aManifestNamingAHostileAssetPathIsRefusedBeforeAnyFileIsWritten() async throws {
+        try await withSetup { delivery, http, client, root in
+            try await publish(client, "1.0.0")
+            _ = try await delivery.load(app: "cart", user: "u") { _ in }
+            try await publish(client, "1.1.0", assets: ["img/logo.png": Data("x".utf8), "img/other.png": Data("y".utf8)])
+            for (text, replacement) in [(#""path":"img/logo.png""#, #""path":"../../../escaped.png""#),
+                                        (#""path":"img/logo.png""#, #""path":"/tmp/escaped.png""#),
+                                        (#""path":"img/other.png""#, #""path":"IMG/logo.png""#)] {
+                http.fault.withLock { $0 = .rewriteManifest(text, replacement) }
+                let app = try await delivery.load(app: "cart", user: "u") { _ in }
+                #expect(app.version == "1.0.0", "\(replacement)")
+                guard case .fallback(_, .invalidManifest) = app.status else {
+                    Issue.record("expected invalidManifest for \(replacement), got \(app.status)")
+                    continue
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: root.deletingLastPathComponent().appendingPathComponent("escaped.png").path))
+            #expect(!FileManager.default.fileExists(atPath: "/tmp/escaped.png"))
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("cart/1.1.0").path))
+        }
+    }
+
+    @Test func aManifestCachedBeforeAssetsExistedStillDecodes() throws {
+        let old = #"{"app":"cart","version":"1.0.0","reason":"stable","variant":null,"bucket":1,"bundle":{"url":"/b","sha256":"\#(String(repeating: "0", count: 64))","size":1},"stylesheet":null,"minNativeVersion":"1.0.0"}"#
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(old.utf8))
+        #expect(manifest.assets.isEmpty)
     }
 
     @Test func nothingOnDiskAndNoNetworkIsATypedError() async throws {

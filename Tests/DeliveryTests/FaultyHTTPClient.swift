@@ -4,7 +4,13 @@ import Synchronization
 
 /// The real `URLSessionHTTPClient` with failures injected on purpose, and a log of requests.
 final class FaultyHTTPClient: HTTPClient {
-    enum Fault: Sendable { case none, offline, corruptBundles, serverError }
+    enum Fault: Sendable {
+        case none, offline, corruptBundles, serverError
+        /// Flips a bit in the body of every URL whose path ends with this (one asset, say).
+        case corruptPath(String)
+        /// Replaces this text with another in manifest bodies (a hostile or broken server).
+        case rewriteManifest(String, String)
+    }
 
     private let base = URLSessionHTTPClient(timeout: 10)
     let fault = Mutex(Fault.none)
@@ -20,7 +26,15 @@ final class FaultyHTTPClient: HTTPClient {
             var response = try await base.get(url, headers: headers)
             if !response.body.isEmpty { response.body[response.body.startIndex] ^= 0x20 }
             return response
-        case .none, .corruptBundles:
+        case .corruptPath(let suffix) where url.path.hasSuffix(suffix):
+            var response = try await base.get(url, headers: headers)
+            if !response.body.isEmpty { response.body[response.body.startIndex] ^= 0x20 }
+            return response
+        case .rewriteManifest(let text, let replacement) where url.path.hasSuffix("/manifest"):
+            var response = try await base.get(url, headers: headers)
+            response.body = Data(String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: text, with: replacement).utf8)
+            return response
+        case .none, .corruptBundles, .corruptPath, .rewriteManifest:
             let response = try await base.get(url, headers: headers)
             log.withLock { $0.append((url.absoluteString, headers, response.status)) }
             return response

@@ -67,6 +67,13 @@ struct PostgresServerTests {
         await server.close()
     }
 
+    /// A version with assets stored in PostgreSQL and served: every check `ServerAssetTests` makes on SQLite.
+    @Test func assetsAreStoredAndServedOnPostgres() async throws {
+        try await TestServer.postgres(url: try await PostgresTestDatabase.fresh()).test(.router) { client in
+            try await ServerAssetTests.checkServing(client)
+        }
+    }
+
     /// Two instances on one database: a change made through one is served by the other on the
     /// very next request (docs/server.md, "Hot reads and invalidation across instances").
     @Test func aReleaseSetThroughOneInstanceIsServedByTheOtherNextRequest() async throws {

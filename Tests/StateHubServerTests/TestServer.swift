@@ -30,6 +30,17 @@ struct TestServer {
 
     var application: some ApplicationProtocol { Application(router: server.makeRouter()) }
 
+    /// Runs `body` through `setup` (`.router` or `.live`), then closes the server whether or not it threw.
+    func test(_ setup: TestingSetup, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        do {
+            try await application.test(setup, body)
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
     func close() async {
         await server.storage.close()
         if let directory { try? FileManager.default.removeItem(at: directory) }

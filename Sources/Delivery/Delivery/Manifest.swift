@@ -6,6 +6,16 @@ public struct Manifest: Sendable, Hashable, Codable {
         public var size: Int
     }
 
+    /// One of the version's assets: where it goes in the version's folder, and its bytes' hash.
+    public struct PathAsset: Sendable, Hashable, Codable {
+        /// Relative to the version's folder (docs/server.md, "Assets": checked with `AssetPath`
+        /// before it names a file).
+        public var path: String
+        public var url: String
+        public var sha256: String
+        public var size: Int
+    }
+
     public var app: String
     public var version: String
     public var reason: String
@@ -13,5 +23,25 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var bucket: Int
     public var bundle: Asset
     public var stylesheet: Asset?
+    /// Sorted by path; empty when the version ships none.
+    public var assets: [PathAsset]
     public var minNativeVersion: String
+
+    private enum CodingKeys: String, CodingKey {
+        case app, version, reason, variant, bucket, bundle, stylesheet, assets, minNativeVersion
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        app = try container.decode(String.self, forKey: .app)
+        version = try container.decode(String.self, forKey: .version)
+        reason = try container.decode(String.self, forKey: .reason)
+        variant = try container.decodeIfPresent(String.self, forKey: .variant)
+        bucket = try container.decode(Int.self, forKey: .bucket)
+        bundle = try container.decode(Asset.self, forKey: .bundle)
+        stylesheet = try container.decodeIfPresent(Asset.self, forKey: .stylesheet)
+        // A manifest cached in state.json by an older Delivery has no `assets`: a version without any.
+        assets = try container.decodeIfPresent([PathAsset].self, forKey: .assets) ?? []
+        minNativeVersion = try container.decode(String.self, forKey: .minNativeVersion)
+    }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import MicroAppAssets
 import StyleTokens
 import Trace
 
 /// Brings micro-apps from a StateHub server onto the device and keeps them usable offline
 /// (docs/server.md, "Delivery"): fetch the manifest for a user, download and verify the
-/// bundle, install it atomically in a versioned folder, keep the last `keep` versions, and fall
+/// bundle, stylesheet and assets, install them atomically in a versioned folder, keep the last `keep` versions, and fall
 /// back to the last good version — saying why — when the network, the bytes or the bundle fail.
 public actor MicroAppDelivery {
     public struct Configuration: Sendable {
@@ -110,7 +111,14 @@ public actor MicroAppDelivery {
         do throws(DeliveryProblem) {
             let bundle = try await download(manifest.bundle, file: "bundle.js")
             let stylesheet: Data? = if let asset = manifest.stylesheet { try await download(asset, file: "style.css") } else { nil }
-            try disk.install(manifest, bundle: bundle, stylesheet: stylesheet)
+            // Paths were checked in fetchManifest; `assetPaths` only fails for a manifest that did not pass there.
+            guard let paths = DeliveryDisk.assetPaths(manifest) else { throw DeliveryProblem.invalidManifest("asset paths") }
+            var assets: [(path: AssetPath, data: Data)] = []
+            for (path, asset) in zip(paths, manifest.assets) {
+                let data = try await download(Manifest.Asset(url: asset.url, sha256: asset.sha256, size: asset.size), file: path.value)
+                assets.append((path, data))
+            }
+            try disk.install(manifest, bundle: bundle, stylesheet: stylesheet, assets: assets)
             var state = disk.readState(app)
             state.installed.removeAll { $0 == manifest.version }
             state.installed.append(manifest.version)
@@ -151,6 +159,21 @@ public actor MicroAppDelivery {
         guard manifest.app == app, (try? SemanticVersion(parsing: manifest.version)) != nil, manifest.version.utf8.count <= 64,
               manifest.bundle.size >= 0, manifest.bundle.sha256.utf8.count == 64
         else { return .failure(.invalidManifest("app \(manifest.app), version \(manifest.version.prefix(80))")) }
+        // The same rules the server applies on upload (MicroAppAssets), before any path names a file.
+        var paths: [AssetPath] = []
+        for asset in manifest.assets {
+            do {
+                paths.append(try AssetPath(asset.path))
+            } catch {
+                return .failure(.invalidManifest("asset \(asset.path.prefix(80).debugDescription): \(error)"))
+            }
+            guard asset.size >= 0, asset.sha256.utf8.count == 64 else {
+                return .failure(.invalidManifest("asset \(asset.path): size \(asset.size), sha256 \(asset.sha256.prefix(80))"))
+            }
+        }
+        if let collision = AssetPath.collisions(in: paths).first {
+            return .failure(.invalidManifest("assets: \(collision)"))
+        }
         return .success(manifest)
     }
 

@@ -28,10 +28,12 @@ struct HubBenchmark {
         var bigSyncs: [Double] = []
         var p99s: [Double] = []
         var nativeApply: [Double] = []
+        var genericApply: [Double] = []
         var pageRoundTrips: [Double] = []
         var pageP99s: [Double] = []
         for _ in 0..<repetitions {
             nativeApply.append(try await nativeApplyMicroseconds(messages: 200_000))
+            genericApply.append(try await nativeApplyMicroseconds(messages: 200_000, shape: .generic))
             syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
             batchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5))
             naiveRates.append(try await naiveWritesPerSecond(writes: writes / 20))
@@ -54,6 +56,9 @@ struct HubBenchmark {
             Figure(key: "hub.page_round_trip_p99", label: "round trip, caller on the page's executor, p99", unit: "µs", higherIsBetter: false, jit: median(pageP99s), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.naive_round_trip", label: "naive round trip (evaluate source, full state back)", unit: "µs", higherIsBetter: false, jit: median(naiveRoundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.native_apply", label: "hub alone: parse + apply one apply_mutation", unit: "µs", higherIsBetter: false, jit: median(nativeApply), baselineKey: "engine.native_to_js_us"),
+            // The key matcher's worth (issue 10): the same messages with `payload` before `type`,
+            // which it hands to the generic parser; the ratio is generic / key matcher.
+            Figure(key: "hub.native_apply_generic", label: "hub alone, generic parser (payload before type)", unit: "µs", higherIsBetter: false, jit: median(genericApply), baselineKey: "hub.native_apply"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
         ] + (try await HubApplyBenchmark(repetitions: repetitions).run())
     }
@@ -87,14 +92,24 @@ struct HubBenchmark {
         return Double(writes / 1000 * 1000) / seconds
     }
 
+    /// Which decoder a message's shape selects: the plugin's own key order goes through the key
+    /// matcher (`StoreMessageDecoder`); `payload` before `type` makes it give up, so the same
+    /// content goes through the generic parser.
+    enum MessageShape { case plugin, generic }
+
     /// The native half alone: messages as the plugin writes them, handed to the hub's
     /// receive path directly (no engine), one store, one `set` each.
-    func nativeApplyMicroseconds(messages: Int) async throws -> Double {
+    func nativeApplyMicroseconds(messages: Int, shape: MessageShape = .plugin) async throws -> Double {
         let hub = GlobalStateHub()
         try await hub.attach(SilentPage())
         hub.receive(#"{"v":1,"storeId":"bench","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"n":0,"items":[{"id":"p0","qty":1}]},"reason":"created"}}"#, from: "silent")
         let texts = (0..<messages).map { index in
-            #"{"v":1,"storeId":"bench","messageId":"w\#(index + 2)","seq":\#(index + 2),"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":\#(index)}]}]}}"#
+            let payload = #""payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":\#(index)}]}]}"#
+            let envelope = #""v":1,"storeId":"bench","messageId":"w\#(index + 2)","seq":\#(index + 2)"#
+            return switch shape {
+            case .plugin: "{" + envelope + #","type":"apply_mutation","# + payload + "}"
+            case .generic: "{" + envelope + "," + payload + #","type":"apply_mutation"}"#
+            }
         }
         let start = ContinuousClock.now
         for text in texts { hub.receive(text, from: "silent") }

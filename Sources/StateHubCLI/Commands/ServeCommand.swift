@@ -35,8 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The one browser origin allowed to call /admin/ (CORS).")
     var adminOrigin: String?
 
-    @Option(help: "Largest version upload in bytes.")
-    var maxUploadBytes: Int = 8 << 20
+    @Option(help: "Largest version upload in bytes (bundle, stylesheet and base64 assets as JSON).")
+    var maxUploadBytes: Int = 32 << 20
 
     @Option(help: "Seconds a connection may go without completing a request part (head, body chunk, end) before it is closed.")
     var idleTimeout: Double = 20

@@ -78,4 +78,5 @@ struct LoaderPage: Sendable {
 enum AssetPaths {
     static func bundle(app: String, version: String) -> String { "/apps/\(app)/\(version)/bundle.js" }
     static func stylesheet(app: String, version: String) -> String { "/apps/\(app)/\(version)/style.css" }
+    static func asset(app: String, version: String, path: String) -> String { "/apps/\(app)/\(version)/\(path)" }
 }

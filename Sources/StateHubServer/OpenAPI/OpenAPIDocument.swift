@@ -98,6 +98,35 @@ paths:
         '304': {description: Not modified.}
         '400': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+  /apps/{app}/{version}/{path}:
+    get:
+      operationId: asset
+      description: >-
+        One of the version's assets (docs/server.md, "Assets"). `path` may span several
+        segments (img/logo.png); each segment is 1-128 of [A-Za-z0-9._-], not starting with a
+        dot. The content type comes from the extension (an allowlist; unknown is
+        application/octet-stream); X-Content-Type-Options is nosniff.
+      parameters:
+        - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/Version'
+        - name: path
+          in: path
+          required: true
+          schema: {type: string, maxLength: 255, pattern: '^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$', example: logo.png}
+        - $ref: '#/components/parameters/IfNoneMatch'
+      responses:
+        '200':
+          description: The asset (immutable).
+          headers:
+            ETag: {schema: {type: string}}
+            Cache-Control: {schema: {type: string, enum: ['public, max-age=31536000, immutable']}}
+            X-Content-Type-Options: {schema: {type: string, enum: [nosniff]}}
+          content:
+            application/octet-stream:
+              schema: {type: string, format: binary}
+        '304': {description: Not modified.}
+        '400': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
   /micro-apps/{app}:
     get:
       operationId: loaderPage
@@ -210,6 +239,7 @@ paths:
         '401': {$ref: '#/components/responses/Error'}
         '409': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
   /admin/apps/{app}/release:
     put:
       operationId: setRelease
@@ -428,9 +458,17 @@ components:
         url: {type: string}
         sha256: {type: string, pattern: '^[0-9a-f]{64}$'}
         size: {type: integer}
+    PathAsset:
+      type: object
+      required: [path, url, sha256, size]
+      properties:
+        path: {type: string, maxLength: 255}
+        url: {type: string}
+        sha256: {type: string, pattern: '^[0-9a-f]{64}$'}
+        size: {type: integer}
     Manifest:
       type: object
-      required: [app, version, reason, bucket, bundle, minNativeVersion]
+      required: [app, version, reason, bucket, bundle, assets, minNativeVersion]
       properties:
         app: {type: string}
         version: {type: string}
@@ -441,6 +479,9 @@ components:
         stylesheet:
           allOf: [{$ref: '#/components/schemas/Asset'}]
           nullable: true
+        assets:
+          type: array
+          items: {$ref: '#/components/schemas/PathAsset'}
         minNativeVersion: {type: string}
     VersionUpload:
       type: object
@@ -449,6 +490,16 @@ components:
         bundle: {type: string}
         stylesheet: {type: string}
         minNativeVersion: {type: string}
+        assets:
+          description: At most 256; 4 MiB each and 16 MiB together, decoded (docs/server.md, "Assets").
+          type: array
+          maxItems: 256
+          items:
+            type: object
+            required: [path, data]
+            properties:
+              path: {type: string, maxLength: 255}
+              data: {type: string, format: byte, description: standard base64 of the file}
     Arm:
       type: object
       required: [version, percent]
@@ -477,7 +528,7 @@ components:
           type: array
           items:
             type: object
-            required: [version, minNativeVersion, bundle]
+            required: [version, minNativeVersion, bundle, assets]
             properties:
               version: {type: string}
               minNativeVersion: {type: string}
@@ -485,6 +536,9 @@ components:
               stylesheet:
                 allOf: [{$ref: '#/components/schemas/Asset'}]
                 nullable: true
+              assets:
+                type: array
+                items: {$ref: '#/components/schemas/PathAsset'}
         release:
           allOf: [{$ref: '#/components/schemas/Release'}]
           nullable: true

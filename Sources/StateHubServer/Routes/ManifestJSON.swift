@@ -12,6 +12,14 @@ enum ManifestJSON {
         text += #","bundle":"# + asset(AssetPaths.bundle(app: app, version: version.version), version.bundle)
         text += #","stylesheet":"#
         text += version.stylesheet.map { asset(AssetPaths.stylesheet(app: app, version: version.version), $0) } ?? "null"
+        // Paths are `AssetPath`s ([A-Za-z0-9._-] and /): safe in a URL and a JSON string as they are.
+        text += #","assets":["#
+        for (index, file) in version.assets.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"path":""# + file.path + #"","#
+            text += asset(AssetPaths.asset(app: app, version: version.version, path: file.path), file.ref).dropFirst()
+        }
+        text += "]"
         text += #","minNativeVersion":""# + version.minNativeVersion + #""}"#
         return ByteBuffer(string: text)
     }

@@ -1,13 +1,20 @@
 import Foundation
 import Hummingbird
+import MicroAppAssets
 import NIOCore
 import StyleTokens
 
 extension StateHubServer {
     struct VersionUpload: Decodable {
+        struct Asset: Decodable {
+            var path: String
+            /// Standard base64 (docs/server.md, "Assets").
+            var data: String
+        }
         var bundle: String
         var stylesheet: String?
         var minNativeVersion: String?
+        var assets: [Asset]?
     }
 
     struct PinBody: Decodable { var version: String }
@@ -135,9 +142,11 @@ extension StateHubServer {
         let minimum = upload.minNativeVersion ?? "0.0.0"
         guard VersionText.parse(minimum) != nil else { throw ServerError.badRequest("minNativeVersion must be a semantic version") }
         guard !upload.bundle.isEmpty else { throw ServerError.badRequest("the bundle is empty") }
+        let assets = try checkAssets(upload.assets ?? [])
         let outcome = try await write {
             try await self.storage.putVersion(app: app.value, version: version.text, bundle: Data(upload.bundle.utf8),
-                                              stylesheet: upload.stylesheet.map { Data($0.utf8) }, minNativeVersion: minimum)
+                                              stylesheet: upload.stylesheet.map { Data($0.utf8) }, minNativeVersion: minimum,
+                                              assets: assets)
         }
         switch outcome {
         case .created: return Response(status: .created, headers: [.location: AssetPaths.bundle(app: app.value, version: version.text)])
@@ -146,12 +155,60 @@ extension StateHubServer {
         }
     }
 
+    /// The uploaded assets, decoded, when every rule holds (docs/server.md, "Assets");
+    /// otherwise `422 invalid-assets` with one problem per broken rule and asset.
+    func checkAssets(_ uploads: [VersionUpload.Asset]) throws -> [UploadedAsset] {
+        var problems: [ServerError.Problem] = []
+        func problem(_ path: String, _ message: String) { problems.append(.init(path: path, severity: "error", message: message)) }
+        if uploads.count > configuration.maxAssetCount {
+            problem("assets", "\(uploads.count) assets; at most \(configuration.maxAssetCount) per version")
+        }
+        var checked: [(index: Int, path: AssetPath, data: Data)] = []
+        var total = 0
+        for (index, upload) in uploads.enumerated() {
+            let path: AssetPath
+            do {
+                path = try AssetPath(upload.path)
+            } catch {
+                problem("assets[\(index)].path", "\(error)")
+                continue
+            }
+            guard let data = Data(base64Encoded: upload.data) else {
+                problem("assets[\(index)].data", "\(path) is not standard base64")
+                continue
+            }
+            if data.count > configuration.maxAssetBytes {
+                problem("assets[\(index)].data", "\(path) is \(data.count) bytes; at most \(configuration.maxAssetBytes) per asset")
+            }
+            total += data.count
+            checked.append((index, path, data))
+        }
+        if total > configuration.maxAssetsTotalBytes {
+            problem("assets", "the assets are \(total) bytes together; at most \(configuration.maxAssetsTotalBytes) per version")
+        }
+        for collision in AssetPath.collisions(in: checked.map(\.path)) {
+            problem("assets[\(checked[collision.index].index)].path", collision.description)
+        }
+        guard problems.isEmpty else {
+            throw ServerError(.unprocessableContent, "invalid-assets", "\(problems.count) problem(s) with the assets", problems: problems)
+        }
+        return checked.map { UploadedAsset(path: $0.path.value, folded: $0.path.folded, data: $0.data) }
+    }
+
     struct AppDescription: Encodable {
         struct Version: Encodable {
             var version: String
             var minNativeVersion: String
             var bundle: AssetRef
             var stylesheet: AssetRef?
+            var assets: [PathAsset]
+        }
+        /// One asset as the manifest lists it.
+        struct PathAsset: Encodable {
+            var path: String
+            var url: String
+            var sha256: String
+            var size: Int
         }
         var app: String
         var versions: [Version]
@@ -162,8 +219,13 @@ extension StateHubServer {
     private func describeApp(_ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
         guard let view = try await snapshot().apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
-        let versions = view.ascending.compactMap { entry in view.versions[entry.text] }.map {
-            AppDescription.Version(version: $0.version, minNativeVersion: $0.minNativeVersion, bundle: $0.bundle, stylesheet: $0.stylesheet)
+        let versions = view.ascending.compactMap { entry in view.versions[entry.text] }.map { version in
+            AppDescription.Version(
+                version: version.version, minNativeVersion: version.minNativeVersion, bundle: version.bundle, stylesheet: version.stylesheet,
+                assets: version.assets.map {
+                    .init(path: $0.path, url: AssetPaths.asset(app: app.value, version: version.version, path: $0.path),
+                          sha256: $0.ref.sha256, size: $0.ref.size)
+                })
         }
         return try Self.json(AppDescription(app: app.value, versions: versions, release: view.release, pinnedVersion: view.pinned))
     }

@@ -1,4 +1,5 @@
 import Hummingbird
+import MicroAppAssets
 import NIOCore
 import StyleTokens
 
@@ -24,11 +25,10 @@ extension StateHubServer {
         router.get("apps/:app/manifest") { request, context in
             try await self.manifest(request, context)
         }
-        router.get("apps/:app/:version/bundle.js") { request, context in
-            try await self.asset(request, context, stylesheet: false)
-        }
-        router.get("apps/:app/:version/style.css") { request, context in
-            try await self.asset(request, context, stylesheet: true)
+        // `bundle.js`, `style.css` and every asset path: one route, so no ordering between a
+        // constant and a catch-all decides which file a URL names.
+        router.get("apps/:app/:version/**") { request, context in
+            try await self.versionFile(request, context)
         }
         router.get("runtime/:file") { request, context in
             try self.storeRuntime(request, context)
@@ -117,24 +117,48 @@ extension StateHubServer {
 
     // MARK: Immutable files
 
-    private func asset(_ request: Request, _ context: some RequestContext, stylesheet: Bool) async throws -> Response {
+    /// Headers every asset answer carries besides the immutable caching (docs/server.md, "Assets").
+    static let assetHeaders: HTTPFields = [.xContentTypeOptions: "nosniff", .contentSecurityPolicy: "default-src 'none'; sandbox"]
+
+    /// `bundle.js`, `style.css` or an asset of a version. The path is only ever a key in the
+    /// version's asset table, checked by `AssetPath` first.
+    private func versionFile(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
         let version = try Self.version(context)
+        let path = context.parameters.get(String(Parameters.recursiveCaptureKey)) ?? ""
         let snapshot = try await snapshot()
-        guard let stored = snapshot.apps[app.value]?.versions[version.text] else {
-            throw ServerError.notFound("unknown-version", "\(app) has no version \(version.text)")
+        let stored = snapshot.apps[app.value]?.versions[version.text]
+        switch path {
+        case "bundle.js", "style.css":
+            guard let stored else { throw ServerError.notFound("unknown-version", "\(app) has no version \(version.text)") }
+            let stylesheet = path == "style.css"
+            guard let ref = stylesheet ? stored.stylesheet : stored.bundle else {
+                throw ServerError.notFound("no-stylesheet", "\(app) \(version.text) has no stylesheet")
+            }
+            return try await immutableResponse(request, sha256: ref.sha256,
+                                               contentType: stylesheet ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8")
+        default:
+            let assetPath: AssetPath
+            do {
+                assetPath = try AssetPath(path)
+            } catch {
+                throw ServerError.badRequest("invalid asset path: \(error)")
+            }
+            guard let stored else { throw ServerError.notFound("unknown-version", "\(app) has no version \(version.text)") }
+            guard let ref = stored.assetsByPath[assetPath.value] else {
+                throw ServerError.notFound("unknown-asset", "\(app) \(version.text) has no asset \(assetPath)")
+            }
+            return try await immutableResponse(request, sha256: ref.sha256, contentType: AssetContentType.of(assetPath),
+                                               extraHeaders: Self.assetHeaders)
         }
-        guard let ref = stylesheet ? stored.stylesheet : stored.bundle else {
-            throw ServerError.notFound("no-stylesheet", "\(app) \(version.text) has no stylesheet")
-        }
-        return try await immutableResponse(request, sha256: ref.sha256,
-                                           contentType: stylesheet ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8")
     }
 
-    func immutableResponse(_ request: Request, sha256: String, contentType: String) async throws -> Response {
+    func immutableResponse(_ request: Request, sha256: String, contentType: String, extraHeaders: HTTPFields = [:]) async throws -> Response {
         let tag = EntityTag.quoted(sha256)
         if EntityTag.matches(request.headers[.ifNoneMatch], tag) {
-            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: Self.immutable])
+            var headers: HTTPFields = [.eTag: tag, .cacheControl: Self.immutable]
+            headers.append(contentsOf: extraHeaders)
+            return Response(status: .notModified, headers: headers)
         }
         let bytes: ByteBuffer?
         do {
@@ -144,8 +168,9 @@ extension StateHubServer {
             throw ServerError.storage
         }
         guard let bytes else { throw ServerError.notFound("missing-content", "the content \(sha256) is not stored") }
-        return Response(status: .ok, headers: [.contentType: contentType, .eTag: tag, .cacheControl: Self.immutable],
-                        body: ResponseBody(byteBuffer: bytes))
+        var headers: HTTPFields = [.contentType: contentType, .eTag: tag, .cacheControl: Self.immutable]
+        headers.append(contentsOf: extraHeaders)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }
 
     // MARK: Loader page

@@ -36,6 +36,18 @@ enum Migrations {
                 "INSERT INTO generation (id, value) VALUES (1, 1)",
             ]
         },
+        // A version's assets beside its bundle; `folded_path` (ASCII lower case) lets the
+        // database itself refuse two paths that one case-insensitive disk would merge.
+        Migration(id: 2, name: "version assets") { _ in
+            [
+                """
+                CREATE TABLE app_version_assets (app TEXT NOT NULL, version TEXT NOT NULL, path TEXT NOT NULL,
+                  folded_path TEXT NOT NULL, sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+                  PRIMARY KEY (app, version, path), UNIQUE (app, version, folded_path),
+                  FOREIGN KEY (app, version) REFERENCES app_versions(app, version))
+                """,
+            ]
+        },
     ]
 
     /// Applies every migration not yet recorded. On PostgreSQL an advisory lock makes

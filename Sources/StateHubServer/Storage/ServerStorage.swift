@@ -73,13 +73,37 @@ public final class ServerStorage: Sendable {
                   v.min_native_version FROM app_versions v JOIN blobs b ON b.sha256 = v.bundle_sha256
                   LEFT JOIN blobs s ON s.sha256 = v.stylesheet_sha256
                 """).all().map(Self.version(from:))
+            let assets = try await db.raw("""
+                SELECT a.app, a.version, a.path, a.sha256, b.size FROM app_version_assets a JOIN blobs b ON b.sha256 = a.sha256
+                """).all()
+            let versionsWithAssets = try Self.attach(assets, to: versions)
             let themes = try await db.raw("SELECT version, major, sha256, published FROM themes").all().map { row in
                 StoredTheme(version: try row.decode(column: "version", as: String.self),
                             major: try row.decode(column: "major", as: Int.self),
                             sha256: try row.decode(column: "sha256", as: String.self),
                             published: try row.decode(column: "published", as: Int.self) != 0)
             }
-            return StoredState(generation: generation, apps: apps, versions: versions, themes: themes)
+            return StoredState(generation: generation, apps: apps, versions: versionsWithAssets, themes: themes)
+        }
+    }
+
+    /// Puts each asset row on its version, sorted by path in byte order.
+    private static func attach(_ rows: [any SQLRow], to versions: [StoredVersion]) throws -> [StoredVersion] {
+        struct Key: Hashable { var app: String, version: String }
+        var byVersion: [Key: [StoredAsset]] = [:]
+        for row in rows {
+            let key = Key(app: try row.decode(column: "app", as: String.self), version: try row.decode(column: "version", as: String.self))
+            byVersion[key, default: []].append(StoredAsset(
+                path: try row.decode(column: "path", as: String.self),
+                ref: AssetRef(sha256: try row.decode(column: "sha256", as: String.self), size: try row.decode(column: "size", as: Int.self))))
+        }
+        return versions.map { version in
+            var version = version
+            let assets = (byVersion[Key(app: version.app, version: version.version)] ?? [])
+                .sorted { Array($0.path.utf8).lexicographicallyPrecedes($1.path.utf8) }
+            version.assets = assets
+            version.assetsByPath = Dictionary(assets.map { ($0.path, $0.ref) }, uniquingKeysWith: { first, _ in first })
+            return version
         }
     }
 
@@ -116,16 +140,26 @@ public final class ServerStorage: Sendable {
         return AssetRef(sha256: hash, size: data.count)
     }
 
-    func putVersion(app: String, version: String, bundle: Data, stylesheet: Data?, minNativeVersion: String) async throws -> UploadOutcome {
+    /// Stores a version with its assets (paths already checked by `AssetPath` and for
+    /// collisions). Asset bytes are blobs, stored once however many versions ship them.
+    func putVersion(app: String, version: String, bundle: Data, stylesheet: Data?, minNativeVersion: String,
+                    assets: [UploadedAsset] = []) async throws -> UploadOutcome {
         let bundleHash = Self.sha256Hex(bundle)
         let stylesheetHash = stylesheet.map(Self.sha256Hex)
+        let assetHashes = Set(assets.map { [$0.path, Self.sha256Hex($0.data)] })
         return try await backend.transaction { db in
             if let existing = try await db.raw("""
                 SELECT bundle_sha256, stylesheet_sha256, min_native_version FROM app_versions WHERE app = \(bind: app) AND version = \(bind: version)
                 """).first() {
+                let storedAssets = Set(try await db.raw("""
+                    SELECT path, sha256 FROM app_version_assets WHERE app = \(bind: app) AND version = \(bind: version)
+                    """).all().map { row in
+                    [try row.decode(column: "path", as: String.self), try row.decode(column: "sha256", as: String.self)]
+                })
                 let same = try existing.decode(column: "bundle_sha256", as: String.self) == bundleHash
                     && existing.decode(column: "stylesheet_sha256", as: String?.self) == stylesheetHash
                     && existing.decode(column: "min_native_version", as: String.self) == minNativeVersion
+                    && storedAssets == assetHashes
                 return same ? .unchanged : .conflict
             }
             _ = try await Self.putBlob(db, bundle)
@@ -135,6 +169,13 @@ public final class ServerStorage: Sendable {
                 INSERT INTO app_versions (app, version, bundle_sha256, stylesheet_sha256, min_native_version, created_at)
                 VALUES (\(bind: app), \(bind: version), \(bind: bundleHash), \(bind: stylesheetHash), \(bind: minNativeVersion), \(bind: Self.now))
                 """).run()
+            for asset in assets {
+                let ref = try await Self.putBlob(db, asset.data)
+                try await db.raw("""
+                    INSERT INTO app_version_assets (app, version, path, folded_path, sha256)
+                    VALUES (\(bind: app), \(bind: version), \(bind: asset.path), \(bind: asset.folded), \(bind: ref.sha256))
+                    """).run()
+            }
             try await Self.bumpGeneration(db)
             return .created
         }

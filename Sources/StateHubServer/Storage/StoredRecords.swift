@@ -1,7 +1,15 @@
+import Foundation
+
 /// A stored blob's address and size.
 public struct AssetRef: Sendable, Hashable, Codable {
     public var sha256: String
     public var size: Int
+}
+
+/// One asset of a version: its path (valid by `AssetPath`'s rules) and its blob.
+struct StoredAsset: Sendable, Hashable {
+    var path: String
+    var ref: AssetRef
 }
 
 /// One uploaded version of a micro-app as the database has it.
@@ -11,6 +19,17 @@ struct StoredVersion: Sendable, Hashable {
     var bundle: AssetRef
     var stylesheet: AssetRef?
     var minNativeVersion: String
+    /// Sorted by path (byte order), as the manifest lists them.
+    var assets: [StoredAsset] = []
+    /// `assets` by path, for the asset route.
+    var assetsByPath: [String: AssetRef] = [:]
+}
+
+/// An asset as uploaded: its checked path, folded path and bytes.
+struct UploadedAsset: Sendable {
+    var path: String
+    var folded: String
+    var data: Data
 }
 
 /// One app row with its current release.
