@@ -14,8 +14,11 @@ struct RunLimitTests {
 
     @Test func aSpinningActionIsStoppedAndTheRunExitsOne() throws {
         let file = try StateHubBinary.script(Self.spinStore, named: "spin.js")
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.spin", "--time-limit", "0.5"])
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.spin", "--dispatch", "s.add", "--time-limit", "0.5"])
         #expect(result.status == 1)
+        // The page is usable after the stop: the next dispatch runs and is mirrored.
+        #expect(result.stdout.contains("→ s.add() = undefined"), "\(result.stdout)")
+        #expect(result.stdout.contains("\"n\": 1"), "\(result.stdout)")
         #expect(result.stderr.contains("stopped after 0.5 s"), "\(result.stderr)")
         #expect(!result.stderr.contains("went away"), "\(result.stderr)")
         #expect(result.stderr.contains("hub: page main, store s: action spin stopped"), "\(result.stderr)")

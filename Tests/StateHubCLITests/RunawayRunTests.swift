@@ -74,8 +74,13 @@ struct RunawayRunTests {
             useS();
             """
         let script = try StateHubBinary.script(store, named: "writer.js")
-        let result = try StateHubBinary.run(["run", script.path, "--dispatch", "s.go", "--time-limit", "0.5"])
+        let trace = script.deletingLastPathComponent().appendingPathComponent("writer.ndjson")
+        let result = try StateHubBinary.run(["run", script.path, "--dispatch", "s.go", "--time-limit", "0.5", "--trace", trace.path])
         #expect(result.status == 1, "\(result.stderr)")
+        // The trace shows the stop, and replaying it reports no problem the live run did not have.
+        let shown = try StateHubBinary.run(["trace", "show", trace.path])
+        #expect(shown.stdout.contains("stopped: script stopped at \(script.path):3"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("malformed message"), "\(shown.stdout)")
         // The action's stop names writer.js:3; the plugin's flush, stopped next in the same
         // turn (its backtrace holds only StateHub's frames), must not take the blame.
         #expect(result.stderr.contains("writer.js:3"), "\(result.stderr)")

@@ -35,10 +35,10 @@ public struct AwarenessUpdate: Equatable, Sendable {
     /// nested no deeper than the project's 512 levels.
     public init(decoding bytes: [UInt8]) throws(SyncMessageError) {
         var reader = ByteReader(bytes)
-        var entries: [Entry] = []
-        do {
+        entries = try SyncMessageError.reading(&reader) { reader throws -> [Entry] in
             // Each entry takes at least three bytes: client, clock, an empty string's length.
             let count = try reader.readCount(minimumSize: 3)
+            var entries: [Entry] = []
             entries.reserveCapacity(count)
             for _ in 0..<count {
                 let client = try reader.readVarUint()
@@ -50,15 +50,9 @@ public struct AwarenessUpdate: Equatable, Sendable {
                 }
                 entries.append(Entry(client: client, clock: clock, state: state))
             }
-        } catch let error as SyncMessageError {
-            throw error
-        } catch let error as UpdateDecodingError {
-            throw SyncMessageError(.malformed(error.kind), at: error.offset)
-        } catch {
-            throw SyncMessageError(.malformed(.invalidStructure("\(error)")), at: reader.position)
+            return entries
         }
         guard reader.isAtEnd else { throw SyncMessageError(.trailingBytes(reader.remaining), at: reader.position) }
-        self.entries = entries
     }
 
     /// The bytes, as y-protocols writes them.

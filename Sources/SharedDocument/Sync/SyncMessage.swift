@@ -42,7 +42,7 @@ public enum SyncMessage: Equatable, Sendable {
     /// Reads one whole message; trailing bytes are an error.
     public init(decoding bytes: [UInt8]) throws(SyncMessageError) {
         var reader = ByteReader(bytes)
-        do {
+        self = try SyncMessageError.reading(&reader) { reader throws -> SyncMessage in
             let typeNumber = try reader.readVarUint()
             guard let type = MessageType(rawValue: typeNumber) else { throw SyncMessageError(.unknownMessageType(typeNumber), at: 0) }
             switch type {
@@ -52,28 +52,22 @@ public enum SyncMessage: Equatable, Sendable {
                 guard let step = SyncStep(rawValue: stepNumber) else { throw SyncMessageError(.unknownSyncStep(stepNumber), at: stepOffset) }
                 let payload = try reader.readVarBytes()
                 switch step {
-                case .step1: self = .syncStep1(stateVector: payload)
-                case .step2: self = .syncStep2(update: payload)
-                case .update: self = .update(payload)
+                case .step1: return .syncStep1(stateVector: payload)
+                case .step2: return .syncStep2(update: payload)
+                case .update: return .update(payload)
                 }
             case .awareness:
-                self = .awareness(try reader.readVarBytes())
+                return .awareness(try reader.readVarBytes())
             case .auth:
                 let kindOffset = reader.position
                 let kind = try reader.readVarUint()
                 guard kind == 0 else { throw SyncMessageError(.unknownAuthMessage(kind), at: kindOffset) }
-                self = .permissionDenied(reason: try reader.readString())
+                return .permissionDenied(reason: try reader.readString())
             case .queryAwareness:
-                self = .queryAwareness
+                return .queryAwareness
             case .acknowledgement:
-                self = .acknowledgement(count: try reader.readVarUint())
+                return .acknowledgement(count: try reader.readVarUint())
             }
-        } catch let error as SyncMessageError {
-            throw error
-        } catch let error as UpdateDecodingError {
-            throw SyncMessageError(.malformed(error.kind), at: error.offset)
-        } catch {
-            throw SyncMessageError(.malformed(.invalidStructure("\(error)")), at: reader.position)
         }
         guard reader.isAtEnd else { throw SyncMessageError(.trailingBytes(reader.remaining), at: reader.position) }
     }
@@ -82,18 +76,9 @@ public enum SyncMessage: Equatable, Sendable {
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
         switch self {
-        case .syncStep1(let stateVector):
-            writer.writeVarUint(MessageType.sync.rawValue)
-            writer.writeVarUint(SyncStep.step1.rawValue)
-            writer.writeVarBytes(stateVector)
-        case .syncStep2(let update):
-            writer.writeVarUint(MessageType.sync.rawValue)
-            writer.writeVarUint(SyncStep.step2.rawValue)
-            writer.writeVarBytes(update)
-        case .update(let update):
-            writer.writeVarUint(MessageType.sync.rawValue)
-            writer.writeVarUint(SyncStep.update.rawValue)
-            writer.writeVarBytes(update)
+        case .syncStep1(let stateVector): writer.writeSync(.step1, stateVector)
+        case .syncStep2(let update): writer.writeSync(.step2, update)
+        case .update(let update): writer.writeSync(.update, update)
         case .awareness(let update):
             writer.writeVarUint(MessageType.awareness.rawValue)
             writer.writeVarBytes(update)
@@ -117,5 +102,13 @@ public enum SyncMessage: Equatable, Sendable {
         case .syncStep2, .update: true
         default: false
         }
+    }
+}
+
+private extension ByteWriter {
+    mutating func writeSync(_ step: SyncMessage.SyncStep, _ payload: [UInt8]) {
+        writeVarUint(SyncMessage.MessageType.sync.rawValue)
+        writeVarUint(step.rawValue)
+        writeVarBytes(payload)
     }
 }

@@ -36,3 +36,19 @@ public struct SyncMessageError: Error, Equatable, CustomStringConvertible, Senda
         }
     }
 }
+
+extension SyncMessageError {
+    /// Runs `read` over `reader`; the reader's own errors (truncated, too long, not UTF-8) become
+    /// ``Kind/malformed(_:)`` at the same offset, so a caller sees one error type.
+    static func reading<Value>(_ reader: inout ByteReader, _ read: (inout ByteReader) throws -> Value) throws(SyncMessageError) -> Value {
+        do {
+            return try read(&reader)
+        } catch let error as SyncMessageError {
+            throw error
+        } catch let error as UpdateDecodingError {
+            throw SyncMessageError(.malformed(error.kind), at: error.offset)
+        } catch {
+            throw SyncMessageError(.malformed(.invalidStructure("\(error)")), at: reader.position)
+        }
+    }
+}

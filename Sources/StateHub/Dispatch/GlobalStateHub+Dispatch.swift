@@ -70,7 +70,7 @@ extension GlobalStateHub {
     func failStopped(_ messageId: String, store storeId: String, action: String, pageID: String, reason: String) {
         let payload: JSONValue = ["action": .string(action), "reason": .string(reason)]
         configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
-                                    type: "stopped", message: payload.jsonText(), note: reason)
+                                    type: TraceReplay.stoppedRecordType, message: payload.jsonText(), note: reason)
         update { state in
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .stopped(action: action, reason: reason)), in: &state)]
             // The stop dropped the page's queued microtasks, the plugin's flush among them:

@@ -20,12 +20,18 @@ public final class TraceReplay {
     /// Problems the replayed messages caused (gaps, failed operations…), as the live hub saw them.
     public var problems: [HubProblem] { hub.problems }
 
+    /// The `type` of the record the hub writes when a page stopped an action at its time limit.
+    static let stoppedRecordType = "stopped"
+
     /// Applies one record and describes what it changed in the mirrors, or `nil` when it
     /// changed nothing.
     @discardableResult
     public func apply(_ record: TraceRecord) -> String? {
         guard record.channel == TraceChannel.nativeBridge else { return nil }
         guard record.direction == .webToNative else { return Self.describeOutgoing(record) }
+        // The hub writes this record itself when a page stops an action; it is not a message
+        // the page sent, so it is not fed back (the resync that followed it is).
+        guard record.type != Self.stoppedRecordType else { return nil }
         if !pages.contains(record.engine) {
             pages.insert(record.engine)
             hub.attachOffline(ReplayPage(pageID: record.engine))

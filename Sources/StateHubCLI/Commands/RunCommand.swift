@@ -89,7 +89,8 @@ struct RunCommand: AsyncParsableCommand {
                 if case .actionThrew(_, _, let failure) = error, !failure.stack.isEmpty {
                     Output.error(failure.stack.split(separator: "\n").map { "    at \($0)" }.joined(separator: "\n"))
                 }
-                if case .stopped = error { break }
+                // A stop leaves the page usable (the hub resyncs the store), so the dispatches
+                // after it run as they would after an action that threw.
             }
             await session.failOnUnhandled()
         }
