@@ -49,12 +49,18 @@ extension StateHubServer {
         // sync: `/sync/{document}` upgrades to a WebSocket through its own router (docs/sync.md);
         // every other request, and a refused upgrade, goes to `router`.
         let sync = configuration.sync
+        let webSocketResponder = makeSyncRouter().buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: idle),
+            ws: .init(maxFrameSize: sync.maxMessageBytes, autoPing: .enabled(timePeriod: sync.pingInterval)))
         var app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: makeSyncRouter(), configuration: .init(
-                http1: .init(idleTimeout: idle),
-                ws: .init(maxFrameSize: sync.maxMessageBytes,
-                          autoPing: .enabled(timePeriod: sync.pingInterval)))),
+            server: HTTPServerBuilder { responder in
+                GuardedWebSocketUpgradeChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                        configuration: channelConfiguration),
+                    firstHeadTimeout: idle)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "statehub",
                                  availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },

@@ -218,7 +218,7 @@ paths:
         - name: token
           in: query
           required: false
-          description: An admin token or a document token (or `Authorization: Bearer`).
+          description: 'An admin token or a document token (or the Authorization header: Bearer TOKEN).'
           schema: {type: string}
         - name: ack
           in: query
