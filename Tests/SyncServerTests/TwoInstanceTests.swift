@@ -49,6 +49,12 @@ struct TwoInstanceTests {
         try await nativeTwo.send(.update(fromTwo))
         #expect(await nativeOne.next(where: isUpdate) == .update(fromTwo), "instance one's client did not get instance two's update")
 
+        // Awareness (presence) reaches the other instance's clients too, and so does its leaving.
+        let presence = AwarenessUpdate(entries: [.init(client: 77, clock: 1, state: #"{"name":"one"}"#)])
+        try await nativeOne.send(.awareness(presence.encoded()))
+        #expect(await nativeTwo.next(where: { $0 == .awareness(presence.encoded()) }) != nil,
+                "instance two's client did not get instance one's awareness")
+
         // Real Yjs clients, one on each instance, edit and converge with the native ones.
         let peerOne = try YjsPeer(name: "one", port: one.port, document: "shared", token: token)
         let peerTwo = try YjsPeer(name: "two", port: two.port, document: "shared", token: token)
@@ -68,6 +74,8 @@ struct TwoInstanceTests {
             for (key, value) in expected { #expect(try map.get(key) == .string(value), "\(key) on port \(live.port)") }
         }
         await nativeOne.close()
+        let left = AwarenessUpdate(entries: [.init(client: 77, clock: 2, state: "null")])
+        #expect(await nativeTwo.next(where: { $0 == .awareness(left.encoded()) }) != nil, "the leaving did not reach instance two")
         await nativeTwo.close()
         await one.stop()
         await two.stop()
