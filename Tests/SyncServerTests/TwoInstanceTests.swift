@@ -74,6 +74,18 @@ struct TwoInstanceTests {
             for (key, value) in expected { #expect(try map.get(key) == .string(value), "\(key) on port \(live.port)") }
         }
         await nativeOne.close()
+        // A token revoked through instance one closes its connection on instance two.
+        let revocable = try await one.issueToken(document: "shared", access: "read")
+        let watcher = try await SyncTestClient.connect(port: two.port, document: "shared", token: revocable)
+        #expect(await watcher.next() != nil, "the watcher was not greeted")
+        let (_, listed) = try await one.request("GET", "/admin/documents/shared/tokens")
+        let tokens = try JSONSerialization.jsonObject(with: listed) as? [[String: Any]] ?? []
+        let id = tokens.first { $0["access"] as? String == "read" }?["id"] as? Int ?? -1
+        #expect(try await one.request("DELETE", "/admin/documents/shared/tokens/\(id)").0 == 204)
+        // Waits until the connection ends (or a generous bound for a server that never closes it).
+        _ = await watcher.next(where: { _ in false })
+        #expect(watcher.hasEnded, "the revoked connection on instance two is still open")
+        #expect(await two.server.sync.connectionCount(document: "shared") <= 2, "the revoked connection is still attached")
         let left = AwarenessUpdate(entries: [.init(client: 77, clock: 2, state: "null")])
         #expect(await nativeTwo.next(where: { $0 == .awareness(left.encoded()) }) != nil, "the leaving did not reach instance two")
         await nativeTwo.close()
