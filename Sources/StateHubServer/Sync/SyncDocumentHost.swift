@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import SharedDocument
 
 /// One loaded document on this instance: the serial owner that applies, stores and broadcasts
@@ -151,9 +152,9 @@ actor SyncDocumentHost {
     }
 
     private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
-        let bytes = message.encoded()
+        let buffer = ByteBuffer(bytes: message.encoded())
         for member in members.values where member.connection != sender {
-            member.connection.send(bytes: bytes)
+            member.connection.send(buffer: buffer)
         }
     }
 
