@@ -850,7 +850,7 @@
       }
     }
   }
-  // A lazy whole-collection set supersedes the one just before it at the same path; an insert
+  // A set (lazy or not) supersedes the one just before it at the same path; an insert
   // right after the previous insert into the same array joins it (a Map filled or an array pushed in a
   // loop is one splice per tick). The runtime's op objects are shared, so a joined splice is a copy.
   const JOINED = Symbol('joined splice');
@@ -858,6 +858,12 @@
     let previous = ops.length === 0 ? null : ops[ops.length - 1];
     if (previous === null) { ops.push(op); return; }
     if (op[LAZY_VALUE] === true && op.op === OpKind.set && previous[LAZY_VALUE] === true && previous.op === OpKind.set && samePath(previous.path, op.path)) {
+      ops[ops.length - 1] = op;
+    } else if (op.op === OpKind.set && previous.op === OpKind.set && op[LAZY_VALUE] !== true && previous[LAZY_VALUE] !== true &&
+               samePath(previous.path, op.path)) {
+      // A write over the one just before it at the same place replaces it: `this.n++` in a loop
+      // is one op per tick, not one per iteration (a loop the time limit stops had piled up
+      // hundreds of MB of ops before it was stopped).
       ops[ops.length - 1] = op;
     } else if (op.op === OpKind.splice && previous.op === OpKind.splice && op.deleteCount === 0 && previous.deleteCount === 0 &&
                op.index === previous.index + previous.items.length && samePath(previous.path, op.path)) {

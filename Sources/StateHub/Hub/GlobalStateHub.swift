@@ -105,6 +105,12 @@ public final class GlobalStateHub: Sendable {
             throw error
         }
         page.onClose { [weak self] in self?.detach(pageID: pageID) }
+        // Stops of what native did not call (a script, a timer, a microtask it left, a turn
+        // the limit cannot stop); a stopped call reaches that call's failure handler instead.
+        page.onStop { [weak self] stop in
+            guard stop.entry != .call || stop.kind == .unstoppable else { return }
+            self?.pageStopped(pageID: pageID, stop: stop)
+        }
     }
 
     /// Stops mirroring a page: its store registrations go (a store no other page hosts is
@@ -207,6 +213,11 @@ public final class GlobalStateHub: Sendable {
     func sendEffect(to pageID: String, storeId: String, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
                     failure: (@Sendable (any Error) -> Void)? = nil, messageId: String? = nil) -> HubEffect? {
         guard let page = state.pages[pageID] else { return nil }
+        // A call the time limit stopped (a subscriber looping on a forwarded write, say) is
+        // recorded like any stop, even when the sender waits for nothing.
+        let failure = failure ?? { [weak self] error in
+            if let stop = (error as? EngineError)?.stop { self?.pageStopped(pageID: pageID, stop: stop, storeId: storeId) }
+        }
         let text = OutgoingMessage.text(type: type, storeId: storeId, messageId: messageId ?? state.nextMessageId(), payload: payload)
         configuration.trace?.record(.nativeToWeb, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId, type: type.rawValue, message: text)
         return .send(page.transport, text, failure: failure)
