@@ -42,6 +42,9 @@ public final class GlobalStateHub: Sendable {
         /// The clock every deadline and timeout of the hub follows (dispatch timeouts).
         /// Tests pass swift-clocks' `TestClock` and advance it instead of sleeping.
         public var clock: any Clock<Duration>
+        /// The most a page may hold of an unfinished chunk transfer, in UTF-8 bytes (512 MiB);
+        /// a transfer going over it is dropped and the page is told (docs/PROTOCOL.md A.11).
+        public var maximumTransferBytes: Int = 512 << 20
 
         public init(
             maximumMessageBytes: Int = 8 << 20,
@@ -71,10 +74,11 @@ public final class GlobalStateHub: Sendable {
     let observers = ObserverRegistry()
     let clock: HubClock
     /// Messages arriving in chunks, per page and transfer (docs/PROTOCOL.md A.11).
-    let chunks = ChunkAssembler()
+    let chunks: ChunkAssembler
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.chunks = ChunkAssembler(maximumBytes: configuration.maximumTransferBytes)
         self.clock = HubClock(configuration.clock)
     }
 
@@ -210,7 +214,7 @@ public final class GlobalStateHub: Sendable {
     }
 
     /// Records an outgoing message in the trace and returns the effect that sends it.
-    func sendEffect(to pageID: String, storeId: String, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
+    func sendEffect(to pageID: String, storeId: String?, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
                     failure: (@Sendable (any Error) -> Void)? = nil, messageId: String? = nil) -> HubEffect? {
         guard let page = state.pages[pageID] else { return nil }
         // A call the time limit stopped (a subscriber looping on a forwarded write, say) is

@@ -136,10 +136,11 @@ public struct StoreMessageError: Error, Sendable, Equatable, CustomStringConvert
 
 /// Builds native → web messages. Text is assembled from `JSONValue`s, never pasted into source.
 enum OutgoingMessage {
-    static func text(type: StoreMessageType, storeId: String, messageId: String, payload: JSONValue) -> String {
+    /// `storeId` is `nil` (JSON `null`) only in an `error` about a message whose store id could not be read (A.1).
+    static func text(type: StoreMessageType, storeId: String?, messageId: String, payload: JSONValue) -> String {
         JSONValue.object([
             "v": .number(Double(StoreMessage.protocolVersion)),
-            "storeId": .string(storeId),
+            "storeId": storeId.map(JSONValue.string) ?? .null,
             "messageId": .string(messageId),
             "type": .string(type.rawValue),
             "payload": payload,
