@@ -163,9 +163,7 @@ struct RunCommand: AsyncParsableCommand {
         if !options.bare {
             for storeId in await Self.storesInPage(session.page.engine) where hub.state(of: storeId) == nil {
                 failed = true
-                let refused = problems.filter { $0.storeId == storeId }
-                Output.error("✗ store \(storeId) was created in the page but never reached the mirror: "
-                    + (refused.isEmpty ? "the hub has no record of it" : "the hub refused it (\(refused[0]))"))
+                Output.error("✗ store \(storeId) was created in the page but never reached the mirror: " + Suggestions.whyNotMirrored(storeId, hub: hub))
                 report?.failWithLastDiagnostic(kind: "notMirrored")
             }
         }
