@@ -159,7 +159,10 @@ let package = Package(
             ]
         ),
         // crdt: a pure-Swift Yjs document model and update format (no engine).
-        .target(name: "SharedDocument", dependencies: ["StateHubJSON"]),  // string escaping from the one JSON layer
+        .target(
+            name: "SharedDocument",
+            dependencies: ["StateHubJSON", .product(name: "OrderedCollections", package: "swift-collections")]  // string escaping from the one JSON layer; YObject's named keys
+        ),
         .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument", "StateHubTesting"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),

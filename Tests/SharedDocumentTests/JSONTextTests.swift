@@ -38,6 +38,30 @@ struct JSONTextTests {
         #expect(YValue.array([.undefined, .bytes([7, 8])]).jsonString(indent: 1) == "[\n null,\n {\n  \"0\": 7,\n  \"1\": 8\n }\n]")
     }
 
+    /// Keys in JavaScript's order whatever order they were set in: integer-like keys ascending
+    /// (up to 2³²−2), then the others in insertion order; removing and re-adding moves a named
+    /// key to the end. 200,000 client-id keys set in descending order (what a state vector of
+    /// many clients gives) cost O(1) each: the same walk was quadratic before.
+    @Test func keysFollowJavaScriptsOrderWhateverTheOrderTheyArrive() {
+        var object = YObject()
+        for key in ["b", "10", "a", "2", "01", "4294967295", "4294967294", "0", "-1", "1.5"] { object[key] = .int(1) }
+        #expect(object.keys == ["0", "2", "10", "4294967294", "b", "a", "01", "4294967295", "-1", "1.5"])
+        object["b"] = nil
+        object["2"] = nil
+        object["b"] = .int(2)
+        #expect(object.keys == ["0", "10", "4294967294", "a", "01", "4294967295", "-1", "1.5", "b"])
+        #expect(object.count == 9)
+        #expect(Array(object.map(\.key)) == object.keys)
+        #expect(object["b"] == .int(2) && object["2"] == nil)
+
+        var clients = YObject()
+        for client in stride(from: 200_000, to: 0, by: -1) { clients[String(client)] = .int(Int64(client)) }
+        let keys = clients.keys
+        #expect(keys.count == 200_000)
+        #expect(keys.first == "1" && keys.last == "200000")
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { Int($0)! < Int($1)! })
+    }
+
     @Test func aValue100000LevelsDeepIsWrittenWithoutRecursion() throws {
         var value = YValue.string("x")
         for level in 0..<100_000 { value = level.isMultiple(of: 2) ? .array([value]) : .object(["k": value]) }

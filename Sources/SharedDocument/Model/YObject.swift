@@ -1,46 +1,59 @@
+import OrderedCollections
+
 /// An object value with JavaScript's key order: integer-like keys ascending, then the others
 /// in insertion order.
+///
+/// Integer-like keys and the others are kept apart, so setting, reading and removing a key cost
+/// O(1) whatever the order keys arrive in (a document's map may hold a million client-id keys,
+/// sent in any order); ``keys`` and iteration sort the integer-like keys, O(k log k) per call.
 public struct YObject: Equatable, Sendable, Sequence {
-    public private(set) var keys: [String] = []
-    private var values: [String: YValue] = [:]
+    /// Integer-like keys ("0", "17"), by their value: their text is `String(index)`, since
+    /// ``arrayIndex(_:)`` accepts no other spelling.
+    private var indexed: [UInt32: YValue] = [:]
+    /// The other keys, in insertion order.
+    private var named: OrderedDictionary<String, YValue> = [:]
 
     public init() {}
 
-    public var count: Int { keys.count }
+    public var count: Int { indexed.count + named.count }
+
+    /// The keys in JavaScript's order. Sorts the integer-like keys on every call: read it once
+    /// per walk.
+    public var keys: [String] {
+        indexed.keys.sorted().map { String($0) } + named.keys
+    }
 
     public subscript(key: String) -> YValue? {
-        get { values[key] }
+        get {
+            if let index = arrayIndex(key) { return indexed[index] }
+            return named[key]
+        }
         set {
-            if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { insertKey(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+            if let index = arrayIndex(key) {
+                indexed[index] = newValue
+            } else {
+                named[key] = newValue
             }
         }
     }
 
-    private mutating func insertKey(_ key: String) {
-        guard let index = arrayIndex(key) else { keys.append(key); return }
-        // Integer-like keys sit before all others, ascending.
-        var position = 0
-        while position < keys.count, let other = arrayIndex(keys[position]), other < index { position += 1 }
-        keys.insert(key, at: position)
-    }
-
     public func makeIterator() -> some IteratorProtocol<(key: String, value: YValue)> {
-        var index = 0
-        let keys = self.keys
-        let values = self.values
-        return AnyIterator {
-            guard index < keys.count else { return nil }
-            defer { index += 1 }
-            let key = keys[index]
-            return (key, values[key] ?? .undefined)
-        }
+        let integerEntries = indexed.sorted { $0.key < $1.key }.lazy.map { (key: String($0.key), value: $0.value) }
+        let namedEntries = named.lazy.map { (key: $0.key, value: $0.value) }
+        return integerEntries.makeIterator().chained(with: namedEntries.makeIterator())
     }
+}
 
-    public static func == (lhs: YObject, rhs: YObject) -> Bool {
-        lhs.keys == rhs.keys && lhs.values == rhs.values
+private extension IteratorProtocol {
+    /// This iterator's elements, then `next`'s.
+    func chained<Next: IteratorProtocol>(with next: Next) -> AnyIterator<Element> where Next.Element == Element {
+        var first: Self? = self
+        var second = next
+        return AnyIterator {
+            if first != nil, let element = first?.next() { return element }
+            first = nil
+            return second.next()
+        }
     }
 }
 

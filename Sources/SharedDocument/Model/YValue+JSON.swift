@@ -19,7 +19,8 @@ private struct YValueJSONWriter {
     /// A container being written and the index of its next element or key.
     enum Open {
         case array([YValue], next: Int)
-        case object(YObject, next: Int)
+        /// `keys` is read once when the object opens: ``YObject/keys`` sorts on every read.
+        case object(YObject, keys: [String], next: Int)
     }
 
     let indent: Int
@@ -39,16 +40,16 @@ private struct YValueJSONWriter {
                 newline(level)
                 stack.append(.array(values, next: next + 1))
                 begin(values[next])
-            case .object(let object, var next):
+            case .object(let object, let keys, var next):
                 // JSON.stringify leaves out members whose value is undefined.
-                while next < object.keys.count, object[object.keys[next]] ?? .undefined == .undefined { next += 1 }
-                guard next < object.keys.count else { close("}", level: level - 1); continue }
-                let key = object.keys[next]
+                while next < keys.count, object[keys[next]] ?? .undefined == .undefined { next += 1 }
+                guard next < keys.count else { close("}", level: level - 1); continue }
+                let key = keys[next]
                 if output.utf8.last != UInt8(ascii: "{") { output += "," }
                 newline(level)
                 JSONValue.writeString(key, into: &output)
                 output += indent > 0 ? ": " : ":"
-                stack.append(.object(object, next: next + 1))
+                stack.append(.object(object, keys: keys, next: next + 1))
                 begin(object[key] ?? .null)
             }
         }
@@ -69,7 +70,7 @@ private struct YValueJSONWriter {
             if values.isEmpty { output += "[]" } else { output += "["; stack.append(.array(values, next: 0)) }
         case .object(let object):
             output += "{"
-            stack.append(.object(object, next: 0))
+            stack.append(.object(object, keys: object.keys, next: 0))
         }
     }
 

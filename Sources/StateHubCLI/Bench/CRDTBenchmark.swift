@@ -187,9 +187,13 @@ struct CRDTBenchmark {
                 let label = "\(name): \(what) (\(unit))".padding(toLength: width, withPad: " ", startingAt: 0)
                 Output.line(label + cell(row.swift[keyPath: path] * scale, format) + " " + cell(row.yjs.map { $0[keyPath: path] * scale }, format) + "  " + cell(row.yrs.map { $0[keyPath: path] * scale }, format) + "   " + ratio(row.yjs?[keyPath: path], row.swift[keyPath: path]) + "   " + ratio(row.yrs?[keyPath: path], row.swift[keyPath: path]))
             }
-            let same = row.yjs.map { $0.update == row.swift.update } ?? false
+            let comparison = switch row.yjs.map({ $0.update == row.swift.update }) {
+            case true?: "  bytes identical to Yjs's"
+            case false?: "  DIFFERENT bytes from Yjs's"
+            case nil: "  (not compared: --swift-only)"
+            }
             let label = "\(name): update size (bytes)".padding(toLength: width, withPad: " ", startingAt: 0)
-            Output.line(label + cell(Double(row.swift.update.count), "%.0f") + " " + cell(row.yjs.map { Double($0.update.count) }, "%.0f") + "  " + cell(row.yrs.map { Double($0.update.count) }, "%.0f") + "   " + (same ? "  bytes identical to Yjs's" : "  DIFFERENT bytes from Yjs's"))
+            Output.line(label + cell(Double(row.swift.update.count), "%.0f") + " " + cell(row.yjs.map { Double($0.update.count) }, "%.0f") + "  " + cell(row.yrs.map { Double($0.update.count) }, "%.0f") + "   " + comparison)
         }
     }
 }

@@ -96,7 +96,7 @@ struct DocCommand: AsyncParsableCommand {
         }
         if stateVector {
             var vector = YObject()
-            for (client, clock) in document.stateVector.sorted(by: { $0.key > $1.key }) { vector[String(client)] = .int(Int64(clock)) }
+            for (client, clock) in document.stateVector { vector[String(client)] = .int(Int64(clock)) }  // YObject orders integer keys itself
             Output.line(YValue.object(["document": json, "stateVector": .object(vector)]).jsonString(indent: 2))
         } else {
             Output.line(json.jsonString(indent: 2))
