@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
             an active Pinia, the sync plugin, the bridge's page shim with `document` and \
             `invokeNative` against a headless shell). Files are evaluated in order (ES modules \
             are bundled with esbuild first). Each --dispatch names STORE.ACTION and is followed \
-            by a JSON array of arguments (optional; default []); dispatches run in order, each \
+            by a JSON array of arguments (optional; default []), or written as a call with JSON \
+            arguments, 'cart.add("A1", 2)'; dispatches run in order, each \
             awaited until it settles. Then every mirrored store is printed as JSON, and the \
             headless shell's final state.
 
@@ -28,8 +29,14 @@ struct RunCommand: AsyncParsableCommand {
             process over --memory-limit is stopped; each way the run exits 1.
 
             Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
-            unhandled, a timer callback throws, a dispatch fails, or a mirror differs from the \
-            engine's $state; 2 for an unreadable file or a malformed argument.
+            unhandled, a timer callback throws, a dispatch fails, a mirror differs from the \
+            engine's $state, a store the page created never reached its mirror, or the hub \
+            recorded a problem (a message refused or repaired; each is printed as "hub: …"); \
+            2 for an unreadable file or a malformed argument.
+
+            --json prints one JSON object on stdout whatever happens (ok, error, dispatches, \
+            stores, shell, problems, diagnostics; docs/cli.md); the scripts' console output \
+            and the diagnostics then go to stderr.
             """
     )
 
@@ -37,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
     var files: [String] = []
 
     @Option(name: .customLong("dispatch"), parsing: .upToNextOption,
-            help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array.", valueName: "STORE.ACTION ARGS_JSON"))
+            help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array (or STORE.ACTION(ARG, ...) with JSON arguments).", valueName: "STORE.ACTION ARGS_JSON"))
     var dispatchValues: [String] = []
 
     @OptionGroup var page: PageOptions
@@ -227,11 +234,28 @@ struct PlannedDispatch {
                 files.append(target)
                 continue
             }
-            let parts = target.split(separator: ".", maxSplits: 1).map(String.init)
+            var parts = target.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw .badArgument("--dispatch needs STORE.ACTION, got \"\(target)\" (script files go before the options, or after them all: statehub run a.js --dispatch cart.add '[1]')")
             }
             var arguments: [JSONValue] = []
+            // `cart.add(1, "a")` as people write calls: the part in parentheses is the JSON array's inside.
+            var called = false
+            if let open = parts[1].firstIndex(of: "("), parts[1].hasSuffix(")"), open > parts[1].startIndex {
+                let inside = parts[1][parts[1].index(after: open) ..< parts[1].index(before: parts[1].endIndex)]
+                guard case .array(let array)? = try? JSONValue(parsing: "[" + inside + "]") else {
+                    throw .badArgument("the arguments in --dispatch \(target) must be JSON values separated by commas, e.g. \(parts[0]).\(parts[1][..<open])(1, \"a\"), or write them as a JSON array after it: --dispatch \(parts[0]).\(parts[1][..<open]) '[1, \"a\"]'")
+                }
+                arguments = array
+                parts[1] = String(parts[1][..<open])
+                called = true
+            }
+            if !called, parts[1].contains("(") || parts[1].contains(")") {
+                throw .badArgument("--dispatch \(target): write a call as STORE.ACTION(ARG, ...) with JSON arguments and both parentheses, quoted for the shell, or the arguments as a JSON array after it: --dispatch \(parts[0]).\(parts[1].prefix(while: { $0 != "(" && $0 != ")" })) '[1]'")
+            }
+            if called, index < values.count, values[index].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
+                throw .badArgument("--dispatch \(target) has its arguments in parentheses and again in \(values[index]): give them once")
+            }
             if index < values.count, values[index].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
                 let text = values[index]
                 index += 1
@@ -241,7 +265,7 @@ struct PlannedDispatch {
                 } catch {
                     throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[1, \"a\"]': \(text)")
                 }
-            } else if index < values.count, !isScriptPath(values[index]),
+            } else if !called, index < values.count, !isScriptPath(values[index]),
                       !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
                 throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '\(suggestion(for: values[index]))', not \(values[index])")
             }
