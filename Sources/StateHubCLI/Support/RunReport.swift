@@ -111,6 +111,12 @@ final class RunReport: Sendable {
         fail(Failure(kind: kind, printed: last))
     }
 
+    /// The object of a command line the parser refused (before any command ran).
+    static func printUsageError(_ message: String) {
+        let object: JSONValue = ["ok": false, "error": ["kind": "usage", "message": .string(message)]]
+        Output.raw(object.jsonText())
+    }
+
     /// Prints the object, once. `ok` is also false whenever a failure was recorded.
     func print(ok: Bool, stores: [(String, JSONValue)]? = nil) {
         let snapshot: State? = state.withLock { state in
