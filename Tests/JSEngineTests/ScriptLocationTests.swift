@@ -42,4 +42,21 @@ struct ScriptLocationTests {
         // Nothing of the page's known: our frame rather than nothing.
         #expect(ScriptLocation.blame(earlier: nil, here: flush, forcedAt: nil) == flush)
     }
+
+    /// JavaScriptCore's line for a stopped loop is the last expression before the loop's head;
+    /// the script's text names the loop, within the same block, past strings and comments.
+    @Test func theLoopIsFoundFromTheLineJavaScriptCoreGives() {
+        let top = "let x = 0;\nx++;\n// while (false) in a comment\nconst s = 'for ever';\nwhile (true) { x++ }\n"
+        #expect(ScriptLocation.loopLine(in: top, from: 2) == 5)
+        let function = "function spin() {\n  let a = 1;\n  for (;;) { a++ }\n}\nspin();\n"
+        #expect(ScriptLocation.loopLine(in: function, from: 1) == 3)
+        // A loop on the line itself stays; `do … while` counts; `format` and `done` are no keywords.
+        #expect(ScriptLocation.loopLine(in: "a();\nfor (let i = 0; ; i++) {}", from: 2) == 2)
+        #expect(ScriptLocation.loopLine(in: "let format = done;\ndo { x() } while (true)", from: 1) == 2)
+        // The block that holds the line closes before any loop: the line stands.
+        #expect(ScriptLocation.loopLine(in: "function f() {\n  g();\n}\nwhile (true) {}", from: 2) == nil)
+        #expect(ScriptLocation.loopLine(in: "x", from: 5) == nil)
+        let block = "/* for\n */ `while ${x}`;\nfor (;;) {}"
+        #expect(ScriptLocation.loopLine(in: block, from: 1) == 3)
+    }
 }

@@ -32,10 +32,12 @@ struct TimeLimitSurvivalTests {
         }
     }
 
-    /// The one report of a stop no caller saw: kind, file and line.
-    static func expectOneReport(_ reported: Recorder<UnhandledError>, file: String, line: Int) {
+    /// The one report of a stop no caller saw: kind, file and line, the same in the error and
+    /// in its typed stop, whose message has the one form every stop has.
+    static func expectOneReport(_ reported: Recorder<UnhandledError>, file: String, line: Int, kind: ScriptStop.Kind) {
         let stops = reported.values.filter { $0.kind == .timeLimitExceeded }
-        guard stops.count == 1, stops[0].error.sourceURL == file, stops[0].error.line == line else {
+        guard stops.count == 1, stops[0].error.sourceURL == file, stops[0].error.line == line,
+              let stop = stops[0].stop, stop.kind == kind, stop.description == "\(file):\(line): stopped after 0.2 s" else {
             FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
             exit(Check.wrongReport.rawValue)
         }
@@ -46,11 +48,13 @@ struct TimeLimitSurvivalTests {
             let reported = Recorder<UnhandledError>()
             let engine = try TimeLimitSurvivalTests.engine(reported)
             do {
-                try await engine.execute("var a = 1;\nwhile (true) {}", sourceURL: "top.js")
+                try await engine.execute("var a = 1;\na++;\nwhile (true) {}", sourceURL: "top.js")
                 exit(Check.wrongStop.rawValue)
-            } catch EngineError.executionTimeLimitExceeded(_, let location) {
-                // JavaScriptCore names the frame: the script's top level, which starts at line 1.
-                guard location?.sourceURL == "top.js", location?.line == 1, location?.function == "global code" else { exit(Check.wrongStop.rawValue) }
+            } catch let error as EngineError {
+                // JavaScriptCore names the last expression before the loop (line 2); the
+                // script's text names the loop (line 3).
+                guard case .executionTimeLimitExceeded(_, let location, .script) = error, location?.sourceURL == "top.js", location?.line == 3,
+                      location?.function == "global code", error.stop?.description == "top.js:3: stopped after 0.2 s" else { exit(Check.wrongStop.rawValue) }
             }
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
             // The caller was told; nothing is reported a second time.
@@ -62,13 +66,15 @@ struct TimeLimitSurvivalTests {
         await #expect(processExitsWith: .success) {
             let reported = Recorder<UnhandledError>()
             let engine = try TimeLimitSurvivalTests.engine(reported)
-            try await engine.execute("function increment() {\n  for (;;) {}\n}", sourceURL: "store.js")
+            try await engine.execute("function increment() {\n  let n = 0;\n  n++;\n  for (;;) {}\n}", sourceURL: "store.js")
             let action = try await engine.function("increment")
             do {
                 _ = try await engine.call(action)
                 exit(Check.wrongStop.rawValue)
-            } catch EngineError.executionTimeLimitExceeded(_, let location) {
-                guard location?.sourceURL == "store.js", location?.function == "increment" else { exit(Check.wrongStop.rawValue) }
+            } catch let error as EngineError {
+                // JavaScriptCore names the function's first line; the loop is on line 4.
+                guard case .executionTimeLimitExceeded(_, let location, .call) = error, location?.sourceURL == "store.js",
+                      location?.function == "increment", location?.line == 4 else { exit(Check.wrongStop.rawValue) }
             }
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
             guard reported.values.isEmpty else { exit(Check.wrongReport.rawValue) }
@@ -81,9 +87,9 @@ struct TimeLimitSurvivalTests {
             let engine = try TimeLimitSurvivalTests.engine(reported)
             try await engine.execute("setTimeout(function spin() {\n  while (true) {}\n}, 1)", sourceURL: "timer.js")
             try await engine.waitUntilIdle(timeout: .seconds(10))
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "timer.js", line: 1)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "timer.js", line: 2, kind: .timer)
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "timer.js", line: 1)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "timer.js", line: 2, kind: .timer)
         }
     }
 
@@ -94,9 +100,9 @@ struct TimeLimitSurvivalTests {
             // The reproduction from issue 11: a runaway `.then`, then a timer calling native code.
             try await engine.execute("setTimeout(() => { console.log('after'); }, 10);\nPromise.resolve().then(function spin() {\n  while (true) {}\n});", sourceURL: "then.js")
             try await engine.waitUntilIdle(timeout: .seconds(10))
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "then.js", line: 2)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "then.js", line: 3, kind: .microtask)
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "then.js", line: 2)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "then.js", line: 3, kind: .microtask)
         }
     }
 
@@ -106,7 +112,7 @@ struct TimeLimitSurvivalTests {
             let engine = try TimeLimitSurvivalTests.engine(reported)
             try await engine.execute("setTimeout(() => {\n  queueMicrotask(() => { for (;;) {} });\n}, 1);", sourceURL: "micro.js")
             try await engine.waitUntilIdle(timeout: .seconds(10))
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "micro.js", line: 2)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "micro.js", line: 2, kind: .microtask)
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
         }
     }
@@ -117,9 +123,9 @@ struct TimeLimitSurvivalTests {
             let engine = try TimeLimitSurvivalTests.engine(reported)
             try await engine.execute("(async function poll() {\n  for (let i = 0; ; i++) {\n    await null;\n    if (i > 100) while (true) {}\n  }\n})();", sourceURL: "await.js")
             // Line 4: where the async function resumed before it ran away.
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "await.js", line: 4)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "await.js", line: 4, kind: .microtask)
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
-            TimeLimitSurvivalTests.expectOneReport(reported, file: "await.js", line: 4)
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "await.js", line: 4, kind: .microtask)
         }
     }
 
@@ -134,6 +140,57 @@ struct TimeLimitSurvivalTests {
                 // Stopped (or timed out waiting for a promise the stop left pending): typed either way.
             }
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
+        }
+    }
+}
+
+/// Every stop reaches `PageTransport.onStop` once, typed (kind, file, line of the loop, limit),
+/// with the one message form `FILE:LINE: stopped after N s` (issue 12 item 1).
+@Suite("Time limit: every stop is reported once, typed")
+struct StopReportTests {
+    @Test func eachKindIsReportedOnceWithTheLoopsLine() async {
+        await #expect(processExitsWith: .success) {
+            let stops = Recorder<ScriptStop>()
+            let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200)))
+            engine.onStop { stops.append($0) }
+            func expectLast(_ count: Int, _ kind: ScriptStop.Kind, _ place: String) {
+                guard stops.values.count == count, let last = stops.values.last, last.kind == kind,
+                      last.description == "\(place): stopped after 0.2 s" else {
+                    FileHandle.standardError.write(Data("stops: \(stops.values)\n".utf8))
+                    exit(30)
+                }
+            }
+            _ = try? await engine.execute("let x = 0;\nx++;\nwhile (true) { x++ }", sourceURL: "top.js")
+            expectLast(1, .script, "top.js:3")
+            _ = try? await engine.execute("function spin() {\n  let a = 1;\n  for (;;) { a++ }\n}\nspin();", sourceURL: "fn.js")
+            expectLast(2, .script, "fn.js:3")
+            try await engine.execute("setTimeout(() => {\n  let n = 0;\n  while (true) { n++ }\n}, 0);", sourceURL: "timer.js")
+            try await engine.waitUntilIdle(timeout: .seconds(10))
+            expectLast(3, .timer, "timer.js:3")
+            try await engine.execute("function again() {\n  queueMicrotask(again);\n}\nqueueMicrotask(again);", sourceURL: "micro.js")
+            expectLast(4, .microtask, "micro.js:2")
+            try await engine.execute("(async function poll() {\n  for (;;) { await null; performance.now(); }\n})();", sourceURL: "await.js")
+            guard stops.values.count == 5, stops.values[4].kind == .microtask, stops.values[4].sourceURL == "await.js" else { exit(31) }
+            guard try await engine.evaluate("1 + 1") == 2 else { exit(32) }
+            exit(0)
+        }
+    }
+
+    /// A turn the limit cannot stop is reported too, as `unstoppable`, naming the file,
+    /// once it has run 1.25 × the limit in CPU time.
+    @Test func anUnstoppableTurnIsReportedAsAStop() async {
+        await #expect(processExitsWith: .success) {
+            let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200)))
+            engine.onStop { stop in
+                guard stop.kind == .unstoppable, stop.entry == .script, stop.sourceURL == "bare.js", stop.line == nil,
+                      stop.after >= .milliseconds(250), stop.description.hasPrefix("bare.js: stopped after ") else {
+                    FileHandle.standardError.write(Data("stop: \(stop)\n".utf8))
+                    exit(33)
+                }
+                exit(0)
+            }
+            try await engine.execute("Promise.resolve().then(function f() {\n  return Promise.resolve().then(f);\n});", sourceURL: "bare.js")
+            exit(34)
         }
     }
 }

@@ -79,7 +79,7 @@ struct RunawayRunTests {
         #expect(result.status == 1, "\(result.stderr)")
         // The trace shows the stop, and replaying it reports no problem the live run did not have.
         let shown = try StateHubBinary.run(["trace", "show", trace.path])
-        #expect(shown.stdout.contains("stopped: script stopped at \(script.path):3"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("stopped: \(script.path):3: stopped after 0.5 s"), "\(shown.stdout)")
         #expect(!shown.stdout.contains("malformed message"), "\(shown.stdout)")
         // The action's stop names writer.js:3; the plugin's flush, stopped next in the same
         // turn (its backtrace holds only StateHub's frames), must not take the blame.

@@ -1,5 +1,6 @@
 import JSEngine
 import StateHubPage
+import Synchronization
 import Testing
 @testable import StateHub
 
@@ -26,9 +27,46 @@ import Testing
         }
         #expect(abandoned == 599)
         let (over, _) = assembler.add(page: "p", storeId: "s", transfer: "t599", index: 1, count: 3, data: String(repeating: "y", count: 60))
-        guard case .failed(let reason) = over else { Issue.record("expected a refusal, got \(over)"); return }
+        guard case .tooLarge(let reason, let bytes) = over else { Issue.record("expected a refusal, got \(over)"); return }
+        #expect(bytes == 120)
         #expect(reason.contains("over 100 bytes"), "\(reason)")
         #expect(assembler.openBytes(page: "p") == 0)
+    }
+
+    /// Issue 11: a transfer over the page's cap was dropped with a problem and a resync, but
+    /// the page heard nothing. Now it gets `error` `transfer_too_large` (PROTOCOL.md A.5.10),
+    /// the dispatch whose writes were in it fails truthfully, and the resync whose answer is
+    /// over the cap too is not asked again (no loop).
+    @Test func aTransferOverTheCapIsDroppedAndThePageIsTold() async throws {
+        let console = Mutex<[String]>([])
+        var configuration = GlobalStateHub.Configuration(maximumMessageBytes: 4_096)
+        configuration.maximumTransferBytes = 20_000
+        let hub = GlobalStateHub(configuration: configuration)
+        let engine = try JavaScriptEngine(configuration: .init(name: "big", onConsole: { message in
+            console.withLock { $0.append(message.text) }
+        }))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime(maxMessageBytes: 4_096)
+        try await engine.execute("""
+            const useBig = defineStore('big', { state: () => ({ rows: [] }), actions: {
+              fill(n) { const r = []; for (let i = 0; i < n; i++) r.push('row ' + i); this.rows = r; return r.length },
+            } });
+            useBig();
+            """, sourceURL: "big.js")
+        do {
+            let kept = try await hub.dispatch(store: "big", action: "fill", args: [5_000]) // about 50 KB of writes
+            Issue.record("the dispatch reported \(kept) although its writes were dropped")
+        } catch StateHubError.writesDiscarded {}
+        // The page answered the resync with a state over the cap as well; let it settle.
+        _ = try await engine.evaluate("1")
+        _ = try await engine.evaluate("1")
+        let warnings = console.withLock { $0 }.filter { $0.contains("transfer_too_large") }
+        #expect(warnings.count == 2, "\(console.withLock { $0 })")
+        #expect(warnings.first?.contains("native refused a message of store \"big\"") == true, "\(warnings)")
+        let dropped = hub.problems.filter { $0.description.contains("over 20000 bytes, the most a page may hold unfinished") }
+        #expect(dropped.count == 2, "\(hub.problems)")
+        #expect(hub.state(of: "big")?["rows"] == [], "the last good mirror stays")
+        await engine.close()
     }
 
     @Test func aContinuationMustMatchTheOpenTransfer() {
@@ -68,4 +106,30 @@ import Testing
         #expect(page.hub.problems.contains { $0.description.contains("transfer t3 abandoned after 1 of 5 chunks") }, "\(page.hub.problems)")
         await page.close()
     }
+
+    /// Hostile finding 5: a chunk header with `count: 1e300` was refused as "chunk without
+    /// transfer, index, count or data". Each field is now named with what it should be.
+    @Test func aBadChunkHeaderIsNamedByItsField() async throws {
+        let hub = GlobalStateHub()
+        try await hub.attach(SilentPage())
+        func chunk(_ payload: String) -> String { #"{"v":1,"storeId":"s","messageId":"c","type":"chunk","payload":\#(payload)}"# }
+        hub.receive(chunk(#"{"transfer":"t1","index":0,"count":1e300,"data":"{"}"#), from: "p")
+        hub.receive(chunk(#"{"transfer":"t1","index":-1,"count":2,"data":"{"}"#), from: "p")
+        hub.receive(chunk(#"{"index":0,"count":2,"data":"{"}"#), from: "p")
+        hub.receive(chunk(#"{"transfer":"t1","index":0,"count":2,"data":7}"#), from: "p")
+        #expect(hub.problems.map(\.description) == [
+            "page p, store s: malformed message: chunk with payload.count 1e+300: expected a whole number of chunks from 1 to \(GlobalStateHub.maximumChunkCount)",
+            "page p, store s: malformed message: chunk with payload.index -1: expected a whole number from 0 to count - 1",
+            "page p, store s: malformed message: chunk without payload.transfer (a string)",
+            "page p, store s: malformed message: chunk with payload.data 7: expected a string",
+        ])
+    }
+}
+
+/// A page that never runs anything: for hub-logic checks of what arrives.
+private final class SilentPage: PageTransport, Sendable {
+    let pageID = "p"
+    func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws {}
+    func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {}
+    func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -38,8 +38,11 @@
    * @typedef {{ v: 1, storeId: string|null, messageId: string|number, seq?: number, ack?: string|number,
    *   type: string, payload: object }} Envelope  one message in either direction (A.1)
    */
-  // A store's state nests at most this many levels (path length + value nesting, PROTOCOL.md
-  // "Depth"): anything deeper is sent as {"$type":"undefined"} and reported as `state_too_deep`.
+  // A store's state nests at most this many state levels (PROTOCOL.md A.8.1): the containers on
+  // the longest chain of the *encoded* state, so a Map costs three (its tag object, "entries",
+  // the entry pair), a Set or an escaped object two, a plain object or array one, a Date / BigInt
+  // / NaN / undefined tag one. The hub counts the same; a container that would go deeper is sent
+  // as null and reported as `state_too_deep`, here (console) and to native.
   const MAX_STATE_DEPTH = 512;
 
   let schedule = typeof root.queueMicrotask === 'function'
@@ -51,7 +54,7 @@
     const console = root.console;
     if (!console) return;
     if (error !== undefined && typeof console.error === 'function') console.error('[StateHubSync] ' + message, error);
-    else if (typeof console.warn === 'function') console.warn('' + message);
+    else if (typeof console.warn === 'function') console.warn('[StateHubSync] ' + message);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -125,13 +128,33 @@
 
   function pathText(path) { return path.length ? path.join('.') : '(root)'; }
 
+  // How many state levels (PROTOCOL.md A.8.1) encoding v itself takes before its children: 0 for
+  // what stays a scalar, 1 for an array, a plain object or a tag with scalar fields, 2 for a Set or
+  // an object escaped under "$type" (the tag and its "values" / "value"), 3 for a non-empty Map (the
+  // tag, "entries", the pair; an empty one 2).
+  function ownLevels(v) {
+    switch (typeof v) {
+      case 'number': return (v === v && v !== Infinity && v !== -Infinity) ? 0 : 1;
+      case 'undefined': case 'bigint': return 1;
+      case 'object': {
+        if (v === null) return 0;
+        if (isArray(v)) return 1;
+        if (v instanceof Map) return v.size > 0 ? 3 : 2;
+        if (v instanceof Set) return 2;
+        if (isPlainProto(getProto(v)) && hasOwn.call(v, '$type')) return 2;
+        return 1;
+      }
+      default: return 0;
+    }
+  }
+
   // Careful path: keeps the path and the ancestors, replaces bad values by {"$type":"undefined"} and records
-  // { kind, path, className? } in errors.
-  function encCareful(v, path, anc, errors) {
-    // A container (or tagged value) at 512 steps would make the state deeper than 512 levels
-    // (PROTOCOL.md A.8.1 counts path length + the value's own nesting): it is sent as null.
-    if (v !== null && typeof v === 'object' && path.length >= MAX_STATE_DEPTH) {
-      errors.push({ kind: 'too_deep', path: path.slice() });
+  // { kind, path, className? } in errors. `depth` counts state levels above v (encoded steps from the
+  // store's root, PROTOCOL.md A.8.1), which `path` (a JavaScript path, for reports) does not.
+  function encCareful(v, path, anc, errors, depth) {
+    // Encoded here, v would take the state past the cap: it is sent as null (a scalar) instead.
+    if (depth + ownLevels(v) > MAX_STATE_DEPTH) {
+      errors.push({ kind: 'too_deep', path: path.slice(), depth: depth });
       return null;
     }
     switch (typeof v) {
@@ -156,20 +179,19 @@
             for (i = 0; i < n; i++) {
               x = v[i];
               path.push(i);
-              out[i] = x === undefined ? (i in v ? tagUndefined() : null) : encCareful(x, path, anc, errors);
+              out[i] = x === undefined ? (i in v ? tagUndefined() : null) : encCareful(x, path, anc, errors, depth + 1);
               path.pop();
             }
             return out;
           }
           let p = getProto(v);
           if (isPlainProto(p)) {
-            let keys = objectKeys(v), escape = false, k;
+            let keys = objectKeys(v), escape = keys.indexOf('$type') >= 0, k, below = depth + (escape ? 2 : 1);
             out = {}; n = keys.length;
             for (i = 0; i < n; i++) {
               k = keys[i];
-              if (k === '$type') escape = true;
               path.push(k);
-              setKey(out, k, encCareful(v[k], path, anc, errors));
+              setKey(out, k, encCareful(v[k], path, anc, errors, below));
               path.pop();
             }
             if (escape) { sawEscape = true; return { $type: 'Object', value: out }; }
@@ -179,8 +201,8 @@
           if (v instanceof Map) {
             out = []; i = 0;
             v.forEach(function (val, key) {
-              path.push(i, 0); let ek = encCareful(key, path, anc, errors); path.pop();
-              path.push(1); let ev = encCareful(val, path, anc, errors); path.pop(); path.pop();
+              path.push(i, 0); let ek = encCareful(key, path, anc, errors, depth + 3); path.pop();
+              path.push(1); let ev = encCareful(val, path, anc, errors, depth + 3); path.pop(); path.pop();
               out.push([ek, ev]); i++;
             });
             return { $type: 'Map', entries: out };
@@ -188,11 +210,11 @@
           if (v instanceof Set) {
             out = []; i = 0;
             v.forEach(function (val) {
-              path.push(i); out.push(encCareful(val, path, anc, errors)); path.pop(); i++;
+              path.push(i); out.push(encCareful(val, path, anc, errors, depth + 2)); path.pop(); i++;
             });
             return { $type: 'Set', values: out };
           }
-          if (v.__v_isRef === true) return encCareful(v.value, path, anc, errors);
+          if (v.__v_isRef === true) return encCareful(v.value, path, anc, errors, depth);
           let cn = v.constructor && typeof v.constructor.name === 'string' ? v.constructor.name : undefined;
           errors.push(cn ? { kind: 'class_instance', path: path.slice(), className: cn } : { kind: 'class_instance', path: path.slice() });
           return tagUndefined();
@@ -210,9 +232,10 @@
    * Encodes a JS value into the tagged JSON form (a fresh tree; primitives as is).
    * basePath: path prefix used in error reports; errors: array receiving { kind, path, className? } for each
    * unserialisable value (which is replaced by {"$type":"undefined"}). Without an errors array, bad values are
-   * still replaced (never thrown).
+   * still replaced (never thrown). baseDepth: the state levels above the value (its op path's length; 0 for
+   * values outside the state, such as action results).
    */
-  function encodeValue(v, basePath, errors) {
+  function encodeValue(v, basePath, errors, baseDepth) {
     let t = typeof v;
     if (t === 'string' || t === 'boolean' || v === null) return v;
     if (t === 'number' && v === v && v !== Infinity && v !== -Infinity) return v;
@@ -220,7 +243,7 @@
       return encFast(v, 0);
     } catch (e) {
       if (e !== BAIL) throw e;
-      return encCareful(v, basePath ? basePath.slice() : [], [], errors || []);
+      return encCareful(v, basePath ? basePath.slice() : [], [], errors || [], baseDepth || 0);
     }
   }
 
@@ -560,8 +583,12 @@
       // queued: posted right after the message that carries the replacement (see send)
       if (e.kind === 'too_deep') {
         detail.limit = MAX_STATE_DEPTH;
-        queue.push(errorPayload('state_too_deep', 'store "' + record.id + '" nests deeper than ' + MAX_STATE_DEPTH +
-          ' levels at ' + pathText(e.path.slice(0, 8)) + '…; the value at step ' + MAX_STATE_DEPTH + ' was sent as null', e.path.slice(0, MAX_STATE_DEPTH), detail));
+        let text = 'store "' + record.id + '" would nest deeper than ' + MAX_STATE_DEPTH + ' state levels (PROTOCOL.md A.8.1) at ' +
+          pathText(e.path.slice(0, 8)) + (e.path.length > 8 ? '… (' + e.path.length + ' steps)' : '') +
+          '; the value there was sent to native as null';
+        // Told where it happens too: the page's own console, not only native's problem list.
+        warn('state_too_deep: ' + text);
+        queue.push(errorPayload('state_too_deep', text, e.path.slice(0, MAX_STATE_DEPTH), detail));
         continue;
       }
       let what = e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance')
@@ -593,7 +620,7 @@
     }
     let errs = [];
     sawEscape = false;
-    let enc = encCareful(state, [], [], errs);
+    let enc = encCareful(state, [], [], errs, 0);
     if (sawEscape) record.escapes = true;
     let keys = new Set(), fresh = [], prev = record.errKeys;
     for (let i = 0; i < errs.length; i++) {
@@ -668,7 +695,7 @@
         v = o.value;
         if (isJSONSafe(v, 0)) { out[i] = o; continue; }
         if (!errs) errs = [];
-        out[i] = { op: OpKind.set, path: o.path, value: encodeValue(v, o.path, errs) };
+        out[i] = { op: OpKind.set, path: o.path, value: encodeValue(v, o.path, errs, o.path.length) };
       } else if (kind === OpKind.delete) {
         out[i] = o;
       } else if (ENTRY_WIRE[kind] !== undefined) {
@@ -680,7 +707,7 @@
         let enc = new Array(items.length);
         if (!errs) errs = [];
         for (let j = 0; j < items.length; j++) {
-          enc[j] = (items[j] === undefined && !(j in items)) ? null : encodeValue(items[j], o.path.concat([o.index + j]), errs);
+          enc[j] = (items[j] === undefined && !(j in items)) ? null : encodeValue(items[j], o.path.concat([o.index + j]), errs, o.path.length + 1);
         }
         out[i] = { op: OpKind.splice, path: o.path, index: o.index, deleteCount: o.deleteCount, items: enc };
       } else {
@@ -704,16 +731,17 @@
     let kind = o.op, array = o.path.concat([ENTRY_WIRE[kind]]), i = o.index;
     switch (kind) {
       case 'mapSet': {
-        let value = wireValue(o.value, o.path.concat([i, 1]), errs);
+        // A Map's key and value sit three state levels below it ("entries", the index, 0 or 1).
+        let value = wireValue(o.value, o.path.concat([i, 1]), errs, o.path.length + 3);
         if (!o.added) return { op: OpKind.set, path: array.concat([i, 1]), value: value };
-        return { op: OpKind.splice, path: array, index: i, deleteCount: 0, items: [[wireValue(o.key, o.path.concat([i, 0]), errs), value]] };
+        return { op: OpKind.splice, path: array, index: i, deleteCount: 0, items: [[wireValue(o.key, o.path.concat([i, 0]), errs, o.path.length + 3), value]] };
       }
-      case 'setAdd': return { op: OpKind.splice, path: array, index: i, deleteCount: 0, items: [wireValue(o.value, o.path.concat([i]), errs)] };
+      case 'setAdd': return { op: OpKind.splice, path: array, index: i, deleteCount: 0, items: [wireValue(o.value, o.path.concat([i]), errs, o.path.length + 2)] };
       case 'mapDelete': case 'setDelete': return { op: OpKind.splice, path: array, index: i, deleteCount: 1, items: [] };
       default: return { op: OpKind.set, path: array, value: [] };
     }
   }
-  function wireValue(v, path, errs) { return isJSONSafe(v, 0) ? v : encodeValue(v, path, errs); }
+  function wireValue(v, path, errs, depth) { return isJSONSafe(v, 0) ? v : encodeValue(v, path, errs, depth); }
 
   // Paths address the encoded tree (PROTOCOL.md A.3): below an object escaped as {"$type":"Object","value":…}
   // they go through "value". Only stores that ever held a "$type" key pay for this. A mutation of several ops
@@ -822,7 +850,7 @@
       }
     }
   }
-  // A lazy whole-collection set supersedes the one just before it at the same path; an insert
+  // A set (lazy or not) supersedes the one just before it at the same path; an insert
   // right after the previous insert into the same array joins it (a Map filled or an array pushed in a
   // loop is one splice per tick). The runtime's op objects are shared, so a joined splice is a copy.
   const JOINED = Symbol('joined splice');
@@ -830,6 +858,12 @@
     let previous = ops.length === 0 ? null : ops[ops.length - 1];
     if (previous === null) { ops.push(op); return; }
     if (op[LAZY_VALUE] === true && op.op === OpKind.set && previous[LAZY_VALUE] === true && previous.op === OpKind.set && samePath(previous.path, op.path)) {
+      ops[ops.length - 1] = op;
+    } else if (op.op === OpKind.set && previous.op === OpKind.set && op[LAZY_VALUE] !== true && previous[LAZY_VALUE] !== true &&
+               samePath(previous.path, op.path)) {
+      // A write over the one just before it at the same place replaces it: `this.n++` in a loop
+      // is one op per tick, not one per iteration (a loop the time limit stops had piled up
+      // hundreds of MB of ops before it was stopped).
       ops[ops.length - 1] = op;
     } else if (op.op === OpKind.splice && previous.op === OpKind.splice && op.deleteCount === 0 && previous.deleteCount === 0 &&
                op.index === previous.index + previous.items.length && samePath(previous.path, op.path)) {
@@ -862,7 +896,7 @@
         if (op[LAZY_VALUE] !== true) continue;
         if (errors === null) errors = [];
         if (ENTRY_WIRE[op.op] !== undefined) { ops[i] = entryWireOp(op, errors); entries = true; }
-        else ops[i] = { op: OpKind.set, path: op.path, value: encodeValue(op.value, op.path, errors) };
+        else ops[i] = { op: OpKind.set, path: op.path, value: encodeValue(op.value, op.path, errors, op.path.length) };
       }
       if (entries) mutation.ops = coalesced(ops);
     }

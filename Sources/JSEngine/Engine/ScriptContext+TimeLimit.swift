@@ -31,10 +31,14 @@ import JavaScriptCore
 extension ScriptContext {
     /// Runs one call into JavaScript; the outermost one settles a stop afterwards.
     ///
-    /// - Parameter entry: the script's source URL, shown while the turn runs (`EngineActivity`).
-    func enter<T>(entry: String? = nil, _ body: () throws -> T) throws -> T {
+    /// - Parameters:
+    ///   - entry: the script's source URL, shown while the turn runs (`EngineActivity`).
+    ///   - kind: what the turn is, for its stop (`script`, `call`, `timer`).
+    func enter<T>(entry: String? = nil, kind: ScriptStop.Kind, _ body: () throws -> T) throws -> T {
         let outermost = entryDepth == 0
         if outermost {
+            entryKind = kind
+            turnStop = nil
             timeLimitFired = false
             stoppedInEntry = false
             stopLocation = nil
@@ -52,6 +56,8 @@ extension ScriptContext {
                 }
                 if stoppedInEntry { settleStop() }
                 activity.endTurn()
+                lastTurnStop = turnStop
+                if let turnStop { stopHandlers.notify(turnStop) }
             }
         }
         return try body()
@@ -91,7 +97,10 @@ extension ScriptContext {
             let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
             owner.timeLimitFired = true
             owner.stoppedInEntry = true
+            // JavaScriptCore names the last expression before the loop's head: the page's
+            // text names the loop itself (ScriptLocation.loopLine).
             let here = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
+                .map { $0.atLoop(in: owner.sources[$0.sourceURL]) }
             owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
             return true
         }, info: Unmanaged.passUnretained(self).toOpaque())
@@ -116,12 +125,17 @@ extension ScriptContext {
         }
         timeLimitFired = false
         stoppedInEntry = false
-        if unreported {
-            let message = "a microtask (a promise reaction, an await or a queueMicrotask callback) ran, with the microtasks of its turn, longer than the execution time limit"
-                + (configuration.executionTimeLimit.map { " of \($0)" } ?? "") + " and was stopped; the microtasks queued after it were dropped"
-            reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
-                name: "TimeLimitExceeded", message: message, sourceURL: location?.sourceURL, line: location?.line,
-                stack: location.map { "\($0.function)@\($0.sourceURL):\($0.line)" })))
+        // Reported once: a stop the entry already reported (its own exception) is not
+        // reported again for the microtasks stopped after it (the plugin's flush).
+        if unreported, turnStop == nil, let limit = configuration.executionTimeLimit {
+            let stop = ScriptStop(kind: .microtask, entry: entryKind, location: location, after: limit)
+            turnStop = stop
+            if !stopsGoToCaller {
+                reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
+                    name: "TimeLimitExceeded", message: "stopped after \(stop.seconds) s: \(stop.what) ran past the execution time limit; the microtasks queued after it were dropped",
+                    sourceURL: location?.sourceURL, line: location?.line,
+                    stack: location.map { "\($0.function)@\($0.sourceURL):\($0.line)" }), stop: stop))
+            }
         }
         if !clean {
             logger.error("the context stayed terminated after \(Self.probeAttempts) probes; it is closed")

@@ -43,6 +43,22 @@ final class ScriptContext {
     var forcingStop = false
     /// The engine thread's CPU time when the running turn began.
     var turnStartCPU: UInt64 = 0
+    /// What the running turn was entered through (`script`, `call`, `timer`).
+    var entryKind: ScriptStop.Kind = .script
+    /// The stop of the running turn, once known; handed to `stopHandlers` when the turn ends.
+    var turnStop: ScriptStop?
+    /// The stop of the last turn that ended, read by the caller that entered it.
+    var lastTurnStop: ScriptStop?
+    /// Set while a turn runs for a caller that takes its stops (`send`'s `onFailure`): a
+    /// microtask stopped in it goes to that caller, not to `onUnhandledError` as well.
+    var stopsGoToCaller = false
+    /// Who hears of every stop (`PageTransport.onStop`).
+    let stopHandlers = StopHandlers()
+    /// The text of the page's scripts by source URL (StateHub's own `statehub:` ones left
+    /// out), so a stop can name the loop's line (`ScriptLocation.loopLine`). At most
+    /// `sourceLimit` files are kept.
+    var sources: [String: String] = [:]
+    static let sourceLimit = 256
     /// Unhandled rejections and exceptions thrown by timer callbacks, oldest first (the
     /// newest `unhandledErrorLimit` are kept), for owners that poll.
     var unhandledErrors: [UnhandledError] = []
@@ -140,8 +156,11 @@ final class ScriptContext {
 
     /// Evaluates a classic script and returns its completion value as a raw JSC value.
     func evaluateRaw(_ source: String, sourceURL: String?) throws -> JSValueRef? {
-        try withScript(source, sourceURL: sourceURL) { context, script, url in
-            try enter(entry: sourceURL ?? "<script>") {
+        if let sourceURL, !sourceURL.hasPrefix("statehub:"), sources[sourceURL] != nil || sources.count < Self.sourceLimit {
+            sources[sourceURL] = source
+        }
+        return try withScript(source, sourceURL: sourceURL) { context, script, url in
+            try enter(entry: sourceURL ?? "<script>", kind: .script) {
                 var exception: JSValueRef?
                 let result = JSEvaluateScript(context, script, nil, url, 1, &exception)
                 if let exception { throw error(fromException: exception) }
@@ -230,9 +249,12 @@ final class ScriptContext {
     // MARK: Calls
 
     /// Calls a function object with raw arguments; `this` is `undefined` unless given.
-    func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?]) throws -> JSValueRef? {
+    ///
+    /// - Parameter kind: what a stop in this call is, if it is the outermost entry (`timer` for
+    ///   timer callbacks; `call` otherwise).
+    func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?], kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
         let context = try live()
-        return try enter {
+        return try enter(kind: kind) {
             var exception: JSValueRef?
             let result = arguments.withUnsafeBufferPointer { buffer in
                 JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)

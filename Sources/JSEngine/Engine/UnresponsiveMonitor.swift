@@ -12,8 +12,9 @@ final class UnresponsiveMonitor: Sendable {
     init(activity: EngineActivity, after limit: Duration, handler: @escaping @Sendable (EngineActivity.Snapshot) -> Void) {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         self.timer = timer
-        // Checked a few times per limit, at most every 500 ms and at least every 20 ms.
-        let period = max(20, min(500, Int(limit.nanoseconds / 4_000_000)))
+        // Checked eight times per limit, at most every 250 ms and at least every 20 ms, so a
+        // report comes at most an eighth of the limit late.
+        let period = max(20, min(250, Int(limit.nanoseconds / 8_000_000)))
         timer.schedule(deadline: .now() + .milliseconds(period), repeating: .milliseconds(period))
         timer.setEventHandler {
             let started = activity.turnStart

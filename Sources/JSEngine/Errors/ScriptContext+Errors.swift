@@ -14,7 +14,8 @@ extension ScriptContext {
     func error(fromException exception: JSValueRef) -> any Error {
         if timeLimitFired, let limit = configuration.executionTimeLimit {
             timeLimitFired = false
-            return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation)
+            if turnStop == nil { turnStop = ScriptStop(kind: entryKind, entry: entryKind, location: stopLocation, after: limit) }
+            return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation, kind: entryKind)
         }
         return javaScriptError(from: exception)
     }

@@ -12,10 +12,14 @@ public struct UnhandledError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var kind: Kind
     public var error: JavaScriptError
+    /// For ``Kind-swift.enum/timeLimitExceeded``: the stop (kind, file, line of the loop, limit);
+    /// `error` carries the same file and line, and ``ScriptStop/description`` as its message.
+    public var stop: ScriptStop?
 
-    public init(kind: Kind, error: JavaScriptError) {
+    public init(kind: Kind, error: JavaScriptError, stop: ScriptStop? = nil) {
         self.kind = kind
         self.error = error
+        self.stop = stop
     }
 
     public var description: String {

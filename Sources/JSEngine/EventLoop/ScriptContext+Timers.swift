@@ -80,13 +80,14 @@ extension ScriptContext {
             insert(next)
         }
         do {
-            _ = try callRaw(first.callback, arguments: first.arguments)
+            _ = try callRaw(first.callback, arguments: first.arguments, kind: .timer)
         } catch let error as JavaScriptError {
             reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
-        } catch EngineError.executionTimeLimitExceeded(let limit, let location) {
+        } catch let error as EngineError where error.stop != nil {
+            let stop = error.stop
             reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
-                name: "TimeLimitExceeded", message: "a timer callback ran longer than the execution time limit of \(limit) and was stopped",
-                sourceURL: location?.sourceURL, line: location?.line)))
+                name: "TimeLimitExceeded", message: "stopped after \(stop?.seconds ?? "?") s: a timer callback ran past the execution time limit",
+                sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
         } catch {
             reportUnhandled(UnhandledError(kind: .uncaughtException, error: JavaScriptError(message: String(describing: error))))
         }

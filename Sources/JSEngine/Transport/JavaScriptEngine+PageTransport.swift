@@ -15,12 +15,26 @@ extension JavaScriptEngine: PageTransport {
         nonisolated(unsafe) let context = self.context
         let pageID = self.pageID
         thread.post {
+            // A microtask this call left running (an async action's await loop) and the time
+            // limit stopped is this call's failure: its caller is waiting for an answer.
+            context.stopsGoToCaller = onFailure != nil
+            defer { context.stopsGoToCaller = false }
             do {
                 try context.callFunction(atPath: functionPath, pageID: pageID, withString: message)
             } catch {
                 onFailure?(error)
+                return
+            }
+            if let stop = context.lastTurnStop, stop.kind == .microtask {
+                onFailure?(EngineError.executionTimeLimitExceeded(
+                    limit: stop.after, location: stop.sourceURL.map { ScriptLocation(sourceURL: $0, line: stop.line ?? 0, function: stop.function ?? "anonymous") },
+                    kind: .microtask))
             }
         }
+    }
+
+    public nonisolated func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void) {
+        context.stopHandlers.add(handler)
     }
 }
 

@@ -23,4 +23,15 @@ public protocol PageTransport: AnyObject, Sendable {
 
     /// Runs `handler` once when the page goes away; at once if it is already gone.
     func onClose(_ handler: @escaping @Sendable () -> Void)
+
+    /// Runs `handler` for every script of the page stopped at its time limit (or reported as
+    /// one the limit cannot stop), once per stop, with where and what it was. A stop of a
+    /// call made through ``send(_:toFunction:onFailure:)`` also reaches that call's `onFailure`
+    /// (``ScriptStop/entry`` is then `.call`). Transports without a time limit never call it.
+    func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void)
+}
+
+extension PageTransport {
+    /// A page whose host has no time limit never reports a stop.
+    public func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void) {}
 }

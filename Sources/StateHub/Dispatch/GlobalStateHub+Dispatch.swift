@@ -35,8 +35,8 @@ extension GlobalStateHub {
                 scheduleTimeoutSweeper(for: deadline, in: &state)
                 let pageID = host.pageID
                 let failure: @Sendable (any Error) -> Void = { [weak self] error in
-                    if let engineError = error as? EngineError, case .executionTimeLimitExceeded = engineError {
-                        self?.failStopped(messageId, store: storeId, action: action, pageID: pageID, reason: engineError.description)
+                    if let engineError = error as? EngineError, let stop = engineError.stop {
+                        self?.failStopped(messageId, store: storeId, action: action, pageID: pageID, stop: stop, reason: engineError.description)
                     } else {
                         self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
                     }
@@ -65,25 +65,47 @@ extension GlobalStateHub {
         }
     }
 
-    /// The page stopped the action at its time limit: a typed error to the caller, a
-    /// problem, and a `stopped` record in the trace (docs/trace.md).
-    func failStopped(_ messageId: String, store storeId: String, action: String, pageID: String, reason: String) {
-        let payload: JSONValue = ["action": .string(action), "reason": .string(reason)]
+    /// The page stopped the action at its time limit (the action itself, or an `await` loop
+    /// it left running): a typed error to the caller, and the stop recorded (`pageStopped`).
+    func failStopped(_ messageId: String, store storeId: String, action: String, pageID: String, stop: ScriptStop, reason: String) {
+        pageStopped(pageID: pageID, stop: stop, storeId: storeId, action: action, reason: reason)
+        failPending(messageId, with: StateHubError.stopped(store: storeId, action: action, pageID: pageID, reason: reason))
+    }
+
+    /// A script of the page was stopped at its time limit (any kind: a script's top level, an
+    /// action, a timer, a microtask, or a turn the limit cannot stop): a `stopped` record in
+    /// the trace (docs/trace.md), a problem, and every store of the page resynced.
+    func pageStopped(pageID: String, stop: ScriptStop, storeId: String? = nil, action: String? = nil, reason: String? = nil) {
+        var payload: JSONValue.ObjectMembers = ["kind": .string(stop.kind.rawValue), "entry": .string(stop.entry.rawValue),
+                                                "after": .number(Double(stop.after.components.seconds) + Double(stop.after.components.attoseconds) / 1e18), "reason": .string(reason ?? stop.description)]
+        if let file = stop.sourceURL { payload["file"] = .string(file) }
+        if let line = stop.line { payload["line"] = .number(Double(line)) }
+        if let action { payload["action"] = .string(action) }
         configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId,
-                                    type: TraceReplay.stoppedRecordType, message: payload.jsonText(), note: reason)
+                                    type: TraceReplay.stoppedRecordType, message: JSONValue.object(payload).jsonText(), note: stop.description)
         update { state in
-            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .stopped(action: action, reason: reason)), in: &state)]
+            guard state.pages[pageID] != nil else { return [] }
+            let kind: HubProblem.Kind = action.map { .stopped(action: $0, reason: reason ?? stop.description) } ?? .scriptStopped(stop)
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: kind), in: &state)]
             // The stop dropped the page's queued microtasks, the plugin's flush among them:
-            // writes the action made before it was stopped would never reach the mirrors.
-            // Every store of that page is resynced (PROTOCOL.md A.5.9, reason `stopped`).
+            // writes made before it would never reach the mirrors. Every store of that page is
+            // resynced (PROTOCOL.md A.5.9, reason `stopped`).
             for (id, entry) in state.stores where entry.hosts.contains(where: { $0.pageID == pageID && !$0.awaitingSync }) {
-                if let request = requestSyncEffect(pageID: pageID, storeId: id, reason: "stopped", detail: "an action or script was stopped at the time limit", in: &state) {
+                if let request = requestSyncEffect(pageID: pageID, storeId: id, reason: "stopped", detail: "a script was stopped at the time limit: \(stop)", in: &state) {
                     effects.append(request)
+                }
+            }
+            // A turn the limit cannot stop holds the page's thread: no dispatch to it will be
+            // answered, so each fails now with the stop rather than at its timeout.
+            if stop.kind == .unstoppable {
+                for (id, pending) in state.pending where pending.pageID == pageID {
+                    state.pending.removeValue(forKey: id)
+                    effects.append(.resume(pending.continuation, .failure(StateHubError.stopped(
+                        store: pending.storeId, action: pending.action, pageID: pageID, reason: "\(stop) (\(stop.what))"))))
                 }
             }
             return effects
         }
-        failPending(messageId, with: StateHubError.stopped(store: storeId, action: action, pageID: pageID, reason: reason))
     }
 
     func failPending(_ messageId: String, with error: StateHubError) {

@@ -19,6 +19,12 @@ final class ChunkAssembler: Sendable {
         case incomplete
         case complete(String)
         case failed(String)
+        /// The transfer went over ``maximumBytes`` (`bytes` with this chunk) and was dropped.
+        case tooLarge(String, bytes: Int)
+        /// A later chunk of a transfer dropped for its size: the page sends a transfer's chunks
+        /// in one loop, so they keep coming after the drop. Already reported once; each one
+        /// reported again (with a resync request) would start a loop.
+        case ignored
     }
 
     /// A transfer dropped before it completed, to report against its own store.
@@ -34,11 +40,15 @@ final class ChunkAssembler: Sendable {
     init(maximumBytes: Int = ChunkAssembler.defaultMaximumBytes) { self.maximumBytes = maximumBytes }
 
     private let open = Mutex<[String: Partial]>([:])
+    /// Per page, the transfer last dropped for its size, whose remaining chunks are ignored.
+    private let droppedForSize = Mutex<[String: String]>([:])
 
     /// Adds one chunk from `page`. `abandoned` is the page's open transfer when this chunk
     /// starts a new one (index 0) before that one completed.
     func add(page: String, storeId: String?, transfer: String, index: Int, count: Int, data: String) -> (outcome: Outcome, abandoned: Dropped?) {
-        open.withLock { open -> (Outcome, Dropped?) in
+        if index > 0, droppedForSize.withLock({ $0[page] == transfer }) { return (.ignored, nil) }
+        droppedForSize.withLock { _ = $0.removeValue(forKey: page) }
+        return open.withLock { open -> (Outcome, Dropped?) in
             var abandoned: Dropped?
             var partial: Partial
             if index == 0 {
@@ -58,7 +68,8 @@ final class ChunkAssembler: Sendable {
             }
             partial.bytes += data.utf8.count
             guard partial.bytes <= maximumBytes else {
-                return (.failed("transfer \(transfer) over \(maximumBytes) bytes, the most a page may hold unfinished; dropped"), abandoned)
+                droppedForSize.withLock { $0[page] = transfer }
+                return (.tooLarge("transfer \(transfer) over \(maximumBytes) bytes, the most a page may hold unfinished; dropped", bytes: partial.bytes), abandoned)
             }
             partial.parts.append(data)
             if partial.parts.count == count { return (.complete(partial.parts.joined()), abandoned) }
@@ -73,5 +84,6 @@ final class ChunkAssembler: Sendable {
     /// Forgets a page's unfinished transfer (it went away).
     func forget(page: String) {
         _ = open.withLock { $0.removeValue(forKey: page) }
+        _ = droppedForSize.withLock { $0.removeValue(forKey: page) }
     }
 }

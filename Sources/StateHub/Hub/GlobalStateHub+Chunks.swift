@@ -14,10 +14,25 @@ extension GlobalStateHub {
         guard let value = try? JSONValue(parsing: text), value["type"]?.stringValue == "chunk" else { return false }
         let storeId = value["storeId"]?.stringValue
         let payload = value["payload"]
-        guard let transfer = payload?["transfer"]?.stringValue, let index = payload?["index"]?.intValue,
-              let count = payload?["count"]?.intValue, let data = payload?["data"]?.stringValue
-        else {
-            reportChunkProblem("chunk without transfer, index, count or data", storeId: storeId, from: pageID)
+        // Each field checked on its own, so the problem names the one that is wrong.
+        func field(_ name: String, _ expected: String) -> String {
+            guard let found = payload?[name] else { return "chunk without payload.\(name) (\(expected))" }
+            return "chunk with payload.\(name) \(String(found.jsonText().prefix(40))): expected \(expected)"
+        }
+        func count(_ name: String, from lowest: Int) -> Int? {
+            guard let number = payload?[name]?.intValue, number >= lowest, number <= Self.maximumChunkCount else { return nil }
+            return number
+        }
+        let problem: String?
+        let transfer = payload?["transfer"]?.stringValue, data = payload?["data"]?.stringValue
+        let index = count("index", from: 0), total = count("count", from: 1)
+        if transfer == nil { problem = field("transfer", "a string") }
+        else if total == nil { problem = field("count", "a whole number of chunks from 1 to \(Self.maximumChunkCount)") }
+        else if index == nil { problem = field("index", "a whole number from 0 to count - 1") }
+        else if data == nil { problem = field("data", "a string") }
+        else { problem = nil }
+        guard problem == nil, let transfer, let index, let count = total, let data else {
+            reportChunkProblem(problem ?? "malformed chunk", storeId: storeId, from: pageID)
             return true
         }
         let summary: JSONValue = ["transfer": .string(transfer), "index": .number(Double(index)), "count": .number(Double(count)), "bytes": .number(Double(data.utf8.count))]
@@ -29,18 +44,48 @@ extension GlobalStateHub {
         case .incomplete: break
         case .complete(let whole): receiveWhole(whole, from: pageID, assembled: true)
         case .failed(let reason): reportChunkProblem(reason, storeId: storeId, from: pageID)
+        case .tooLarge(let reason, let bytes): reportOversizeTransfer(reason, transfer: transfer, bytes: bytes, storeId: storeId, from: pageID)
+        case .ignored: break
         }
         return true
+    }
+
+    /// A transfer over the page's cap: a problem, the page told with `error` `transfer_too_large`
+    /// (A.5.10), and one resync unless one is pending — the transfer may be the answer to it,
+    /// and asking again would loop (as for an oversize message, A.8).
+    private func reportOversizeTransfer(_ reason: String, transfer: String, bytes: Int, storeId: String?, from pageID: String) {
+        let limit = chunks.maximumBytes
+        update { state -> [HubEffect] in
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage(reason)), in: &state)]
+            let payload: JSONValue = ["code": "transfer_too_large", "message": .string(reason),
+                                      "detail": ["transfer": .string(transfer), "bytes": .number(Double(bytes)), "limit": .number(Double(limit))]]
+            if let send = sendEffect(to: pageID, storeId: storeId, type: .error, payload: payload, in: &state) { effects.append(send) }
+            if let storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
+                // The dropped transfer held this store's writes: a dispatch result that follows
+                // must not report them kept (A.7, "Dispatch results stay true").
+                state.stores[storeId]?.hosts[index].lastWriteDiscarded = true
+                if state.stores[storeId]?.hosts[index].awaitingSync == false,
+                   let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "oversize", detail: reason, in: &state) {
+                    effects.append(request)
+                }
+            }
+            return effects
+        }
     }
 
     private func reportChunkProblem(_ reason: String, storeId: String?, from pageID: String) {
         update { state -> [HubEffect] in
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .malformedMessage(reason)), in: &state)]
-            if let storeId, state.stores[storeId]?.hosts.contains(where: { $0.pageID == pageID }) == true,
+            // Asked once: a resync already pending covers it (no loop, A.8).
+            if let storeId, state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
                let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "bad_message", detail: reason, in: &state) {
                 effects.append(request)
             }
             return effects
         }
     }
+
+    /// The most chunks one transfer may have: 512 MiB in the smallest slices a page cuts (256
+    /// code units). A larger `count` cannot be honest, so it is refused by name.
+    static let maximumChunkCount = (512 << 20) / 256
 }

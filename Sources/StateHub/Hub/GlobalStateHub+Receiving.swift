@@ -30,6 +30,11 @@ extension GlobalStateHub {
             configuration.trace?.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: error.storeId,
                                         type: "malformed", message: text, note: error.reason)
             update { state -> [HubEffect] in
+                // Nested past what any state within the cap needs: the page is told, as for a
+                // state the hub measured too deep (docs/PROTOCOL.md A.8.1), and asked once.
+                if error.tooDeep, let storeId = error.storeId {
+                    return tooDeepEffects(depth: JSONValue.maximumStateDepth + 1, pageID: pageID, storeId: storeId, requestSync: true, in: &state)
+                }
                 var effects = [problemEffect(HubProblem(pageID: pageID, storeId: error.storeId, kind: .malformedMessage(error.reason)), in: &state)]
                 // Asked once: an answer that is malformed again (too deep for the parser, say)
                 // must not start a loop (docs/PROTOCOL.md A.8, A.8.1).

@@ -42,6 +42,9 @@ public final class GlobalStateHub: Sendable {
         /// The clock every deadline and timeout of the hub follows (dispatch timeouts).
         /// Tests pass swift-clocks' `TestClock` and advance it instead of sleeping.
         public var clock: any Clock<Duration>
+        /// The most a page may hold of an unfinished chunk transfer, in UTF-8 bytes (512 MiB);
+        /// a transfer going over it is dropped and the page is told (docs/PROTOCOL.md A.11).
+        public var maximumTransferBytes: Int = 512 << 20
 
         public init(
             maximumMessageBytes: Int = 8 << 20,
@@ -71,10 +74,11 @@ public final class GlobalStateHub: Sendable {
     let observers = ObserverRegistry()
     let clock: HubClock
     /// Messages arriving in chunks, per page and transfer (docs/PROTOCOL.md A.11).
-    let chunks = ChunkAssembler()
+    let chunks: ChunkAssembler
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.chunks = ChunkAssembler(maximumBytes: configuration.maximumTransferBytes)
         self.clock = HubClock(configuration.clock)
     }
 
@@ -105,6 +109,12 @@ public final class GlobalStateHub: Sendable {
             throw error
         }
         page.onClose { [weak self] in self?.detach(pageID: pageID) }
+        // Stops of what native did not call (a script, a timer, a microtask it left, a turn
+        // the limit cannot stop); a stopped call reaches that call's failure handler instead.
+        page.onStop { [weak self] stop in
+            guard stop.entry != .call || stop.kind == .unstoppable else { return }
+            self?.pageStopped(pageID: pageID, stop: stop)
+        }
     }
 
     /// Stops mirroring a page: its store registrations go (a store no other page hosts is
@@ -204,9 +214,14 @@ public final class GlobalStateHub: Sendable {
     }
 
     /// Records an outgoing message in the trace and returns the effect that sends it.
-    func sendEffect(to pageID: String, storeId: String, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
+    func sendEffect(to pageID: String, storeId: String?, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
                     failure: (@Sendable (any Error) -> Void)? = nil, messageId: String? = nil) -> HubEffect? {
         guard let page = state.pages[pageID] else { return nil }
+        // A call the time limit stopped (a subscriber looping on a forwarded write, say) is
+        // recorded like any stop, even when the sender waits for nothing.
+        let failure = failure ?? { [weak self] error in
+            if let stop = (error as? EngineError)?.stop { self?.pageStopped(pageID: pageID, stop: stop, storeId: storeId) }
+        }
         let text = OutgoingMessage.text(type: type, storeId: storeId, messageId: messageId ?? state.nextMessageId(), payload: payload)
         configuration.trace?.record(.nativeToWeb, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId, type: type.rawValue, message: text)
         return .send(page.transport, text, failure: failure)

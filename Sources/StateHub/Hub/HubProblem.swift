@@ -30,6 +30,9 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case protocolViolation(String)
         /// The page stopped an action at its time limit (``StateHubError/stopped(store:action:pageID:reason:)``).
         case stopped(action: String, reason: String)
+        /// The page stopped a script at its time limit that no dispatch ran (a script's top
+        /// level, a timer, a microtask), or reported a turn the limit cannot stop.
+        case scriptStopped(ScriptStop)
     }
 
     public var pageID: String
@@ -56,6 +59,7 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case .protocolViolation(let reason): return "\(place): protocol violation: \(reason); resync requested"
         case .tooDeep(let depth, let limit): return "\(place): state would nest \(depth > limit ? "more than \(limit)" : "\(depth)") levels deep, over the cap of \(limit); message refused"
         case .stopped(let action, let reason): return "\(place): action \(action) stopped: \(reason)"
+        case .scriptStopped(let stop): return "\(place): \(stop) (\(stop.what))"
         }
     }
 }

@@ -39,7 +39,10 @@ struct StoreMessage {
     }
 
     /// How envelope strings are read: a lone surrogate is refused, not replaced.
-    static let envelopeParsing = JSONParsingOptions(loneSurrogates: .refuse)
+    static let envelopeParsing = JSONParsingOptions(loneSurrogates: .refuse, maximumDepth: JSONValue.maximumMessageNesting)
+    /// How the rest is read: nesting allowed up to what the state depth cap implies
+    /// (``JSONValue/maximumMessageNesting``), so the state cap, not the parser, decides.
+    static let bodyParsing = JSONParsingOptions(maximumDepth: JSONValue.maximumMessageNesting)
     /// The envelope fields that are strings and name things (PROTOCOL.md A.1).
     static let envelopeStrings: Set<String> = ["storeId", "messageId", "ack", "type"]
 
@@ -53,7 +56,12 @@ struct StoreMessage {
             if error.reason == .loneSurrogate, error.path.count == 1, case .key(let field) = error.path[0], Self.envelopeStrings.contains(field) {
                 throw StoreMessageError(storeId: nil, reason: "field \"\(field)\" is not valid Unicode (a lone surrogate at line \(error.line), column \(error.column))")
             }
-            do { value = try JSONValue(parsing: text) } catch {
+            do { value = try JSONValue(parsing: text, options: Self.bodyParsing) } catch {
+                // Deeper than any state within the cap can make a message: a depth refusal
+                // the page is told about (docs/PROTOCOL.md A.8.1), not just a malformed text.
+                if case .tooDeep = error.reason {
+                    throw StoreMessageError(storeId: GlobalStateHub.storeIdPrefix(of: text), reason: "not valid JSON: \(error)", tooDeep: true)
+                }
                 throw StoreMessageError(storeId: nil, reason: "not valid JSON: \(error)")
             }
         }
@@ -119,16 +127,20 @@ public struct StoreMessageError: Error, Sendable, Equatable, CustomStringConvert
     /// The store the message was about, when that much could be read.
     public var storeId: String?
     public var reason: String
+    /// The text nests deeper than ``JSONValue/maximumMessageNesting``: the state it carries is
+    /// over the depth cap, so the hub answers as for any state too deep (A.8.1).
+    var tooDeep = false
 
     public var description: String { "malformed store message\(storeId.map { " for store \($0)" } ?? ""): \(reason)" }
 }
 
 /// Builds native → web messages. Text is assembled from `JSONValue`s, never pasted into source.
 enum OutgoingMessage {
-    static func text(type: StoreMessageType, storeId: String, messageId: String, payload: JSONValue) -> String {
+    /// `storeId` is `nil` (JSON `null`) only in an `error` about a message whose store id could not be read (A.1).
+    static func text(type: StoreMessageType, storeId: String?, messageId: String, payload: JSONValue) -> String {
         JSONValue.object([
             "v": .number(Double(StoreMessage.protocolVersion)),
-            "storeId": .string(storeId),
+            "storeId": storeId.map(JSONValue.string) ?? .null,
             "messageId": .string(messageId),
             "type": .string(type.rawValue),
             "payload": payload,

@@ -242,6 +242,6 @@ struct StoreMessageDecoder {
     }
 
     private mutating func value() throws(GiveUp) -> JSONValue {
-        do { return try JSONValue.parseValue(in: tokenizer.bytes, at: &tokenizer.position) } catch { throw GiveUp() }
+        do { return try JSONValue.parseValue(in: tokenizer.bytes, at: &tokenizer.position, options: StoreMessage.bodyParsing) } catch { throw GiveUp() }
     }
 }

@@ -1,0 +1,84 @@
+import JSEngine
+import Testing
+import Trace
+@testable import StateHub
+
+/// Every kind of stop a page makes reaches the hub (issue 12 item 1): one problem, one
+/// `stopped` trace record naming the file and the loop's line, the page's stores resynced; a
+/// dispatch whose action (or the `await` loop it left) was stopped fails with the stop, not
+/// with "did not answer".
+@Suite("Stops reach the hub")
+struct StopRecordTests {
+    static func page(_ recorder: TraceRecorder) async throws -> (GlobalStateHub, JavaScriptEngine) {
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))
+        let engine = try JavaScriptEngine(configuration: .init(name: "stops", executionTimeLimit: .milliseconds(300)))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime()
+        try await engine.execute("""
+            const useS = defineStore('s', { state: () => ({ x: 0 }), actions: {
+              go() {
+                this.x = 1;
+                while (true) { this.x++ }
+              },
+              async wait() {
+                this.x = 2;
+                while (true) { await null; this.x++ }
+              } } });
+            useS();
+            """, sourceURL: "store.js")
+        return (hub, engine)
+    }
+
+    static func stoppedRecords(_ recorder: TraceRecorder) -> [JSONValue] {
+        recorder.records.filter { $0.type == TraceReplay.stoppedRecordType }.compactMap { try? JSONValue(parsing: $0.message) }
+    }
+
+    @Test func scriptsTimersAndMicrotasksAreProblemsAndRecords() async throws {
+        let recorder = TraceRecorder(capacity: 10_000)
+        let (hub, engine) = try await Self.page(recorder)
+        await #expect(throws: EngineError.self) {
+            try await engine.execute("let n = 0;\nn++;\nwhile (true) { n++ }", sourceURL: "top.js")
+        }
+        try await engine.execute("setTimeout(() => {\n  let n = 0;\n  while (true) { n++ }\n}, 0);", sourceURL: "timer.js")
+        try await engine.waitUntilIdle(timeout: .seconds(10))
+        try await engine.execute("function again() {\n  queueMicrotask(again);\n}\nqueueMicrotask(again);", sourceURL: "micro.js")
+        let stops = hub.problems.compactMap { problem -> ScriptStop? in if case .scriptStopped(let stop) = problem.kind { stop } else { nil } }
+        #expect(stops.map(\.description) == ["top.js:3: stopped after 0.3 s", "timer.js:3: stopped after 0.3 s", "micro.js:2: stopped after 0.3 s"])
+        #expect(stops.map(\.kind) == [.script, .timer, .microtask])
+        let records = Self.stoppedRecords(recorder)
+        #expect(records.map { $0["file"]?.stringValue ?? "" } == ["top.js", "timer.js", "micro.js"])
+        #expect(records.map { $0["line"]?.intValue ?? 0 } == [3, 3, 2])
+        #expect(records.map { $0["kind"]?.stringValue ?? "" } == ["script", "timer", "microtask"])
+        // The page is still usable and mirrored.
+        #expect(try await engine.evaluate("1 + 1") == 2)
+        #expect(hub.state(of: "s") != nil)
+        await engine.close()
+    }
+
+    @Test func aStoppedActionFailsItsDispatchWithTheStop() async throws {
+        let recorder = TraceRecorder(capacity: 10_000)
+        let (hub, engine) = try await Self.page(recorder)
+        for (action, line) in [("go", 4), ("wait", 8)] {
+            do {
+                try await hub.dispatch(store: "s", action: action)
+                Issue.record("\(action) was not stopped")
+            } catch let error as StateHubError {
+                guard case .stopped("s", action, "stops", let reason) = error else {
+                    Issue.record("\(action): \(error)")
+                    continue
+                }
+                #expect(reason.hasPrefix("store.js:\(line): stopped after 0.3 s"), "\(reason)")
+            }
+        }
+        #expect(hub.problems.compactMap { if case .stopped(let action, _) = $0.kind { action } else { nil } } == ["go", "wait"])
+        let records = Self.stoppedRecords(recorder)
+        #expect(records.map { $0["action"]?.stringValue ?? "" } == ["go", "wait"])
+        #expect(records.map { $0["kind"]?.stringValue ?? "" } == ["call", "microtask"])
+        // Resynced after each stop: the mirror holds what the page holds.
+        #expect(await mirror(of: hub, "s") { _ in true })
+        try await engine.execute("void 0")
+        let engineSide = try await engineState(engine, "s")
+        #expect(await mirror(of: hub, "s") { $0 == engineSide })
+        await engine.close()
+    }
+}
