@@ -142,7 +142,15 @@ struct RunCommand: AsyncParsableCommand {
         if !problems.isEmpty {
             failed = true
             report?.fail(kind: "problems", printed: "statehub: the hub recorded \(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])")
-            if report == nil { for problem in problems { Output.error("hub: \(problem)") } }
+            // Stops are printed where they happened (a failed dispatch, the run's end): not twice.
+            if report == nil {
+                for problem in problems {
+                    switch problem.kind {
+                    case .stopped, .scriptStopped: continue
+                    default: Output.error("hub: \(problem)")
+                    }
+                }
+            }
         }
         if !(try await hotSwap(session.page.engine, trace: session.recorder)) {   // js engineer (issue 13)
             failed = true
