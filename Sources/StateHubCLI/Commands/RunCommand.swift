@@ -94,6 +94,10 @@ struct RunCommand: AsyncParsableCommand {
         } catch { throw error.exit() }
         let delivered = try await deliveredFiles()  // server (issue 14)
         report?.setDelivery(delivered.delivery)
+        // An empty page has nothing to dispatch to: say what `run` wants instead of printing an empty shell.
+        if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
+            throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
+        }
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report)
         let hub = session.page.hub
         var failed = false
