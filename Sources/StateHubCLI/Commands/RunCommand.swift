@@ -24,7 +24,8 @@ struct RunCommand: AsyncParsableCommand {
             Limits: a script's top level, an action or a timer callback that runs past \
             --time-limit, with the microtasks it drains, is stopped (FILE:LINE: stopped \
             after N s); microtasks that never call native code cannot be stopped, so a turn \
-            that runs past twice the limit ends the run; a whole run longer than \
+            that has run 1.25 times the limit (CPU and wall-clock) ends the run, within twice \
+            the limit on a machine that gives the page its core; a whole run longer than \
             --wall-limit (default 120 s) ends with what was still running or pending; a \
             process over --memory-limit is stopped; each way the run exits 1.
 
@@ -52,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var timeout: String?
 
-    @Flag(help: "Print the result as one JSON object (dispatch results, mirrors, shell, problems) on stdout.")
+    @Flag(help: "Print one JSON object on stdout however the run ends (ok, error, dispatches, stores, shell, problems, diagnostics); console output goes to stderr.")
     var json = false
 
     // js engineer (issue 13): see RunCommand+HotSwap.swift
