@@ -100,6 +100,9 @@ final class SyncTestClient: Sendable {
         return nil
     }
 
+    /// Whether the connection has ended.
+    var hasEnded: Bool { log.withLock { $0.ended } }
+
     /// Every message received so far.
     var all: [SyncMessage] { log.withLock { $0.messages } }
 

@@ -49,6 +49,12 @@ struct TwoInstanceTests {
         try await nativeTwo.send(.update(fromTwo))
         #expect(await nativeOne.next(where: isUpdate) == .update(fromTwo), "instance one's client did not get instance two's update")
 
+        // Awareness (presence) reaches the other instance's clients too, and so does its leaving.
+        let presence = AwarenessUpdate(entries: [.init(client: 77, clock: 1, state: #"{"name":"one"}"#)])
+        try await nativeOne.send(.awareness(presence.encoded()))
+        #expect(await nativeTwo.next(where: { $0 == .awareness(presence.encoded()) }) != nil,
+                "instance two's client did not get instance one's awareness")
+
         // Real Yjs clients, one on each instance, edit and converge with the native ones.
         let peerOne = try YjsPeer(name: "one", port: one.port, document: "shared", token: token)
         let peerTwo = try YjsPeer(name: "two", port: two.port, document: "shared", token: token)
@@ -68,6 +74,20 @@ struct TwoInstanceTests {
             for (key, value) in expected { #expect(try map.get(key) == .string(value), "\(key) on port \(live.port)") }
         }
         await nativeOne.close()
+        // A token revoked through instance one closes its connection on instance two.
+        let revocable = try await one.issueToken(document: "shared", access: "read")
+        let watcher = try await SyncTestClient.connect(port: two.port, document: "shared", token: revocable)
+        #expect(await watcher.next() != nil, "the watcher was not greeted")
+        let (_, listed) = try await one.request("GET", "/admin/documents/shared/tokens")
+        let tokens = try JSONSerialization.jsonObject(with: listed) as? [[String: Any]] ?? []
+        let id = tokens.first { $0["access"] as? String == "read" }?["id"] as? Int ?? -1
+        #expect(try await one.request("DELETE", "/admin/documents/shared/tokens/\(id)").0 == 204)
+        // Waits until the connection ends (or a generous bound for a server that never closes it).
+        _ = await watcher.next(where: { _ in false })
+        #expect(watcher.hasEnded, "the revoked connection on instance two is still open")
+        #expect(await two.server.sync.connectionCount(document: "shared") <= 2, "the revoked connection is still attached")
+        let left = AwarenessUpdate(entries: [.init(client: 77, clock: 2, state: "null")])
+        #expect(await nativeTwo.next(where: { $0 == .awareness(left.encoded()) }) != nil, "the leaving did not reach instance two")
         await nativeTwo.close()
         await one.stop()
         await two.stop()

@@ -30,6 +30,16 @@ extension ServerStorage {
 
     private static var syncNow: Int { Int(Date().timeIntervalSince1970) }
 
+    /// PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more.
+    static let maxNotifyPayload = 7_900
+
+    /// Sends `payload` on the sync channel (PostgreSQL only).
+    func notifySync(_ payload: String) async throws {
+        try await backend.read { db in
+            try await db.raw("SELECT pg_notify(\(bind: Self.syncChannel), \(bind: payload))").run()
+        }
+    }
+
     /// The snapshot and the updates after it; an empty document when it was never written.
     func loadSyncDocument(_ name: String) async throws -> StoredSyncDocument {
         try await backend.read { db in try await Self.readSyncDocument(db, name) }

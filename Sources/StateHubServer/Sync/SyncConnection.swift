@@ -45,20 +45,25 @@ final class SyncConnection: Sendable, Hashable {
     /// Queues `message`; past the caps the connection is closed instead and nothing more is queued.
     func send(_ message: SyncMessage) { send(bytes: message.encoded()) }
 
-    func send(bytes: [UInt8]) {
+    func send(bytes: [UInt8]) { send(buffer: ByteBuffer(bytes: bytes)) }
+
+    /// Queues `buffer` (shared, not copied, when one message goes to many connections).
+    func send(buffer: ByteBuffer) {
+        let size = buffer.readableBytes
         let accepted = state.withLock { state -> Bool in
             guard !state.overflowed else { return false }
-            if state.bytes + bytes.count > limits.maxQueueBytes || state.messages + 1 > limits.maxQueueMessages {
+            if state.bytes + size > limits.maxQueueBytes || state.messages + 1 > limits.maxQueueMessages {
                 state.overflowed = true
                 return false
             }
-            state.bytes += bytes.count
+            state.bytes += size
             state.messages += 1
             return true
         }
         if accepted {
-            continuation.yield(ByteBuffer(bytes: bytes))
-        } else if state.withLock({ $0.overflowed }) {
+            continuation.yield(buffer)
+        } else {
+            // Only an overflow refuses: the connection is cut (repeated calls are harmless).
             continuation.finish()
             closeChannel()
         }

@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import NIOCore
 import SharedDocument
 
 /// One loaded document on this instance: the serial owner that applies, stores and broadcasts
@@ -26,6 +28,10 @@ actor SyncDocumentHost {
     private var updatesSinceSnapshot = 0
     private var bytesSinceSnapshot = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Bytes of updates applied and waiting for the next commit.
+    private var batchBytes = 0
+    /// Readers waiting for the batch to shrink (``waitForRoom()``).
+    private var roomWaiters: [CheckedContinuation<Void, Never>] = []
 
     private struct Member {
         let connection: SyncConnection
@@ -90,7 +96,11 @@ actor SyncDocumentHost {
             guard let entry = awareness.removeValue(forKey: client) else { return nil }
             return AwarenessUpdate.Entry(client: client, clock: entry.clock + 1, state: "null")
         }
-        if !gone.isEmpty { broadcast(.awareness(AwarenessUpdate(entries: gone).encoded()), except: nil) }
+        if !gone.isEmpty {
+            let bytes = AwarenessUpdate(entries: gone).encoded()
+            broadcast(.awareness(bytes), except: nil)
+            relayAwareness(bytes)
+        }
     }
 
     /// Handles one message from `connection`.
@@ -118,6 +128,7 @@ actor SyncDocumentHost {
             }
             members[connection.id]?.received += 1
             batch.append(Pending(connection: connection, sequence: members[connection.id]?.received ?? 0, update: changes ? update : nil))
+            if changes { batchBytes += update.count }
             startCommitting()
         case .awareness(let bytes):
             let update: AwarenessUpdate
@@ -132,6 +143,7 @@ actor SyncDocumentHost {
                 }
             }
             broadcast(message, except: connection)
+            relayAwareness(bytes)
         case .queryAwareness:
             connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
         case .permissionDenied, .acknowledgement:
@@ -140,9 +152,9 @@ actor SyncDocumentHost {
     }
 
     private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
-        let bytes = message.encoded()
+        let buffer = ByteBuffer(bytes: message.encoded())
         for member in members.values where member.connection != sender {
-            member.connection.send(bytes: bytes)
+            member.connection.send(buffer: buffer)
         }
     }
 
@@ -157,6 +169,9 @@ actor SyncDocumentHost {
         while !batch.isEmpty && !failed {
             let entries = batch
             batch = []
+            batchBytes = 0
+            for waiter in roomWaiters { waiter.resume() }
+            roomWaiters = []
             let updates = entries.compactMap(\.update)
             if !updates.isEmpty {
                 do {
@@ -196,9 +211,19 @@ actor SyncDocumentHost {
         }
     }
 
+    /// Waits while more than `maxQueueBytes` of updates wait for a commit, so clients that send
+    /// faster than storage commits are slowed down (their reads pause) instead of growing memory.
+    func waitForRoom() async {
+        guard batchBytes > configuration.maxQueueBytes, committing, !failed else { return }
+        await withCheckedContinuation { roomWaiters.append($0) }
+    }
+
     private func fail() async {
         failed = true
         batch = []
+        batchBytes = 0
+        for waiter in roomWaiters { waiter.resume() }
+        roomWaiters = []
         for member in members.values { member.connection.close() }
         members = [:]
         await onFailure(self)
@@ -214,6 +239,32 @@ actor SyncDocumentHost {
     }
 
     // MARK: Other instances (docs/sync.md §2.4)
+
+    /// Announces an awareness update to other instances (PostgreSQL only) when it fits a NOTIFY.
+    private func relayAwareness(_ bytes: [UInt8]) {
+        guard storage.isShared else { return }
+        let payload = "a \(instance) \(name) " + Data(bytes).base64EncodedString()
+        guard payload.utf8.count <= ServerStorage.maxNotifyPayload else {
+            logger.info("sync: an awareness update of \(name) (\(bytes.count) bytes) is too large to reach other instances")
+            return
+        }
+        let storage = self.storage, logger = self.logger
+        Task {
+            do { try await storage.notifySync(payload) } catch { logger.warning("sync: relaying awareness failed: \(error)") }
+        }
+    }
+
+    /// Another instance's awareness update: remembered (newer clocks win) and sent to this instance's clients.
+    func remoteAwareness(_ bytes: [UInt8]) {
+        guard let update = try? AwarenessUpdate(decoding: bytes) else {
+            logger.warning("sync: ignored an awareness update from another instance that does not read")
+            return
+        }
+        for entry in update.entries where (awareness[entry.client]?.clock ?? -1) <= entry.clock {
+            awareness[entry.client] = entry.isRemoval ? nil : entry
+        }
+        broadcast(.awareness(bytes), except: nil)
+    }
 
     /// Another instance stored update `id` of this document: read it, apply it, broadcast it.
     func remoteUpdate(id: Int) async {

@@ -102,10 +102,15 @@ actor SyncHub {
 
     // MARK: Other instances
 
-    /// One NOTIFY payload: `<instance> <document> <id>` for an update, `r <token id>` for a revoked token.
+    /// One NOTIFY payload: `<instance> <document> <id>` for an update, `a <instance> <document>
+    /// <base64>` for awareness, `r <token id>` for a revoked token.
     func notified(_ payload: String) async {
         let parts = payload.split(separator: " ")
-        if parts.count == 2, parts[0] == "r", let id = Int(parts[1]) {
+        if parts.count == 4, parts[0] == "a" {
+            guard parts[1] != instance, let entry = entries[String(parts[2])],
+                  let bytes = Data(base64Encoded: String(parts[3])) else { return }
+            await entry.host.remoteAwareness([UInt8](bytes))
+        } else if parts.count == 2, parts[0] == "r", let id = Int(parts[1]) {
             await closeConnections(tokenID: id)
         } else if parts.count == 3, let id = Int(parts[2]) {
             guard parts[0] != instance, let entry = entries[String(parts[1])] else { return }

@@ -95,6 +95,7 @@ public final class SyncService: Sendable {
                         refusal = error
                         break
                     }
+                    await host.waitForRoom()
                 }
             } catch {
                 failure = error
