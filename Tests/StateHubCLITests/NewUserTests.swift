@@ -25,6 +25,19 @@ struct NewUserTests {
         #expect((shell["alerts"] as? [[String: Any]])?.first?["message"] as? String == "Hello u-42")
     }
 
+    /// `trace show` named the action only on the first of consecutive records: two calls of
+    /// `cart.add` in a row read as one.
+    @Test func traceShowNamesTheActionOnEveryRecordOfIt() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-twice-\(UUID().uuidString).ndjson")
+        let pen = #"[{"id":"p1","name":"Pen","price":1.5}]"#
+        let run = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", pen, "--dispatch", "cart.add", pen, "--trace", trace.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try StateHubBinary.run(["trace", "show", trace.path])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        // dispatch, mutation, result: three records per call, each naming its action.
+        #expect(shown.stdout.components(separatedBy: "in cart.add\n").count - 1 == 6, "\(shown.stdout)")
+    }
+
     /// `statehub run` alone printed an empty shell and exited 0.
     @Test func runWithNothingToRunSaysWhatItWants() throws {
         let result = try StateHubBinary.run(["run"])
