@@ -319,3 +319,64 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         await live.stop()
     }
 }
+
+@Suite struct SyncBudgetTests {
+    /// Clients that never read hold one shared copy of each broadcast; past the server-wide budget
+    /// the one with the most waiting is cut first, and the accounting returns to zero afterwards.
+    @Test func theServerWideBudgetCutsTheSlowestReaderFirstAndIsReturnedWhenClientsLeave() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.sync.maxQueueBytes = 64 << 20
+        configuration.sync.maxQueuedBytesTotal = 8 << 20
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let sync = live.server.sync
+        func waitForConnections(_ count: Int) async throws -> Int {
+            var now = -1
+            for _ in 0..<3_000 where now != count {
+                now = await sync.connectionCount(document: "wide")
+                if now != count { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            return now
+        }
+        let tokenA = try await live.issueToken(document: "wide", access: "read")
+        let tokenB = try await live.issueToken(document: "wide", access: "read")
+        let early = try await SyncTestClient.connect(port: live.port, document: "wide", token: tokenA, reading: false)
+        let writer = try await SyncTestClient.connect(port: live.port, document: "wide", token: LiveSyncServer.adminToken, acknowledgements: true)
+        #expect(try await waitForConnections(2) == 2)
+        let document = SharedDocument()
+        let chunk = String(repeating: "y", count: 256 << 10)
+        var sent = 0
+        func send() async throws {
+            sent += 1
+            try await writer.send(.update(try edit(document) { try $0.map("m").set("k\(sent)", .string(chunk)) }))
+            let count = sent
+            #expect(await writer.next(where: { $0 == .acknowledgement(count: count) }) != nil)
+            #expect(sync.queuedOutgoingBytes <= 8 << 20)
+        }
+        // 7 MiB waits for (or sits in the socket of) the early client: under the budget.
+        for _ in 0..<28 { try await send() }
+        #expect(try await waitForConnections(2) == 2, "cut before the budget was reached")
+        let late = try await SyncTestClient.connect(port: live.port, document: "wide", token: tokenB, reading: false)
+        #expect(try await waitForConnections(3) == 3)
+        // Both hold the same broadcasts; the early one has more waiting, so it is cut first.
+        for _ in 0..<200 where await sync.connectionCount(document: "wide") == 3 { try await send() }
+        #expect(try await waitForConnections(2) == 2, "nobody was cut past the budget")
+        // The survivor is the late client: revoking its token closes one more connection.
+        let (_, listed) = try await live.request("GET", "/admin/documents/wide/tokens")
+        let ids = (try JSONSerialization.jsonObject(with: listed) as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        #expect(ids.count == 2)
+        #expect(try await live.request("DELETE", "/admin/documents/wide/tokens/\(ids.last ?? -1)").0 == 204)
+        #expect(try await waitForConnections(1) == 1, "the late client had been cut instead of the early one")
+        await writer.close()
+        await early.close()
+        await late.close()
+        var queued = -1
+        for _ in 0..<3_000 where queued != 0 {
+            queued = sync.queuedOutgoingBytes
+            if queued != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(queued == 0, "bytes still counted after every client left")
+        await live.stop()
+    }
+}

@@ -5,6 +5,9 @@ public struct SyncConfiguration: Sendable {
     /// A connection's unsent messages, bytes and count; past either it is closed.
     public var maxQueueBytes: Int = 16 << 20
     public var maxQueueMessages: Int = 4_096
+    /// Bytes waiting to be sent on this instance, all connections together, each shared message
+    /// counted once; past it the connections with the most waiting are cut off first.
+    public var maxQueuedBytesTotal: Int = 256 << 20
     /// Connections per document on one instance; past it `503` before the upgrade.
     public var maxConnectionsPerDocument: Int = 10_000
     /// How long a document stays loaded after its last connection left.

@@ -1,24 +1,28 @@
+import Logging
 import NIOCore
 import SharedDocument
 import Synchronization
 
 /// One WebSocket client of a document: who it is, what it may do, and its own bounded queue of
 /// messages to send, drained by its own writer (docs/sync.md §2.5). A broadcast only appends to
-/// queues, so a slow client never makes anyone else wait; a client whose queue passes the cap
-/// is cut off.
+/// queues, so a slow client never makes anyone else wait; a client whose queue passes the cap,
+/// or the slowest one when every queue together passes the server-wide budget, is cut off.
 final class SyncConnection: Sendable, Hashable {
     let id: Int
+    let document: String
     let access: DocumentAccess
     /// The id of the token it connected with (`nil`: an admin token), to close it when revoked.
     let tokenID: Int?
     /// Whether it asked for acknowledgements (`?ack=1`, docs/sync.md §1.4).
     let wantsAcknowledgements: Bool
     let limits: Limits
+    private let budget: SyncOutgoingBudget
+    private let logger: Logger
     /// Closes the TCP connection at once: a client that does not read cannot receive a close frame.
     private let closeChannel: @Sendable () -> Void
-    let outbound: AsyncStream<ByteBuffer>
-    private let continuation: AsyncStream<ByteBuffer>.Continuation
     private let state = Mutex(QueueState())
+    /// Bytes queued and not yet written, readable without the lock (to find the slowest reader).
+    private let queued = Atomic<Int>(0)
 
     struct Limits: Sendable {
         var maxQueueBytes: Int
@@ -26,69 +30,197 @@ final class SyncConnection: Sendable, Hashable {
     }
 
     private struct QueueState {
+        var queue: [OutgoingMessage] = []
+        var head = 0
         var bytes = 0
-        var messages = 0
-        var overflowed = false
+        var waiter: CheckedContinuation<OutgoingMessage?, Never>?
+        /// No more messages are accepted; the writer ends once the queue is empty.
+        var finished = false
+        /// Cut off: nothing more is accepted and the queue was dropped.
+        var cut = false
+
+        var count: Int { queue.count - head }
+
+        mutating func pop() -> OutgoingMessage? {
+            guard head < queue.count else { return nil }
+            let message = queue[head]
+            head += 1
+            if head > 64 && head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            return message
+        }
+
+        mutating func drain() -> [OutgoingMessage] {
+            let rest = Array(queue[head...])
+            queue = []
+            head = 0
+            bytes = 0
+            return rest
+        }
     }
 
-    init(id: Int, access: DocumentAccess, tokenID: Int?, wantsAcknowledgements: Bool, limits: Limits,
-         closeChannel: @escaping @Sendable () -> Void) {
+    init(id: Int, document: String, access: DocumentAccess, tokenID: Int?, wantsAcknowledgements: Bool, limits: Limits,
+         budget: SyncOutgoingBudget, logger: Logger, closeChannel: @escaping @Sendable () -> Void) {
         self.id = id
+        self.document = document
         self.access = access
         self.tokenID = tokenID
         self.wantsAcknowledgements = wantsAcknowledgements
         self.limits = limits
+        self.budget = budget
+        self.logger = logger
         self.closeChannel = closeChannel
-        (outbound, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .unbounded)
     }
 
     /// Queues `message`; past the caps the connection is closed instead and nothing more is queued.
     func send(_ message: SyncMessage) { send(bytes: message.encoded()) }
 
-    func send(bytes: [UInt8]) { send(buffer: ByteBuffer(bytes: bytes)) }
+    func send(bytes: [UInt8]) { send(OutgoingMessage(ByteBuffer(bytes: bytes))) }
 
-    /// Queues `buffer` (shared, not copied, when one message goes to many connections).
-    func send(buffer: ByteBuffer) {
-        let size = buffer.readableBytes
-        let accepted = state.withLock { state -> Bool in
-            guard !state.overflowed else { return false }
-            if state.bytes + size > limits.maxQueueBytes || state.messages + 1 > limits.maxQueueMessages {
-                state.overflowed = true
-                return false
+    /// Queues `message` (one shared buffer when one message goes to many connections; the
+    /// server-wide budget counts it once).
+    func send(_ message: OutgoingMessage) {
+        let size = message.size
+        enum Outcome { case queued, refused, overflowed([OutgoingMessage]) }
+        budget.hold(message)
+        let outcome = state.withLock { state -> Outcome in
+            guard !state.finished, !state.cut else { return .refused }
+            if state.bytes + size > limits.maxQueueBytes || state.count + 1 > limits.maxQueueMessages {
+                state.cut = true
+                state.finished = true
+                let dropped = state.drain()
+                queued.store(0, ordering: .relaxed)
+                return .overflowed(dropped)
             }
             state.bytes += size
-            state.messages += 1
-            return true
+            queued.store(state.bytes, ordering: .relaxed)
+            if let waiter = state.waiter {
+                state.waiter = nil
+                waiter.resume(returning: message)
+                return .queued
+            }
+            state.queue.append(message)
+            return .queued
         }
-        if accepted {
-            continuation.yield(buffer)
-        } else {
-            // Only an overflow refuses: the connection is cut (repeated calls are harmless).
-            continuation.finish()
+        switch outcome {
+        case .queued:
+            budget.enforce()
+        case .refused:
+            budget.release(message)
+        case .overflowed(let dropped):
+            budget.release(message)
+            for message in dropped { budget.release(message) }
+            logger.info("sync: cut off connection \(id) to \(document): more than \(limits.maxQueueBytes) bytes or \(limits.maxQueueMessages) messages wait to be sent to it")
             closeChannel()
         }
     }
 
-    /// Whether the queue overflowed (the connection was cut for being slow).
-    var overflowed: Bool { state.withLock { $0.overflowed } }
-
-    /// Called by the writer after a message went out.
-    func sent(_ count: Int) {
-        state.withLock { state in
-            state.bytes -= count
-            state.messages -= 1
+    /// The next message to write, or `nil` once the connection is finished and its queue empty.
+    func next() async -> OutgoingMessage? {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if let message = state.pop() {
+                    continuation.resume(returning: message)
+                } else if state.finished {
+                    continuation.resume(returning: nil)
+                } else {
+                    state.waiter = continuation
+                }
+            }
         }
     }
 
-    /// No more messages: the writer ends after what is queued.
-    func finish() { continuation.finish() }
+    /// Bytes waiting to be written to this connection.
+    var queuedBytes: Int { queued.load(ordering: .relaxed) }
 
-    /// Closes the connection now (storage failed, token revoked).
-    func close() {
-        continuation.finish()
+    /// Whether it was cut off (queue cap, budget, revocation, storage failure).
+    var wasCut: Bool { state.withLock { $0.cut } }
+
+    /// Called by the writer after `message` went out (or could not).
+    func sent(_ message: OutgoingMessage) {
+        state.withLock { state in
+            state.bytes = max(0, state.bytes - message.size)
+            queued.store(state.bytes, ordering: .relaxed)
+        }
+        budget.release(message)
+    }
+
+    /// No more messages: the writer ends after what is queued.
+    func finish() {
+        let waiter = state.withLock { state -> CheckedContinuation<OutgoingMessage?, Never>? in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.count == 0 ? state.waiter : nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// Closes the connection now, dropping what is queued; `reason` (the server's) is logged.
+    func cut(_ reason: String?) {
+        let (dropped, first, waiter) = state.withLock { state -> ([OutgoingMessage], Bool, CheckedContinuation<OutgoingMessage?, Never>?) in
+            let first = !state.cut
+            state.cut = true
+            state.finished = true
+            queued.store(0, ordering: .relaxed)
+            defer { state.waiter = nil }
+            return (state.drain(), first, state.waiter)
+        }
+        for message in dropped { budget.release(message) }
+        waiter?.resume(returning: nil)
+        if first, let reason { logger.info("sync: cut off connection \(id) to \(document): \(reason)") }
         closeChannel()
     }
 
     static func == (lhs: SyncConnection, rhs: SyncConnection) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// One encoded message on its way to one or more connections. Its buffer is shared, so the
+/// server-wide budget counts it once while any connection still holds it.
+final class OutgoingMessage: Sendable {
+    let buffer: ByteBuffer
+    fileprivate let holders = Atomic<Int>(0)
+
+    init(_ buffer: ByteBuffer) { self.buffer = buffer }
+
+    var size: Int { buffer.readableBytes }
+}
+
+/// The server-wide budget for bytes waiting to be sent (docs/sync.md §2.5): every queued
+/// message counted once however many connections hold it. Past it the connection with the most
+/// bytes waiting — the slowest reader — is cut off, then the next, until the total fits.
+final class SyncOutgoingBudget: Sendable {
+    let limit: Int
+    private let total = Atomic<Int>(0)
+    private let connections = Mutex<[Int: SyncConnection]>([:])
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Bytes of distinct messages waiting to be sent on this instance.
+    var queuedBytes: Int { total.load(ordering: .relaxed) }
+
+    func register(_ connection: SyncConnection) { connections.withLock { $0[connection.id] = connection } }
+    func unregister(_ connection: SyncConnection) { _ = connections.withLock { $0.removeValue(forKey: connection.id) } }
+
+    func hold(_ message: OutgoingMessage) {
+        if message.holders.add(1, ordering: .relaxed).newValue == 1 { total.add(message.size, ordering: .relaxed) }
+    }
+
+    func release(_ message: OutgoingMessage) {
+        if message.holders.subtract(1, ordering: .relaxed).newValue == 0 { total.subtract(message.size, ordering: .relaxed) }
+    }
+
+    /// Cuts off the slowest readers while the total is over the budget.
+    func enforce() {
+        while total.load(ordering: .relaxed) > limit {
+            let slowest = connections.withLock { connections in
+                connections.values.filter { $0.queuedBytes > 0 }.max { $0.queuedBytes < $1.queuedBytes }
+            }
+            guard let slowest else { return }
+            slowest.cut("the server-wide budget of \(limit) bytes waiting to be sent is exceeded and it has the most waiting (\(slowest.queuedBytes) bytes)")
+            unregister(slowest)
+        }
+    }
 }

@@ -160,9 +160,9 @@ actor SyncDocumentHost {
     }
 
     private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
-        let buffer = ByteBuffer(bytes: message.encoded())
+        let shared = OutgoingMessage(ByteBuffer(bytes: message.encoded()))
         for member in members.values where member.connection != sender {
-            member.connection.send(buffer: buffer)
+            member.connection.send(shared)
         }
     }
 
@@ -232,7 +232,7 @@ actor SyncDocumentHost {
         batchBytes = 0
         for waiter in roomWaiters { waiter.resume() }
         roomWaiters = []
-        for member in members.values { member.connection.close() }
+        for member in members.values { member.connection.cut("storing the document failed") }
         members = [:]
         await onFailure(self)
     }
@@ -306,7 +306,7 @@ actor SyncDocumentHost {
     /// Closes the connections that used document token `tokenID` (revoked).
     func closeConnections(tokenID: Int) {
         for member in members.values where member.connection.tokenID == tokenID {
-            member.connection.close()
+            member.connection.cut("its token \(tokenID) was revoked")
         }
     }
 }

@@ -14,11 +14,13 @@ public final class SyncService: Sendable {
     let storage: ServerStorage
     public let configuration: SyncConfiguration
     let logger: Logger
+    let budget: SyncOutgoingBudget
 
     init(storage: ServerStorage, configuration: SyncConfiguration, logger: Logger) {
         self.storage = storage
         self.configuration = configuration
         self.logger = logger
+        budget = SyncOutgoingBudget(limit: configuration.maxQueuedBytesTotal)
         hub = SyncHub(storage: storage, configuration: configuration, logger: logger)
     }
 
@@ -60,10 +62,16 @@ public final class SyncService: Sendable {
     func serve(document: String, grant: SyncGrant, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
                channel: any Channel) async throws {
         let connection = SyncConnection(
-            id: hub.nextConnectionID(), access: grant.access, tokenID: grant.tokenID,
+            id: hub.nextConnectionID(), document: document, access: grant.access, tokenID: grant.tokenID,
             wantsAcknowledgements: grant.acknowledgements,
             limits: .init(maxQueueBytes: configuration.maxQueueBytes, maxQueueMessages: configuration.maxQueueMessages),
-            closeChannel: { channel.close(promise: nil) })
+            budget: budget, logger: logger, closeChannel: { channel.close(promise: nil) })
+        budget.register(connection)
+        defer {
+            // Whatever is still queued (a writer that failed) is dropped and leaves the budget.
+            connection.cut(nil)
+            budget.unregister(connection)
+        }
         let host: SyncDocumentHost
         do {
             host = try await hub.attach(document, connection)
@@ -76,10 +84,13 @@ public final class SyncService: Sendable {
         var failure: (any Error)?
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await buffer in connection.outbound {
-                    let count = buffer.readableBytes
-                    do { try await outbound.write(.binary(buffer)) } catch { connection.close(); break }
-                    connection.sent(count)
+                while let message = await connection.next() {
+                    do { try await outbound.write(.binary(message.buffer)) } catch {
+                        connection.sent(message)
+                        connection.cut("writing to it failed: \(error)")
+                        break
+                    }
+                    connection.sent(message)
                 }
             }
             do {
@@ -150,4 +161,7 @@ extension SyncService {
 
     /// Whether `document` is loaded in memory on this instance.
     public func isLoaded(document: String) async -> Bool { await hub.isLoaded(document) }
+
+    /// Bytes waiting to be sent on this instance, each shared message counted once (docs/sync.md §2.5).
+    public var queuedOutgoingBytes: Int { budget.queuedBytes }
 }
