@@ -380,3 +380,65 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         await live.stop()
     }
 }
+
+@Suite struct SyncDocumentLimitTests {
+    /// An update that would take the document's full state past its size limit is refused with a
+    /// typed reason and changes nothing, so a full sync step 2 always fits the message cap.
+    @Test func anUpdatePastTheDocumentSizeLimitIsRefusedAndChangesNothing() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.sync.maxDocumentBytes = 200_000
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let token = LiveSyncServer.adminToken
+        let writer = try await SyncTestClient.connect(port: live.port, document: "big", token: token, acknowledgements: true)
+        let document = SharedDocument()
+        try await writer.send(.update(try edit(document) { try $0.map("m").set("a", .string(String(repeating: "a", count: 150_000))) }))
+        #expect(await writer.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+        try await writer.send(.update(try edit(document) { try $0.map("m").set("b", .string(String(repeating: "b", count: 100_000))) }))
+        let frame = await writer.closeFrame()
+        #expect(frame?.closeCode == .policyViolation, "\(String(describing: frame))")
+        #expect(frame?.reason?.hasPrefix("document-too-large:") == true, "\(String(describing: frame?.reason))")
+        // Unchanged: a newcomer's full sync has only the first key and fits the limit.
+        let stored = try await fetchDocument(port: live.port, "big")
+        #expect(try entries(stored.map("m")) == ["a": .string(String(repeating: "a", count: 150_000))])
+        #expect(try stored.encodeStateAsUpdate().count <= 200_000)
+        // The document still takes updates that fit.
+        let other = try await SyncTestClient.connect(port: live.port, document: "big", token: token, acknowledgements: true)
+        let small = SharedDocument()
+        try small.applyUpdate(try stored.encodeStateAsUpdate())
+        try await other.send(.update(try edit(small) { try $0.map("m").set("c", .int(3)) }))
+        #expect(await other.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+        await other.close()
+        await live.stop()
+    }
+
+    @Test func anUpdatePastTheDocumentClientCapIsRefusedAndChangesNothing() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.sync.maxDocumentClients = 5
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let token = LiveSyncServer.adminToken
+        let writer = try await SyncTestClient.connect(port: live.port, document: "crowd", token: token, acknowledgements: true)
+        for index in 0..<5 {
+            let author = SharedDocument()
+            try await writer.send(.update(try edit(author) { try $0.map("m").set("k\(index)", .int(Int64(index))) }))
+            #expect(await writer.next(where: isAcknowledgement) == .acknowledgement(count: index + 1))
+        }
+        // One update naming two new clients: refused whole.
+        let sixth = SharedDocument(), seventh = SharedDocument()
+        let both = try Updates.merge([
+            try edit(sixth) { try $0.map("m").set("k5", .int(5)) },
+            try edit(seventh) { try $0.map("m").set("k6", .int(6)) },
+        ])
+        try await writer.send(.update(both))
+        let frame = await writer.closeFrame()
+        #expect(frame?.closeCode == .policyViolation, "\(String(describing: frame))")
+        #expect(frame?.reason?.hasPrefix("too-many-clients:") == true, "\(String(describing: frame?.reason))")
+        let stored = try await fetchDocument(port: live.port, "crowd")
+        #expect(stored.stateVector.count == 5)
+        #expect(try stored.map("m").keys.sorted() == ["k0", "k1", "k2", "k3", "k4"])
+        await live.stop()
+    }
+}

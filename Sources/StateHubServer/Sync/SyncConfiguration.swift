@@ -2,6 +2,12 @@
 public struct SyncConfiguration: Sendable {
     /// Largest message a client may send, bytes; past it the connection is closed (1009).
     public var maxMessageBytes: Int = 8 << 20
+    /// A document's whole state (its full encoding as one update), bytes: an update that would
+    /// take it past this is refused, so a full sync step 2 always fits `maxMessageBytes`. Kept at
+    /// most `maxMessageBytes - 16` (a message's header).
+    public var maxDocumentBytes: Int = (8 << 20) - 16
+    /// Distinct clients (state-vector entries) a document may hold; an update adding more is refused.
+    public var maxDocumentClients: Int = 20_000
     /// A connection's unsent messages, bytes and count; past either it is closed.
     public var maxQueueBytes: Int = 16 << 20
     public var maxQueueMessages: Int = 4_096

@@ -18,7 +18,9 @@ actor SyncDocumentHost {
     /// Called once when storing failed: the hub forgets this host (its connections are closed).
     private let onFailure: @Sendable (SyncDocumentHost) async -> Void
 
-    private let document = SharedDocument()
+    private var document = SharedDocument()
+    /// The document's full encoding, bytes: exact near the limit, an over-estimate below it.
+    private var stateBytes = 0
     private var loadTask: Task<Void, any Error>?
     private var members: [Int: Member] = [:]
     private var awareness: [Int: AwarenessUpdate.Entry] = [:]
@@ -76,6 +78,52 @@ actor SyncDocumentHost {
         }
         updatesSinceSnapshot = stored.updates.count
         bytesSinceSnapshot = stored.updateBytes
+        measureState()
+    }
+
+    private var stateLimit: Int { min(configuration.maxDocumentBytes, configuration.maxMessageBytes - 16) }
+
+    /// Measures the full encoding exactly (after loading or another instance's update).
+    private func measureState() {
+        stateBytes = (try? document.encodeStateAsUpdate().count) ?? stateBytes
+    }
+
+    /// Applies a changing update within the document's limits (docs/sync.md §2.5): too many
+    /// clients is refused before applying; near the size limit the state is kept, the update
+    /// applied, the result measured, and the document restored when it is too large.
+    private func applyWithinLimits(_ update: [UInt8]) throws(SyncProtocolError) {
+        let clients: [Int: Int]
+        do { clients = try Updates.decodeStateVector(Updates.encodeStateVectorFromUpdate(update)) } catch {
+            throw .malformedUpdate("\(error)")
+        }
+        let known = document.stateVector
+        let added = clients.keys.reduce(0) { $0 + (known[$1] == nil ? 1 : 0) }
+        if known.count + added > configuration.maxDocumentClients {
+            throw .tooManyClients("the update would give \(name) \(known.count + added) clients; at most \(configuration.maxDocumentClients)")
+        }
+        // Below half the limit the state grows by at most twice the update (an over-estimate is
+        // kept); near it the result is measured exactly.
+        let near = stateBytes + 4 * update.count + 4_096 > stateLimit / 2
+        var before: [UInt8]?
+        if near {
+            do { before = try document.encodeStateAsUpdate() } catch { throw .malformedUpdate("\(error)") }
+        }
+        do { try document.applyUpdate(update) } catch { throw .malformedUpdate("\(error)") }
+        guard near, let before else {
+            stateBytes += 2 * update.count
+            return
+        }
+        let after = (try? document.encodeStateAsUpdate().count) ?? Int.max
+        if after > stateLimit {
+            let restored = SharedDocument()
+            do { try restored.applyUpdate(before) } catch {
+                logger.error("sync: restoring \(name) after a refused update failed: \(error)")
+            }
+            document = restored
+            stateBytes = before.count
+            throw .documentTooLarge("the update would make \(name) \(after) bytes; at most \(stateLimit)")
+        }
+        stateBytes = after
     }
 
     var memberCount: Int { members.count }
@@ -123,9 +171,7 @@ actor SyncDocumentHost {
                 connection.send(.permissionDenied(reason: "read-only token: the update to \(name) was not applied"))
                 return
             }
-            if changes {
-                do { try document.applyUpdate(update) } catch { throw .malformedUpdate("\(error)") }
-            }
+            if changes { try applyWithinLimits(update) }
             members[connection.id]?.received += 1
             batch.append(Pending(connection: connection, sequence: members[connection.id]?.received ?? 0, update: changes ? update : nil))
             if changes { batchBytes += update.count }
@@ -281,6 +327,7 @@ actor SyncDocumentHost {
             if let update = try await storage.syncUpdate(id: id) {
                 guard try document.wouldChange(update) else { return }
                 try document.applyUpdate(update)
+                measureState()
                 broadcast(.update(update), except: nil)
             } else {
                 // Compacted before we read it: the snapshot has it.
@@ -300,6 +347,7 @@ actor SyncDocumentHost {
             try document.applyUpdate(update)
             changed = true
         }
+        if changed { measureState() }
         if changed { broadcast(.update(try document.encodeStateAsUpdate(stateVector: before)), except: nil) }
     }
 
