@@ -120,4 +120,18 @@ struct SyncMessageTests {
             try AwarenessUpdate(decoding: writer.bytes)
         }
     }
+
+    @Test func aDeeplyNestedAwarenessStateSaysTooDeep() {
+        var writer = ByteWriter()
+        writer.writeVarUint(1)
+        writer.writeVarUint(9)
+        writer.writeVarUint(1)
+        writer.writeString(String(repeating: "[", count: 100_000))
+        #expect(throws: SyncMessageError(.awarenessStateTooDeep(client: 9, maximum: 512), at: 3)) {
+            try AwarenessUpdate(decoding: writer.bytes)
+        }
+        var message = ""
+        do { _ = try AwarenessUpdate(decoding: writer.bytes) } catch { message = error.description }
+        #expect(message.contains("nested deeper than 512 levels"), "\(message)")
+    }
 }

@@ -442,3 +442,55 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         await live.stop()
     }
 }
+
+@Suite struct SyncNameAndAwarenessLimitTests {
+    @Test func pathsWithEmptyComponentsAreInvalidNames() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        for path in ["/sync/d1/", "/sync//d1"] {
+            let (status, data) = try await live.request("GET", path)
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(status == 400, "\(path)")
+            #expect(object?["error"] as? String == "invalid-name", "\(path)")
+        }
+        await #expect(throws: (any Error).self) {
+            _ = try await SyncTestClient.connect(port: live.port, document: "d1/", token: LiveSyncServer.adminToken)
+        }
+        #expect(await live.server.sync.isLoaded(document: "d1") == false)
+        await live.stop()
+    }
+
+    @Test func awarenessClientsPastTheCapsCloseTheConnectionAndAreNotKept() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.sync.maxAwarenessClientsPerConnection = 3
+        configuration.sync.maxAwarenessClientsPerDocument = 4
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let token = LiveSyncServer.adminToken
+        func awareness(_ clients: Range<Int>) -> SyncMessage {
+            .awareness(AwarenessUpdate(entries: clients.map { .init(client: $0, clock: 1, state: "{\"n\":\($0)}") }).encoded())
+        }
+        // One connection inventing four clients: refused whole.
+        let inventor = try await SyncTestClient.connect(port: live.port, document: "room", token: token)
+        try await inventor.send(awareness(100..<104))
+        let frame = await inventor.closeFrame()
+        #expect(frame?.closeCode == .policyViolation, "\(String(describing: frame))")
+        #expect(frame?.reason?.hasPrefix("too-many-awareness-clients:") == true, "\(String(describing: frame?.reason))")
+        // Within the per-connection cap, but past the document's.
+        let first = try await SyncTestClient.connect(port: live.port, document: "room", token: token)
+        try await first.send(awareness(1..<4))
+        let second = try await SyncTestClient.connect(port: live.port, document: "room", token: token)
+        #expect(await second.next(where: { if case .awareness = $0 { true } else { false } }) == awareness(1..<4))
+        try await second.send(awareness(10..<12))
+        let secondFrame = await second.closeFrame()
+        #expect(secondFrame?.reason?.hasPrefix("too-many-awareness-clients:") == true, "\(String(describing: secondFrame?.reason))")
+        // A newcomer sees only the three kept clients.
+        let newcomer = try await SyncTestClient.connect(port: live.port, document: "room", token: token)
+        #expect(await newcomer.next(where: { if case .awareness = $0 { true } else { false } }) == awareness(1..<4))
+        await newcomer.close()
+        await first.close()
+        await live.stop()
+    }
+}

@@ -45,7 +45,10 @@ public struct AwarenessUpdate: Equatable, Sendable {
                 let clock = try reader.readVarUint()
                 let stateOffset = reader.position
                 let state = try reader.readString()
-                guard (try? JSONParser().parse(state)) != nil else {
+                do throws(JSONParseError) { _ = try JSONParser().parse(state) } catch {
+                    if case .tooDeep(let maximum) = error.reason {
+                        throw SyncMessageError(.awarenessStateTooDeep(client: client, maximum: maximum), at: stateOffset)
+                    }
                     throw SyncMessageError(.awarenessStateNotJSON(client: client), at: stateOffset)
                 }
                 entries.append(Entry(client: client, clock: clock, state: state))

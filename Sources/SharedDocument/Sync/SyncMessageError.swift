@@ -12,6 +12,8 @@ public struct SyncMessageError: Error, Equatable, CustomStringConvertible, Senda
         case trailingBytes(Int)
         /// An awareness state that is not JSON text.
         case awarenessStateNotJSON(client: Int)
+        /// An awareness state nested deeper than `maximum` levels.
+        case awarenessStateTooDeep(client: Int, maximum: Int)
         /// A field could not be read (truncated, too long, not UTF-8, a number over 53 bits).
         case malformed(UpdateDecodingError.Kind)
     }
@@ -32,6 +34,7 @@ public struct SyncMessageError: Error, Equatable, CustomStringConvertible, Senda
         case .unknownAuthMessage(let kind): "unknown auth message \(kind) at byte \(offset) (0 is permission denied)"
         case .trailingBytes(let count): "\(count) bytes after the end of the message at byte \(offset)"
         case .awarenessStateNotJSON(let client): "the awareness state of client \(client) is not JSON text (at byte \(offset))"
+        case .awarenessStateTooDeep(let client, let maximum): "the awareness state of client \(client) is nested deeper than \(maximum) levels (at byte \(offset))"
         case .malformed(let kind): "malformed message: \(UpdateDecodingError(kind, at: offset))"
         }
     }

@@ -8,6 +8,10 @@ public struct SyncConfiguration: Sendable {
     public var maxDocumentBytes: Int = (8 << 20) - 16
     /// Distinct clients (state-vector entries) a document may hold; an update adding more is refused.
     public var maxDocumentClients: Int = 20_000
+    /// Awareness clients one connection may introduce, and a document may hold; past either the
+    /// connection is closed (`too-many-awareness-clients`).
+    public var maxAwarenessClientsPerConnection: Int = 64
+    public var maxAwarenessClientsPerDocument: Int = 10_000
     /// A connection's unsent messages, bytes and count; past either it is closed.
     public var maxQueueBytes: Int = 16 << 20
     public var maxQueueMessages: Int = 4_096

@@ -179,6 +179,15 @@ actor SyncDocumentHost {
         case .awareness(let bytes):
             let update: AwarenessUpdate
             do { update = try AwarenessUpdate(decoding: bytes) } catch { throw .malformedMessage("awareness: \(error)") }
+            // Checked before anything changes: the clients this message would introduce.
+            let introduced = Set(update.entries.lazy.filter { !$0.isRemoval && self.awareness[$0.client] == nil }.map(\.client))
+            let owned = members[connection.id]?.awarenessClients.count ?? 0
+            if owned + introduced.count > configuration.maxAwarenessClientsPerConnection {
+                throw .tooManyAwarenessClients("a connection may introduce at most \(configuration.maxAwarenessClientsPerConnection) awareness clients")
+            }
+            if awareness.count + introduced.count > configuration.maxAwarenessClientsPerDocument {
+                throw .tooManyAwarenessClients("\(name) may hold at most \(configuration.maxAwarenessClientsPerDocument) awareness clients")
+            }
             for entry in update.entries {
                 if entry.isRemoval {
                     awareness[entry.client] = nil

@@ -27,7 +27,8 @@ public final class SyncService: Sendable {
     /// Checks the name, the token (`?token=` or `Authorization: Bearer`) and the per-document
     /// cap; throws the `ServerError` the client gets before any upgrade.
     func grant(document: String, request: Request) async throws -> SyncGrant {
-        guard DocumentName.isValid(document) else {
+        // The router ignores empty path components (`/sync//d1`, `/sync/d1/`): the path must be exactly one name.
+        guard DocumentName.isValid(document), request.uri.path == "/sync/" + document else {
             throw ServerError(.badRequest, "invalid-name", "a document name is 1–128 of [A-Za-z0-9._-], starting with a letter or digit")
         }
         let token = request.uri.queryParameters.get("token") ?? AdminAuthMiddleware<BasicRequestContext>.bearerToken(request.headers[.authorization])
@@ -119,7 +120,10 @@ public final class SyncService: Sendable {
             logger.info("sync: closed a connection to \(document): \(refusal)")
             try? await outbound.close(refusal.webSocketCode, reason: refusal.closeReason)
         }
-        if let failure { throw failure }
+        if let failure {
+            logger.info("sync: connection \(connection.id) to \(document) ended: \(failure)")
+            throw failure
+        }
     }
 }
 
