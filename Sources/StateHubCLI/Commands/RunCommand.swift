@@ -102,18 +102,29 @@ struct RunCommand: AsyncParsableCommand {
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report)
         let hub = session.page.hub
         var failed = false
-        for planned in dispatches {
+        var stops = StopPrinter()
+        for (position, planned) in dispatches.enumerated() {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
             let name = "\(planned.store).\(planned.action)"
+            session.guardian.dispatching("\(name)(\(planned.argumentsText))", later: dispatches[(position + 1)...].map { "\($0.store).\($0.action)(\($0.argumentsText))" })
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
+                guard session.guardian.finishedDispatch() else { break }
                 if let report {
                     report.addDispatch(["dispatch": .string(name), "ok": true, "value": result])
                 } else {
                     Output.line("→ \(name)(\(planned.argumentsText)) = \(result.javaScriptText())")
                 }
             } catch let error as StateHubError {
+                if error.isStop, hub.problems.contains(where: \.isUnstoppable) {
+                    // A turn the limit cannot stop holds the page's thread: the engine is
+                    // ending the run (onUnresponsive), listing this dispatch and those after it.
+                    try? await Task.sleep(for: session.timeLimit + .seconds(5))
+                    session.fail("\(name): stopped: the page stopped answering (a turn the time limit cannot stop)", kind: "unresponsive")
+                }
+                guard session.guardian.finishedDispatch() else { break }
                 failed = true
+                if case .stopped(let store, let action, _, _) = error { stops.printedByDispatch("\(store).\(action)") }
                 let text = await Suggestions.explain(error, hub: hub, engine: session.page.engine, timeLimit: session.timeLimit)
                 var stack: String?
                 if case .actionThrew(_, _, let failure) = error, !failure.stack.isEmpty {
@@ -135,12 +146,17 @@ struct RunCommand: AsyncParsableCommand {
                 // A stop leaves the page usable (the hub resyncs the store), so the dispatches
                 // after it run as they would after an action that threw.
             }
-            await session.failOnUnhandled()
+            // So does a stopped timer or microtask: printed, and the dispatches go on. A turn
+            // the limit cannot stop ends the run instead (RunGuard lists what it skipped).
+            if await session.reportUnhandledStops() { failed = true }
+            if stops.printNew(hub.problems, report: report) { failed = true }
         }
         // A page that does not come back after a stop must not keep the process alive.
         session.guardian.armDeadline(after: session.timeLimit + .seconds(30), reason: "the page did not become idle after the run")
         _ = await session.page.bridge.waitUntilQuiet(timeout: session.timeLimit)
-        await session.settle()
+        await session.settle(stopsEndTheRun: false)
+        if await session.reportUnhandledStops() { failed = true }
+        if stops.printNew(hub.problems, report: report) { failed = true }
         // A problem is something the hub refused or had to repair (a message over a cap, an
         // operation that did not apply, a page's error): the run did not do what it said.
         let problems = hub.problems
@@ -202,6 +218,14 @@ extension StateHubError {
     /// Whether the page stopped the action at its time limit.
     var isStop: Bool {
         if case .stopped = self { return true }
+        return false
+    }
+}
+
+extension HubProblem {
+    /// Whether the page reported a turn the time limit cannot stop (it answers nothing after).
+    var isUnstoppable: Bool {
+        if case .scriptStopped(let stop) = kind { return stop.kind == .unstoppable }
         return false
     }
 }
