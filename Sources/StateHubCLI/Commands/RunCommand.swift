@@ -271,7 +271,8 @@ struct PlannedDispatch {
                 files.append(target)
                 continue
             }
-            var parts = target.split(separator: ".", maxSplits: 1).map(String.init)
+            // Spaces around the names (`' cart.add'`, `'cart.add (2)'`) are not part of them.
+            var parts = target.split(separator: ".", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw .badArgument("--dispatch needs STORE.ACTION, got \"\(target)\" (script files go before the options, or after them all: statehub run a.js --dispatch cart.add '[1]')")
             }
@@ -284,7 +285,7 @@ struct PlannedDispatch {
                     throw .badArgument("the arguments in --dispatch \(target) must be JSON values separated by commas, e.g. \(parts[0]).\(parts[1][..<open])(1, \"a\"), or write them as a JSON array after it: --dispatch \(parts[0]).\(parts[1][..<open]) '[1, \"a\"]'")
                 }
                 arguments = array
-                parts[1] = String(parts[1][..<open])
+                parts[1] = parts[1][..<open].trimmingCharacters(in: .whitespacesAndNewlines)
                 called = true
             }
             if !called, parts[1].contains("(") || parts[1].contains(")") {
@@ -306,6 +307,9 @@ struct PlannedDispatch {
                       !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
                 throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '\(suggestion(for: values[index]))', not \(values[index])")
             }
+            if let number = firstNonFinite(in: arguments) {
+                throw .badArgument("--dispatch \(target): a number is out of range (it reads as \(number < 0 ? "-" : "")infinity): JSON numbers must be finite, between -1.7976931348623157e308 and 1.7976931348623157e308")
+            }
             result.append(PlannedDispatch(store: parts[0], action: parts[1], arguments: arguments))
         }
         return (result, files)
@@ -316,6 +320,21 @@ struct PlannedDispatch {
     static func suggestion(for text: String) -> String {
         let value = (try? JSONValue(parsing: text)) ?? .string(text)
         return JSONValue.array([value]).jsonText()
+    }
+
+    /// The first number in `values` that JSON cannot carry (`1e400` reads as infinity and
+    /// would reach the page as `null`), walked without recursion: arguments nest freely.
+    static func firstNonFinite(in values: [JSONValue]) -> Double? {
+        var pending = values
+        while let value = pending.popLast() {
+            switch value {
+            case .number(let number) where !number.isFinite: return number
+            case .array(let items): pending.append(contentsOf: items)
+            case .object(let members): pending.append(contentsOf: members.values)
+            default: break
+            }
+        }
+        return nil
     }
 
     static func isScriptPath(_ value: String) -> Bool {
