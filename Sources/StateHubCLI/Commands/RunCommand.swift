@@ -27,7 +27,10 @@ struct RunCommand: AsyncParsableCommand {
             that has run 1.25 times the limit (CPU and wall-clock) ends the run, within twice \
             the limit on a machine that gives the page its core; a whole run longer than \
             --wall-limit (default 120 s) ends with what was still running or pending; a \
-            process over --memory-limit is stopped; each way the run exits 1.
+            process over --memory-limit is stopped; each way the run exits 1. A stopped \
+            action, timer or microtask leaves the page usable: the stop is printed and the \
+            later dispatches run. A run that ends in the middle prints each dispatch it did \
+            not run as skipped (⤼ STORE.ACTION(ARGS) skipped: …), and lists it in --json.
 
             Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
             unhandled, a timer callback throws, a dispatch fails, a mirror differs from the \
@@ -36,7 +39,7 @@ struct RunCommand: AsyncParsableCommand {
             2 for an unreadable file or a malformed argument.
 
             --json prints one JSON object on stdout whatever happens (ok, error, dispatches, \
-            stores, shell, problems, diagnostics; docs/cli.md); the scripts' console output \
+            stores, shell, problems, diagnostics; docs/cli.md, "run --json"); the scripts' console output \
             and the diagnostics then go to stderr.
             """
     )
