@@ -89,4 +89,21 @@ struct StopsInDispatchesTests {
         #expect(error["line"] as? Int == 5, "\(json.stdout)")
         #expect((error["file"] as? String)?.hasSuffix("store2.js") == true, "\(json.stdout)")
     }
+
+    /// A file that throws ends the run before any dispatch: each is listed as skipped.
+    @Test func aFileThatThrowsListsEveryDispatchAsSkipped() throws {
+        let file = try StateHubBinary.script(Self.store + "\nthrow new Error('boom')\n", named: "throws.js")
+        let arguments = ["run", file.path, "--dispatch", "s.inc()", "--dispatch", "s.inc(2)"]
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("Error: boom"), "\(result.stderr)")
+        #expect(result.stderr.contains("⤼ s.inc() skipped: the run ended before it (exception)"), "\(result.stderr)")
+        #expect(result.stderr.contains("⤼ s.inc(2) skipped: the run ended before it (exception)"), "\(result.stderr)")
+
+        let json = try StateHubBinary.run(arguments + ["--json"])
+        let object = try Self.json(json.stdout)
+        let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
+        #expect(dispatches.count == 2, "\(json.stdout)")
+        #expect(dispatches.allSatisfy { $0["skipped"] as? Bool == true && ($0["reason"] as? String)?.contains("Error: boom") == true }, "\(json.stdout)")
+    }
 }

@@ -102,14 +102,15 @@ struct RunCommand: AsyncParsableCommand {
         if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
             throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
         }
-        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report)
+        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
+                                               dispatches: dispatches.map(\.callText))
         let hub = session.page.hub
         var failed = false
         var stops = StopPrinter()
         for (position, planned) in dispatches.enumerated() {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
             let name = "\(planned.store).\(planned.action)"
-            session.guardian.dispatching("\(name)(\(planned.argumentsText))", later: dispatches[(position + 1)...].map { "\($0.store).\($0.action)(\($0.argumentsText))" })
+            session.guardian.dispatching(planned.callText, later: dispatches[(position + 1)...].map(\.callText))
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
                 guard session.guardian.finishedDispatch() else { break }
@@ -258,6 +259,8 @@ struct PlannedDispatch {
     var action: String
     var arguments: [JSONValue]
     var argumentsText: String { arguments.map { $0.cutText() }.joined(separator: ", ") }
+    /// `STORE.ACTION(ARGS)`, as the run prints it.
+    var callText: String { "\(store).\(action)(\(argumentsText))" }
 
     /// Pairs `--dispatch` values: each STORE.ACTION, then its JSON array when one follows.
     /// A value that names a script (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, or an existing file)

@@ -25,7 +25,7 @@ struct PageSession {
 
     /// Validates the options, reads the files, builds the page and runs the files.
     static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction(),
-                      report: RunReport? = nil) async throws -> PageSession {
+                      report: RunReport? = nil, dispatches: [String] = []) async throws -> PageSession {
         let timeLimit: Duration
         let wallLimit: Duration
         let memoryLimit: Int?
@@ -69,6 +69,8 @@ struct PageSession {
         }
         let current = CurrentStep()
         let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, report: report, context: { current.value })
+        // A file that fails ends the run before `run`'s dispatches: each is listed as skipped.
+        guardian.dispatching(nil, later: dispatches)
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.
         guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)

@@ -77,9 +77,10 @@ final class RunGuard: Sendable {
         Foundation.exit(code)
     }
 
-    /// Records that `run` is about to dispatch `current` (`STORE.ACTION(ARGS)`), with
-    /// `later` still to come, so a run ended in the middle can say what it left undone.
-    func dispatching(_ current: String, later: [String]) {
+    /// Records that `run` is about to dispatch `current` (`STORE.ACTION(ARGS)`; nil while
+    /// the files load), with `later` still to come, so a run ended in the middle can say
+    /// what it left undone.
+    func dispatching(_ current: String?, later: [String]) {
         plan.withLock { $0 = (current, later) }
     }
 
