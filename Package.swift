@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // sync: the y-websocket endpoint (issue 16)
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // The only C in the package: JavaScriptCore's public C API plus the few
@@ -121,6 +123,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
+                // sync: the y-websocket endpoint (issue 16)
+                "SharedDocument",
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
         ),
         .target(
@@ -139,6 +144,18 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // sync: the y-websocket endpoint against real clients (issue 16)
+        .testTarget(
+            name: "SyncServerTests",
+            dependencies: [
+                "StateHubServer", "SharedDocument",
+                "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+            ],
+            exclude: ["Peers"]
         ),
         .testTarget(
             name: "DeliveryTests",

@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     /// Open connections at most; past it the server stops accepting (the kernel's backlog holds
     /// the rest) until one closes. `nil`: derived from the descriptor limit (`defaultMaxConnections`).
     public var maxConnections: Int?
+    /// The sync endpoint's caps and timings (docs/sync.md §2.5).
+    public var sync = SyncConfiguration()
 
     public init(maxUploadBytes: Int = 32 << 20, maxThemeBytes: Int = 1 << 20, maxSmallBodyBytes: Int = 64 << 10,
                 adminOrigin: String? = nil, cacheBytes: Int = 256 << 20,

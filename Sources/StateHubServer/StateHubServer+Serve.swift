@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import NIOCore
 import Logging
 import Metrics
@@ -45,12 +46,28 @@ extension StateHubServer {
         let timeout = configuration.idleTimeout.components
         let idle = TimeAmount.seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
         logger.info("connections: at most \(cap), idle timeout \(configuration.idleTimeout)")
-        return Application(
+        // sync: `/sync/{document}` upgrades to a WebSocket through its own router (docs/sync.md);
+        // every other request, and a refused upgrade, goes to `router`.
+        let sync = configuration.sync
+        let webSocketResponder = makeSyncRouter().buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: idle),
+            ws: .init(maxFrameSize: sync.maxMessageBytes, autoPing: .enabled(timePeriod: sync.pingInterval)))
+        var app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: HTTPServerBuilder { responder in
+                GuardedWebSocketUpgradeChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                        configuration: channelConfiguration),
+                    firstHeadTimeout: idle)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "statehub",
                                  availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
+        if let postgres = storage.backend as? PostgresBackend {
+            app.addServices(SyncListenerService(sync: self.sync, client: postgres.client))
+        }
+        return app
     }
 }

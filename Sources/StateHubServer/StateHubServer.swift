@@ -15,6 +15,8 @@ public final class StateHubServer: Sendable {
     let loaderPage: LoaderPage
     let metrics: PrometheusCollectorRegistry
     let logger: Logger
+    /// The sync endpoint (docs/sync.md).
+    public let sync: SyncService
 
     /// - Parameter metrics: the registry `/metrics` shows; bootstrap `MetricsSystem` with a
     ///   `PrometheusMetricsFactory` over the same registry to see request metrics there.
@@ -28,6 +30,7 @@ public final class StateHubServer: Sendable {
         content = ContentCache(storage: storage, limit: configuration.cacheBytes)
         cache = SnapshotCache(mode: storage.isShared ? .shared : .local, storage: storage, content: content)
         loaderPage = try LoaderPage()
+        sync = SyncService(storage: storage, configuration: configuration.sync, logger: logger)
     }
 
     /// Stores the hash of `token` as an admin token unless it is there. Never logs the token.
@@ -49,6 +52,9 @@ public final class StateHubServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: AdminCORSMiddleware(origin: configuration.adminOrigin))
         addPublicRoutes(to: router)
-        addAdminRoutes(to: router.group("admin").add(middleware: AdminAuthMiddleware(storage: storage)))
+        addSyncRoutes(to: router)
+        let admin = router.group("admin").add(middleware: AdminAuthMiddleware(storage: storage))
+        addAdminRoutes(to: admin)
+        addSyncAdminRoutes(to: admin)
     }
 }

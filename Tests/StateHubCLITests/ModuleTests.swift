@@ -76,6 +76,41 @@ struct ModuleTests {
         #expect(result.stdout == "80\n")
     }
 
+    /// `bundle --sourcemap` writes esbuild's own map beside the output, shifted for the
+    /// wrapper's first line and with sources relative to the map: node, a real consumer of
+    /// maps, names the module's own file and line for a throw in the bundle.
+    @Test func bundleWritesASourceMapThatNodeReads() throws {
+        let main = try StateHubBinary.script("import { double } from './lib.mjs'\nconsole.log(double(2))\n", named: "main.mjs")
+        let folder = main.deletingLastPathComponent()
+        try "export function double(x) {\n  if (x > 1) throw new Error('too big')\n  return x * 2\n}\n"
+            .write(to: folder.appendingPathComponent("lib.mjs"), atomically: true, encoding: .utf8)
+        let outFolder = folder.appendingPathComponent("dist")
+        try FileManager.default.createDirectory(at: outFolder, withIntermediateDirectories: true)
+        let out = outFolder.appendingPathComponent("main.js")
+        let bundled = try StateHubBinary.run(["bundle", main.path, "-o", out.path, "--sourcemap"])
+        #expect(bundled.status == 0, "\(bundled.stderr)")
+        #expect(try String(contentsOf: out, encoding: .utf8).hasSuffix("//# sourceMappingURL=main.js.map\n"))
+        let map = try JSONSerialization.jsonObject(with: Data(contentsOf: outFolder.appendingPathComponent("main.js.map"))) as? [String: Any]
+        #expect(map?["version"] as? Int == 3)
+        #expect(Set(map?["sources"] as? [String] ?? []) == ["../main.mjs", "../lib.mjs"])
+        #expect(map?["file"] as? String == "main.js")
+
+        let node = Process()
+        node.executableURL = URL(fileURLWithPath: "/usr/bin/node")   // installed by scripts/ensure-deps.sh
+        node.arguments = ["--enable-source-maps", out.path]
+        let err = Pipe()
+        node.standardError = err
+        node.standardOutput = Pipe()
+        try node.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        node.waitUntilExit()
+        #expect(text.contains("at double (\(folder.appendingPathComponent("lib.mjs").path):2:20)"), "\(text)")
+
+        let noOutput = try StateHubBinary.run(["bundle", main.path, "--sourcemap"])
+        #expect(noOutput.status == 2)
+        #expect(noOutput.stderr.contains("--sourcemap needs -o OUT"))
+    }
+
     @Test func aModuleSyntaxErrorSaysWhatToDo() throws {
         let file = try StateHubBinary.script("  const y = 2; export { y }\n", named: "hidden.js")
         let result = try StateHubBinary.run(["eval", file.path])

@@ -36,10 +36,11 @@ struct ThemeCheckTests {
         #expect(report.lines == ["\(name): ok, theme \(version), 0 warnings"])
     }
 
-    @Test("a missing file is one error, not a crash")
+    @Test("a missing file is one error, not a crash; exit 2, as every command exits for an unreadable file")
     func missingFile() {
         let report = ThemeCheck.run(example("nope.json"))
-        #expect(report.exitCode == 1)
+        #expect(report.exitCode == 2)
+        #expect(!report.schemaChecked)
         #expect(report.issues == [ThemeIssue(path: "$", problem: .unreadableFile("no such file \(example("nope.json").path)"))])
     }
 
@@ -48,8 +49,10 @@ struct ThemeCheckTests {
         let report = ThemeCheck.run(data: Data(#"{"metadata": [}"#.utf8), fileName: "bad.json")
         #expect(report.lines == [
             "error: metadata[0]: malformed JSON at line 1, column 15: unexpected character '}'",
-            "bad.json: 1 error, 0 warnings",
+            "bad.json: 1 error, 0 warnings (the JSON could not be read, so the schema and the values were not checked: fix these and check again)",
         ])
+        #expect(!report.schemaChecked)
+        #expect(report.issues.map(\.line) == [1] && report.issues.map(\.column) == [15])
     }
 
     @Test("every structure problem is reported in one pass, each with line and column")
@@ -69,8 +72,11 @@ struct ThemeCheckTests {
             "error: colors: malformed JSON at line 3, column 57: expected a key in double quotes",
             "error: fonts.body.size: malformed JSON at line 4, column 54: number 1e999 is out of range",
             "error: components.s: malformed JSON at line 5, column 30: unpaired surrogate in \\u escape",
-            "hand.json: 5 errors, 0 warnings",
+            "hand.json: 5 errors, 0 warnings (the JSON could not be read, so the schema and the values were not checked: fix these and check again)",
         ], "\(report.lines)")
+        // The syntax errors carry their place in the fields too (theme check --json gives them).
+        #expect(report.issues.map { [$0.line ?? 0, $0.column ?? 0] } == [[2, 35], [3, 36], [3, 57], [4, 54], [5, 30]])
+        #expect(!report.schemaChecked)
     }
 
     /// Issue 12: missing fields and wrong types were reported one at a time (the contract was

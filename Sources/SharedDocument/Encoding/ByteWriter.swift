@@ -1,63 +1,104 @@
 /// lib0's encoder: variable-length integers, strings and `Any` values appended to bytes.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+///
+/// Writes into a buffer it owns rather than an `Array`: an encode appends about 17 bytes per
+/// struct, and each `Array.append` checks uniqueness and capacity (a measurable share of
+/// `encodeStateAsUpdate`). Each write reserves what it may need once, then stores unchecked.
+/// Not copyable, so the buffer has exactly one owner and is freed with it.
+struct ByteWriter: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    private(set) var count = 0
 
-    init() {}
+    init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        start = .allocate(capacity: self.capacity)
+    }
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    deinit { start.deallocate() }
+
+    /// The bytes written, copied out.
+    var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: start, count: count)) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if extra > capacity - count { grow(toHold: count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.initialize(from: start, count: count)
+        start.deallocate()
+        start = newStart
+        capacity = newCapacity
+    }
+
+    /// Stores a byte the caller has reserved room for.
+    @inline(__always)
+    private mutating func store(_ byte: UInt8) {
+        start[count] = byte
+        count += 1
+    }
 
     @inline(__always)
-    mutating func write(_ byte: UInt8) { bytes.append(byte) }
+    mutating func write(_ byte: UInt8) {
+        reserve(1)
+        store(byte)
+    }
 
     @inline(__always)
     mutating func writeVarUint(_ value: Int) {
+        reserve(10)
         // Most numbers in an update (lengths, small clocks, client counts) take one byte.
         if value >= 0 && value < 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value))
+            store(UInt8(truncatingIfNeeded: value))
             return
         }
-        if value >= 0 && value < 0x4000 {
-            // Clocks of documents under 16K structs.
-            bytes.append(UInt8(truncatingIfNeeded: value & 0x7F) | 0x80)
-            bytes.append(UInt8(truncatingIfNeeded: value >> 7))
-            return
-        }
-        writeLongVarUint(value)
-    }
-
-    private mutating func writeLongVarUint(_ value: Int) {
         var number = UInt64(truncatingIfNeeded: value)
         while number > 0x7F {
-            bytes.append(UInt8(truncatingIfNeeded: number & 0x7F) | 0x80)
+            store(UInt8(truncatingIfNeeded: number & 0x7F) | 0x80)
             number >>= 7
         }
-        bytes.append(UInt8(truncatingIfNeeded: number))
+        store(UInt8(truncatingIfNeeded: number))
     }
 
     /// lib0 `writeVarInt`: sign in bit 6 of the first byte; `negativeZero` for JavaScript's -0.
     mutating func writeVarInt(_ value: Int64, negativeZero: Bool = false) {
+        reserve(10)
         let negative = value < 0 || negativeZero
         var number = value.magnitude
-        bytes.append((number > 0x3F ? 0x80 : 0) | (negative ? 0x40 : 0) | UInt8(truncatingIfNeeded: number & 0x3F))
+        store((number > 0x3F ? 0x80 : 0) | (negative ? 0x40 : 0) | UInt8(truncatingIfNeeded: number & 0x3F))
         number >>= 6
         while number > 0 {
-            bytes.append((number > 0x7F ? 0x80 : 0) | UInt8(truncatingIfNeeded: number & 0x7F))
+            store((number > 0x7F ? 0x80 : 0) | UInt8(truncatingIfNeeded: number & 0x7F))
             number >>= 7
         }
     }
 
-    mutating func writeBytes(_ data: some Collection<UInt8>) { bytes.append(contentsOf: data) }
+    mutating func writeBytes(_ data: UnsafeBufferPointer<UInt8>) {
+        guard let base = data.baseAddress, !data.isEmpty else { return }
+        reserve(data.count)
+        (start + count).initialize(from: base, count: data.count)
+        count += data.count
+    }
+
+    mutating func writeBytes(_ data: [UInt8]) {
+        data.withUnsafeBufferPointer { writeBytes($0) }
+    }
 
     mutating func writeVarBytes(_ data: [UInt8]) {
         writeVarUint(data.count)
-        bytes.append(contentsOf: data)
+        writeBytes(data)
     }
 
     mutating func writeString(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             writeVarUint(utf8.count)
-            bytes.append(contentsOf: utf8)
+            writeBytes(utf8)
         }
     }
 
@@ -69,24 +110,27 @@ struct ByteWriter {
             if combined < 0x80 {
                 // One byte per unit: the length is known, so write straight into the output.
                 writeVarUint(buffer.count)
-                UTF16Transcoding.appendUTF8(buffer, to: &bytes)
+                reserve(buffer.count)
+                for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
             } else {
                 var utf8: [UInt8] = []
                 UTF16Transcoding.appendUTF8(buffer, to: &utf8)
                 writeVarUint(utf8.count)
-                bytes.append(contentsOf: utf8)
+                writeBytes(utf8)
             }
         }
     }
 
     mutating func writeFloat32(_ value: Float) {
+        reserve(4)
         let bits = value.bitPattern
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) { store(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
     }
 
     mutating func writeFloat64(_ value: Double) {
+        reserve(8)
         let bits = value.bitPattern
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { store(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
     }
 
     /// lib0 `writeAny`.
@@ -104,8 +148,9 @@ struct ByteWriter {
         case .double(let number): writeNumber(number)
         case .bigint(let number):
             write(122)
+            reserve(8)
             let bits = UInt64(bitPattern: number)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) { store(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         case .string(let string): write(119); writeString(string)
         case .bytes(let data): write(116); writeVarBytes(data)
         case .array(let values):

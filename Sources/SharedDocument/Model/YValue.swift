@@ -14,7 +14,9 @@ public enum YValue: Equatable, Sendable {
     case string(String)
     case bytes([UInt8])
     case array([YValue])
-    case object(YObject)
+    /// Indirect: ``YObject`` is two containers wide, and an array of values (a `push` of many
+    /// items) would pay that width for every element.
+    indirect case object(YObject)
 
     /// A JSON-like object from key/value pairs; later duplicates replace earlier ones.
     public static func object(_ pairs: KeyValuePairs<String, YValue>) -> YValue {

@@ -173,7 +173,7 @@ public enum Updates {
 }
 
 /// Yjs's `LazyStructWriter`: structs written per client run, counts filled in at the end.
-struct LazyWriter {
+struct LazyWriter: ~Copyable {
     private var parts: [(count: Int, bytes: [UInt8])] = []
     private var current = ByteWriter()
     private var currentClient = 0

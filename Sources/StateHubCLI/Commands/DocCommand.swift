@@ -14,10 +14,12 @@ struct DocCommand: AsyncParsableCommand {
             instead of printing JSON. Only update format v1 is read: a v2 update \
             (encodeStateAsUpdateV2) is recognised and refused.
 
-            Exit codes: 0 the document is complete; 1 an update cannot be read (malformed, or \
-            format v2), an output cannot be written, or the document nests shared types deeper \
-            than 512 levels, which JSON cannot show (--merge and --diff still work); 2 a file cannot be opened or an argument \
-            is wrong; 3 the document was printed, but the updates hold structs or deletes that \
+            Exit codes: 0 the document is complete (or, with --merge, the merged update was \
+            written; a document too deep to print as JSON is then only noted on standard \
+            error); 1 an update cannot be read (malformed, or format v2), an output cannot be \
+            written (nothing is written then), or, without --merge, the document nests shared \
+            types deeper than 512 levels, which JSON cannot show (--merge and --diff still \
+            work); 2 a file cannot be opened or an argument is wrong; 3 the document was printed, but the updates hold structs or deletes that \
             wait for content they do not include (listed on standard error: which clients, \
             from which clocks).
             """
@@ -83,6 +85,12 @@ struct DocCommand: AsyncParsableCommand {
         do {
             json = try document.toJSON()
         } catch {
+            // With --merge the merged update is the output asked for, and it is written: exit 0.
+            // Without it, nothing was produced: exit 1.
+            if let mergeOutput {
+                Output.error("statehub: the document cannot be shown as JSON: \(error); not printed (the merged update was written to \(mergeOutput))")
+                return
+            }
             Output.error("statehub: the document cannot be shown as JSON: \(error) (--merge and --diff work at any depth)")
             throw ExitCode(1)
         }

@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
             an active Pinia, the sync plugin, the bridge's page shim with `document` and \
             `invokeNative` against a headless shell). Files are evaluated in order (ES modules \
             are bundled with esbuild first). Each --dispatch names STORE.ACTION and is followed \
-            by a JSON array of arguments (optional; default []); dispatches run in order, each \
+            by a JSON array of arguments (optional; default []), or written as a call with JSON \
+            arguments, 'cart.add("A1", 2)'; dispatches run in order, each \
             awaited until it settles. Then every mirrored store is printed as JSON, and the \
             headless shell's final state.
 
@@ -28,8 +29,14 @@ struct RunCommand: AsyncParsableCommand {
             process over --memory-limit is stopped; each way the run exits 1.
 
             Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
-            unhandled, a timer callback throws, a dispatch fails, or a mirror differs from the \
-            engine's $state; 2 for an unreadable file or a malformed argument.
+            unhandled, a timer callback throws, a dispatch fails, a mirror differs from the \
+            engine's $state, a store the page created never reached its mirror, or the hub \
+            recorded a problem (a message refused or repaired; each is printed as "hub: …"); \
+            2 for an unreadable file or a malformed argument.
+
+            --json prints one JSON object on stdout whatever happens (ok, error, dispatches, \
+            stores, shell, problems, diagnostics; docs/cli.md); the scripts' console output \
+            and the diagnostics then go to stderr.
             """
     )
 
@@ -37,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
     var files: [String] = []
 
     @Option(name: .customLong("dispatch"), parsing: .upToNextOption,
-            help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array.", valueName: "STORE.ACTION ARGS_JSON"))
+            help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array (or STORE.ACTION(ARG, ...) with JSON arguments).", valueName: "STORE.ACTION ARGS_JSON"))
     var dispatchValues: [String] = []
 
     @OptionGroup var page: PageOptions
@@ -56,6 +63,24 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var remote: ServerRunOptions
 
     func run() async throws {
+        let report = json ? RunReport() : nil
+        report?.activate()
+        do {
+            try await runPage(report: report)
+        } catch {
+            // Ended before the page ran (an argument, a file, esbuild): the object is still printed.
+            if let report {
+                let code = (error as? ExitCode)?.rawValue ?? 1
+                report.failWithLastDiagnostic(kind: code == 2 ? "usage" : "error")
+                report.print(ok: false)
+            }
+            throw error
+        }
+    }
+
+    /// Everything `run` does; it ends the process itself (``PageSession/finish(failed:)``)
+    /// once the page has run, and throws only before that.
+    private func runPage(report: RunReport?) async throws {
         let dispatches: [PlannedDispatch]
         let filesAfterDispatch: [String]
         var options = page
@@ -68,26 +93,39 @@ struct RunCommand: AsyncParsableCommand {
             }
         } catch { throw error.exit() }
         let delivered = try await deliveredFiles()  // server (issue 14)
-        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main")
+        report?.setDelivery(delivered.delivery)
+        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report)
         let hub = session.page.hub
         var failed = false
-        var results: [JSONValue] = []
         for planned in dispatches {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
+            let name = "\(planned.store).\(planned.action)"
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
-                if json {
-                    results.append(["dispatch": .string("\(planned.store).\(planned.action)"), "ok": true, "value": result])
+                if let report {
+                    report.addDispatch(["dispatch": .string(name), "ok": true, "value": result])
                 } else {
-                    Output.line("→ \(planned.store).\(planned.action)(\(planned.argumentsText)) = \(result.javaScriptText())")
+                    Output.line("→ \(name)(\(planned.argumentsText)) = \(result.javaScriptText())")
                 }
             } catch let error as StateHubError {
                 failed = true
                 let text = await Suggestions.explain(error, hub: hub, engine: session.page.engine, timeLimit: session.timeLimit)
-                results.append(["dispatch": .string("\(planned.store).\(planned.action)"), "ok": false, "error": .string(text)])
-                Output.error("✗ \(planned.store).\(planned.action)(\(planned.argumentsText)) failed: \(text)")
+                var stack: String?
                 if case .actionThrew(_, _, let failure) = error, !failure.stack.isEmpty {
-                    Output.error(failure.stack.split(separator: "\n").map { "    at \($0)" }.joined(separator: "\n"))
+                    stack = failure.stack.split(separator: "\n").map { "    at \($0)" }.joined(separator: "\n")
+                }
+                Output.error("✗ \(name)(\(planned.argumentsText)) failed: \(text)")
+                if let stack { Output.error(stack) }
+                if let report {
+                    var failure = RunReport.Failure(kind: error.isStop ? "stopped" : "dispatch", printed: "\(name) failed: \(text)" + (stack.map { "\n" + $0 } ?? ""))
+                    failure.locate(in: error)
+                    var entry: JSONValue.ObjectMembers = ["dispatch": .string(name), "ok": false, "error": .string(SourceMaps.shared.rewrite(text)), "kind": .string(failure.kind)]
+                    if let file = failure.file { entry["file"] = .string(file) }
+                    if let line = failure.line { entry["line"] = .number(Double(line)) }
+                    if let column = failure.column { entry["column"] = .number(Double(column)) }
+                    if let stack { entry["stack"] = .string(SourceMaps.shared.rewrite(stack)) }
+                    report.addDispatch(.object(entry))
+                    report.fail(failure)
                 }
                 // A stop leaves the page usable (the hub resyncs the store), so the dispatches
                 // after it run as they would after an action that threw.
@@ -98,42 +136,79 @@ struct RunCommand: AsyncParsableCommand {
         session.guardian.armDeadline(after: session.timeLimit + .seconds(30), reason: "the page did not become idle after the run")
         _ = await session.page.bridge.waitUntilQuiet(timeout: session.timeLimit)
         await session.settle()
-        var problems: [JSONValue] = []
-        for problem in hub.problems {
-            if json { problems.append(.string(problem.description)) } else { Output.error("hub: \(problem)") }
+        // A problem is something the hub refused or had to repair (a message over a cap, an
+        // operation that did not apply, a page's error): the run did not do what it said.
+        let problems = hub.problems
+        if !problems.isEmpty {
+            failed = true
+            report?.fail(kind: "problems", printed: "statehub: the hub recorded \(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])")
+            if report == nil { for problem in problems { Output.error("hub: \(problem)") } }
         }
-        if !(try await hotSwap(session.page.engine, trace: session.recorder)) { failed = true }   // js engineer (issue 13)
+        if !(try await hotSwap(session.page.engine, trace: session.recorder)) {   // js engineer (issue 13)
+            failed = true
+            report?.failWithLastDiagnostic(kind: "hotSwap")
+        }
 
         var mirrors: [(String, JSONValue)] = []
         for storeId in hub.storeIDs {
             guard let mirror = hub.state(of: storeId) else { continue }
             mirrors.append((storeId, mirror))
-            if !json { Output.line("\(storeId) = \(mirror.prettyText())") }
+            if report == nil { Output.line("\(storeId) = \(mirror.prettyText())") }
             do {
                 let actual = try await session.page.engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(storeId).jsonText())])")
                 if let difference = mirror.firstDifference(from: actual) {
                     failed = true
                     Output.error("✗ mirror of \(storeId) differs from the engine's $state at \(difference)")
+                    report?.failWithLastDiagnostic(kind: "mirror")
                 }
             } catch {
                 failed = true
                 Output.error("✗ could not read the engine's $state of \(storeId): \(error)")
+                report?.failWithLastDiagnostic(kind: "mirror")
             }
         }
-        let shellState = session.shell.state.jsonValue
-        if json {
-            var object = JSONValue.ObjectMembers()
-            object["dispatches"] = .array(results)
-            object["stores"] = .object(.init(uniqueKeysWithValues: mirrors.map { (JSONKey($0.0), $0.1) }))
-            object["shell"] = shellState
-            object["problems"] = .array(problems)
-            if let delivery = delivered.delivery { object["delivery"] = delivery }
-            object["ok"] = .bool(!failed)
-            Output.raw(JSONValue.object(object).jsonText())
-        } else {
-            Output.line("shell = \(shellState.prettyText())")
+        if !options.bare {
+            for storeId in await Self.storesInPage(session.page.engine) where hub.state(of: storeId) == nil {
+                failed = true
+                Output.error("✗ store \(storeId) was created in the page but never reached the mirror: " + Suggestions.whyNotMirrored(storeId, hub: hub))
+                report?.failWithLastDiagnostic(kind: "notMirrored")
+            }
         }
-        session.finish(failed: failed)
+        if report == nil { Output.line("shell = \(session.shell.state.jsonValue.prettyText())") }
+        session.finish(failed: failed, stores: mirrors)
+    }
+
+    /// The ids of the stores created in the page's active Pinia (empty when it has none).
+    static func storesInPage(_ engine: JavaScriptEngine) async -> [String] {
+        let script = "(function(){var p=typeof getActivePinia==='function'&&getActivePinia();return p&&p._s?Array.from(p._s.keys()):[]})()"
+        return ((try? await engine.evaluate(script))?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}
+
+extension StateHubError {
+    /// Whether the page stopped the action at its time limit.
+    var isStop: Bool {
+        if case .stopped = self { return true }
+        return false
+    }
+}
+
+extension RunReport.Failure {
+    /// Takes the file and line from the error when the printed text did not start with them:
+    /// the first frame of a thrown error's stack, or the place a stop names.
+    mutating func locate(in error: StateHubError) {
+        guard file == nil else { return }
+        var candidate: String?
+        switch error {
+        case .actionThrew(_, _, let failure):
+            candidate = failure.stack.split(separator: "\n").first.map { frame in String(frame.split(separator: "@").last ?? frame) }
+        case .stopped(_, _, _, let reason):
+            candidate = Report.location(in: reason)
+        default:
+            break
+        }
+        guard let candidate, let place = Self.leadingPlace(SourceMaps.shared.rewrite(candidate)) else { return }
+        (file, line, column) = (place.file, place.line, place.column)
     }
 }
 
@@ -159,11 +234,28 @@ struct PlannedDispatch {
                 files.append(target)
                 continue
             }
-            let parts = target.split(separator: ".", maxSplits: 1).map(String.init)
+            var parts = target.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw .badArgument("--dispatch needs STORE.ACTION, got \"\(target)\" (script files go before the options, or after them all: statehub run a.js --dispatch cart.add '[1]')")
             }
             var arguments: [JSONValue] = []
+            // `cart.add(1, "a")` as people write calls: the part in parentheses is the JSON array's inside.
+            var called = false
+            if let open = parts[1].firstIndex(of: "("), parts[1].hasSuffix(")"), open > parts[1].startIndex {
+                let inside = parts[1][parts[1].index(after: open) ..< parts[1].index(before: parts[1].endIndex)]
+                guard case .array(let array)? = try? JSONValue(parsing: "[" + inside + "]") else {
+                    throw .badArgument("the arguments in --dispatch \(target) must be JSON values separated by commas, e.g. \(parts[0]).\(parts[1][..<open])(1, \"a\"), or write them as a JSON array after it: --dispatch \(parts[0]).\(parts[1][..<open]) '[1, \"a\"]'")
+                }
+                arguments = array
+                parts[1] = String(parts[1][..<open])
+                called = true
+            }
+            if !called, parts[1].contains("(") || parts[1].contains(")") {
+                throw .badArgument("--dispatch \(target): write a call as STORE.ACTION(ARG, ...) with JSON arguments and both parentheses, quoted for the shell, or the arguments as a JSON array after it: --dispatch \(parts[0]).\(parts[1].prefix(while: { $0 != "(" && $0 != ")" })) '[1]'")
+            }
+            if called, index < values.count, values[index].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
+                throw .badArgument("--dispatch \(target) has its arguments in parentheses and again in \(values[index]): give them once")
+            }
             if index < values.count, values[index].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
                 let text = values[index]
                 index += 1
@@ -173,7 +265,7 @@ struct PlannedDispatch {
                 } catch {
                     throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[1, \"a\"]': \(text)")
                 }
-            } else if index < values.count, !isScriptPath(values[index]),
+            } else if !called, index < values.count, !isScriptPath(values[index]),
                       !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
                 throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '\(suggestion(for: values[index]))', not \(values[index])")
             }

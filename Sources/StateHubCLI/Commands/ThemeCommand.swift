@@ -12,7 +12,13 @@ struct ThemeCommand: AsyncParsableCommand {
     )
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Report every error and warning, each with its JSON path and line:column, in one pass (exit 0, or 1 on errors).")
+        static let configuration = CommandConfiguration(
+            abstract: "Report every error and warning, each with its JSON path and line:column, in one pass.",
+            discussion: """
+                Exit 0 when the theme is valid (warnings allowed), 1 when it has errors, 2 when \
+                the file cannot be read. A JSON syntax error keeps the schema and value checks \
+                from running: the summary line says so (`schemaChecked: false` in --json).
+                """)
 
         @Argument(help: "A theme JSON file.")
         var file: String
@@ -21,7 +27,15 @@ struct ThemeCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            do { try ScriptFile.requireReadable([file]) } catch { throw error.exit() }
+            do { try ScriptFile.requireReadable([file]) } catch {
+                if json {
+                    // `--json` prints its object on every outcome (docs/cli.md).
+                    let object: JSONValue = ["file": .string(file), "ok": false, "schemaChecked": false, "issues": [],
+                                             "error": ["kind": "unreadable", "message": .string(error.description), "file": .string(file)]]
+                    Output.raw(object.jsonText())
+                }
+                throw error.exit()
+            }
             let report = ThemeCheck.run(URL(fileURLWithPath: file))
             if json {
                 let issues: [JSONValue] = report.issues.map { issue in
@@ -33,7 +47,8 @@ struct ThemeCommand: AsyncParsableCommand {
                     object["message"] = .string(issue.problem.message)
                     return .object(object)
                 }
-                let object: JSONValue = ["file": .string(file), "ok": .bool(report.isValid), "issues": .array(issues)]
+                let object: JSONValue = ["file": .string(file), "ok": .bool(report.isValid), "schemaChecked": .bool(report.schemaChecked),
+                                         "issues": .array(issues)]
                 Output.raw(object.jsonText())
             } else {
                 for line in report.lines { Output.line(line) }

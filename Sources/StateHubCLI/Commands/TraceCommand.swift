@@ -12,20 +12,72 @@ struct TraceCommand: AsyncParsableCommand {
         subcommands: [Show.self, Replay.self, View.self]
     )
 
-    /// Reads a trace; a cut last line (a killed writer) is reported and the rest is read.
-    static func read(_ path: String, maximumLineBytes: Int) throws -> [TraceRecord] {
-        guard maximumLineBytes > 0 else { throw CLIError.badArgument("--max-line-bytes must be at least 1, not \(maximumLineBytes)").exit() }
+    /// A trace read, with the note about a cut last line (a killed writer) when there was one.
+    struct Loaded {
+        var records: [TraceRecord]
+        var cutLineNote: String?
+    }
+
+    /// Why a trace could not be read: exit 2, `message` on stderr (or in the `--json` object).
+    struct ReadFailure: Error {
+        var kind: String
+        var message: String
+        var line: Int?
+    }
+
+    /// Reads a trace; a cut last line is reported (``Loaded/cutLineNote``) and the rest is read.
+    static func load(_ path: String, maximumLineBytes: Int) -> Result<Loaded, ReadFailure> {
+        guard maximumLineBytes > 0 else {
+            return .failure(ReadFailure(kind: "usage", message: "statehub: --max-line-bytes must be at least 1, not \(maximumLineBytes)"))
+        }
         do {
             let recovered = try TraceFile.readRecovering(from: path, maximumLineBytes: maximumLineBytes)
-            if let line = recovered.cutLine {
-                Output.error("statehub: \(path):\(line): the last line is cut (the recording process was killed?); read the \(recovered.records.count) records before it")
-            }
-            return recovered.records
+            let note = recovered.cutLine.map { "statehub: \(path):\($0): the last line is cut (the recording process was killed?); read the \(recovered.records.count) records before it" }
+            return .success(Loaded(records: recovered.records, cutLineNote: note))
         } catch {
-            if case .unreadable = error { throw CLIError.unreadableFile(path: path, reason: "no such file or unreadable").exit() }
-            Output.error("statehub: \(path): \(error)")
+            switch error {
+            case .unreadable: return .failure(ReadFailure(kind: "unreadable", message: CLIError.unreadableFile(path: path, reason: "no such file or unreadable").description))
+            case .invalidLine(let line, _), .lineTooLong(let line, _): return .failure(ReadFailure(kind: "invalidLine", message: "statehub: \(path):\(line): \(error)", line: line))
+            case .unwritable: return .failure(ReadFailure(kind: "unreadable", message: "statehub: \(path): \(error)"))
+            }
+        }
+    }
+
+    /// Reads a trace for the text commands: failures print and exit 2; a cut line is printed.
+    static func read(_ path: String, maximumLineBytes: Int) throws -> [TraceRecord] {
+        switch load(path, maximumLineBytes: maximumLineBytes) {
+        case .success(let loaded):
+            if let note = loaded.cutLineNote { Output.error(note) }
+            return loaded.records
+        case .failure(let failure):
+            Output.error(failure.message)
             throw ExitCode(2)
         }
+    }
+
+    /// `{"kind", "message", "file", "line"}` of a failure or note, for `--json`.
+    static func errorJSON(kind: String, message: String, file: String, line: Int?) -> JSONValue {
+        var object: JSONValue.ObjectMembers = ["kind": .string(kind), "message": .string(message), "file": .string(file)]
+        if let line { object["line"] = .number(Double(line)) }
+        return .object(object)
+    }
+
+    /// What replaying `records` the way the live hub applied them went wrong with: each
+    /// record the hub could not apply (an operation that failed, a message refused as too
+    /// deep or malformed, a sequence gap…), by step. Results that answer no dispatch are
+    /// expected in a replay and are not listed.
+    static func replayProblems(_ records: [TraceRecord], until: Int? = nil) -> (mirrors: [String: JSONValue], problems: [(record: TraceRecord, problem: String)]) {
+        let replay = TraceReplay()
+        var problems: [(TraceRecord, String)] = []
+        for record in records where until.map({ record.step <= $0 }) ?? true {
+            let before = replay.problems.count
+            replay.apply(record)
+            for problem in replay.problems.dropFirst(before) {
+                if case .unmatchedResult = problem.kind { continue }
+                problems.append((record, problem.description))
+            }
+        }
+        return (replay.mirrors, problems)
     }
 
     struct Show: AsyncParsableCommand {
@@ -42,24 +94,20 @@ struct TraceCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
+            if json { try printJSON() }
             let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
             let model = TimelineModel(records: records)
-            if json {
-                for step in model.steps { Output.raw(step.json.jsonText()) }
-                return
-            }
             let replay = TraceReplay()
             var byStep: [Int: TimelineModel.Step] = [:]
             for step in model.steps { byStep[step.step] = step }
-            var lastAction: String?
             // Replay as the timeline is written, so each line also gets the problems the hub saw.
             Output.line(TraceTimeline.render(records, describe: { record in
                 let problems = (replay.apply(record) ?? "").split(separator: "\n").filter { $0.hasPrefix("! ") }.map(String.init)
                 guard let step = byStep[record.step] else { return problems.isEmpty ? nil : problems.joined(separator: "\n") }
                 var lines: [String] = []
-                if let action = step.action, action != lastAction { lines.append("in \(action)") }
+                // Every record of an action names it: two calls of one action in a row are two actions.
+                if let action = step.action { lines.append("in \(action)") }
                 if let inner = step.innerAction { lines.append("by \(inner)") }
-                lastAction = step.action ?? (step.channel == TraceChannel.bridge ? lastAction : nil)
                 if let summary = step.summary, record.type != "sync_state" { lines.append(summary.cutLine(limit: 300)) }
                 lines += step.changes.map {
                     "\($0.refused ? "refused: " : "")\(step.store ?? "?")\($0.kind == "snapshot" ? " " : ".")\($0.text)".cutLine(limit: 300)
@@ -67,6 +115,34 @@ struct TraceCommand: AsyncParsableCommand {
                 lines += problems
                 return lines.isEmpty ? nil : lines.joined(separator: "\n")
             }))
+        }
+
+        /// `--json`: one object, whatever happens (docs/trace.md): `ok`, the steps, what the
+        /// replay could not apply, the cut-line note; on a read failure `ok: false` and `error`.
+        private func printJSON() throws -> Never {
+            var object: JSONValue.ObjectMembers = ["file": .string(file)]
+            switch TraceCommand.load(file, maximumLineBytes: maxLineBytes) {
+            case .failure(let failure):
+                Output.error(failure.message)
+                object["ok"] = false
+                object["error"] = TraceCommand.errorJSON(kind: failure.kind, message: failure.message, file: file, line: failure.line)
+                object["steps"] = .array([])
+                Output.raw(JSONValue.object(object).jsonText())
+                Foundation.exit(2)
+            case .success(let loaded):
+                object["ok"] = true
+                object["steps"] = .array(TimelineModel(records: loaded.records).steps.map(\.json))
+                let problems = TraceCommand.replayProblems(loaded.records).problems
+                object["problems"] = .array(problems.map { ["step": .number(Double($0.record.step)), "type": .string($0.record.type), "problem": .string($0.problem)] })
+                var warnings: [JSONValue] = []
+                if let note = loaded.cutLineNote {
+                    Output.error(note)
+                    warnings.append(TraceCommand.errorJSON(kind: "cutLine", message: note, file: file, line: nil))
+                }
+                object["warnings"] = .array(warnings)
+                Output.raw(JSONValue.object(object).jsonText())
+                Foundation.exit(0)
+            }
         }
     }
 
@@ -89,11 +165,19 @@ struct TraceCommand: AsyncParsableCommand {
                 Output.error("statehub: --until \(until) is outside the trace (steps \(records.first?.step ?? 0)…\(records.last?.step ?? 0))")
                 throw ExitCode(2)
             }
-            let mirrors = TraceReplay.mirrors(after: records, until: until)
+            let (mirrors, problems) = TraceCommand.replayProblems(records, until: until)
             let last = until ?? records.last?.step ?? 0
             Output.line("state at step \(last):")
             for storeId in mirrors.keys.sorted() {
                 Output.line("\(storeId) = \(mirrors[storeId]?.prettyText() ?? "null")")
+            }
+            // A record the hub could not apply: the state above is not what the page had.
+            guard problems.isEmpty else {
+                for (record, problem) in problems {
+                    Output.error("statehub: \(file): step \(record.step) (\(record.type)\(record.store.map { " of \($0)" } ?? "")) could not be applied: \(problem)")
+                }
+                Output.error("statehub: \(problems.count) record\(problems.count == 1 ? "" : "s") could not be applied; the state printed leaves \(problems.count == 1 ? "it" : "them") out")
+                throw ExitCode(1)
             }
         }
     }

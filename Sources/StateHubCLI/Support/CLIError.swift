@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 
 /// Errors the CLI reports as one line on stderr, each with its exit code.
 enum CLIError: Error, CustomStringConvertible {
@@ -27,12 +28,29 @@ enum CLIError: Error, CustomStringConvertible {
 /// stdout and stderr, unbuffered enough for interleaved console output. Every line is cut
 /// to a few KB with a note, so a huge value cannot flood a terminal or a log.
 enum Output {
-    /// Locations in bundled ES modules are mapped back to their sources (``SourceMaps``).
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((cut(SourceMaps.shared.rewrite(text)) + "\n").utf8))
+    /// The `--json` report being filled, if any: stdout is then kept for its one object.
+    private static let report = Mutex<RunReport?>(nil)
+
+    static func setReport(_ value: RunReport?) {
+        report.withLock { $0 = value }
     }
 
+    /// Locations in bundled ES modules are mapped back to their sources (``SourceMaps``).
+    /// Under `--json` this goes to stderr: stdout holds the JSON object alone.
+    static func line(_ text: String) {
+        let handle = report.withLock { $0 == nil } ? FileHandle.standardOutput : FileHandle.standardError
+        handle.write(Data((cut(SourceMaps.shared.rewrite(text)) + "\n").utf8))
+    }
+
+    /// A diagnostic: stderr, and the `--json` report's `diagnostics`.
     static func error(_ text: String) {
+        let mapped = cut(SourceMaps.shared.rewrite(text))
+        report.withLock { $0 }?.noteDiagnostic(mapped)
+        FileHandle.standardError.write(Data((mapped + "\n").utf8))
+    }
+
+    /// A script's own `console.warn` / `console.error`: stderr, never a diagnostic.
+    static func consoleError(_ text: String) {
         FileHandle.standardError.write(Data((cut(SourceMaps.shared.rewrite(text)) + "\n").utf8))
     }
 

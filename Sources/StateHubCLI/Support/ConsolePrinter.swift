@@ -1,10 +1,11 @@
 import JSEngine
 
-/// Sends `console.*` from scripts to the terminal: `warn` and `error` to stderr, the rest to stdout.
+/// Sends `console.*` from scripts to the terminal: `warn` and `error` to stderr, the rest to
+/// stdout (to stderr as well under `run --json`, whose stdout is its JSON object).
 enum ConsolePrinter {
     static let handler: @Sendable (ConsoleMessage) -> Void = { message in
         switch message.level {
-        case .warn, .error: Output.error(message.text)
+        case .warn, .error: Output.consoleError(message.text)
         case .log, .info, .debug: Output.line(message.text)
         }
     }

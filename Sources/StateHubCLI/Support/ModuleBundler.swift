@@ -1,4 +1,5 @@
 import Foundation
+import JSEngine
 
 /// Turns ES-module sources into one classic script with esbuild (Debian's `esbuild`).
 ///
@@ -43,11 +44,18 @@ enum ModuleBundler {
     ///
     /// - Throws: ``BundleError``.
     static func bundle(path: String) throws(BundleError) -> String {
+        try bundleWithMap(path: path, sourcesContent: false).code
+    }
+
+    /// Bundles the module at `path`; also returns esbuild's own source map (version 3 JSON)
+    /// of the result, its mappings shifted one line for the wrapper's first line, `nil` when
+    /// esbuild wrote none. `sourcesContent` embeds the sources in the map.
+    static func bundleWithMap(path: String, sourcesContent: Bool) throws(BundleError) -> (code: String, map: JSONValue?) {
         guard let esbuild = esbuildPath() else { throw .esbuildMissing }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: esbuild)
         process.arguments = [path, "--bundle", "--format=iife", "--log-level=error", "--charset=utf8",
-                             "--target=es2020", "--sourcemap=inline", "--sources-content=false"] + mappedModules.map { "--external:\($0)" }
+                             "--target=es2020", "--sourcemap=inline", "--sources-content=\(sourcesContent)"] + mappedModules.map { "--external:\($0)" }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -67,21 +75,56 @@ enum ModuleBundler {
             throw .esbuildFailed(path: path, output: String(decoding: stderrData, as: UTF8.self))
         }
         var code = String(decoding: stdoutData, as: UTF8.self)
+        var raw: JSONValue?
         if let taken = takeSourceMap(code) {
             code = taken.code
             SourceMaps.shared.register(taken.map, for: path, lineOffset: 1) // the banner's line
+            raw = taken.json
         }
-        return banner + "\n" + code + footer + "\n"
+        // One generated line with no mappings (a leading `;`) for the banner.
+        if case .object(var members)? = raw, let mappings = members["mappings"]?.stringValue {
+            members["mappings"] = .string(";" + mappings)
+            raw = .object(members)
+        }
+        return (banner + "\n" + code + footer + "\n", raw)
     }
 
     static let sourceMapPrefix = "//# sourceMappingURL=data:application/json;base64,"
 
-    /// esbuild's output without its inline map comment, and the map; `nil` when there is none.
-    static func takeSourceMap(_ code: String) -> (code: String, map: SourceMap)? {
+    /// esbuild's output without its inline map comment, and the map (decoded, and as JSON);
+    /// `nil` when there is none.
+    static func takeSourceMap(_ code: String) -> (code: String, map: SourceMap, json: JSONValue)? {
         guard let comment = code.range(of: sourceMapPrefix, options: .backwards) else { return nil }
         let encoded = code[comment.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let data = Data(base64Encoded: encoded), let map = SourceMap(json: String(decoding: data, as: UTF8.self)) else { return nil }
-        return (String(code[..<comment.lowerBound]), map)
+        guard let data = Data(base64Encoded: encoded) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let map = SourceMap(json: text), let json = try? JSONValue(parsing: text) else { return nil }
+        return (String(code[..<comment.lowerBound]), map, json)
+    }
+
+    /// `map` for a map file written at `mapPath`: `sources` (esbuild names them relative to
+    /// the working directory) made relative to the map's folder, as the format reads them,
+    /// and `file` naming the bundle.
+    static func relocate(_ map: JSONValue, mapPath: String, bundlePath: String) -> JSONValue {
+        guard case .object(var members) = map else { return map }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let folder = URL(fileURLWithPath: mapPath, relativeTo: cwd).standardizedFileURL.deletingLastPathComponent()
+        if let sources = members["sources"]?.arrayValue {
+            members["sources"] = .array(sources.map { source in
+                guard let name = source.stringValue else { return source }
+                let absolute = URL(fileURLWithPath: name, relativeTo: cwd).standardizedFileURL
+                return .string(relativePath(absolute.pathComponents, from: folder.pathComponents))
+            })
+        }
+        members["file"] = .string((bundlePath as NSString).lastPathComponent)
+        return .object(members)
+    }
+
+    private static func relativePath(_ target: [String], from base: [String]) -> String {
+        var common = 0
+        while common < target.count, common < base.count, target[common] == base[common] { common += 1 }
+        let ups = Array(repeating: "..", count: base.count - common)
+        return (ups + target[common...]).joined(separator: "/")
     }
 }
 

@@ -20,9 +20,12 @@ struct PageSession {
     let shell: HeadlessShell
     /// What the run is doing (a file, a dispatch), for messages printed from other threads.
     let current: CurrentStep
+    /// `run --json`'s object, printed on every way the process exits.
+    let report: RunReport?
 
     /// Validates the options, reads the files, builds the page and runs the files.
-    static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction()) async throws -> PageSession {
+    static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction(),
+                      report: RunReport? = nil) async throws -> PageSession {
         let timeLimit: Duration
         let wallLimit: Duration
         let memoryLimit: Int?
@@ -52,6 +55,7 @@ struct PageSession {
                 loaded.append(ScriptFile(path: script.path, source: try ModuleBundler.bundle(path: script.path)))
             } catch {
                 Output.error(error.description)
+                report?.fail(kind: "bundle", printed: error.description)
                 if case .esbuildMissing = error { throw ExitCode(2) }
                 throw ExitCode(1)
             }
@@ -64,9 +68,9 @@ struct PageSession {
             }
         }
         let current = CurrentStep()
-        let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, context: { current.value })
+        let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, report: report, context: { current.value })
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.
-        guardian.armDeadline(after: wallLimit) { current.describeUnfinished(after: wallLimit) }
+        guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)
         let page: HostedPage
         do {
@@ -82,29 +86,30 @@ struct PageSession {
                 shell: shell,
                 onConsole: ConsolePrinter.handler,
                 onUnresponsive: { activity in
-                    guardian.exit(1, message: current.describeUnresponsive(activity, timeLimit: timeLimit))
+                    guardian.exit(1, kind: "unresponsive", message: current.describeUnresponsive(activity, timeLimit: timeLimit))
                 }))
         } catch {
-            guardian.exit(1, message: "statehub: \(error)")
+            guardian.exit(1, kind: "setup", message: "statehub: \(error)")
         }
+        report?.attach(hub: page.hub, shell: shell)
         if !options.bare {
             do { try await page.engine.execute(Suggestions.definedStoresScript, sourceURL: "statehub:cli/defined-stores.js") } catch {
-                guardian.exit(1, message: "statehub: \(error)")
+                guardian.exit(1, kind: "setup", message: "statehub: \(error)")
             }
         }
         current.engine = page.engine
         // Past the wall limit, so that limit's message (which says what was pending) comes first.
         let session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: wallLimit + .seconds(5),
-                                  recorder: recorder, shell: shell, current: current)
+                                  recorder: recorder, shell: shell, current: current, report: report)
         for script in loaded {
             current.value = script.path
             do {
                 try await page.load(.init(path: script.path, source: script.source))
             } catch {
                 if case .bundle(_, let underlying) = error {
-                    session.fail(Report.describe(underlying, file: script.path, timeLimit: timeLimit, source: script.source))
+                    session.fail(Report.describe(underlying, file: script.path, timeLimit: timeLimit, source: script.source), kind: Report.kind(of: underlying))
                 }
-                session.fail("statehub: \(error)")
+                session.fail("statehub: \(error)", kind: "setup")
             }
             await session.failOnUnhandled()
         }
@@ -117,34 +122,41 @@ struct PageSession {
         do {
             try await page.engine.waitUntilIdle(timeout: idleLimit)
         } catch let error as JavaScriptError {
-            fail(ConsolePrinter.describe(error))
+            fail(ConsolePrinter.describe(error), kind: "uncaughtException")
         } catch {
-            fail(Report.describe(error, file: nil, timeLimit: timeLimit, source: nil))
+            fail(Report.describe(error, file: nil, timeLimit: timeLimit, source: nil), kind: Report.kind(of: error))
         }
         await failOnUnhandled()
     }
 
-    /// Exits 1 on the first unhandled rejection or error thrown in a timer, as `eval` always did.
+    /// Exits 1 on the first unhandled rejection, error thrown in a timer, or stop of a
+    /// microtask or timer (printed as a stop: `FILE:LINE: stopped after N s`), as `eval` always did.
     func failOnUnhandled() async {
-        if let first = await page.engine.unhandledErrors.first {
-            var error = first.error
-            error.message = (first.kind == .unhandledRejection ? "unhandled promise rejection: " : "uncaught exception: ") + error.message
-            fail(ConsolePrinter.describe(error))
+        guard let first = await page.engine.unhandledErrors.first else { return }
+        var error = first.error
+        switch first.kind {
+        case .unhandledRejection:
+            error.message = "unhandled promise rejection: " + error.message
+            fail(ConsolePrinter.describe(error), kind: "unhandledRejection")
+        case .uncaughtException:
+            error.message = "uncaught exception: " + error.message
+            fail(ConsolePrinter.describe(error), kind: "uncaughtException")
+        case .timeLimitExceeded:
+            let place = error.sourceURL.map { $0 + (error.line.map { ":\($0)" } ?? "") } ?? current.value
+            fail("\(place): stopped after \(timeLimit.secondsText) (a timer callback or microtask ran past the time limit; --time-limit changes it)",
+                 kind: "stopped")
         }
     }
 
-    /// Prints `message`, closes the trace and exits 1.
-    func fail(_ message: String) -> Never {
-        guardian.exit(1, message: message)
+    /// Prints `message`, closes the trace, prints the `--json` object and exits 1.
+    func fail(_ message: String, kind: String) -> Never {
+        guardian.exit(1, kind: kind, message: message)
     }
 
-    /// Closes the trace; exits 1 if it could not be written, or if `failed`.
-    func finish(failed: Bool) -> Never {
-        if let problem = guardian.closeTrace() {
-            Output.error(problem)
-            Foundation.exit(1)
-        }
-        Foundation.exit(failed ? 1 : 0)
+    /// Closes the trace and prints the `--json` object; exits 1 if the trace could not be
+    /// written, or if `failed`.
+    func finish(failed: Bool, stores: [(String, JSONValue)]? = nil) -> Never {
+        guardian.finish(failed: failed, stores: stores)
     }
 }
 

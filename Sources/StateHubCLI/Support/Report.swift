@@ -26,6 +26,15 @@ enum Report {
         return "statehub: \(error)"
     }
 
+    /// The `kind` of `run --json`'s `error` for a failure of a page: `stopped` (the time
+    /// limit), `exception` (a script threw), else `error`.
+    static func kind(of error: any Error) -> String {
+        if let engineError = error as? EngineError, case .executionTimeLimitExceeded = engineError { return "stopped" }
+        if let hubError = error as? StateHubError, case .stopped = hubError { return "stopped" }
+        if error is JavaScriptError { return "exception" }
+        return "error"
+    }
+
     /// `FILE:LINE: stopped after N s`, with the file and line the engine names when it does.
     static func stopped(_ error: EngineError, file: String?, timeLimit: Duration) -> String {
         let place = location(in: error.description) ?? file ?? "<script>"

@@ -1,26 +1,30 @@
 import Dispatch
 import Foundation
+import JSEngine
 import Synchronization
 import Trace
 
 /// Makes a run end, whatever the page does: SIGINT / SIGTERM flush and close the trace
 /// and exit; a memory watch stops a run that allocates without bound; a deadline ends a
-/// run whose page does not come back after a stop. Every path closes the trace first.
+/// run whose page does not come back after a stop. Every path closes the trace first, and
+/// prints `run --json`'s object when there is one (``RunReport``).
 final class RunGuard: Sendable {
     private let recorder: TraceRecorder?
+    private let report: RunReport?
     /// Written once in `init`, read never: kept so the sources stay alive.
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
     private let memoryWatch: Mutex<MemoryWatch?> = Mutex(nil)
     private let exiting = Mutex(false)
 
-    init(recorder: TraceRecorder?, memoryLimit: Int?, context: @escaping @Sendable () -> String) {
+    init(recorder: TraceRecorder?, memoryLimit: Int?, report: RunReport? = nil, context: @escaping @Sendable () -> String) {
         self.recorder = recorder
+        self.report = report
         var installed: [any DispatchSourceSignal] = []
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
-                self?.exit(128 + number, message: "statehub: \(name): stopped\(self?.recorder.map { "; trace written to \($0.filePath ?? "memory")" } ?? "")")
+                self?.exit(128 + number, kind: "signal", message: "statehub: \(name): stopped\(self?.recorder.map { "; trace written to \($0.filePath ?? "memory")" } ?? "")")
             }
             source.resume()
             installed.append(source)
@@ -28,7 +32,7 @@ final class RunGuard: Sendable {
         sources = installed
         if let memoryLimit {
             let watch = MemoryWatch(limitBytes: memoryLimit) { [weak self] resident in
-                self?.exit(1, message: "\(context()): stopped: the process used \(resident >> 20) MiB, over --memory-limit \(memoryLimit >> 20) MiB")
+                self?.exit(1, kind: "memoryLimit", message: "\(context()): stopped: the process used \(resident >> 20) MiB, over --memory-limit \(memoryLimit >> 20) MiB")
             }
             memoryWatch.withLock { $0 = watch }
         }
@@ -36,15 +40,15 @@ final class RunGuard: Sendable {
 
     /// Ends the process after `delay` unless it has ended by then (a page stuck after a stop).
     func armDeadline(after delay: Duration, reason: String) {
-        armDeadline(after: delay) { "statehub: \(reason); exiting" }
+        armDeadline(after: delay, kind: "notIdle") { "statehub: \(reason); exiting" }
     }
 
     /// Ends the process after `delay` with the message `message` gives at that moment.
-    func armDeadline(after delay: Duration, message: @escaping @Sendable () -> String) {
+    func armDeadline(after delay: Duration, kind: String, message: @escaping @Sendable () -> String) {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         Thread.detachNewThread { [weak self] in
             Thread.sleep(forTimeInterval: seconds)
-            self?.exit(1, message: message())
+            self?.exit(1, kind: kind, message: message())
         }
     }
 
@@ -55,15 +59,36 @@ final class RunGuard: Sendable {
         return nil
     }
 
-    /// Prints `message`, closes the trace and exits with `code`, once.
-    func exit(_ code: Int32, message: String) -> Never {
+    /// Prints `message`, closes the trace, prints the `--json` object (with `message` as its
+    /// `error`, of kind `kind`) and exits with `code`, once.
+    func exit(_ code: Int32, kind: String, message: String) -> Never {
         let first = exiting.withLock { e in
             defer { e = true }
             return !e
         }
         guard first else { while true { Thread.sleep(forTimeInterval: 1) } }
         Output.error(message)
+        report?.fail(kind: kind, printed: message)
         if let problem = closeTrace() { Output.error(problem) }
+        report?.print(ok: code == 0)
         Foundation.exit(code)
+    }
+
+    /// The normal end: closes the trace, prints the `--json` object, exits 1 if `failed` or
+    /// the trace could not be written, else 0.
+    func finish(failed: Bool, stores: [(String, JSONValue)]? = nil) -> Never {
+        let first = exiting.withLock { e in
+            defer { e = true }
+            return !e
+        }
+        guard first else { while true { Thread.sleep(forTimeInterval: 1) } }
+        var failed = failed
+        if let problem = closeTrace() {
+            Output.error(problem)
+            report?.fail(kind: "trace", printed: problem)
+            failed = true
+        }
+        report?.print(ok: !failed, stores: stores)
+        Foundation.exit(failed ? 1 : 0)
     }
 }

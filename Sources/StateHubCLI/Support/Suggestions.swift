@@ -22,6 +22,10 @@ enum Suggestions {
         case .unknownStore(let store):
             let hosted = hub.storeIDs.sorted()
             let defined = (try? await engine.evaluate("globalThis.__statehubDefinedStores || []"))?.arrayValue?.compactMap(\.stringValue) ?? []
+            // Created, yet not hosted: the hub refused it; "not created" would send people the wrong way.
+            if await RunCommand.storesInPage(engine).contains(store) {
+                return "store \"\(store)\" was created in the page, but the hub has no mirror of it: " + whyNotMirrored(store, hub: hub)
+            }
             if defined.contains(store) {
                 return "store \"\(store)\" is defined but not created: call its useStore() (e.g. `use\(store.prefix(1).uppercased())\(store.dropFirst())Store()`) in a script before dispatching to it"
             }
@@ -35,6 +39,15 @@ enum Suggestions {
         default:
             return String(describing: error).cutLine()
         }
+    }
+
+    /// Why a store the page created has no mirror: the problem the hub recorded about it (or
+    /// about an unreadable message of its page, which names no store), else that nothing came.
+    static func whyNotMirrored(_ store: String, hub: GlobalStateHub) -> String {
+        let problems = hub.problems
+        if let own = problems.first(where: { $0.storeId == store }) { return "the hub recorded a problem about it (\(own))" }
+        if let unnamed = problems.first(where: { $0.storeId == nil }) { return "the hub refused a message it could not attribute to a store, likely its announcement (\(unnamed))" }
+        return "its announcement never reached the hub (no problem was recorded)"
     }
 
     static func listing(_ what: String, _ names: [String], nearest name: String) -> String {

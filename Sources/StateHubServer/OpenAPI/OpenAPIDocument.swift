@@ -205,6 +205,33 @@ paths:
         '304': {description: Not modified.}
         '400': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+  /sync/{document}:
+    get:
+      operationId: syncDocument
+      summary: A shared document over y-websocket (docs/sync.md); this route only upgrades to a WebSocket.
+      description: >-
+        With `Upgrade: websocket` and a valid token the connection becomes a WebSocket speaking
+        the y-websocket protocol (binary frames). Without an upgrade, or when the request is
+        refused, the answer is one of the JSON problems below.
+      parameters:
+        - {$ref: '#/components/parameters/Document'}
+        - name: token
+          in: query
+          required: false
+          description: 'An admin token or a document token (or the Authorization header: Bearer TOKEN).'
+          schema: {type: string}
+        - name: ack
+          in: query
+          required: false
+          description: '`1` asks for write acknowledgements (message 100, docs/sync.md §1.4).'
+          schema: {type: string, enum: ['1']}
+      responses:
+        '101': {description: Switched to the WebSocket.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+        '503': {$ref: '#/components/responses/Error'}
   /admin/apps/{app}:
     get:
       operationId: adminApp
@@ -392,12 +419,119 @@ paths:
         '400': {$ref: '#/components/responses/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+  /admin/documents/{document}:
+    get:
+      operationId: describeDocument
+      security: [{bearer: []}]
+      parameters: [{$ref: '#/components/parameters/Document'}]
+      responses:
+        '200':
+          description: The stored document's sizes and state vector.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [name, updates, updateBytes, snapshotBytes, stateVector]
+                properties:
+                  name: {type: string}
+                  updates: {type: integer, description: Updates stored after the snapshot.}
+                  updateBytes: {type: integer}
+                  snapshotBytes: {type: integer}
+                  stateVector: {type: object, additionalProperties: {type: integer}, description: Client id → clock.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/documents/{document}/update:
+    get:
+      operationId: documentUpdate
+      security: [{bearer: []}]
+      parameters: [{$ref: '#/components/parameters/Document'}]
+      responses:
+        '200':
+          description: The whole document as one Yjs v1 update.
+          content:
+            application/octet-stream:
+              schema: {type: string, format: binary}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+  /admin/documents/{document}/tokens:
+    post:
+      operationId: createDocumentToken
+      security: [{bearer: []}]
+      parameters: [{$ref: '#/components/parameters/Document'}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [access]
+              properties:
+                access: {type: string, enum: [read, read-write]}
+                label: {type: string, maxLength: 128}
+      responses:
+        '201':
+          description: The new document token, shown once.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [id, document, access, token]
+                properties:
+                  id: {type: integer}
+                  document: {type: string}
+                  access: {type: string, enum: [read, read-write]}
+                  token: {type: string}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+    get:
+      operationId: listDocumentTokens
+      security: [{bearer: []}]
+      parameters: [{$ref: '#/components/parameters/Document'}]
+      responses:
+        '200':
+          description: The document's tokens (never the tokens themselves).
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  type: object
+                  required: [id, access, label, createdAt]
+                  properties:
+                    id: {type: integer}
+                    access: {type: string, enum: [read, read-write]}
+                    label: {type: string}
+                    createdAt: {type: integer, description: Seconds since 1970.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+  /admin/documents/{document}/tokens/{id}:
+    delete:
+      operationId: deleteDocumentToken
+      security: [{bearer: []}]
+      parameters:
+        - {$ref: '#/components/parameters/Document'}
+        - name: id
+          in: path
+          required: true
+          schema: {type: integer}
+      responses:
+        '204': {description: Deleted; its open connections are closed.}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
 components:
   securitySchemes:
     bearer:
       type: http
       scheme: bearer
   parameters:
+    Document:
+      name: document
+      in: path
+      required: true
+      schema: {type: string, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$', example: board-alpha}
     App:
       name: app
       in: path

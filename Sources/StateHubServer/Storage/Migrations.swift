@@ -48,6 +48,8 @@ enum Migrations {
                 """,
             ]
         },
+        // sync: shared documents, their updates and per-document tokens (docs/sync.md §2.2).
+        Migrations.sync,
     ]
 
     /// Applies every migration not yet recorded. On PostgreSQL an advisory lock makes

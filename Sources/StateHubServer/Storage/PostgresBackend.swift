@@ -6,7 +6,7 @@ import SQLKit
 /// backend drives in a task of its own until `shutdown()`.
 final class PostgresBackend: SQLBackend {
     let isPostgres = true
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
 

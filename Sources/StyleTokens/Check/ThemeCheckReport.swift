@@ -20,18 +20,38 @@ public struct ThemeCheckReport: Sendable, Hashable {
     /// True when the theme has no errors and would be applied.
     public var isValid: Bool { theme != nil && errors.isEmpty }
 
-    /// 0 when valid, 1 otherwise: the CLI's exit status.
-    public var exitCode: Int32 { isValid ? 0 : 1 }
+    /// False when the file could not be read or parsed as JSON (a syntax error, a duplicate
+    /// key, not UTF-8, too large): the schema and the values were not checked, so fixing
+    /// the issues listed may reveal more.
+    public var schemaChecked: Bool {
+        !issues.contains { issue in
+            switch issue.problem {
+            case .unreadableFile: true
+            case .undecodable(let error): error.stopsSchemaChecks
+            default: false
+            }
+        }
+    }
+
+    /// 0 when valid, 1 when the theme has errors, 2 when the file cannot be read (as every
+    /// `statehub` command exits for an unreadable file): the CLI's exit status.
+    public var exitCode: Int32 {
+        if isValid { return 0 }
+        if issues.contains(where: { if case .unreadableFile = $0.problem { true } else { false } }) { return 2 }
+        return 1
+    }
 
     /// One line per issue (`error: <path>: <message>` / `warning: …`), then a summary line:
-    /// `<file>: ok, theme <version>, <n> warning(s)` or `<file>: <n> error(s), <m> warning(s)`.
+    /// `<file>: ok, theme <version>, <n> warning(s)` or `<file>: <n> error(s), <m> warning(s)`,
+    /// which says so when the schema checks did not run (``schemaChecked``).
     public var lines: [String] {
         var lines = issues.map(\.description)
         let warningCount = Self.count(warnings.count, "warning")
         if let theme, isValid {
             lines.append("\(fileName): ok, theme \(theme.version), \(warningCount)")
         } else {
-            lines.append("\(fileName): \(Self.count(errors.count, "error")), \(warningCount)")
+            lines.append("\(fileName): \(Self.count(errors.count, "error")), \(warningCount)"
+                + (schemaChecked ? "" : " (the JSON could not be read, so the schema and the values were not checked: fix these and check again)"))
         }
         return lines
     }

@@ -25,6 +25,23 @@ public enum ThemeDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// The 1-based line and column a JSON syntax error names (`nil` for the others).
+    public var location: (line: Int, column: Int)? {
+        switch self {
+        case .malformedJSON(let line, let column, _), .duplicateKey(_, let line, let column): (line, column)
+        default: nil
+        }
+    }
+
+    /// Whether the error kept the document from being parsed at all, so the schema and the
+    /// values were not checked (anything else is found by those checks).
+    public var stopsSchemaChecks: Bool {
+        switch self {
+        case .notUTF8, .malformedJSON, .duplicateKey, .tooLarge: true
+        case .missingField, .wrongType: false
+        }
+    }
+
     /// What is wrong, without the path.
     public var reason: String {
         switch self {

@@ -40,7 +40,8 @@ enum ThemeJSONReader {
         JSONParser(options: options).parseCollecting(bytes).problems.map { problem in
             let error = themeError(problem, in: bytes)
             let path = ThemeJSONPath(segments: segments(problem.path))
-            return ThemeIssue(path: path.segments.isEmpty ? "$" : path.description, problem: .undecodable(error))
+            return ThemeIssue(path: path.segments.isEmpty ? "$" : path.description, problem: .undecodable(error),
+                              line: error.location?.line, column: error.location?.column)
         }
     }
 

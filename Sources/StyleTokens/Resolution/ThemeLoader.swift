@@ -38,7 +38,7 @@ public enum ThemeLoader {
             default:
                 break
             }
-            return ([ThemeIssue(path: error.path, problem: .undecodable(error))], nil)
+            return ([ThemeIssue(path: error.path, problem: .undecodable(error), line: error.location?.line, column: error.location?.column)], nil)
         }
         let schema = ThemeSchema(checking: document)
         var issues = schema.issues.map { (issue: $0.issue, anchor: $0.anchor) }

@@ -1,0 +1,136 @@
+import CapabilityBridge
+import Foundation
+import JSEngine
+import StateHub
+import Synchronization
+
+/// `run --json`'s one JSON object on stdout, printed exactly once however the run ends: at
+/// the end, when a script throws or is stopped, a rejection is unhandled, the wall-clock or
+/// memory limit ends the run, a signal arrives, or an argument or file is refused.
+///
+/// While it is active, ``Output`` sends every line meant for stdout (a script's
+/// `console.log`, `⟳ hot-swapped …`) to stderr, so stdout holds the object and nothing
+/// else, and it hands the report every line it prints on stderr (``diagnostics``).
+/// docs/cli.md describes the object.
+final class RunReport: Sendable {
+    /// What ended a run early, or the first thing that failed it.
+    struct Failure: Sendable {
+        var kind: String
+        /// The first line as printed on stderr (`FILE:LINE:COLUMN: …`).
+        var message: String
+        /// The lines after it: a stack, a hint.
+        var details: String?
+        var file: String?
+        var line: Int?
+        var column: Int?
+
+        /// Reads `FILE:LINE[:COLUMN]: ` off the front of the printed text (after source maps).
+        init(kind: String, printed text: String) {
+            self.kind = kind
+            let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            message = lines.first.map(String.init) ?? text
+            details = lines.count > 1 ? String(lines[1]) : nil
+            if let place = Self.leadingPlace(message) {
+                (file, line, column) = (place.file, place.line, place.column)
+            }
+        }
+
+        var json: JSONValue {
+            var object: JSONValue.ObjectMembers = ["kind": .string(kind), "message": .string(message)]
+            if let file { object["file"] = .string(file) }
+            if let line { object["line"] = .number(Double(line)) }
+            if let column { object["column"] = .number(Double(column)) }
+            if let details, !details.isEmpty { object["details"] = .string(details) }
+            return .object(object)
+        }
+
+        /// `FILE:LINE[:COLUMN]` when the text starts with one followed by `: ` (or ends there).
+        static func leadingPlace(_ text: String) -> (file: String, line: Int, column: Int?)? {
+            let head = text.split(separator: " ", maxSplits: 1).first.map(String.init) ?? text
+            guard head.hasSuffix(":") || head == text else { return nil }
+            let parts = head.split(separator: ":", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+            guard parts.count >= 2 else { return nil }
+            let numbers = parts.reversed().prefix(while: { $0.allSatisfy(\.isNumber) }).reversed().compactMap { Int($0) }
+            guard (1...2).contains(numbers.count), numbers.count < parts.count else { return nil }
+            let file = parts.dropLast(numbers.count).joined(separator: ":")
+            return (file, numbers[0], numbers.count == 2 ? numbers[1] : nil)
+        }
+    }
+
+    private struct State: Sendable {
+        var dispatches: [JSONValue] = []
+        var failure: Failure?
+        var diagnostics: [String] = []
+        var diagnosticsDropped = 0
+        var hub: GlobalStateHub?
+        var shell: HeadlessShell?
+        var delivery: JSONValue?
+        var printed = false
+    }
+
+    private let state = Mutex(State())
+    /// Diagnostics kept (the first ones): a run that prints thousands keeps its object small.
+    static let diagnosticLimit = 200
+
+    /// Makes this the report ``Output`` feeds, and keeps stdout for the object.
+    func activate() {
+        Output.setReport(self)
+    }
+
+    func attach(hub: GlobalStateHub, shell: HeadlessShell) {
+        state.withLock { $0.hub = hub; $0.shell = shell }
+    }
+
+    func setDelivery(_ delivery: JSONValue?) {
+        state.withLock { $0.delivery = delivery }
+    }
+
+    func addDispatch(_ entry: JSONValue) {
+        state.withLock { $0.dispatches.append(entry) }
+    }
+
+    /// A line printed on stderr (already through the source maps).
+    func noteDiagnostic(_ text: String) {
+        state.withLock { state in
+            if state.diagnostics.count < Self.diagnosticLimit { state.diagnostics.append(text) } else { state.diagnosticsDropped += 1 }
+        }
+    }
+
+    /// Records what failed the run; the first failure is the one reported.
+    func fail(kind: String, printed text: String) {
+        fail(Failure(kind: kind, printed: SourceMaps.shared.rewrite(text)))
+    }
+
+    func fail(_ failure: Failure) {
+        state.withLock { if $0.failure == nil { $0.failure = failure } }
+    }
+
+    /// Records the last line printed on stderr as the failure (paths that print, then throw).
+    func failWithLastDiagnostic(kind: String) {
+        let last = state.withLock { $0.diagnostics.last } ?? "statehub: failed"
+        fail(Failure(kind: kind, printed: last))
+    }
+
+    /// Prints the object, once. `ok` is also false whenever a failure was recorded.
+    func print(ok: Bool, stores: [(String, JSONValue)]? = nil) {
+        let snapshot: State? = state.withLock { state in
+            guard !state.printed else { return nil }
+            state.printed = true
+            return state
+        }
+        guard let snapshot else { return }
+        var object = JSONValue.ObjectMembers()
+        object["ok"] = .bool(ok && snapshot.failure == nil)
+        if let failure = snapshot.failure { object["error"] = failure.json }
+        object["dispatches"] = .array(snapshot.dispatches)
+        let mirrors = stores ?? snapshot.hub.map { hub in hub.storeIDs.compactMap { id in hub.state(of: id).map { (id, $0) } } } ?? []
+        object["stores"] = .object(.init(uniqueKeysWithValues: mirrors.map { (JSONKey($0.0), $0.1) }))
+        object["shell"] = snapshot.shell?.state.jsonValue ?? .null
+        object["problems"] = .array((snapshot.hub?.problems ?? []).map { .string($0.description) })
+        var diagnostics = snapshot.diagnostics.map(JSONValue.string)
+        if snapshot.diagnosticsDropped > 0 { diagnostics.append(.string("… \(snapshot.diagnosticsDropped) more lines on stderr")) }
+        object["diagnostics"] = .array(diagnostics)
+        if let delivery = snapshot.delivery { object["delivery"] = delivery }
+        Output.raw(JSONValue.object(object).jsonText())
+    }
+}

@@ -1,0 +1,318 @@
+import Foundation
+import Logging
+import NIOCore
+import SharedDocument
+
+/// One loaded document on this instance: the serial owner that applies, stores and broadcasts
+/// its updates, so every client of the instance sees one order (docs/sync.md §2.1).
+///
+/// Group commit: an update is applied at once and joins the batch; one commit is in flight at a
+/// time, and updates arriving meanwhile form the next batch. After a commit, each of its updates
+/// is broadcast to every other connection and acknowledged to its sender, in arrival order.
+actor SyncDocumentHost {
+    let name: String
+    private let storage: ServerStorage
+    private let instance: String
+    private let configuration: SyncConfiguration
+    private let logger: Logger
+    /// Called once when storing failed: the hub forgets this host (its connections are closed).
+    private let onFailure: @Sendable (SyncDocumentHost) async -> Void
+
+    private let document = SharedDocument()
+    private var loadTask: Task<Void, any Error>?
+    private var members: [Int: Member] = [:]
+    private var awareness: [Int: AwarenessUpdate.Entry] = [:]
+    private var batch: [Pending] = []
+    private var committing = false
+    private var failed = false
+    private var updatesSinceSnapshot = 0
+    private var bytesSinceSnapshot = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Bytes of updates applied and waiting for the next commit.
+    private var batchBytes = 0
+    /// Readers waiting for the batch to shrink (``waitForRoom()``).
+    private var roomWaiters: [CheckedContinuation<Void, Never>] = []
+
+    private struct Member {
+        let connection: SyncConnection
+        /// Document-changing messages accepted from it on this connection.
+        var received = 0
+        /// Awareness client ids it announced, to announce their leaving.
+        var awarenessClients: Set<Int> = []
+    }
+
+    private struct Pending {
+        let connection: SyncConnection
+        let sequence: Int
+        /// `nil`: the message changed nothing; it is only acknowledged.
+        let update: [UInt8]?
+    }
+
+    init(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration, logger: Logger,
+         onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void) {
+        self.name = name
+        self.storage = storage
+        self.instance = instance
+        self.configuration = configuration
+        self.logger = logger
+        self.onFailure = onFailure
+    }
+
+    /// Loads the document from storage once; later calls wait for that load.
+    func ensureLoaded() async throws {
+        if let loadTask { return try await loadTask.value }
+        let task = Task { try await self.load() }
+        loadTask = task
+        try await task.value
+    }
+
+    private func load() async throws {
+        let stored = try await storage.loadSyncDocument(name)
+        do {
+            if let snapshot = stored.snapshot { try document.applyUpdate(snapshot) }
+            for update in stored.updates { try document.applyUpdate(update.data) }
+        } catch {
+            throw StorageError("document \(name): a stored update does not read: \(error)")
+        }
+        updatesSinceSnapshot = stored.updates.count
+        bytesSinceSnapshot = stored.updateBytes
+    }
+
+    var memberCount: Int { members.count }
+
+    /// Adds a connection and greets it: sync step 1, then everyone's awareness if anyone is present.
+    func join(_ connection: SyncConnection) {
+        members[connection.id] = Member(connection: connection)
+        connection.send(.syncStep1(stateVector: document.encodeStateVector()))
+        if !awareness.isEmpty {
+            connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
+        }
+    }
+
+    /// Removes a connection; tells the others that its awareness clients left.
+    func leave(_ connection: SyncConnection) {
+        guard let member = members.removeValue(forKey: connection.id) else { return }
+        let gone = member.awarenessClients.compactMap { client -> AwarenessUpdate.Entry? in
+            guard let entry = awareness.removeValue(forKey: client) else { return nil }
+            return AwarenessUpdate.Entry(client: client, clock: entry.clock + 1, state: "null")
+        }
+        if !gone.isEmpty {
+            let bytes = AwarenessUpdate(entries: gone).encoded()
+            broadcast(.awareness(bytes), except: nil)
+            relayAwareness(bytes)
+        }
+    }
+
+    /// Handles one message from `connection`.
+    /// - Throws: ``SyncProtocolError`` when the message must close the connection (the document is unchanged).
+    func receive(_ message: SyncMessage, from connection: SyncConnection) throws(SyncProtocolError) {
+        guard !failed, members[connection.id] != nil else { throw .storage }
+        switch message {
+        case .syncStep1(let stateVector):
+            let missing: [UInt8]
+            do { missing = try document.encodeStateAsUpdate(stateVector: stateVector) } catch {
+                throw .malformedMessage("the state vector of sync step 1 does not read: \(error)")
+            }
+            connection.send(.syncStep2(update: missing))
+        case .syncStep2(let update), .update(let update):
+            let changes: Bool
+            do { changes = try document.wouldChange(update) } catch {
+                throw .malformedUpdate("\(error)")
+            }
+            if changes && connection.access == .read {
+                connection.send(.permissionDenied(reason: "read-only token: the update to \(name) was not applied"))
+                return
+            }
+            if changes {
+                do { try document.applyUpdate(update) } catch { throw .malformedUpdate("\(error)") }
+            }
+            members[connection.id]?.received += 1
+            batch.append(Pending(connection: connection, sequence: members[connection.id]?.received ?? 0, update: changes ? update : nil))
+            if changes { batchBytes += update.count }
+            startCommitting()
+        case .awareness(let bytes):
+            let update: AwarenessUpdate
+            do { update = try AwarenessUpdate(decoding: bytes) } catch { throw .malformedMessage("awareness: \(error)") }
+            for entry in update.entries {
+                if entry.isRemoval {
+                    awareness[entry.client] = nil
+                    members[connection.id]?.awarenessClients.remove(entry.client)
+                } else if (awareness[entry.client]?.clock ?? -1) <= entry.clock {
+                    awareness[entry.client] = entry
+                    members[connection.id]?.awarenessClients.insert(entry.client)
+                }
+            }
+            broadcast(message, except: connection)
+            relayAwareness(bytes)
+        case .queryAwareness:
+            connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
+        case .permissionDenied, .acknowledgement:
+            throw .malformedMessage("a client does not send \(message.kindName)")
+        }
+    }
+
+    private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
+        let buffer = ByteBuffer(bytes: message.encoded())
+        for member in members.values where member.connection != sender {
+            member.connection.send(buffer: buffer)
+        }
+    }
+
+    private func startCommitting() {
+        guard !committing else { return }
+        committing = true
+        Task { await self.commitLoop() }
+    }
+
+    /// Stores each batch in one transaction, then broadcasts and acknowledges it.
+    private func commitLoop() async {
+        while !batch.isEmpty && !failed {
+            let entries = batch
+            batch = []
+            batchBytes = 0
+            for waiter in roomWaiters { waiter.resume() }
+            roomWaiters = []
+            let updates = entries.compactMap(\.update)
+            if !updates.isEmpty {
+                do {
+                    _ = try await storage.appendSyncUpdates(name, updates, instance: instance)
+                } catch {
+                    logger.error("sync: storing \(updates.count) updates of \(name) failed, closing its connections: \(error)")
+                    await fail()
+                    return
+                }
+            }
+            var acknowledged: [Int: (SyncConnection, Int)] = [:]
+            for entry in entries {
+                if let update = entry.update { broadcast(.update(update), except: entry.connection) }
+                if entry.connection.wantsAcknowledgements { acknowledged[entry.connection.id] = (entry.connection, entry.sequence) }
+            }
+            for (connection, count) in acknowledged.values { connection.send(.acknowledgement(count: count)) }
+            updatesSinceSnapshot += updates.count
+            bytesSinceSnapshot += updates.reduce(0) { $0 + $1.count }
+            if updatesSinceSnapshot > configuration.compactAfterUpdates || bytesSinceSnapshot > configuration.compactAfterBytes {
+                await compact()
+            }
+        }
+        committing = false
+        for waiter in idleWaiters { waiter.resume() }
+        idleWaiters = []
+    }
+
+    private func compact() async {
+        do {
+            let folded = try await storage.compactSyncDocument(name)
+            logger.debug("sync: compacted \(folded) updates of \(name)")
+            updatesSinceSnapshot = 0
+            bytesSinceSnapshot = 0
+        } catch {
+            // The updates are still there: compaction is retried after the next commit.
+            logger.warning("sync: compacting \(name) failed: \(error)")
+        }
+    }
+
+    /// Waits while more than `maxQueueBytes` of updates wait for a commit, so clients that send
+    /// faster than storage commits are slowed down (their reads pause) instead of growing memory.
+    func waitForRoom() async {
+        guard batchBytes > configuration.maxQueueBytes, committing, !failed else { return }
+        await withCheckedContinuation { roomWaiters.append($0) }
+    }
+
+    private func fail() async {
+        failed = true
+        batch = []
+        batchBytes = 0
+        for waiter in roomWaiters { waiter.resume() }
+        roomWaiters = []
+        for member in members.values { member.connection.close() }
+        members = [:]
+        await onFailure(self)
+    }
+
+    /// Whether nothing waits to be stored (used before unloading).
+    var isIdle: Bool { !committing && batch.isEmpty }
+
+    /// Waits until the batch in flight and the ones queued behind it are stored.
+    func waitUntilStored() async {
+        guard committing else { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    // MARK: Other instances (docs/sync.md §2.4)
+
+    /// Announces an awareness update to other instances (PostgreSQL only) when it fits a NOTIFY.
+    private func relayAwareness(_ bytes: [UInt8]) {
+        guard storage.isShared else { return }
+        let payload = "a \(instance) \(name) " + Data(bytes).base64EncodedString()
+        guard payload.utf8.count <= ServerStorage.maxNotifyPayload else {
+            logger.info("sync: an awareness update of \(name) (\(bytes.count) bytes) is too large to reach other instances")
+            return
+        }
+        let storage = self.storage, logger = self.logger
+        Task {
+            do { try await storage.notifySync(payload) } catch { logger.warning("sync: relaying awareness failed: \(error)") }
+        }
+    }
+
+    /// Another instance's awareness update: remembered (newer clocks win) and sent to this instance's clients.
+    func remoteAwareness(_ bytes: [UInt8]) {
+        guard let update = try? AwarenessUpdate(decoding: bytes) else {
+            logger.warning("sync: ignored an awareness update from another instance that does not read")
+            return
+        }
+        for entry in update.entries where (awareness[entry.client]?.clock ?? -1) <= entry.clock {
+            awareness[entry.client] = entry.isRemoval ? nil : entry
+        }
+        broadcast(.awareness(bytes), except: nil)
+    }
+
+    /// Another instance stored update `id` of this document: read it, apply it, broadcast it.
+    func remoteUpdate(id: Int) async {
+        do {
+            try await ensureLoaded()
+            if let update = try await storage.syncUpdate(id: id) {
+                guard try document.wouldChange(update) else { return }
+                try document.applyUpdate(update)
+                broadcast(.update(update), except: nil)
+            } else {
+                // Compacted before we read it: the snapshot has it.
+                try await catchUp()
+            }
+        } catch {
+            logger.error("sync: applying update \(id) of \(name) from another instance failed: \(error)")
+        }
+    }
+
+    /// Applies everything storage has and broadcasts what this instance's clients lacked.
+    func catchUp() async throws {
+        let before = document.encodeStateVector()
+        let stored = try await storage.loadSyncDocument(name)
+        var changed = false
+        for update in (stored.snapshot.map { [$0] } ?? []) + stored.updates.map(\.data) where try document.wouldChange(update) {
+            try document.applyUpdate(update)
+            changed = true
+        }
+        if changed { broadcast(.update(try document.encodeStateAsUpdate(stateVector: before)), except: nil) }
+    }
+
+    /// Closes the connections that used document token `tokenID` (revoked).
+    func closeConnections(tokenID: Int) {
+        for member in members.values where member.connection.tokenID == tokenID {
+            member.connection.close()
+        }
+    }
+}
+
+private extension SyncMessage {
+    var kindName: String {
+        switch self {
+        case .syncStep1: "sync step 1"
+        case .syncStep2: "sync step 2"
+        case .update: "an update"
+        case .awareness: "awareness"
+        case .permissionDenied: "permission denied"
+        case .queryAwareness: "query awareness"
+        case .acknowledgement: "acknowledgements"
+        }
+    }
+}

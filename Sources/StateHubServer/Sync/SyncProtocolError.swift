@@ -1,0 +1,38 @@
+import NIOWebSocket
+
+/// Why a sync connection was closed by the server: a typed problem (a code and a sentence) and
+/// the WebSocket close code it is sent with (docs/sync.md §1.2). The document is unchanged and
+/// no other connection is affected. A struct over a code string so new codes do not break users.
+public struct SyncProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `malformed-message`, `malformed-update`, `text-frame`, `storage`.
+    public let code: String
+    public let message: String
+    /// The WebSocket close code: 1007 for bytes that do not read, 1003 for a text frame, 1011 when storage failed.
+    public let closeCode: UInt16
+
+    public init(code: String, message: String, closeCode: UInt16) {
+        self.code = code
+        self.message = message
+        self.closeCode = closeCode
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// The close frame's reason: `code: message`, cut to the 123 bytes a close frame may carry.
+    var closeReason: String {
+        var reason = description
+        while reason.utf8.count > 123 { reason.removeLast() }
+        return reason
+    }
+
+    var webSocketCode: WebSocketErrorCode { WebSocketErrorCode(codeNumber: Int(closeCode)) }
+
+    static func malformedMessage(_ detail: String) -> SyncProtocolError {
+        SyncProtocolError(code: "malformed-message", message: detail, closeCode: 1007)
+    }
+    static func malformedUpdate(_ detail: String) -> SyncProtocolError {
+        SyncProtocolError(code: "malformed-update", message: detail, closeCode: 1007)
+    }
+    static let textFrame = SyncProtocolError(code: "text-frame", message: "y-websocket messages are binary frames", closeCode: 1003)
+    static let storage = SyncProtocolError(code: "storage", message: "the document could not be stored; reconnect", closeCode: 1011)
+}

@@ -1,0 +1,153 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import PostgresNIO
+import ServiceLifecycle
+import SharedDocument
+
+/// The sync endpoint of a `StateHubServer` (docs/sync.md): token checks, the WebSocket
+/// connections, and the listener for other instances' updates on PostgreSQL.
+public final class SyncService: Sendable {
+    let hub: SyncHub
+    let storage: ServerStorage
+    public let configuration: SyncConfiguration
+    let logger: Logger
+
+    init(storage: ServerStorage, configuration: SyncConfiguration, logger: Logger) {
+        self.storage = storage
+        self.configuration = configuration
+        self.logger = logger
+        hub = SyncHub(storage: storage, configuration: configuration, logger: logger)
+    }
+
+    /// Checks the name, the token (`?token=` or `Authorization: Bearer`) and the per-document
+    /// cap; throws the `ServerError` the client gets before any upgrade.
+    func grant(document: String, request: Request) async throws -> SyncGrant {
+        guard DocumentName.isValid(document) else {
+            throw ServerError(.badRequest, "invalid-name", "a document name is 1–128 of [A-Za-z0-9._-], starting with a letter or digit")
+        }
+        let token = request.uri.queryParameters.get("token") ?? AdminAuthMiddleware<BasicRequestContext>.bearerToken(request.headers[.authorization])
+        guard let token, !token.isEmpty, token.utf8.count <= 512 else { throw ServerError.unauthorized }
+        let hash = AdminToken.hash(token)
+        let grant: SyncGrant
+        let acknowledgements = request.uri.queryParameters.get("ack") == "1"
+        do {
+            if try await storage.hasToken(hash: hash) {
+                grant = SyncGrant(access: .readWrite, tokenID: nil, acknowledgements: acknowledgements)
+            } else if let stored = try await storage.documentToken(hash: hash) {
+                guard stored.document == document else {
+                    throw ServerError(.forbidden, "forbidden", "this token is for another document")
+                }
+                grant = SyncGrant(access: stored.access, tokenID: stored.id, acknowledgements: acknowledgements)
+            } else {
+                throw ServerError.unauthorized
+            }
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            logger.error("sync: token lookup failed: \(error)")
+            throw ServerError.storage
+        }
+        guard await hub.connectionCount(document) < configuration.maxConnectionsPerDocument else {
+            throw ServerError(.serviceUnavailable, "too-many-connections", "document \(document) has \(configuration.maxConnectionsPerDocument) connections on this instance")
+        }
+        return grant
+    }
+
+    /// Runs one upgraded connection until either side closes it.
+    func serve(document: String, grant: SyncGrant, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+               channel: any Channel) async throws {
+        let connection = SyncConnection(
+            id: hub.nextConnectionID(), access: grant.access, tokenID: grant.tokenID,
+            wantsAcknowledgements: grant.acknowledgements,
+            limits: .init(maxQueueBytes: configuration.maxQueueBytes, maxQueueMessages: configuration.maxQueueMessages),
+            closeChannel: { channel.close(promise: nil) })
+        let host: SyncDocumentHost
+        do {
+            host = try await hub.attach(document, connection)
+        } catch {
+            logger.error("sync: loading \(document) failed: \(error)")
+            try await outbound.close(SyncProtocolError.storage.webSocketCode, reason: "the document could not be loaded")
+            return
+        }
+        var refusal: SyncProtocolError?
+        var failure: (any Error)?
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await buffer in connection.outbound {
+                    let count = buffer.readableBytes
+                    do { try await outbound.write(.binary(buffer)) } catch { connection.close(); break }
+                    connection.sent(count)
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
+                    guard case .binary(let buffer) = message else { refusal = .textFrame; break }
+                    let bytes = Array(buffer.readableBytesView)
+                    let decoded: SyncMessage
+                    do { decoded = try SyncMessage(decoding: bytes) } catch {
+                        refusal = .malformedMessage("\(error)")
+                        break
+                    }
+                    do throws(SyncProtocolError) { try await host.receive(decoded, from: connection) } catch {
+                        refusal = error
+                        break
+                    }
+                    await host.waitForRoom()
+                }
+            } catch {
+                failure = error
+            }
+            await hub.detach(document, host, connection)
+            connection.finish()
+            await group.waitForAll()
+        }
+        if let refusal {
+            logger.info("sync: closed a connection to \(document): \(refusal)")
+            try? await outbound.close(refusal.webSocketCode, reason: refusal.closeReason)
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// Listens for other instances' updates and revoked tokens on PostgreSQL (docs/sync.md §2.4)
+/// until the application shuts down; reconnects after a lost connection and catches up.
+struct SyncListenerService: Service {
+    let sync: SyncService
+    let client: PostgresClient
+
+    func run() async throws {
+        var first = true
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let catchUp = !first
+            first = false
+            do {
+                try await cancelWhenGracefulShutdown {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: ServerStorage.syncChannel) { notifications in
+                            // Anything committed while nobody listened is read from the table.
+                            if catchUp { await sync.hub.catchUpAll() }
+                            for try await notification in notifications {
+                                await sync.hub.notified(notification.payload)
+                            }
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled || Task.isShuttingDownGracefully { return }
+                sync.logger.warning("sync: the listening connection failed, retrying in 1 s: \(error)")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}
+
+extension SyncService {
+    /// Connections to `document` on this instance now (attached or attaching).
+    public func connectionCount(document: String) async -> Int { await hub.connectionCount(document) }
+
+    /// Whether `document` is loaded in memory on this instance.
+    public func isLoaded(document: String) async -> Bool { await hub.isLoaded(document) }
+}

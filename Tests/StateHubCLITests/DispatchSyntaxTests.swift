@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// `--dispatch` as people write it (new-user review: `--dispatch 's.num()'` printed
+/// `s.num()()` and failed as an unknown action "num()").
+@Suite("--dispatch call syntax")
+struct DispatchSyntaxTests {
+    static let store = """
+        const useS = defineStore('s', { state: () => ({ n: 1 }), actions: {
+          num() { return this.n; },
+          add(a, b) { this.n += a; return b; },
+        } });
+        useS();
+        """
+
+    @Test func aCallWithParenthesesRunsTheActionWithItsArguments() throws {
+        let file = try StateHubBinary.script(Self.store, named: "calls.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.num()", "--dispatch", #"s.add(2, "b")"#, "--dispatch", "s.num"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("→ s.num() = 1\n"), "\(result.stdout)")
+        #expect(result.stdout.contains(#"→ s.add(2, "b") = "b""#), "\(result.stdout)")
+        #expect(result.stdout.contains("→ s.num() = 3\n"), "\(result.stdout)")
+        #expect(!result.stdout.contains("()()"))
+    }
+
+    @Test func aMalformedCallIsAnArgumentError() throws {
+        let file = try StateHubBinary.script(Self.store, named: "bad-calls.js")
+        for (arguments, expected) in [
+            (["--dispatch", "s.add(1,"], "write a call as STORE.ACTION(ARG, ...)"),
+            (["--dispatch", "s.add(nope)"], "must be JSON values separated by commas"),
+            (["--dispatch", "s.add(1)", "[2]"], "in parentheses and again"),
+        ] {
+            let result = try StateHubBinary.run(["run", file.path] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Exit codes tell the truth (issue 12, hostile review): a run whose hub recorded problems
+/// fails; a store the hub refused is not called "defined but not created"; a replay that
+/// cannot apply a record fails naming it.
+@Suite("exit codes")
+struct ExitCodeTests {
+    /// A state nested past every depth cap: the store exists in the page and never in the hub.
+    static let deepStore = """
+        function deep(n) { const o = {}; let cur = o; for (let i = 0; i < n; i++) { cur.a = {}; cur = cur.a; } return o; }
+        const useD = defineStore('d', { state: () => ({ v: deep(600) }), actions: { touch() { this.x = 1; } } });
+        useD();
+        """
+
+    @Test func aStoreTheHubNeverMirroredFailsTheRunAndIsNotCalledNotCreated() throws {
+        let file = try StateHubBinary.script(Self.deepStore, named: "deep.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "d.touch"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("defined but not created"), "\(result.stderr)")
+        #expect(result.stderr.contains("store \"d\" was created in the page, but the hub has no mirror of it"), "\(result.stderr)")
+        #expect(result.stderr.contains("✗ store d was created in the page but never reached the mirror"), "\(result.stderr)")
+
+        let json = try StateHubBinary.run(["run", file.path, "--json"])
+        #expect(json.status == 1)
+        let object = try JSONOutputTests.object(json)
+        #expect(object["ok"] as? Bool == false)
+        #expect((object["problems"] as? [String])?.isEmpty == false)
+        #expect((object["stores"] as? [String: Any])?["d"] == nil)
+    }
+
+    @Test func aStoreDefinedButNotCreatedIsStillSaidSo() throws {
+        let file = try StateHubBinary.script("defineStore('later', { state: () => ({}) , actions: { go() {} } });\n", named: "later.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "later.go"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("store \"later\" is defined but not created"), "\(result.stderr)")
+    }
+
+    @Test func aMessageTheHubRefusedFailsTheRun() throws {
+        let file = try StateHubBinary.script("""
+            const useS = defineStore('s', { state: () => ({ n: 1 }) });
+            useS();
+            window.webkit.messageHandlers.nativeBridge.postMessage('garbage');
+            """, named: "garbage.js")
+        let text = try StateHubBinary.run(["run", file.path])
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("hub: page main: malformed message"), "\(text.stderr)")
+        let json = try StateHubBinary.run(["run", file.path, "--json"])
+        #expect(json.status == 1)
+        let object = try JSONOutputTests.object(json)
+        #expect(object["ok"] as? Bool == false)
+        #expect((object["error"] as? [String: Any])?["kind"] as? String == "problems")
+        #expect((object["problems"] as? [String])?.count == 1)
+    }
+
+    /// A trace whose record cannot be applied (100,000 levels deep): replay prints what it
+    /// could, names the step and why, and exits 1; `trace show --json` lists it.
+    @Test func aReplayThatCannotApplyARecordFailsNamingIt() throws {
+        let store = try StateHubBinary.script("const useS = defineStore('s', { state: () => ({ n: 1 }), actions: { inc() { this.n++; } } });\nuseS();\n", named: "s.js")
+        let trace = store.deletingLastPathComponent().appendingPathComponent("deep.ndjson")
+        let run = try StateHubBinary.run(["run", store.path, "--dispatch", "s.inc", "--trace", trace.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let depth = 100_000
+        let value = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        let message = #"{"v":1,"storeId":"s","messageId":"w9","seq":99,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["x"],"value":"# + value + "}]}]}}"
+        let record: [String: Any] = ["channel": "nativeBridge", "direction": "web_to_native", "engine": "main", "message": message,
+                                     "seq": 99, "size": message.utf8.count, "step": 50, "store": "s", "time": 999_000_000, "type": "apply_mutation"]
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
+        let handle = try FileHandle(forWritingTo: trace)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+        try handle.close()
+
+        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        #expect(replay.status == 1)
+        #expect(replay.stdout.contains("\"n\": 2"), "\(replay.stdout)")
+        #expect(replay.stderr.contains("step 50 (apply_mutation of s) could not be applied"), "\(replay.stderr)")
+
+        let show = try StateHubBinary.run(["trace", "show", "--json", trace.path])
+        let problems = try #require(try JSONOutputTests.object(show)["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["step"] as? Int } == [50])
+    }
+}

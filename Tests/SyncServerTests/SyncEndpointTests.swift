@@ -1,0 +1,276 @@
+import Foundation
+import HummingbirdWSClient
+import SharedDocument
+import StateHubServer
+import Testing
+
+/// Makes an edit on `document` and returns it as one v1 update.
+func edit(_ document: SharedDocument, _ body: (SharedDocument) throws -> Void) throws -> [UInt8] {
+    let before = document.encodeStateVector()
+    try body(document)
+    return try document.encodeStateAsUpdate(stateVector: before)
+}
+
+/// The whole document a server holds, read as a fresh client would: sync step 1 with an empty
+/// state vector, answered by sync step 2.
+func fetchDocument(port: Int, _ name: String, token: String = LiveSyncServer.adminToken) async throws -> SharedDocument {
+    let client = try await SyncTestClient.connect(port: port, document: name, token: token)
+    try await client.send(.syncStep1(stateVector: [0]))
+    guard case .syncStep2(let update)? = await client.next(where: { if case .syncStep2 = $0 { true } else { false } }) else {
+        await client.close()
+        throw SyncTestError("no sync step 2 from the server")
+    }
+    await client.close()
+    let document = SharedDocument()
+    try document.applyUpdate(update)
+    return document
+}
+
+/// A map's entries, whatever order its keys were integrated in (that order depends on client ids).
+func entries(_ map: YMap) throws -> [String: YValue] {
+    var result: [String: YValue] = [:]
+    for key in map.keys { result[key] = try map.get(key) }
+    return result
+}
+
+func isUpdate(_ message: SyncMessage) -> Bool { if case .update = message { true } else { false } }
+func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgement = message { true } else { false } }
+
+@Suite struct SyncEndpointTests {
+    @Test func clientsConvergeAndWritesAreAcknowledgedAfterTheyAreStored() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let a = try await SyncTestClient.connect(port: live.port, document: "board", token: LiveSyncServer.adminToken, acknowledgements: true)
+        let b = try await SyncTestClient.connect(port: live.port, document: "board", token: LiveSyncServer.adminToken)
+        // The server greets each with its state vector.
+        #expect(await a.next() == .syncStep1(stateVector: [0]))
+        #expect(await b.next() == .syncStep1(stateVector: [0]))
+
+        let docA = SharedDocument(), docB = SharedDocument()
+        let first = try edit(docA) { try $0.map("board").set("title", .string("Alpha")) }
+        try await a.send(.update(first))
+        #expect(await a.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+        #expect(await b.next(where: isUpdate) == .update(first))
+        try docB.applyUpdate(first)
+
+        let second = try edit(docB) { try $0.map("board").set("owner", .string("Bo")) }
+        try await b.send(.update(second))
+        #expect(await a.next(where: isUpdate) == .update(second))
+        try docA.applyUpdate(second)
+        // Sending again what the server has changes nothing, is not broadcast, and is acknowledged.
+        try await a.send(.syncStep2(update: first))
+        #expect(await a.next(where: isAcknowledgement) == .acknowledgement(count: 2))
+        // B never asked for acknowledgements and got none.
+        #expect(!b.all.contains(where: isAcknowledgement))
+
+        let fresh = try await fetchDocument(port: live.port, "board")
+        #expect(try entries(fresh.map("board")) == ["title": .string("Alpha"), "owner": .string("Bo")])
+        #expect(try entries(docA.map("board")) == entries(fresh.map("board")))
+        #expect(try entries(docB.map("board")) == entries(fresh.map("board")))
+        #expect(b.all.filter(isUpdate) == [.update(first)], "the repeated update was broadcast")
+        await a.close()
+        await b.close()
+        await live.stop()
+    }
+
+    @Test func aReadOnlyTokenReadsButItsUpdatesAreRefusedWithPermissionDenied() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let readToken = try await live.issueToken(document: "notes", access: "read")
+        let writeToken = try await live.issueToken(document: "notes", access: "read-write")
+        let writer = try await SyncTestClient.connect(port: live.port, document: "notes", token: writeToken, acknowledgements: true)
+        let writerDocument = SharedDocument()
+        let kept = try edit(writerDocument) { try $0.map("m").set("k", .int(1)) }
+        try await writer.send(.update(kept))
+        #expect(await writer.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+
+        let reader = try await SyncTestClient.connect(port: live.port, document: "notes", token: readToken)
+        try await reader.send(.syncStep1(stateVector: [0]))
+        guard case .syncStep2(let state)? = await reader.next(where: { if case .syncStep2 = $0 { true } else { false } }) else {
+            Issue.record("the read-only client got no state")
+            return
+        }
+        let readerDocument = SharedDocument()
+        try readerDocument.applyUpdate(state)
+        // What every Yjs client sends on connecting: a step 2 with nothing new. Not refused.
+        try await reader.send(.syncStep2(update: try readerDocument.encodeStateAsUpdate(stateVector: readerDocument.encodeStateVector())))
+        let refused = try edit(readerDocument) { try $0.map("m").set("k", .int(2)) }
+        try await reader.send(.update(refused))
+        guard case .permissionDenied(let reason)? = await reader.next(where: { if case .permissionDenied = $0 { true } else { false } }) else {
+            Issue.record("no permission-denied")
+            return
+        }
+        #expect(reason.contains("read-only"))
+        // The connection stays; the refused edit reached nobody and is not stored.
+        try await reader.send(.queryAwareness)
+        #expect(await reader.next(where: { if case .awareness = $0 { true } else { false } }) != nil)
+        #expect(reader.all.filter { if case .permissionDenied = $0 { true } else { false } }.count == 1)
+        let stored = try await fetchDocument(port: live.port, "notes")
+        #expect(try entries(stored.map("m")) == ["k": .int(1)])
+        #expect(!writer.all.contains(where: isUpdate))
+        await reader.close()
+        await writer.close()
+        await live.stop()
+    }
+
+    @Test func refusedBeforeTheUpgradeWithJSONProblems() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let other = try await live.issueToken(document: "other", access: "read-write")
+        func problem(_ path: String, token: String?) async throws -> (Int, String) {
+            let (status, data) = try await live.request("GET", path, token: token)
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return (status, object?["error"] as? String ?? "")
+        }
+        #expect(try await problem("/sync/board", token: nil) == (401, "unauthorized"))
+        #expect(try await problem("/sync/board", token: "shd_wrong") == (401, "unauthorized"))
+        #expect(try await problem("/sync/board", token: other) == (403, "forbidden"))
+        #expect(try await problem("/sync/-bad", token: LiveSyncServer.adminToken) == (400, "invalid-name"))
+        #expect(try await problem("/sync/board?token=\(LiveSyncServer.adminToken)", token: nil) == (426, "upgrade-required"))
+        // A WebSocket client with another document's token is not upgraded.
+        await #expect(throws: (any Error).self) {
+            _ = try await SyncTestClient.connect(port: live.port, document: "board", token: other)
+        }
+        // Revoking a token closes its connection.
+        let revocable = try await live.issueToken(document: "other", access: "read")
+        let client = try await SyncTestClient.connect(port: live.port, document: "other", token: revocable)
+        let (_, listed) = try await live.request("GET", "/admin/documents/other/tokens")
+        let tokens = try JSONSerialization.jsonObject(with: listed) as? [[String: Any]] ?? []
+        #expect(tokens.map { $0["access"] as? String } == ["read-write", "read"])
+        let id = tokens.last?["id"] as? Int ?? -1
+        #expect(try await live.request("DELETE", "/admin/documents/other/tokens/\(id)").0 == 204)
+        #expect(await client.next() == .syncStep1(stateVector: [0]))
+        // Waits until the connection ends (or a generous bound for a server that never closes it).
+        #expect(await client.next() == nil)
+        #expect(client.hasEnded, "the revoked client's connection is still open")
+        await live.stop()
+    }
+
+    @Test func malformedMessagesCloseOnlyTheirOwnConnection() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let token = LiveSyncServer.adminToken
+        let bystander = try await SyncTestClient.connect(port: live.port, document: "doc", token: token, acknowledgements: true)
+        let document = SharedDocument()
+        let before = try edit(document) { try $0.map("m").set("a", .int(1)) }
+        try await bystander.send(.update(before))
+        #expect(await bystander.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+
+        let cases: [(String, [UInt8], String)] = [
+            ("unknown message type", [7], "malformed-message"),
+            ("unknown sync step", [0, 5, 0], "malformed-message"),
+            ("truncated", [0, 2, 10, 1], "malformed-message"),
+            ("trailing bytes", [3, 9], "malformed-message"),
+            ("an update that does not read", [0, 2, 3, 1, 200, 3], "malformed-update"),
+            ("a state vector that does not read", [0, 0, 2, 5, 200], "malformed-message"),
+            ("awareness that is not JSON", [1, 7, 1, 1, 1, 3, 123, 123, 123], "malformed-message"),
+            ("an acknowledgement from a client", [100, 1], "malformed-message"),
+        ]
+        for (name, bytes, code) in cases {
+            let client = try await SyncTestClient.connect(port: live.port, document: "doc", token: token)
+            try await client.send(bytes: bytes)
+            let frame = await client.closeFrame()
+            #expect(frame?.closeCode == .dataInconsistentWithMessage, "\(name): \(String(describing: frame))")
+            #expect(frame?.reason?.hasPrefix(code + ":") == true, "\(name): \(String(describing: frame?.reason))")
+        }
+        let text = try await SyncTestClient.connect(port: live.port, document: "doc", token: token)
+        try await text.sendText("hello")
+        let frame = await text.closeFrame()
+        #expect(frame?.closeCode == .unacceptableData, "text frame: \(String(describing: frame))")
+        #expect(frame?.reason?.hasPrefix("text-frame:") == true)
+
+        // The bystander was never disturbed and the document holds exactly what it sent.
+        let after = try edit(document) { try $0.map("m").set("b", .int(2)) }
+        try await bystander.send(.update(after))
+        #expect(await bystander.next(where: isAcknowledgement) == .acknowledgement(count: 2))
+        let stored = try await fetchDocument(port: live.port, "doc")
+        #expect(try entries(stored.map("m")) == ["a": .int(1), "b": .int(2)])
+        await bystander.close()
+        await live.stop()
+    }
+
+    @Test func updatesAreCompactedAndSurviveUnloadAndRestart() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.sync.compactAfterUpdates = 5
+        configuration.sync.unloadAfter = .milliseconds(50)
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let client = try await SyncTestClient.connect(port: live.port, document: "log", token: LiveSyncServer.adminToken, acknowledgements: true)
+        let document = SharedDocument()
+        for index in 0..<12 {
+            try await client.send(.update(try edit(document) { try $0.array("items").push([.int(Int64(index))]) }))
+        }
+        #expect(await client.next(where: { $0 == .acknowledgement(count: 12) }) != nil)
+        await client.close()
+        let (status, data) = try await live.request("GET", "/admin/documents/log")
+        let summary = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        #expect(status == 200)
+        #expect((summary["updates"] as? Int ?? 99) <= 5, "not compacted: \(summary)")
+        #expect((summary["snapshotBytes"] as? Int ?? 0) > 0, "no snapshot: \(summary)")
+        // Unloaded once the last client has been gone for the delay.
+        var loaded = true
+        for _ in 0..<2_000 where loaded {
+            loaded = await live.server.sync.isLoaded(document: "log")
+            if loaded { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(!loaded, "the document stayed loaded")
+        await live.stop()
+
+        let restarted = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let reloaded = try await fetchDocument(port: restarted.port, "log")
+        #expect(try reloaded.array("items").toJSON() == document.array("items").toJSON())
+        let (_, bytes) = try await restarted.request("GET", "/admin/documents/log/update")
+        let whole = SharedDocument()
+        try whole.applyUpdate([UInt8](bytes))
+        #expect(try whole.array("items").toJSON() == document.array("items").toJSON())
+        await restarted.stop()
+    }
+
+    @Test func aClientThatDoesNotReadIsCutOffAndNobodyElseWaits() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.sync.maxQueueBytes = 4 << 20
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        let token = LiveSyncServer.adminToken
+        let slow = try await SyncTestClient.connect(port: live.port, document: "feed", token: token, reading: false)
+        let reader = try await SyncTestClient.connect(port: live.port, document: "feed", token: token)
+        let writer = try await SyncTestClient.connect(port: live.port, document: "feed", token: token, acknowledgements: true)
+        // Each client is greeted once the server has attached it.
+        for client in [slow, reader, writer] where client !== slow { #expect(await client.next() == .syncStep1(stateVector: [0])) }
+        var attached = 0
+        for _ in 0..<2_000 where attached < 3 {
+            attached = await live.server.sync.connectionCount(document: "feed")
+            if attached < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(attached == 3)
+        let document = SharedDocument()
+        let chunk = String(repeating: "x", count: 64 << 10)
+        let count = 400  // 25 MiB: more than loopback's socket buffers hold for the slow client
+        // One update at a time, each received by the reading client before the next is sent: its
+        // queue never holds more than one, while the client that does not read accumulates all.
+        var received = 0
+        for index in 0..<count {
+            try await writer.send(.update(try edit(document) { try $0.map("m").set("k\(index)", .string(chunk)) }))
+            guard await reader.next(where: isUpdate) != nil else { break }
+            received += 1
+        }
+        #expect(received == count, "the reading client missed updates")
+        #expect(await writer.next(where: { $0 == .acknowledgement(count: count) }) != nil)
+        var connections = 3
+        for _ in 0..<2_000 where connections == 3 {
+            connections = await live.server.sync.connectionCount(document: "feed")
+            if connections == 3 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(connections == 2, "the slow client was not cut off")
+        await slow.close()
+        await reader.close()
+        await writer.close()
+        await live.stop()
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PostgresKit
+import SharedDocument
+import StateHubServer
+import Testing
+
+/// Two server instances on one PostgreSQL (the one `scripts/with-postgres.sh` started): updates
+/// received by one reach the other's clients through LISTEN/NOTIFY (docs/sync.md §2.4).
+/// Fails, not skips, without `STATEHUB_TEST_DATABASE_URL` when `CI=true`.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"] != nil
+                 || ProcessInfo.processInfo.environment["CI"] == "true",
+                 "needs scripts/with-postgres.sh (required when CI=true)"))
+struct TwoInstanceTests {
+    /// A new empty database on the test server; its URL.
+    static func freshDatabase() async throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"],
+              var components = URLComponents(string: url) else {
+            throw SyncTestError("STATEHUB_TEST_DATABASE_URL is not set: run through scripts/test.sh (scripts/with-postgres.sh)")
+        }
+        let name = "sync_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        let core = try SQLPostgresConfiguration(url: url).coreConfiguration
+        let client = PostgresClient(configuration: .init(host: core.host ?? "127.0.0.1", port: core.port ?? 5432,
+                                                         username: core.username, password: core.password,
+                                                         database: core.database, tls: .disable))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            group.cancelAll()
+        }
+        components.path = "/" + name
+        return components.string ?? url
+    }
+
+    @Test func clientsOnTwoInstancesConverge() async throws {
+        let url = try await Self.freshDatabase()
+        let one = try await LiveSyncServer.start(.postgres(url: url))
+        let two = try await LiveSyncServer.start(.postgres(url: url))
+        let token = try await one.issueToken(document: "shared", access: "read-write")
+
+        let nativeOne = try await SyncTestClient.connect(port: one.port, document: "shared", token: token, acknowledgements: true)
+        let nativeTwo = try await SyncTestClient.connect(port: two.port, document: "shared", token: token, acknowledgements: true)
+        let documentOne = SharedDocument(), documentTwo = SharedDocument()
+        let fromOne = try edit(documentOne) { try $0.map("m").set("one", .string("1")) }
+        try await nativeOne.send(.update(fromOne))
+        #expect(await nativeOne.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+        #expect(await nativeTwo.next(where: isUpdate) == .update(fromOne), "instance two's client did not get instance one's update")
+        try documentTwo.applyUpdate(fromOne)
+        let fromTwo = try edit(documentTwo) { try $0.map("m").set("two", .string("2")) }
+        try await nativeTwo.send(.update(fromTwo))
+        #expect(await nativeOne.next(where: isUpdate) == .update(fromTwo), "instance one's client did not get instance two's update")
+
+        // Awareness (presence) reaches the other instance's clients too, and so does its leaving.
+        let presence = AwarenessUpdate(entries: [.init(client: 77, clock: 1, state: #"{"name":"one"}"#)])
+        try await nativeOne.send(.awareness(presence.encoded()))
+        #expect(await nativeTwo.next(where: { $0 == .awareness(presence.encoded()) }) != nil,
+                "instance two's client did not get instance one's awareness")
+
+        // Real Yjs clients, one on each instance, edit and converge with the native ones.
+        let peerOne = try YjsPeer(name: "one", port: one.port, document: "shared", token: token)
+        let peerTwo = try YjsPeer(name: "two", port: two.port, document: "shared", token: token)
+        defer { peerOne.stop(); peerTwo.stop() }
+        guard await peerOne.next("synced") != nil else { throw peerOne.failure("sync") }
+        guard await peerTwo.next("synced") != nil else { throw peerTwo.failure("sync") }
+        try await peerOne.set("yjs-one", "3")
+        try await peerTwo.set("yjs-two", "4")
+        try await peerOne.waitFor("yjs-two", "4")
+        try await peerTwo.waitFor("yjs-one", "3")
+        let expected = ["one": "1", "two": "2", "yjs-one": "3", "yjs-two": "4"]
+        #expect(try await peerOne.dump() == expected)
+        #expect(try await peerTwo.dump() == expected)
+        for live in [one, two] {
+            let stored = try await fetchDocument(port: live.port, "shared")
+            let map = try stored.map("m")
+            for (key, value) in expected { #expect(try map.get(key) == .string(value), "\(key) on port \(live.port)") }
+        }
+        await nativeOne.close()
+        // A token revoked through instance one closes its connection on instance two.
+        let revocable = try await one.issueToken(document: "shared", access: "read")
+        let watcher = try await SyncTestClient.connect(port: two.port, document: "shared", token: revocable)
+        #expect(await watcher.next() != nil, "the watcher was not greeted")
+        let (_, listed) = try await one.request("GET", "/admin/documents/shared/tokens")
+        let tokens = try JSONSerialization.jsonObject(with: listed) as? [[String: Any]] ?? []
+        let id = tokens.first { $0["access"] as? String == "read" }?["id"] as? Int ?? -1
+        #expect(try await one.request("DELETE", "/admin/documents/shared/tokens/\(id)").0 == 204)
+        // Waits until the connection ends (or a generous bound for a server that never closes it).
+        _ = await watcher.next(where: { _ in false })
+        #expect(watcher.hasEnded, "the revoked connection on instance two is still open")
+        #expect(await two.server.sync.connectionCount(document: "shared") <= 2, "the revoked connection is still attached")
+        let left = AwarenessUpdate(entries: [.init(client: 77, clock: 2, state: "null")])
+        #expect(await nativeTwo.next(where: { $0 == .awareness(left.encoded()) }) != nil, "the leaving did not reach instance two")
+        await nativeTwo.close()
+        await one.stop()
+        await two.stop()
+    }
+}

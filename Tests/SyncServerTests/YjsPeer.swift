@@ -1,0 +1,133 @@
+import Foundation
+
+/// A real Yjs client in a `node` child process (Peers/yjs-peer.cjs with Debian's node-yjs and
+/// node-y-websocket under NODE_PATH=/usr/share/nodejs). Missing `node` or packages make the
+/// test fail, never skip: the process does not start or says so on stderr and exits.
+final class YjsPeer: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let events = Locked(Events())
+    let name: String
+
+    private struct Events {
+        var lines: [[String: AnyHashableSendable]] = []
+        var cursor = 0
+        var ended = false
+        var stderr = ""
+    }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/yjs-peer.cjs")
+
+    init(name: String, port: Int, document: String, token: String) throws {
+        self.name = name
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["node", Self.script.path, "ws://127.0.0.1:\(port)/sync", document, token]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NODE_PATH"] = "/usr/share/nodejs"
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        input = stdin.fileHandleForWriting
+        let events = self.events
+        let buffer = Locked(Data())
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                events.withLock { $0.ended = true }
+                return
+            }
+            let lines = buffer.withLock { buffer -> [Data] in
+                buffer.append(chunk)
+                var lines: [Data] = []
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    lines.append(buffer[buffer.startIndex..<newline])
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+                return lines
+            }
+            for line in lines {
+                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                events.withLock { $0.lines.append(object.mapValues { AnyHashableSendable($0) }) }
+            }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty { handle.readabilityHandler = nil; return }
+            events.withLock { $0.stderr += String(decoding: chunk, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    func send(_ command: [String: Any]) throws {
+        let data = try JSONSerialization.data(withJSONObject: command)
+        try input.write(contentsOf: data + Data([0x0A]))
+    }
+
+    /// The next event named `event` that `matches`, or `nil` when the peer exited or nothing came
+    /// within `seconds` (a bound for a hung peer, not a timing).
+    @discardableResult
+    func next(_ event: String, within seconds: Double = 60,
+              where matches: @Sendable ([String: AnyHashableSendable]) -> Bool = { _ in true }) async -> [String: AnyHashableSendable]? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            let (found, ended) = events.withLock { events -> ([String: AnyHashableSendable]?, Bool) in
+                while events.cursor < events.lines.count {
+                    let line = events.lines[events.cursor]
+                    events.cursor += 1
+                    if line["event"]?.string == event && matches(line) { return (line, false) }
+                }
+                return (nil, events.ended)
+            }
+            if let found { return found }
+            if ended { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// Sets `key` and waits for the peer to say it did.
+    func set(_ key: String, _ value: String) async throws {
+        try send(["op": "set", "key": key, "value": value])
+        guard await next("ok", where: { $0["op"]?.string == "set" }) != nil else { throw failure("set \(key)") }
+    }
+
+    /// Waits until the peer's map holds `key` = `value`.
+    func waitFor(_ key: String, _ value: String) async throws {
+        try send(["op": "waitFor", "key": key, "value": value])
+        guard await next("ok", where: { $0["op"]?.string == "waitFor" && $0["key"]?.string == key }) != nil else {
+            throw failure("waiting for \(key) = \(value)")
+        }
+    }
+
+    /// The peer's map as string pairs.
+    func dump() async throws -> [String: String] {
+        try send(["op": "dump"])
+        guard let line = await next("dump"), let map = line["map"]?.value as? [String: Any] else { throw failure("dump") }
+        return map.compactMapValues { $0 as? String }
+    }
+
+    func failure(_ what: String) -> SyncTestError {
+        SyncTestError("yjs peer \(name): \(what) failed; stderr: \(events.withLock { $0.stderr })")
+    }
+
+    /// Everything the peer wrote to stderr so far.
+    var stderr: String { events.withLock { $0.stderr } }
+
+    func stop() {
+        try? send(["op": "exit"])
+        try? input.close()
+        process.waitUntilExit()
+    }
+}
+
+/// A JSON value from the peer, carried across tasks.
+struct AnyHashableSendable: @unchecked Sendable {
+    // JSONSerialization's values (String, NSNumber, arrays, dictionaries) are immutable.
+    let value: Any
+    init(_ value: Any) { self.value = value }
+    var string: String? { value as? String }
+}
