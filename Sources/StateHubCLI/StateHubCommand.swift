@@ -29,6 +29,8 @@ struct StateHubCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                // `--json` prints its object even when the parser refused the command line.
+                if CommandLine.arguments.dropFirst().contains("--json") { RunReport.printUsageError(message(for: error)) }
                 Foundation.exit(2)
             }
             exit(withError: error)

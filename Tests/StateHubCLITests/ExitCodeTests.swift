@@ -6,27 +6,49 @@ import Testing
 /// cannot apply a record fails naming it.
 @Suite("exit codes")
 struct ExitCodeTests {
-    /// A state nested past every depth cap: the store exists in the page and never in the hub.
+    /// A state nested past the depth cap: the plugin sends `null` there and reports
+    /// `state_too_deep`, the hub records the problem, and the run fails although every
+    /// dispatch answered (it exited 0 with "ok": true before).
     static let deepStore = """
         function deep(n) { const o = {}; let cur = o; for (let i = 0; i < n; i++) { cur.a = {}; cur = cur.a; } return o; }
         const useD = defineStore('d', { state: () => ({ v: deep(600) }), actions: { touch() { this.x = 1; } } });
         useD();
         """
 
-    @Test func aStoreTheHubNeverMirroredFailsTheRunAndIsNotCalledNotCreated() throws {
+    @Test func aProblemTheHubRecordedFailsTheRun() throws {
         let file = try StateHubBinary.script(Self.deepStore, named: "deep.js")
         let result = try StateHubBinary.run(["run", file.path, "--dispatch", "d.touch"])
         #expect(result.status == 1)
+        #expect(result.stderr.contains("hub: page main, store d:"), "\(result.stderr)")
+
+        let json = try StateHubBinary.run(["run", file.path, "--dispatch", "d.touch", "--json"])
+        #expect(json.status == 1)
+        // The object nests 600 levels: past what JSONSerialization reads, so look at its text.
+        #expect(json.stdout.hasPrefix(#"{"ok":false,"error":{"kind":"problems""#), "\(json.stdout.prefix(300))")
+        #expect(json.stdout.split(separator: "\n").count == 1)
+    }
+
+    /// A store whose messages never reach the hub (here the page drops them itself): named as
+    /// such, not "defined but not created", and the run fails.
+    @Test func aStoreTheHubNeverMirroredFailsTheRunAndIsNotCalledNotCreated() throws {
+        let file = try StateHubBinary.script("""
+            const real = window.webkit.messageHandlers.nativeBridge.postMessage;
+            window.webkit.messageHandlers.nativeBridge.postMessage = function (m) { if (String(m).indexOf('"hidden"') < 0) return real.call(this, m); };
+            const useHidden = defineStore('hidden', { state: () => ({ n: 1 }), actions: { go() { this.n++; } } });
+            useHidden();
+            """, named: "hidden.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "hidden.go"])
+        #expect(result.status == 1)
         #expect(!result.stderr.contains("defined but not created"), "\(result.stderr)")
-        #expect(result.stderr.contains("store \"d\" was created in the page, but the hub has no mirror of it"), "\(result.stderr)")
-        #expect(result.stderr.contains("✗ store d was created in the page but never reached the mirror"), "\(result.stderr)")
+        #expect(result.stderr.contains("store \"hidden\" was created in the page, but the hub has no mirror of it"), "\(result.stderr)")
+        #expect(result.stderr.contains("✗ store hidden was created in the page but never reached the mirror"), "\(result.stderr)")
 
         let json = try StateHubBinary.run(["run", file.path, "--json"])
         #expect(json.status == 1)
         let object = try JSONOutputTests.object(json)
         #expect(object["ok"] as? Bool == false)
-        #expect((object["problems"] as? [String])?.isEmpty == false)
-        #expect((object["stores"] as? [String: Any])?["d"] == nil)
+        #expect((object["error"] as? [String: Any])?["kind"] as? String == "notMirrored")
+        #expect((object["stores"] as? [String: Any])?["hidden"] == nil)
     }
 
     @Test func aStoreDefinedButNotCreatedIsStillSaidSo() throws {

@@ -90,7 +90,8 @@ struct JSONOutputTests {
 
     @Test func aRefusedArgumentOrAMissingFileStillPrintsTheObject() throws {
         let file = try StateHubBinary.script(Self.store, named: "args.js")
-        for arguments in [["run", file.path, "--dispatch", "s.inc", "notjson", "--json"], ["run", "/nonexistent.js", "--json"]] {
+        for arguments in [["run", file.path, "--dispatch", "s.inc", "notjson", "--json"], ["run", "/nonexistent.js", "--json"],
+                          ["run", file.path, "--json", "--no-such-option"]] {
             let result = try StateHubBinary.run(arguments)
             #expect(result.status == 2)
             let object = try Self.object(result)

@@ -115,6 +115,51 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         await live.stop()
     }
 
+    /// y-websocket's client forwards every awareness change it sees, other clients' too. When a
+    /// connection leaves, only the clients it announced first are removed (the review found
+    /// everyone's presence gone when any one client left).
+    @Test func aLeavingConnectionRemovesOnlyTheAwarenessClientsItAnnounced() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let alice = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        let carol = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        let alicePresence = AwarenessUpdate(entries: [.init(client: 1, clock: 1, state: #"{"name":"alice"}"#)])
+        try await alice.send(.awareness(alicePresence.encoded()))
+        #expect(await carol.next(where: { $0 == .awareness(alicePresence.encoded()) }) != nil)
+        // Carol announces herself and forwards alice's state (same clock, then a newer one), as
+        // WebsocketProvider does.
+        let carolPresence = AwarenessUpdate(entries: [
+            .init(client: 3, clock: 1, state: #"{"name":"carol"}"#),
+            .init(client: 1, clock: 1, state: #"{"name":"alice"}"#),
+        ])
+        try await carol.send(.awareness(carolPresence.encoded()))
+        #expect(await alice.next(where: { $0 == .awareness(carolPresence.encoded()) }) != nil)
+        let forwardedNewer = AwarenessUpdate(entries: [.init(client: 1, clock: 2, state: #"{"name":"alice","cursor":4}"#)])
+        try await carol.send(.awareness(forwardedNewer.encoded()))
+        #expect(await alice.next(where: { $0 == .awareness(forwardedNewer.encoded()) }) != nil)
+
+        await carol.close()
+        let carolLeft = AwarenessUpdate(entries: [.init(client: 3, clock: 2, state: "null")])
+        #expect(await alice.next(where: { $0 == .awareness(carolLeft.encoded()) }) != nil, "carol's leaving was not announced")
+        // Alice is still present for a newcomer.
+        let newcomer = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        try await newcomer.send(.queryAwareness)
+        guard case .awareness(let bytes)? = await newcomer.next(where: { if case .awareness = $0 { true } else { false } }) else {
+            Issue.record("no awareness for the newcomer")
+            return
+        }
+        let present = try AwarenessUpdate(decoding: bytes)
+        #expect(present.entries.map(\.client) == [1], "alice's presence went with carol's connection")
+        #expect(!alice.all.contains { message in
+            guard case .awareness(let bytes) = message, let update = try? AwarenessUpdate(decoding: bytes) else { return false }
+            return update.entries.contains { $0.client == 1 && $0.isRemoval }
+        }, "alice was told she left")
+        await newcomer.close()
+        await alice.close()
+        await live.stop()
+    }
+
     @Test func refusedBeforeTheUpgradeWithJSONProblems() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -4,7 +4,7 @@
  * Classic script: load after js/bridge/bridge-client.js. Asks the shell for its initial data, puts a
  * "Cart" button in the header's right side, reacts when it is tapped, shows an alert, sets the title and
  * reports that it finished loading (or that it failed). Runs unchanged in a WKWebView, in the engine
- * (`statehub run js/bridge/bridge-client.js js/examples/micro-app.js`), or in a desktop browser with a
+ * (`statehub run js/examples/micro-app.js`: its page already has the bridge client), or in a desktop browser with a
  * development stub (StateHubBridge.installDevelopmentStub({...})).
  *
  * Publishes globalThis.microApp = { ready: Promise, taps: [] } so hosts and tests can observe it.

@@ -58,7 +58,7 @@ struct DocCommand: AsyncParsableCommand {
         if let mergeOutput {
             do {
                 let merged = try Updates.merge(updates)
-                try Data(merged).write(to: URL(fileURLWithPath: mergeOutput))
+                try Data(merged).write(to: URL(fileURLWithPath: mergeOutput), options: .atomic)   // all or nothing
             } catch {
                 Output.error("statehub: cannot write \(mergeOutput): \(error)")
                 throw ExitCode(1)

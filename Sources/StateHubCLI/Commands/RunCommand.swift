@@ -24,7 +24,8 @@ struct RunCommand: AsyncParsableCommand {
             Limits: a script's top level, an action or a timer callback that runs past \
             --time-limit, with the microtasks it drains, is stopped (FILE:LINE: stopped \
             after N s); microtasks that never call native code cannot be stopped, so a turn \
-            that runs past twice the limit ends the run; a whole run longer than \
+            that has run 1.25 times the limit (CPU and wall-clock) ends the run, within twice \
+            the limit on a machine that gives the page its core; a whole run longer than \
             --wall-limit (default 120 s) ends with what was still running or pending; a \
             process over --memory-limit is stopped; each way the run exits 1.
 
@@ -52,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var timeout: String?
 
-    @Flag(help: "Print the result as one JSON object (dispatch results, mirrors, shell, problems) on stdout.")
+    @Flag(help: "Print one JSON object on stdout however the run ends (ok, error, dispatches, stores, shell, problems, diagnostics); console output goes to stderr.")
     var json = false
 
     // js engineer (issue 13): see RunCommand+HotSwap.swift
@@ -94,6 +95,10 @@ struct RunCommand: AsyncParsableCommand {
         } catch { throw error.exit() }
         let delivered = try await deliveredFiles()  // server (issue 14)
         report?.setDelivery(delivered.delivery)
+        // An empty page has nothing to dispatch to: say what `run` wants instead of printing an empty shell.
+        if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
+            throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
+        }
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report)
         let hub = session.page.hub
         var failed = false
@@ -142,7 +147,15 @@ struct RunCommand: AsyncParsableCommand {
         if !problems.isEmpty {
             failed = true
             report?.fail(kind: "problems", printed: "statehub: the hub recorded \(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])")
-            if report == nil { for problem in problems { Output.error("hub: \(problem)") } }
+            // Stops are printed where they happened (a failed dispatch, the run's end): not twice.
+            if report == nil {
+                for problem in problems {
+                    switch problem.kind {
+                    case .stopped, .scriptStopped: continue
+                    default: Output.error("hub: \(problem)")
+                    }
+                }
+            }
         }
         if !(try await hotSwap(session.page.engine, trace: session.recorder)) {   // js engineer (issue 13)
             failed = true

@@ -82,7 +82,13 @@ struct TraceCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a readable timeline: each step with its action, and old → new for every change to the mirrors.")
+            abstract: "Print a readable timeline: each step with its action, and old → new for every change to the mirrors.",
+            discussion: """
+                Exit 0 (a cut last line, as a killed recorder leaves it, is noted on stderr and the \
+                rest is shown); 2 when the file cannot be read or a line is not a record. --json \
+                prints one object in every case: ok, file, steps, problems (records the replay \
+                could not apply), warnings, and error when ok is false (docs/cli.md).
+                """)
 
         @Argument(help: "An NDJSON trace file.")
         var file: String
@@ -90,7 +96,7 @@ struct TraceCommand: AsyncParsableCommand {
         @Option(help: "The longest trace line read, in bytes (a longer one is refused with its line number).")
         var maxLineBytes: Int = TraceFile.defaultMaximumLineBytes
 
-        @Flag(help: "Print one JSON object per step (step, type, store, action, summary, changes with old and new).")
+        @Flag(help: "Print one JSON object: ok, the steps (step, type, store, action, summary, changes with old and new), problems, warnings, error.")
         var json = false
 
         func run() async throws {
@@ -148,7 +154,12 @@ struct TraceCommand: AsyncParsableCommand {
 
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rebuild the mirrors from a trace and print the state at step N (the end by default).")
+            abstract: "Rebuild the mirrors from a trace and print the state at step N (the end by default).",
+            discussion: """
+                Exit 0; 1 when a record cannot be applied (each is named on stderr with its step \
+                and why, and the state printed leaves it out); 2 when the file cannot be read, a \
+                line is not a record, or --until is outside the trace.
+                """)
 
         @Argument(help: "An NDJSON trace file.")
         var file: String

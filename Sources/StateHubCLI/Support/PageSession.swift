@@ -107,6 +107,11 @@ struct PageSession {
                 try await page.load(.init(path: script.path, source: script.source))
             } catch {
                 if case .bundle(_, let underlying) = error {
+                    if let stop = (underlying as? EngineError)?.stop {
+                        var stop = stop
+                        if stop.sourceURL.map({ $0.isEmpty }) ?? true { stop.sourceURL = script.path }
+                        report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(Report.describe(stop)), stop: stop))
+                    }
                     session.fail(Report.describe(underlying, file: script.path, timeLimit: timeLimit, source: script.source), kind: Report.kind(of: underlying))
                 }
                 session.fail("statehub: \(error)", kind: "setup")
@@ -142,6 +147,11 @@ struct PageSession {
             error.message = "uncaught exception: " + error.message
             fail(ConsolePrinter.describe(error), kind: "uncaughtException")
         case .timeLimitExceeded:
+            if var stop = first.stop {
+                if stop.sourceURL.map({ $0.isEmpty }) ?? true { stop.sourceURL = current.value }
+                report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(Report.describe(stop)), stop: stop))
+                fail(Report.describe(stop), kind: "stopped")
+            }
             let place = error.sourceURL.map { $0 + (error.line.map { ":\($0)" } ?? "") } ?? current.value
             fail("\(place): stopped after \(timeLimit.secondsText) (a timer callback or microtask ran past the time limit; --time-limit changes it)",
                  kind: "stopped")

@@ -35,10 +35,28 @@ enum Report {
         return "error"
     }
 
-    /// `FILE:LINE: stopped after N s`, with the file and line the engine names when it does.
+    /// `FILE:LINE: stopped after N s` as the engine's ``ScriptStop`` gives it (the file being
+    /// run when the stop names none), then what ran away.
     static func stopped(_ error: EngineError, file: String?, timeLimit: Duration) -> String {
-        let place = location(in: error.description) ?? file ?? "<script>"
-        return "\(place): stopped after \(timeLimit.secondsText) (the time limit; --time-limit changes it)"
+        guard var stop = error.stop else {
+            return "\(location(in: error.description) ?? file ?? "<script>"): stopped after \(timeLimit.secondsText) (the time limit; --time-limit changes it)"
+        }
+        if stop.sourceURL.map({ $0.isEmpty }) ?? true { stop.sourceURL = file }
+        return describe(stop)
+    }
+
+    /// `FILE:LINE: stopped after N s (WHAT ran past the time limit; --time-limit changes it)`.
+    static func describe(_ stop: ScriptStop) -> String {
+        "\(stop) (\(stop.what) ran past the time limit; --time-limit changes it)"
+    }
+
+    /// A stop's data for `run --json`: `{"kind", "file", "line", "function", "seconds"}`.
+    static func json(_ stop: ScriptStop) -> JSONValue {
+        var object: JSONValue.ObjectMembers = ["kind": .string(stop.kind.rawValue), "seconds": .string(stop.seconds)]
+        if let file = stop.sourceURL, !file.isEmpty { object["file"] = .string(SourceMaps.shared.rewrite(file)) }
+        if let line = stop.line { object["line"] = .number(Double(line)) }
+        if let function = stop.function { object["function"] = .string(function) }
+        return .object(object)
     }
 
     /// A `FILE:LINE` (or `FILE:LINE:COLUMN`) the engine put in its description, if any:

@@ -23,6 +23,8 @@ final class RunReport: Sendable {
         var file: String?
         var line: Int?
         var column: Int?
+        /// For a stop: what ran away, where, after how long (the engine's ``ScriptStop``).
+        var stop: JSONValue?
 
         /// Reads `FILE:LINE[:COLUMN]: ` off the front of the printed text (after source maps).
         init(kind: String, printed text: String) {
@@ -35,12 +37,18 @@ final class RunReport: Sendable {
             }
         }
 
+        init(kind: String, printed text: String, stop: ScriptStop) {
+            self.init(kind: kind, printed: text)
+            self.stop = Report.json(stop)
+        }
+
         var json: JSONValue {
             var object: JSONValue.ObjectMembers = ["kind": .string(kind), "message": .string(message)]
             if let file { object["file"] = .string(file) }
             if let line { object["line"] = .number(Double(line)) }
             if let column { object["column"] = .number(Double(column)) }
             if let details, !details.isEmpty { object["details"] = .string(details) }
+            if let stop { object["stop"] = stop }
             return .object(object)
         }
 
@@ -109,6 +117,12 @@ final class RunReport: Sendable {
     func failWithLastDiagnostic(kind: String) {
         let last = state.withLock { $0.diagnostics.last } ?? "statehub: failed"
         fail(Failure(kind: kind, printed: last))
+    }
+
+    /// The object of a command line the parser refused (before any command ran).
+    static func printUsageError(_ message: String) {
+        let object: JSONValue = ["ok": false, "error": ["kind": "usage", "message": .string(message)]]
+        Output.raw(object.jsonText())
     }
 
     /// Prints the object, once. `ok` is also false whenever a failure was recorded.

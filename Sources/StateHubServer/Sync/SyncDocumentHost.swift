@@ -137,7 +137,15 @@ actor SyncDocumentHost {
                 if entry.isRemoval {
                     awareness[entry.client] = nil
                     members[connection.id]?.awarenessClients.remove(entry.client)
-                } else if (awareness[entry.client]?.clock ?? -1) <= entry.clock {
+                } else if let known = awareness[entry.client] {
+                    // An update of a known client: y-websocket's client forwards every awareness
+                    // change it sees, other clients' included, so a newer state says nothing about
+                    // who controls that client. Ownership stays where the client was first added
+                    // (what y-websocket's own server does).
+                    if known.clock < entry.clock { awareness[entry.client] = entry }
+                } else {
+                    // A client this document did not know: the connection that announced it
+                    // controls it, and its leaving removes it.
                     awareness[entry.client] = entry
                     members[connection.id]?.awarenessClients.insert(entry.client)
                 }
