@@ -18,9 +18,12 @@ struct StopsInDispatchesTests {
         useS();
         """
 
-    static func json(_ text: String) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
-        return try #require(object as? [String: Any], "\(text)")
+    /// `run ARGUMENTS --json`, which fails (exit 1), and its object.
+    static func runJSON(_ arguments: [String]) throws -> (StateHubBinary.Result, [String: Any]) {
+        let result = try StateHubBinary.run(arguments + ["--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        return (result, try #require(object as? [String: Any], "\(result.stdout)"))
     }
 
     @Test func aStoppedTimerLetsTheLaterDispatchesRun() throws {
@@ -34,9 +37,7 @@ struct StopsInDispatchesTests {
         #expect(result.stdout.contains("shell = {"), "\(result.stdout)")
         #expect(result.stderr.contains("store2.js:3: stopped after 0.5 s (a timer callback"), "\(result.stderr)")
 
-        let json = try StateHubBinary.run(arguments + ["--json"])
-        #expect(json.status == 1, "\(json.stderr)")
-        let object = try Self.json(json.stdout)
+        let (json, object) = try Self.runJSON(arguments)
         let error = try #require(object["error"] as? [String: Any], "\(json.stdout)")
         #expect(error["kind"] as? String == "stopped", "\(json.stdout)")
         #expect(error["line"] as? Int == 3, "\(json.stdout)")
@@ -57,9 +58,7 @@ struct StopsInDispatchesTests {
         #expect(result.stderr.contains("⤼ s.inc() skipped: the run ended before it (unresponsive)"), "\(result.stderr)")
         #expect(result.stderr.contains("⤼ s.inc(2) skipped: the run ended before it (unresponsive)"), "\(result.stderr)")
 
-        let json = try StateHubBinary.run(arguments + ["--json"])
-        #expect(json.status == 1, "\(json.stderr)")
-        let object = try Self.json(json.stdout)
+        let (json, object) = try Self.runJSON(arguments)
         #expect((object["error"] as? [String: Any])?["kind"] as? String == "unresponsive", "\(json.stdout)")
         let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
         // All three are listed, none ok; the two after the loop never ran.
@@ -82,8 +81,7 @@ struct StopsInDispatchesTests {
         #expect(result.stderr.contains("store2.js:5: stopped after 0.5 s"), "\(result.stderr)")
         #expect(result.stderr.contains("s.micro had returned"), "\(result.stderr)")
 
-        let json = try StateHubBinary.run(arguments + ["--json"])
-        let object = try Self.json(json.stdout)
+        let (json, object) = try Self.runJSON(arguments)
         let error = try #require(object["error"] as? [String: Any], "\(json.stdout)")
         #expect(error["kind"] as? String == "stopped", "\(json.stdout)")
         #expect(error["line"] as? Int == 5, "\(json.stdout)")
@@ -100,8 +98,7 @@ struct StopsInDispatchesTests {
         #expect(result.stderr.contains("⤼ s.inc() skipped: the run ended before it (exception)"), "\(result.stderr)")
         #expect(result.stderr.contains("⤼ s.inc(2) skipped: the run ended before it (exception)"), "\(result.stderr)")
 
-        let json = try StateHubBinary.run(arguments + ["--json"])
-        let object = try Self.json(json.stdout)
+        let (json, object) = try Self.runJSON(arguments)
         let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
         #expect(dispatches.count == 2, "\(json.stdout)")
         #expect(dispatches.allSatisfy { $0["skipped"] as? Bool == true && ($0["reason"] as? String)?.contains("Error: boom") == true }, "\(json.stdout)")
