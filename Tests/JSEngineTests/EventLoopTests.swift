@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JSEngine
 
@@ -202,5 +203,57 @@ struct TimerQueueTests {
         try await engine.runUntilIdle()
         #expect(try await engine.evaluate("ticks") == 5)
         #expect(await engine.unhandledErrors.isEmpty)
+    }
+}
+
+/// Due timers fire many to one call into JavaScript (issue 11 item 7): order, cancellation
+/// and errors stay per timer, and a stop inside a batch leaves the timers after it to fire.
+@Suite("Timer batches")
+struct TimerBatchTests {
+    @Test(arguments: [EngineClock.manual, .real])
+    func aBatchKeepsOrderCancellationAndErrorsPerTimer(clock: EngineClock) async throws {
+        let reported = Recorder<UnhandledError>()
+        let engine = try JavaScriptEngine(configuration: .init(clock: clock, onUnhandledError: { reported.append($0) }))
+        try await engine.execute("""
+            var log = [];
+            var ids = [];
+            for (let i = 0; i < 200; i++) ids.push(setTimeout(function (n) {
+              log.push(n);
+              if (n === 10) { clearTimeout(ids[11]); clearTimeout(ids[150]); clearInterval(every); }
+              if (n === 20 || n === 120) throw new Error('timer ' + n);
+            }, 0, i));
+            var every = setInterval(function () { log.push('interval'); }, 0);
+            """, sourceURL: "batch.js")
+        if clock == .manual { try await engine.runUntilIdle() } else { try await engine.waitUntilIdle(timeout: .seconds(10)) }
+        let expected: [JSONValue] = (0..<200).filter { $0 != 11 && $0 != 150 }.map { .number(Double($0)) }
+        #expect(try await engine.evaluate("log") == .array(expected))
+        #expect(reported.values.map(\.error.message) == ["timer 20", "timer 120"])
+        #expect(reported.values.allSatisfy { $0.kind == .uncaughtException })
+        #expect(await engine.pendingTimerCount == 0)
+    }
+
+    @Test func aStopInsideABatchIsReportedAndTheRestFire() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try JavaScriptEngine(configuration: .init(clock: .manual, executionTimeLimit: .milliseconds(200),
+                                                                   onUnhandledError: { reported.append($0) }))
+            try await engine.execute("""
+                var fired = 0;
+                for (let i = 0; i < 100; i++) setTimeout(function () {
+                  fired++;
+                  if (i === 50) {
+                    while (true) {}
+                  }
+                }, 0);
+                """, sourceURL: "stop.js")
+            try await engine.runUntilIdle()
+            let stops = reported.values.filter { $0.kind == .timeLimitExceeded }
+            guard stops.count == 1, stops[0].stop?.kind == .timer, stops[0].stop?.description == "stop.js:5: stopped after 0.2 s",
+                  try await engine.evaluate("fired") == 100, await engine.pendingTimerCount == 0 else {
+                FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
+                exit(40)
+            }
+            exit(0)
+        }
     }
 }

@@ -102,4 +102,44 @@ struct CutLineTests {
         // A whole file is read as it is.
         #expect(try TraceFile.decodeRecovering(TraceFile.encode(records)).cutLine == nil)
     }
+
+    /// Hostile finding 3: `authToken` and its kind were not among the default names.
+    @Test func tokenPinAndOneTimeCodeNamesAreHiddenByDefault() {
+        let names = ["authToken", "AUTH_TOKEN", "sessionToken", "idToken", "privateKey", "clientSecret", "pin", "OTP", "x-auth-token", "csrfToken", "passcode"]
+        for name in names {
+            let text = #"{"a":{"\#(name)":"v-1234567"}}"#
+            #expect(TraceRedaction().redactor("nativeBridge", "sync_state", text) == #"{"a":{"\#(name)":"[redacted]"}}"#, "\(name)")
+        }
+        // Whole names only: `spin` and `pinned` are not `pin`.
+        #expect(TraceRedaction().redactor("nativeBridge", "sync_state", #"{"spin":1,"pinned":true}"#) == #"{"spin":1,"pinned":true}"#)
+    }
+
+    /// Once hidden under a secret name, a value is hidden wherever it appears later: a later
+    /// dispatch's positional argument, an exception's text, a bridge payload.
+    @Test func aValueHiddenOnceIsHiddenInLaterRecordsOfEveryKind() {
+        let redactor = TraceRedaction().redactor
+        _ = redactor("nativeBridge", "sync_state", #"{"type":"sync_state","payload":{"state":{"authToken":"at-5f4e3d2c"}}}"#)
+        let dispatch = #"{"v":1,"storeId":"s","messageId":"n-2","type":"dispatch_action","payload":{"action":"use","args":["at-5f4e3d2c",1]}}"#
+        #expect(redactor("nativeBridge", "dispatch_action", dispatch).contains(#""args":["[redacted]",1]"#))
+        let thrown = #"{"type":"action_result","payload":{"ok":false,"error":{"message":"rejected at-5f4e3d2c","stack":"use@s.js:3"}}}"#
+        #expect(!redactor("nativeBridge", "action_result", thrown).contains("at-5f4e3d2c"))
+        let bridge = #"{"v":1,"id":"c1","action":"share","payload":{"text":"my key at-5f4e3d2c"}}"#
+        #expect(!redactor("bridge", "request", bridge).contains("at-5f4e3d2c"))
+    }
+
+    /// Positional arguments stay in clear by default (docs/trace.md): when one's value later
+    /// turns out to be a secret, the report names the `--redact-argument` that would hide it.
+    @Test func anArgumentThatLaterBecomesSecretIsReported() {
+        let report = RedactionReport()
+        var redaction = TraceRedaction()
+        redaction.arguments["s.other"] = [0]
+        let redactor = redaction.redactor(reporting: report)
+        _ = redactor("nativeBridge", "dispatch_action", #"{"v":1,"storeId":"s","messageId":"n-1","type":"dispatch_action","payload":{"action":"login","args":["Ana",{"pw":"hunter22"}]}}"#)
+        _ = redactor("nativeBridge", "dispatch_action", #"{"v":1,"storeId":"s","messageId":"n-2","type":"dispatch_action","payload":{"action":"other","args":["configured-secret"]}}"#)
+        #expect(report.argumentsWrittenInClear.isEmpty)
+        _ = redactor("nativeBridge", "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"set","path":["password"],"value":"hunter22"}]}]}}"#)
+        _ = redactor("nativeBridge", "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"set","path":["token"],"value":"configured-secret"}]}]}}"#)
+        // `Ana` is not secret; argument 0 of s.other was hidden as configured.
+        #expect(report.argumentsWrittenInClear == ["s.login:1"])
+    }
 }

@@ -16,6 +16,9 @@ public final class EngineActivity: Sendable {
     private let timerCount = Atomic<Int>(0)
     /// The start of the last turn reported as unresponsive, so each is reported once.
     private let reportedTurn = Atomic<UInt64>(0)
+    /// The start of the turn a native call found over its limit and asked JavaScriptCore to
+    /// stop: that turn is stoppable, only not stopped yet (a loaded machine delays the stop).
+    private let stopRequestedTurn = Atomic<UInt64>(0)
     /// The engine thread's CPU clock and its reading when the running turn began, so other
     /// threads can tell a turn that runs from one that waits for a loaded machine.
     private let cpuClock = Atomic<Int32>(-1)
@@ -76,6 +79,12 @@ public final class EngineActivity: Sendable {
 
     /// When the running turn began (monotonic nanoseconds), 0 between turns.
     var turnStart: UInt64 { turnStarted.load(ordering: .relaxed) }
+
+    /// Called on the engine thread when the running turn was asked to stop.
+    func markStopRequested() { stopRequestedTurn.store(turnStarted.load(ordering: .relaxed), ordering: .relaxed) }
+
+    /// Whether the turn that began at `turn` was asked to stop (so it calls native code).
+    func stopRequested(turn: UInt64) -> Bool { turn != 0 && stopRequestedTurn.load(ordering: .relaxed) == turn }
 
     /// Whether the turn that began at `turn` is reported now for the first time.
     func markReported(turn: UInt64) -> Bool { reportedTurn.exchange(turn, ordering: .relaxed) != turn }

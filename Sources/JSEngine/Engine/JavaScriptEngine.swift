@@ -48,7 +48,7 @@ public actor JavaScriptEngine {
         /// command-line tool exits; an app drops the engine and tells the user.
         public var onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)?
         /// When `onUnresponsive` is called (and `PageTransport.onStop` hears of an `.unstoppable` stop);
-        /// `nil`: 1.25 × `executionTimeLimit` (10 s without one), so the owner can end such a turn
+        /// `nil`: 1.5 × `executionTimeLimit` (10 s without one), so the owner can end such a turn
         /// within twice the limit.
         public var unresponsiveAfter: Duration?
         /// Where `console.*` and engine diagnostics go.
@@ -103,13 +103,13 @@ public actor JavaScriptEngine {
         self.context = context
         self.activityRecord = context.activity
         // A turn the limit cannot stop is a stop too (`PageTransport.onStop`), then the owner's
-        // to end: reported once it has run a quarter of the limit longer, in wall-clock and CPU time
+        // to end: reported once it has run half the limit longer, in wall-clock and CPU time
         // alike, by when JavaScriptCore would have stopped a turn it can stop.
         let stopHandlers = context.stopHandlers
         let onUnresponsive = configuration.onUnresponsive
         self.monitor = configuration.onUnresponsive != nil || configuration.executionTimeLimit != nil
             ? UnresponsiveMonitor(activity: context.activity,
-                                  after: configuration.unresponsiveAfter ?? configuration.executionTimeLimit.map { $0 * 5 / 4 } ?? .seconds(10),
+                                  after: configuration.unresponsiveAfter ?? configuration.executionTimeLimit.map { $0 * 3 / 2 } ?? .seconds(10),
                                   handler: { snapshot in
                                       stopHandlers.notify(ScriptStop(kind: .unstoppable, entry: snapshot.entry == nil ? .call : .script, sourceURL: snapshot.entry,
                                                                      line: nil, after: snapshot.busyFor ?? .zero))

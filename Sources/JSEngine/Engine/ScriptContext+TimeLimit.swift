@@ -75,6 +75,7 @@ extension ScriptContext {
         guard started != 0, EngineActivity.now() &- started > turnLimitNanos,
               Self.threadCPUTime() &- turnStartCPU > turnLimitNanos else { return }
         forcingStop = true
+        activity.markStopRequested()
         // Where the page was when its turn ran out: the stop itself often lands where
         // JavaScriptCore's backtrace holds no page code (between two microtasks, or in
         // StateHub's own scripts), so this names the runaway code then. Read once per stop.

@@ -83,6 +83,14 @@ final class ScriptContext {
     /// runs there. See `ScriptContext+Tasks.swift`.
     var taskRunner: JSObjectRef?
     var taskBody: (() -> Void)?
+    /// The script that fires a batch of timers and its state object (`ScriptContext+TimerBatch.swift`).
+    var timerFirerFunction: JSObjectRef?
+    var timerFirerState: JSObjectRef?
+    /// While a batch fires: each timer's id → its place in the batch, the batch's array of
+    /// cancellation marks, and the places cancelled during it.
+    var firingBatch: [Int: Int] = [:]
+    var firingCancelled: JSObjectRef?
+    var firingSkipped: Set<Int> = []
 
     init(configuration: JavaScriptEngine.Configuration) throws {
         self.configuration = configuration
@@ -125,6 +133,10 @@ final class ScriptContext {
         if let errorConstructor { JSValueUnprotect(context, errorConstructor) }
         if let functionPrototype { JSValueUnprotect(context, functionPrototype) }
         if let taskRunner { JSValueUnprotect(context, taskRunner) }
+        if let timerFirerFunction { JSValueUnprotect(context, timerFirerFunction) }
+        if let timerFirerState { JSValueUnprotect(context, timerFirerState) }
+        timerFirerFunction = nil
+        timerFirerState = nil
         taskRunner = nil
         taskBody = nil
         promiseConstructor = nil

@@ -22,8 +22,12 @@ final class UnresponsiveMonitor: Sendable {
             // Wall-clock and CPU time both past the limit: a turn JavaScriptCore would stop on
             // its own (a plain loop) is not reported just because a loaded machine slowed it.
             guard started != 0, let busy = snapshot.busyFor, busy >= limit,
-                  (activity.turnCPUTime ?? limit) >= limit,
-                  activity.markReported(turn: started) else { return }
+                  (activity.turnCPUTime ?? limit) >= limit else { return }
+            // A turn a native call already asked to stop is stoppable: on a loaded machine
+            // the stop can come late, and it must not be called a turn that cannot be stopped
+            // (given three times as long before that is said anyway).
+            if activity.stopRequested(turn: started), busy < limit * 3 { return }
+            guard activity.markReported(turn: started) else { return }
             handler(snapshot)
         }
         timer.resume()

@@ -60,48 +60,18 @@ extension ScriptContext {
         guard let context, let first = arguments.first, JSValueIsNumber(context, first) else { return }
         let number = JSValueToNumber(context, first, nil)
         guard number.isFinite, number.rounded() == number, abs(number) < 9e15 else { return }
+        // In the running batch: skipped there; an interval's next occurrence is queued too.
+        _ = cancelInRunningBatch(id: Int(number))
         timers.cancel(id: Int(number))?.unprotect(in: context)
         activity.setTimerCount(timers.count)
-    }
-
-    /// Fires the earliest timer if it is due by `deadline`. Returns whether one fired.
-    ///
-    /// An interval is rescheduled before its callback runs, so it can clear itself.
-    @discardableResult
-    func fireNextTimer(dueBy deadline: UInt64) -> Bool {
-        guard let context, let next = timers.first(), next.due <= deadline, let first = timers.removeFirst() else { return false }
-        activity.setTimerCount(timers.count)
-        if case .manual = configuration.clock { manualNow = max(manualNow, first.due) }
-        if let interval = first.interval {
-            var next = first
-            timerSequence += 1
-            next.sequence = timerSequence
-            next.due = max(first.due, now) + interval
-            insert(next)
-        }
-        do {
-            _ = try callRaw(first.callback, arguments: first.arguments, kind: .timer)
-        } catch let error as JavaScriptError {
-            reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
-        } catch let error as EngineError where error.stop != nil {
-            let stop = error.stop
-            reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
-                name: "TimeLimitExceeded", message: "stopped after \(stop?.seconds ?? "?") s: a timer callback ran past the execution time limit",
-                sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
-        } catch {
-            reportUnhandled(UnhandledError(kind: .uncaughtException, error: JavaScriptError(message: String(describing: error))))
-        }
-        // A stop that left the context unusable closes it (ScriptContext+TimeLimit.swift).
-        if first.interval == nil, self.context != nil { first.unprotect(in: context) }
-        return true
     }
 
     /// Fires every real-clock timer that is due now. Called by the engine thread's loop.
     func fireDueTimers() {
         guard case .real = configuration.clock else { return }
-        // Bounded so a zero-delay timer chain cannot starve queued Swift work.
-        var fired = 0
-        while fired < 1_000, fireNextTimer(dueBy: now) { fired += 1 }
+        // One batch (at most `timerBatchLimit`) per wake-up, so a zero-delay timer chain
+        // cannot starve queued Swift work.
+        fireTimerBatch(dueBy: now)
     }
 
     /// Milliseconds until the next real-clock timer is due, `nil` when none is pending.
@@ -117,7 +87,7 @@ extension ScriptContext {
         guard case .manual = configuration.clock else { throw EngineError.wrongClock("advanceClock needs the manual clock") }
         _ = try live()
         let target = manualNow + duration.nanoseconds
-        while fireNextTimer(dueBy: target) {}
+        while fireTimerBatch(dueBy: target) > 0 {}
         manualNow = max(manualNow, target)
     }
 
@@ -128,8 +98,10 @@ extension ScriptContext {
         guard case .manual = configuration.clock else { throw EngineError.wrongClock("runUntilIdle needs the manual clock; use waitUntilIdle with the real one") }
         _ = try live()
         var fired = 0
-        while fireNextTimer(dueBy: .max) {
-            fired += 1
+        while true {
+            let batch = fireTimerBatch(dueBy: .max)
+            if batch == 0 { break }
+            fired += batch
             if fired >= limit { throw EngineError.notIdle(firedTimers: fired) }
         }
     }

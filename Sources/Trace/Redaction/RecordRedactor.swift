@@ -22,6 +22,13 @@ final class RecordRedactor: Sendable {
     private let rules: RedactionScan.Rules
     private let prose: FreeTextSecrets
     private let remembered = Mutex(Memory())
+    /// Where late secrets are reported (`TraceRedaction.redactor(reporting:)`), if anywhere.
+    private let report: RedactionReport?
+    /// Strings of 6 characters or more that positional `dispatch_action` arguments carried in
+    /// clear (as written in JSON), with the argument's `STORE.ACTION:INDEX`; kept only when
+    /// reporting, the newest `maximumClearArguments`.
+    private let clearArguments = Mutex<(order: [[UInt8]], spec: [[UInt8]: String])>(([], [:]))
+    static let maximumClearArguments = 1_024
 
     /// Hidden values seen so far, indexed for one pass over a message: by their first byte
     /// (a quick "no" for most bytes), then by their first four bytes.
@@ -55,7 +62,8 @@ final class RecordRedactor: Sendable {
     static let placeholder = Array("\"\(TraceRedactor.placeholder)\"".utf8)
     static let bare = Array(TraceRedactor.placeholder.utf8)
 
-    init(keys: some Sequence<String>, arguments: [String: Set<Int>]) {
+    init(keys: some Sequence<String>, arguments: [String: Set<Int>], report: RedactionReport?) {
+        self.report = report
         rules = RedactionScan.Rules(names: Set(keys.map { $0.lowercased() }).map { Array($0.utf8) }, ignoreCase: true,
                                     keepNull: true, opPaths: true, arguments: arguments)
         prose = FreeTextSecrets(names: rules.names)
@@ -76,6 +84,7 @@ final class RecordRedactor: Sendable {
         out = replaceRemembered(out)
         out = URLCredentials.redact(out, isSensitive: { isSensitive($0) })
         out = redactProse(out)
+        if report != nil, type == "dispatch_action" { noteClearArguments(out) }
         let changed = out.withUnsafeBufferPointer { o in text.withUTF8 { !o.elementsEqual($0) } }
         return changed ? String(decoding: out, as: UTF8.self) : message
     }
@@ -123,9 +132,43 @@ final class RecordRedactor: Sendable {
         }
     }
 
+    /// Remembers the strings a dispatch's positional arguments carry as written (after
+    /// redaction: what is hidden is not in clear), so a later secret can be traced back.
+    private func noteClearArguments(_ bytes: [UInt8]) {
+        guard let message = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
+              let store = message["storeId"]?.stringValue, let action = message["payload"]?["action"]?.stringValue,
+              case .array(let args)? = message["payload"]?["args"] else { return }
+        let hidden = rules.arguments["\(store).\(action)"] ?? []
+        var noted: [([UInt8], String)] = []
+        for (index, argument) in args.enumerated() where !hidden.contains(index) {
+            var pending = [argument]
+            while let value = pending.popLast() {
+                switch value {
+                case .string(let text) where text.utf8.count >= Self.shortestRemembered && text != TraceRedactor.placeholder:
+                    noted.append((Array(JSONValue.string(text).jsonText().utf8.dropFirst().dropLast()), "\(store).\(action):\(index)"))
+                case .array(let elements): pending += elements
+                case .object(let members): pending += members.values
+                default: break
+                }
+            }
+        }
+        guard !noted.isEmpty else { return }
+        clearArguments.withLock { memory in
+            for (text, spec) in noted where memory.spec[text] == nil {
+                if memory.order.count >= Self.maximumClearArguments { memory.spec[memory.order.removeFirst()] = nil }
+                memory.order.append(text)
+                memory.spec[text] = spec
+            }
+        }
+    }
+
     /// Remembers the values hidden in one message: one lock, one index rebuild.
     private func remember(_ found: [[UInt8]]) {
         guard !found.isEmpty else { return }
+        if let report {
+            let specs = clearArguments.withLock { memory in found.compactMap { memory.spec[$0] } }
+            for spec in specs { report.add(spec) }
+        }
         remembered.withLock { memory in
             var known = Set(memory.list)
             var changed = false

@@ -9,12 +9,17 @@
 /// let recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor)
 /// ```
 public struct TraceRedaction: Sendable {
-    /// Names hidden by default, compared ignoring case.
+    /// Names hidden by default, compared ignoring case (so `authToken` covers `AuthToken` and
+    /// `AUTHTOKEN`; `auth_token` and `auth-token` are spellings of their own).
     public static let defaultKeys: [String] = [
         "authorization", "proxy-authorization", "cookie", "set-cookie",
         "token", "access_token", "accessToken", "refresh_token", "refreshToken", "id_token", "idToken",
-        "session_token", "sessionToken", "apiKey", "api_key", "x-api-key",
-        "password", "passwd", "secret", "client_secret", "clientSecret", "private_key", "privateKey",
+        "auth_token", "authToken", "x-auth-token", "session_token", "sessionToken", "bearer", "jwt",
+        "csrf_token", "csrfToken", "x-csrf-token", "xsrf_token", "xsrfToken", "x-xsrf-token",
+        "apiKey", "api_key", "x-api-key", "api_secret", "apiSecret", "secret_key", "secretKey",
+        "password", "passwd", "passphrase", "passcode", "new_password", "newPassword", "old_password", "oldPassword",
+        "secret", "client_secret", "clientSecret", "private_key", "privateKey", "credentials", "credential",
+        "pin", "otp", "totp", "one_time_code", "oneTimeCode", "mfa_code", "mfaCode", "security_code", "securityCode", "cvv", "cvc",
     ]
 
     /// Member names whose values are hidden, at any depth, in any case.
@@ -46,7 +51,16 @@ public struct TraceRedaction: Sendable {
     /// The redactor for ``TraceRecorder``. Each call makes a new one, with its own memory of
     /// hidden values: use one per recorder.
     public var redactor: Redactor {
-        let scanner = RecordRedactor(keys: keys, arguments: arguments)
+        let scanner = RecordRedactor(keys: keys, arguments: arguments, report: nil)
+        return { _, type, message in scanner.redact(type: type, message) }
+    }
+
+    /// A redactor that also says, through `report`, which positional action arguments were
+    /// written in clear before their value turned out to be a secret (docs/trace.md,
+    /// "Positional arguments"): a trace cannot take back what it already wrote, so the owner
+    /// warns and names the `--redact-argument` that would have hidden it.
+    public func redactor(reporting report: RedactionReport) -> Redactor {
+        let scanner = RecordRedactor(keys: keys, arguments: arguments, report: report)
         return { _, type, message in scanner.redact(type: type, message) }
     }
 }

@@ -1,0 +1,155 @@
+#if canImport(CJSCore)
+import CJSCore
+#else
+import JavaScriptCore
+#endif
+
+/// Firing due timers many at a time: one call into JavaScript per batch instead of one per
+/// timer (100,000 zero-work timers cost 100,000 entries, each with its turn bookkeeping and
+/// microtask checkpoint, before this).
+///
+/// A small script (`firer`) calls the batch's callbacks in order, each in its own
+/// `try`/`catch`, so every timer's exception is reported on its own, as before. Kept:
+/// - *order*: the batch is taken from the queue in firing order (due time, then scheduling);
+/// - *cancellation*: `clearTimeout` of a timer already taken into the running batch marks
+///   it (one property write), and the firer skips it;
+/// - *errors per timer*: the firer returns `[index, error, …]`, each reported as an
+///   `UnhandledError` of kind `.uncaughtException`;
+/// - *the time limit per timer, nearly*: the firer stops taking timers once the batch has run
+///   `batchBudgetMilliseconds` (checked every 32 timers, with `Date.now()`, nothing native),
+///   and the rest go back to the queue; a callback the limit stops is reported as a timer
+///   stop, and the timers after it go back too.
+/// One difference from one entry per timer: microtasks a callback queues run after the
+/// batch's remaining callbacks, not before the next one (a batch is one task).
+extension ScriptContext {
+    /// Timers taken into one call at most (a zero-delay chain still leaves room for Swift work).
+    static let timerBatchLimit = 1_000
+    /// How long one batch may run before it hands the rest back to the queue.
+    var batchBudgetMilliseconds: Double {
+        let quarterLimit = configuration.executionTimeLimit.map { $0.inSeconds * 250 } ?? 20
+        return min(20, quarterLimit)
+    }
+
+    private static let firerSource = """
+        (function (callbacks, args, cancelled, state) {
+          var errors = [], n = callbacks.length, start = Date.now(), budget = state.budget;
+          for (var i = 0; i < n; i++) {
+            if ((i & 31) === 31 && Date.now() - start > budget) break;
+            if (cancelled[i] === true) continue;
+            state.current = i;
+            try { callbacks[i].apply(undefined, args[i]); } catch (e) { errors.push(i, e); }
+          }
+          state.current = -1;
+          state.next = i;
+          return errors;
+        })
+        """
+
+    private func timerFirer() throws -> (function: JSObjectRef, state: JSObjectRef) {
+        if let timerFirerFunction, let timerFirerState { return (timerFirerFunction, timerFirerState) }
+        let context = try live()
+        guard let source = Self.firerSource.jsStringRetained(), let url = "statehub:timers.js".jsStringRetained() else { throw EngineError.closed }
+        defer { JSStringRelease(source); JSStringRelease(url) }
+        var exception: JSValueRef?
+        let value = JSEvaluateScript(context, source, nil, url, 1, &exception)
+        guard exception == nil, let value, let function = JSValueToObject(context, value, nil), let state = JSObjectMake(context, nil, nil) else {
+            throw EngineError.closed
+        }
+        JSValueProtect(context, function)
+        JSValueProtect(context, state)
+        timerFirerFunction = function
+        timerFirerState = state
+        return (function, state)
+    }
+
+    /// Fires, in one call, the timers due by `deadline` — under the manual clock only those due
+    /// at the earliest due instant, so virtual time is exact for each. Returns how many were
+    /// taken from the queue (0: none due).
+    @discardableResult
+    func fireTimerBatch(dueBy deadline: UInt64) -> Int {
+        guard let context, let head = timers.first(), head.due <= deadline, let (firer, state) = try? timerFirer() else { return 0 }
+        let manual: Bool = if case .manual = configuration.clock { true } else { false }
+        if manual { manualNow = max(manualNow, head.due) }
+        var batch: [ScheduledTimer] = []
+        while batch.count < Self.timerBatchLimit, let next = timers.first(), next.due <= deadline, !manual || next.due == head.due,
+              let timer = timers.removeFirst() {
+            if let interval = timer.interval {
+                // Rescheduled before its callback runs, so it can clear itself.
+                var again = timer
+                timerSequence += 1
+                again.sequence = timerSequence
+                again.due = max(timer.due, now) + interval
+                timers.insert(again)
+            }
+            batch.append(timer)
+        }
+        activity.setTimerCount(timers.count)
+        let undefined = JSValueMakeUndefined(context)
+        let callbacks: [JSValueRef?] = batch.map { $0.callback }
+        let arguments: [JSValueRef?] = batch.map { timer in
+            guard !timer.arguments.isEmpty else { return undefined }
+            return timer.arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
+        }
+        let callbackArray = callbacks.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
+        let argumentArray = arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
+        let cancelled = JSObjectMakeArray(context, 0, nil, nil)
+        try? setProperty("budget", of: state, to: JSValueMakeNumber(context, batchBudgetMilliseconds))
+        firingBatch = Dictionary(uniqueKeysWithValues: batch.enumerated().map { ($1.id, $0) })
+        firingCancelled = cancelled
+        defer { firingBatch = [:]; firingCancelled = nil }
+
+        var resumeAt = batch.count
+        do {
+            let errors = try callRaw(firer, arguments: [callbackArray, argumentArray, cancelled, state], kind: .timer)
+            resumeAt = index(named: "next", of: state) ?? batch.count
+            if let errors, let list = JSValueToObject(context, errors, nil) {
+                let count = index(named: "length", of: list) ?? 0
+                var pair = 0
+                while pair + 1 < count {
+                    let thrown = JSObjectGetPropertyAtIndex(context, list, UInt32(pair + 1), nil)
+                    reportUnhandled(UnhandledError(kind: .uncaughtException, error: javaScriptError(from: thrown)))
+                    pair += 2
+                }
+            }
+        } catch let error as EngineError where error.stop != nil {
+            // The callback that ran away is reported; the ones after it wait for the next batch.
+            let stopped = index(named: "current", of: state) ?? batch.count - 1
+            resumeAt = stopped + 1
+            let stop = error.stop
+            reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
+                name: "TimeLimitExceeded", message: "stopped after \(stop?.seconds ?? "?") s: a timer callback ran past the execution time limit",
+                sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
+        } catch {
+            reportUnhandled(UnhandledError(kind: .uncaughtException, error: JavaScriptError(message: String(describing: error))))
+        }
+        // A stop that left the context unusable closed it (ScriptContext+TimeLimit.swift).
+        guard let live = self.context else { return batch.count }
+        let skipped = firingSkipped
+        firingSkipped = []
+        for (position, timer) in batch.enumerated() {
+            if position >= resumeAt, timer.interval == nil, !skipped.contains(position) {
+                timers.insert(timer)   // not reached: back in the queue, in its old place
+            } else if timer.interval == nil {
+                timer.unprotect(in: live)
+            }
+        }
+        activity.setTimerCount(timers.count)
+        return resumeAt
+    }
+
+    /// `clearTimeout` of a timer the running batch holds: marks it so the firer skips it.
+    /// Returns whether it was one.
+    func cancelInRunningBatch(id: Int) -> Bool {
+        guard let position = firingBatch[id], let context, let firingCancelled else { return false }
+        JSObjectSetPropertyAtIndex(context, firingCancelled, UInt32(position), JSValueMakeBoolean(context, true), nil)
+        firingSkipped.insert(position)
+        return true
+    }
+
+    /// A whole-number property of `object`, if it has one.
+    private func index(named name: String, of object: JSObjectRef) -> Int? {
+        guard let context, let value = try? property(name, of: object), JSValueIsNumber(context, value) else { return nil }
+        let number = JSValueToNumber(context, value, nil)
+        return number.isFinite && number >= 0 ? Int(number) : nil
+    }
+}
