@@ -281,6 +281,9 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ServerConfiguration()
         configuration.sync.maxQueueBytes = 4 << 20
+        // The document grows to 25 MiB: past the default document size limit.
+        configuration.sync.maxMessageBytes = 64 << 20
+        configuration.sync.maxDocumentBytes = 64 << 20
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let token = LiveSyncServer.adminToken
         let slow = try await SyncTestClient.connect(port: live.port, document: "feed", token: token, reading: false)
@@ -329,6 +332,8 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         var configuration = ServerConfiguration()
         configuration.sync.maxQueueBytes = 64 << 20
         configuration.sync.maxQueuedBytesTotal = 8 << 20
+        configuration.sync.maxMessageBytes = 128 << 20
+        configuration.sync.maxDocumentBytes = 128 << 20
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let sync = live.server.sync
         func waitForConnections(_ count: Int) async throws -> Int {
