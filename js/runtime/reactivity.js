@@ -1476,6 +1476,26 @@
   function watchSyncEffect(fn) { return doWatch(fn, null, { flush: 'sync' }); }
 
   // ---------------------------------------------------------------------------
+  // after a time-limit stop (docs/engine.md, "Recovery after a stop")
+  // ---------------------------------------------------------------------------
+
+  // JavaScriptCore's termination skips `finally` blocks and drops the queued microtasks, so a
+  // stop can leave the counters above where it landed (writes.depth > 0 holds every later
+  // delivery forever) and the scheduler waiting on a flush that will never run. The engine
+  // runs every `reset` registered in globalThis.__statehubStopRecovery, then every `release`
+  // in reverse order, before the page runs anything else.
+  function resetAfterStop() {
+    writes.depth = 0; batchDepth = 0; catchingUp = false;
+    activeEffect = null; shouldTrack = true; activeScope = null; currentWatcherCleanup = null;
+    flushPromise = null;
+  }
+  function releaseAfterStop() {
+    flushBatchedEffects();
+    if ((queue.length !== 0 || postQueue.length !== 0) && flushPromise === null) flushPromise = resolved.then(flushJobs);
+  }
+  (global.__statehubStopRecovery || (global.__statehubStopRecovery = [])).push({ reset: resetAfterStop, release: releaseAfterStop });
+
+  // ---------------------------------------------------------------------------
   // publish
   // ---------------------------------------------------------------------------
 
