@@ -62,13 +62,14 @@ struct PageSession {
         }
 
         var recorder: TraceRecorder?
+        let redactionReport = RedactionReport()
         if let path = options.trace {
-            do { recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor) } catch {
+            do { recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor(reporting: redactionReport)) } catch {
                 throw CLIError.badArgument("cannot write the trace: \(error)").exit()
             }
         }
         let current = CurrentStep()
-        let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, report: report, context: { current.value })
+        let guardian = RunGuard(recorder: recorder, redactionReport: redactionReport, memoryLimit: memoryLimit, report: report, context: { current.value })
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.
         guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)

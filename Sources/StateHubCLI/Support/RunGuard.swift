@@ -10,14 +10,18 @@ import Trace
 /// prints `run --json`'s object when there is one (``RunReport``).
 final class RunGuard: Sendable {
     private let recorder: TraceRecorder?
+    /// Positional arguments the trace's redactor wrote in clear before they became secrets.
+    private let redactionReport: RedactionReport?
     private let report: RunReport?
     /// Written once in `init`, read never: kept so the sources stay alive.
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
     private let memoryWatch: Mutex<MemoryWatch?> = Mutex(nil)
     private let exiting = Mutex(false)
 
-    init(recorder: TraceRecorder?, memoryLimit: Int?, report: RunReport? = nil, context: @escaping @Sendable () -> String) {
+    init(recorder: TraceRecorder?, redactionReport: RedactionReport? = nil, memoryLimit: Int?, report: RunReport? = nil,
+         context: @escaping @Sendable () -> String) {
         self.recorder = recorder
+        self.redactionReport = redactionReport
         self.report = report
         var installed: [any DispatchSourceSignal] = []
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
@@ -56,7 +60,16 @@ final class RunGuard: Sendable {
     func closeTrace() -> String? {
         guard let recorder else { return nil }
         do { try recorder.close() } catch { return "statehub: trace: \(error)" }
+        warnAboutArgumentsWrittenInClear()
         return nil
+    }
+
+    /// Names each positional argument the trace holds in clear although its value later
+    /// became a secret, with the option that would have hidden it.
+    private func warnAboutArgumentsWrittenInClear() {
+        for spec in redactionReport?.argumentsWrittenInClear ?? [] {
+            Output.error("statehub: warning: the trace holds argument \(spec) in clear (its value later became a secret); --redact-argument \(spec) hides it")
+        }
     }
 
     /// Prints `message`, closes the trace, prints the `--json` object (with `message` as its
