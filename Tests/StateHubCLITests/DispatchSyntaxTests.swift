@@ -35,4 +35,31 @@ struct DispatchSyntaxTests {
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
     }
+
+    /// Second-round new-user finding 3: `1e400` reads as infinity, which JSON cannot carry
+    /// (it reached the page as `null`, exit 0); a number out of range is an argument error.
+    @Test func aNumberOutOfRangeIsAnArgumentError() throws {
+        let file = try StateHubBinary.script(Self.store, named: "range.js")
+        for arguments in [["--dispatch", "s.add(1e400)"], ["--dispatch", "s.add", "[1e400]"], ["--dispatch", "s.add", #"[1, {"deep": [-1e400]}]"#]] {
+            for json in [false, true] {
+                let result = try StateHubBinary.run(["run", file.path] + arguments + (json ? ["--json"] : []))
+                #expect(result.status == 2, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("a number is out of range"), "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("must be finite"), "\(arguments): \(result.stderr)")
+                if json { #expect(result.stdout.contains(#""kind":"usage""#), "\(result.stdout)") }
+            }
+        }
+    }
+
+    /// Spaces around the names are not part of them: `'s.add (2, 3)'` runs action `add`, not
+    /// "add ", and `' s.num()'` store `s`, not " s".
+    @Test func spacesAroundTheNamesAreTrimmed() throws {
+        let file = try StateHubBinary.script(Self.store, named: "spaces.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.add (2, 3)", "--dispatch", " s.num()", "--dispatch", "s . num ", "--dispatch", "s.add", " [1, 0]"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("→ s.add(2, 3) = 3\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("→ s.num() = 3\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("→ s.add(1, 0) = 0\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\"n\": 4"), "\(result.stdout)")
+    }
 }

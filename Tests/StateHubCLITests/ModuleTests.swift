@@ -76,6 +76,27 @@ struct ModuleTests {
         #expect(result.stdout == "80\n")
     }
 
+    /// Second-round new-user finding 4: `-o out/app.js` with no `out/` exited 2 naming
+    /// `out/app.js.map`; the folder is created, with and without --sourcemap, and a folder
+    /// that cannot be created is named (a file stands where it should be).
+    @Test func bundleCreatesAMissingOutputFolder() throws {
+        let file = try moduleFolder()
+        let root = file.deletingLastPathComponent()
+        for (folder, flags) in [("out", [String]()), ("mapped/deeper", ["--sourcemap"])] {
+            let out = root.appendingPathComponent(folder).appendingPathComponent("app.js")
+            let bundled = try StateHubBinary.run(["bundle", file.path, "-o", out.path] + flags)
+            #expect(bundled.status == 0, "\(folder): \(bundled.stderr)")
+            #expect(try String(contentsOf: out, encoding: .utf8).contains("defineStore"), "\(folder)")
+            #expect(FileManager.default.fileExists(atPath: out.path + ".map") == !flags.isEmpty, "\(folder)")
+        }
+        let blocker = root.appendingPathComponent("taken")
+        try "not a folder".write(to: blocker, atomically: true, encoding: .utf8)
+        let blocked = try StateHubBinary.run(["bundle", file.path, "-o", blocker.appendingPathComponent("app.js").path])
+        #expect(blocked.status == 2, "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("cannot write \(blocker.path)/app.js: the folder \(blocker.path) is missing and could not be created"), "\(blocked.stderr)")
+        #expect(!blocked.stderr.contains(".map"), "\(blocked.stderr)")
+    }
+
     /// `bundle --sourcemap` writes esbuild's own map beside the output, shifted for the
     /// wrapper's first line and with sources relative to the map: node, a real consumer of
     /// maps, names the module's own file and line for a throw in the bundle.

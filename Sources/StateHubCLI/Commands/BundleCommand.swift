@@ -14,7 +14,7 @@ struct BundleCommand: AsyncParsableCommand {
             --sourcemap writes esbuild's source map beside the output (OUT.map): browsers' \
             devtools and other tools read it; `run` and `eval` map error locations of modules \
             they bundle themselves, and do not read .map files of bundles given to them. \
-            Needs Debian's esbuild (apt-get install esbuild). Exit 2 for an unreadable input \
+            A missing output folder is created. Needs Debian's esbuild (apt-get install esbuild). Exit 2 for an unreadable input \
             or a missing esbuild, 1 when esbuild reports errors.
             """
     )
@@ -22,7 +22,7 @@ struct BundleCommand: AsyncParsableCommand {
     @Argument(help: "The ES module to bundle.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Where to write the classic script (default: stdout).")
+    @Option(name: .shortAndLong, help: "Where to write the classic script (default: stdout); its folder is created if missing.")
     var output: String?
 
     @Flag(help: "Also write esbuild's source map (with the sources in it) to OUT.map, named by a sourceMappingURL comment at the end of OUT (needs -o).")
@@ -41,6 +41,13 @@ struct BundleCommand: AsyncParsableCommand {
         guard let output else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
+        }
+        // Like esbuild's --outfile, a missing folder is created (`-o out/app.js` in a fresh clone).
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw CLIError.badArgument("cannot write \(output): the folder \(folder) is missing and could not be created: \(error.localizedDescription)").exit()
+            }
         }
         if sourcemap {
             let mapPath = output + ".map"

@@ -27,7 +27,10 @@ struct RunCommand: AsyncParsableCommand {
             that has run 1.25 times the limit (CPU and wall-clock) ends the run, within twice \
             the limit on a machine that gives the page its core; a whole run longer than \
             --wall-limit (default 120 s) ends with what was still running or pending; a \
-            process over --memory-limit is stopped; each way the run exits 1.
+            process over --memory-limit is stopped; each way the run exits 1. A stopped \
+            action, timer or microtask leaves the page usable: the stop is printed and the \
+            later dispatches run. A run that ends in the middle prints each dispatch it did \
+            not run as skipped (⤼ STORE.ACTION(ARGS) skipped: …), and lists it in --json.
 
             Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
             unhandled, a timer callback throws, a dispatch fails, a mirror differs from the \
@@ -36,7 +39,7 @@ struct RunCommand: AsyncParsableCommand {
             2 for an unreadable file or a malformed argument.
 
             --json prints one JSON object on stdout whatever happens (ok, error, dispatches, \
-            stores, shell, problems, diagnostics; docs/cli.md); the scripts' console output \
+            stores, shell, problems, diagnostics; docs/cli.md, "run --json"); the scripts' console output \
             and the diagnostics then go to stderr.
             """
     )
@@ -99,21 +102,33 @@ struct RunCommand: AsyncParsableCommand {
         if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
             throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
         }
-        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report)
+        let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
+                                               dispatches: dispatches.map(\.callText))
         let hub = session.page.hub
         var failed = false
-        for planned in dispatches {
+        var stops = StopPrinter()
+        for (position, planned) in dispatches.enumerated() {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
             let name = "\(planned.store).\(planned.action)"
+            session.guardian.dispatching(planned.callText, later: dispatches[(position + 1)...].map(\.callText))
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
+                guard session.guardian.finishedDispatch() else { break }
                 if let report {
                     report.addDispatch(["dispatch": .string(name), "ok": true, "value": result])
                 } else {
                     Output.line("→ \(name)(\(planned.argumentsText)) = \(result.javaScriptText())")
                 }
             } catch let error as StateHubError {
+                if error.isStop, hub.problems.contains(where: \.isUnstoppable) {
+                    // A turn the limit cannot stop holds the page's thread: the engine is
+                    // ending the run (onUnresponsive), listing this dispatch and those after it.
+                    try? await Task.sleep(for: session.timeLimit + .seconds(5))
+                    session.fail("\(name): stopped: the page stopped answering (a turn the time limit cannot stop)", kind: "unresponsive")
+                }
+                guard session.guardian.finishedDispatch() else { break }
                 failed = true
+                if case .stopped(let store, let action, _, _) = error { stops.printedByDispatch("\(store).\(action)") }
                 let text = await Suggestions.explain(error, hub: hub, engine: session.page.engine, timeLimit: session.timeLimit)
                 var stack: String?
                 if case .actionThrew(_, _, let failure) = error, !failure.stack.isEmpty {
@@ -135,12 +150,17 @@ struct RunCommand: AsyncParsableCommand {
                 // A stop leaves the page usable (the hub resyncs the store), so the dispatches
                 // after it run as they would after an action that threw.
             }
-            await session.failOnUnhandled()
+            // So does a stopped timer or microtask: printed, and the dispatches go on. A turn
+            // the limit cannot stop ends the run instead (RunGuard lists what it skipped).
+            if await session.reportUnhandledStops() { failed = true }
+            if stops.printNew(hub.problems, report: report) { failed = true }
         }
         // A page that does not come back after a stop must not keep the process alive.
         session.guardian.armDeadline(after: session.timeLimit + .seconds(30), reason: "the page did not become idle after the run")
         _ = await session.page.bridge.waitUntilQuiet(timeout: session.timeLimit)
-        await session.settle()
+        await session.settle(stopsEndTheRun: false)
+        if await session.reportUnhandledStops() { failed = true }
+        if stops.printNew(hub.problems, report: report) { failed = true }
         // A problem is something the hub refused or had to repair (a message over a cap, an
         // operation that did not apply, a page's error): the run did not do what it said.
         let problems = hub.problems
@@ -206,6 +226,14 @@ extension StateHubError {
     }
 }
 
+extension HubProblem {
+    /// Whether the page reported a turn the time limit cannot stop (it answers nothing after).
+    var isUnstoppable: Bool {
+        if case .scriptStopped(let stop) = kind { return stop.kind == .unstoppable }
+        return false
+    }
+}
+
 extension RunReport.Failure {
     /// Takes the file and line from the error when the printed text did not start with them:
     /// the first frame of a thrown error's stack, or the place a stop names.
@@ -231,6 +259,8 @@ struct PlannedDispatch {
     var action: String
     var arguments: [JSONValue]
     var argumentsText: String { arguments.map { $0.cutText() }.joined(separator: ", ") }
+    /// `STORE.ACTION(ARGS)`, as the run prints it.
+    var callText: String { "\(store).\(action)(\(argumentsText))" }
 
     /// Pairs `--dispatch` values: each STORE.ACTION, then its JSON array when one follows.
     /// A value that names a script (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, or an existing file)
@@ -247,7 +277,8 @@ struct PlannedDispatch {
                 files.append(target)
                 continue
             }
-            var parts = target.split(separator: ".", maxSplits: 1).map(String.init)
+            // Spaces around the names (`' cart.add'`, `'cart.add (2)'`) are not part of them.
+            var parts = target.split(separator: ".", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw .badArgument("--dispatch needs STORE.ACTION, got \"\(target)\" (script files go before the options, or after them all: statehub run a.js --dispatch cart.add '[1]')")
             }
@@ -260,7 +291,7 @@ struct PlannedDispatch {
                     throw .badArgument("the arguments in --dispatch \(target) must be JSON values separated by commas, e.g. \(parts[0]).\(parts[1][..<open])(1, \"a\"), or write them as a JSON array after it: --dispatch \(parts[0]).\(parts[1][..<open]) '[1, \"a\"]'")
                 }
                 arguments = array
-                parts[1] = String(parts[1][..<open])
+                parts[1] = parts[1][..<open].trimmingCharacters(in: .whitespacesAndNewlines)
                 called = true
             }
             if !called, parts[1].contains("(") || parts[1].contains(")") {
@@ -282,6 +313,9 @@ struct PlannedDispatch {
                       !values[index].contains(".") || (try? JSONValue(parsing: values[index])) != nil {
                 throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '\(suggestion(for: values[index]))', not \(values[index])")
             }
+            if let number = firstNonFinite(in: arguments) {
+                throw .badArgument("--dispatch \(target): a number is out of range (it reads as \(number < 0 ? "-" : "")infinity): JSON numbers must be finite, between -1.7976931348623157e308 and 1.7976931348623157e308")
+            }
             result.append(PlannedDispatch(store: parts[0], action: parts[1], arguments: arguments))
         }
         return (result, files)
@@ -292,6 +326,21 @@ struct PlannedDispatch {
     static func suggestion(for text: String) -> String {
         let value = (try? JSONValue(parsing: text)) ?? .string(text)
         return JSONValue.array([value]).jsonText()
+    }
+
+    /// The first number in `values` that JSON cannot carry (`1e400` reads as infinity and
+    /// would reach the page as `null`), walked without recursion: arguments nest freely.
+    static func firstNonFinite(in values: [JSONValue]) -> Double? {
+        var pending = values
+        while let value = pending.popLast() {
+            switch value {
+            case .number(let number) where !number.isFinite: return number
+            case .array(let items): pending.append(contentsOf: items)
+            case .object(let members): pending.append(contentsOf: members.values)
+            default: break
+            }
+        }
+        return nil
     }
 
     static func isScriptPath(_ value: String) -> Bool {

@@ -96,7 +96,7 @@ struct TraceCommand: AsyncParsableCommand {
         @Option(help: "The longest trace line read, in bytes (a longer one is refused with its line number).")
         var maxLineBytes: Int = TraceFile.defaultMaximumLineBytes
 
-        @Flag(help: "Print one JSON object: ok, the steps (step, type, store, action, summary, changes with old and new), problems, warnings, error.")
+        @Flag(help: "Print one JSON object (not one per step): ok, file, steps (an array, one entry per step: step, type, store, action, summary, changes with old and new), problems, warnings, error.")
         var json = false
 
         func run() async throws {

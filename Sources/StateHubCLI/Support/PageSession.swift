@@ -25,7 +25,7 @@ struct PageSession {
 
     /// Validates the options, reads the files, builds the page and runs the files.
     static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction(),
-                      report: RunReport? = nil) async throws -> PageSession {
+                      report: RunReport? = nil, dispatches: [String] = []) async throws -> PageSession {
         let timeLimit: Duration
         let wallLimit: Duration
         let memoryLimit: Int?
@@ -70,6 +70,8 @@ struct PageSession {
         }
         let current = CurrentStep()
         let guardian = RunGuard(recorder: recorder, redactionReport: redactionReport, memoryLimit: memoryLimit, report: report, context: { current.value })
+        // A file that fails ends the run before `run`'s dispatches: each is listed as skipped.
+        guardian.dispatching(nil, later: dispatches)
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.
         guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)
@@ -123,8 +125,9 @@ struct PageSession {
         return session
     }
 
-    /// Runs timers until nothing is pending (at most the idle limit), failing on unhandled errors.
-    func settle() async {
+    /// Runs timers until nothing is pending (at most the idle limit), failing on unhandled
+    /// errors; with `stopsEndTheRun` false the caller reports them (``reportUnhandledStops()``).
+    func settle(stopsEndTheRun: Bool = true) async {
         do {
             try await page.engine.waitUntilIdle(timeout: idleLimit)
         } catch let error as JavaScriptError {
@@ -132,13 +135,50 @@ struct PageSession {
         } catch {
             fail(Report.describe(error, file: nil, timeLimit: timeLimit, source: nil), kind: Report.kind(of: error))
         }
-        await failOnUnhandled()
+        if stopsEndTheRun { await failOnUnhandled() }
+    }
+
+    /// For `run`, whose page goes on after a stop: prints each stop of a timer or microtask
+    /// (`FILE:LINE: stopped after N s …`, `--json`'s `error` of kind `stopped`) and forgets
+    /// it; returns whether there was one. Exits 1 on an unhandled rejection or an error
+    /// thrown in a timer, as ``failOnUnhandled()`` does.
+    func reportUnhandledStops() async -> Bool {
+        let errors = await page.engine.unhandledErrors
+        guard !errors.isEmpty else { return false }
+        await page.engine.clearUnhandledErrors()
+        for unhandled in errors {
+            guard unhandled.kind == .timeLimitExceeded else { fail(unhandled) }
+            let (printed, stop) = describeStop(unhandled)
+            Output.error(printed)
+            if let stop {
+                report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
+            } else {
+                report?.fail(kind: "stopped", printed: printed)
+            }
+        }
+        return true
     }
 
     /// Exits 1 on the first unhandled rejection, error thrown in a timer, or stop of a
     /// microtask or timer (printed as a stop: `FILE:LINE: stopped after N s`), as `eval` always did.
     func failOnUnhandled() async {
         guard let first = await page.engine.unhandledErrors.first else { return }
+        fail(first)
+    }
+
+    /// A stop of a timer or microtask as printed, and the engine's data about it.
+    private func describeStop(_ unhandled: UnhandledError) -> (String, ScriptStop?) {
+        if var stop = unhandled.stop {
+            if stop.sourceURL.map({ $0.isEmpty }) ?? true { stop.sourceURL = current.value }
+            return (Report.describe(stop), stop)
+        }
+        let error = unhandled.error
+        let place = error.sourceURL.map { $0 + (error.line.map { ":\($0)" } ?? "") } ?? current.value
+        return ("\(place): stopped after \(timeLimit.secondsText) (a timer callback or microtask ran past the time limit; --time-limit changes it)", nil)
+    }
+
+    /// Prints `first` and exits 1.
+    private func fail(_ first: UnhandledError) -> Never {
         var error = first.error
         switch first.kind {
         case .unhandledRejection:
@@ -148,14 +188,11 @@ struct PageSession {
             error.message = "uncaught exception: " + error.message
             fail(ConsolePrinter.describe(error), kind: "uncaughtException")
         case .timeLimitExceeded:
-            if var stop = first.stop {
-                if stop.sourceURL.map({ $0.isEmpty }) ?? true { stop.sourceURL = current.value }
-                report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(Report.describe(stop)), stop: stop))
-                fail(Report.describe(stop), kind: "stopped")
+            let (printed, stop) = describeStop(first)
+            if let stop {
+                report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
             }
-            let place = error.sourceURL.map { $0 + (error.line.map { ":\($0)" } ?? "") } ?? current.value
-            fail("\(place): stopped after \(timeLimit.secondsText) (a timer callback or microtask ran past the time limit; --time-limit changes it)",
-                 kind: "stopped")
+            fail(printed, kind: "stopped")
         }
     }
 

@@ -17,6 +17,8 @@ final class RunGuard: Sendable {
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
     private let memoryWatch: Mutex<MemoryWatch?> = Mutex(nil)
     private let exiting = Mutex(false)
+    /// `run`'s dispatch running now and those after it, for a run that ends in the middle.
+    private let plan = Mutex<(current: String?, later: [String])>((nil, []))
 
     init(recorder: TraceRecorder?, redactionReport: RedactionReport? = nil, memoryLimit: Int?, report: RunReport? = nil,
          context: @escaping @Sendable () -> String) {
@@ -82,9 +84,52 @@ final class RunGuard: Sendable {
         guard first else { while true { Thread.sleep(forTimeInterval: 1) } }
         Output.error(message)
         report?.fail(kind: kind, printed: message)
+        abandonDispatches(kind: kind, message: message)
         if let problem = closeTrace() { Output.error(problem) }
         report?.print(ok: code == 0)
         Foundation.exit(code)
+    }
+
+    /// Records that `run` is about to dispatch `current` (`STORE.ACTION(ARGS)`; nil while
+    /// the files load), with `later` still to come, so a run ended in the middle can say
+    /// what it left undone.
+    func dispatching(_ current: String?, later: [String]) {
+        plan.withLock { $0 = (current, later) }
+    }
+
+    /// Records the end of the current dispatch; false when the run is already ending (the
+    /// exit has listed it and will print the object: `run` must not add it again).
+    func finishedDispatch() -> Bool {
+        plan.withLock { plan in
+            guard plan.current != nil else { return false }
+            plan.current = nil
+            return true
+        }
+    }
+
+    /// The page cannot go on (a turn the limit cannot stop, the wall-clock or memory limit, a
+    /// signal, an unhandled error): the dispatch that was running failed with `message`, and
+    /// each one after it is printed and listed as skipped, never silently dropped.
+    private func abandonDispatches(kind: String, message: String) {
+        let (current, later) = plan.withLock { plan in
+            defer { plan = (nil, []) }
+            return plan
+        }
+        let reason = message.split(separator: "\n").first.map(String.init) ?? message
+        if let current {
+            Output.error("✗ \(current) did not finish: the run ended (\(kind))")
+            report?.addDispatch(["dispatch": .string(Self.name(of: current)), "ok": false, "kind": .string(kind), "error": .string(SourceMaps.shared.rewrite(reason))])
+        }
+        for dispatch in later {
+            Output.error("⤼ \(dispatch) skipped: the run ended before it (\(kind))")
+            report?.addDispatch(["dispatch": .string(Self.name(of: dispatch)), "ok": false, "skipped": true, "kind": .string(kind),
+                                 "reason": .string("the run ended before it: " + SourceMaps.shared.rewrite(reason))])
+        }
+    }
+
+    /// `STORE.ACTION` of `STORE.ACTION(ARGS)`, as `run --json`'s `dispatch` names it.
+    private static func name(of call: String) -> String {
+        String(call.prefix(while: { $0 != "(" }))
     }
 
     /// The normal end: closes the trace, prints the `--json` object, exits 1 if `failed` or

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Issue 12, second-round new-user findings 1 and 2: a stop of any kind in the middle of
+/// `run`'s dispatches never silently ends the run. The page goes on where it can (a timer,
+/// a microtask loop an action left behind: the later dispatches run and are printed, and the
+/// stop is printed as a stop); where it cannot (a turn the limit cannot stop), every later
+/// dispatch is listed as skipped, in text and in `--json`.
+@Suite("statehub run: stops between dispatches")
+struct StopsInDispatchesTests {
+    static let store = """
+        const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {
+          inc() { this.n++ },
+          timer() { setTimeout(() => { while (true) {} }); return "scheduled" },
+          async spinAwait() { for (;;) { await null } },
+          micro() { queueMicrotask(function again() { queueMicrotask(again) }); return "queued" },
+        } });
+        useS();
+        """
+
+    /// `run ARGUMENTS --json`, which fails (exit 1), and its object.
+    static func runJSON(_ arguments: [String]) throws -> (StateHubBinary.Result, [String: Any]) {
+        let result = try StateHubBinary.run(arguments + ["--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        return (result, try #require(object as? [String: Any], "\(result.stdout)"))
+    }
+
+    @Test func aStoppedTimerLetsTheLaterDispatchesRun() throws {
+        let file = try StateHubBinary.script(Self.store, named: "store2.js")
+        let arguments = ["run", file.path, "--time-limit", "0.5", "--dispatch", "s.timer()", "--dispatch", "s.inc()", "--dispatch", "s.inc()"]
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("→ s.timer() = \"scheduled\""), "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "→ s.inc() = undefined").count == 3, "\(result.stdout)")
+        #expect(result.stdout.contains("\"n\": 2"), "\(result.stdout)")
+        #expect(result.stdout.contains("shell = {"), "\(result.stdout)")
+        #expect(result.stderr.contains("store2.js:3: stopped after 0.5 s (a timer callback"), "\(result.stderr)")
+
+        let (json, object) = try Self.runJSON(arguments)
+        let error = try #require(object["error"] as? [String: Any], "\(json.stdout)")
+        #expect(error["kind"] as? String == "stopped", "\(json.stdout)")
+        #expect(error["line"] as? Int == 3, "\(json.stdout)")
+        let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
+        #expect(dispatches.map { $0["dispatch"] as? String } == ["s.timer", "s.inc", "s.inc"], "\(json.stdout)")
+        #expect(dispatches.allSatisfy { $0["ok"] as? Bool == true }, "\(json.stdout)")
+        #expect((object["stores"] as? [String: Any]).flatMap { $0["s"] as? [String: Any] }?["n"] as? Int == 2, "\(json.stdout)")
+    }
+
+    /// An await loop holds the page's thread: nothing after it can run, so each later
+    /// dispatch is listed as skipped with the reason, not dropped.
+    @Test func anAwaitLoopListsTheLaterDispatchesAsSkipped() throws {
+        let file = try StateHubBinary.script(Self.store, named: "store2.js")
+        let arguments = ["run", file.path, "--time-limit", "0.5", "--dispatch", "s.spinAwait()", "--dispatch", "s.inc()", "--dispatch", "s.inc(2)"]
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("one turn of the page ran past the time limit"), "\(result.stderr)")
+        #expect(result.stderr.contains("⤼ s.inc() skipped: the run ended before it (unresponsive)"), "\(result.stderr)")
+        #expect(result.stderr.contains("⤼ s.inc(2) skipped: the run ended before it (unresponsive)"), "\(result.stderr)")
+
+        let (json, object) = try Self.runJSON(arguments)
+        #expect((object["error"] as? [String: Any])?["kind"] as? String == "unresponsive", "\(json.stdout)")
+        let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
+        // All three are listed, none ok; the two after the loop never ran.
+        #expect(dispatches.map { $0["dispatch"] as? String } == ["s.spinAwait", "s.inc", "s.inc"], "\(json.stdout)")
+        #expect(dispatches.allSatisfy { $0["ok"] as? Bool == false }, "\(json.stdout)")
+        let skipped = dispatches.filter { $0["skipped"] as? Bool == true }
+        #expect(skipped.count == 2, "\(json.stdout)")
+        #expect(skipped.allSatisfy { ($0["reason"] as? String)?.contains("one turn of the page ran past the time limit") == true }, "\(json.stdout)")
+    }
+
+    /// The action returns; the microtask loop it queued is stopped afterwards. The stop line
+    /// itself is printed (not only the hub's problem) and `--json`'s error is a stop.
+    @Test func aMicrotaskLoopLeftByAnActionIsPrintedAsAStop() throws {
+        let file = try StateHubBinary.script(Self.store, named: "store2.js")
+        let arguments = ["run", file.path, "--time-limit", "0.5", "--dispatch", "s.micro()", "--dispatch", "s.inc()"]
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("→ s.micro() = \"queued\""), "\(result.stdout)")
+        #expect(result.stdout.contains("→ s.inc() = undefined"), "\(result.stdout)")
+        #expect(result.stderr.contains("store2.js:5: stopped after 0.5 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("s.micro had returned"), "\(result.stderr)")
+
+        let (json, object) = try Self.runJSON(arguments)
+        let error = try #require(object["error"] as? [String: Any], "\(json.stdout)")
+        #expect(error["kind"] as? String == "stopped", "\(json.stdout)")
+        #expect(error["line"] as? Int == 5, "\(json.stdout)")
+        #expect((error["file"] as? String)?.hasSuffix("store2.js") == true, "\(json.stdout)")
+    }
+
+    /// A file that throws ends the run before any dispatch: each is listed as skipped.
+    @Test func aFileThatThrowsListsEveryDispatchAsSkipped() throws {
+        let file = try StateHubBinary.script(Self.store + "\nthrow new Error('boom')\n", named: "throws.js")
+        let arguments = ["run", file.path, "--dispatch", "s.inc()", "--dispatch", "s.inc(2)"]
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("Error: boom"), "\(result.stderr)")
+        #expect(result.stderr.contains("⤼ s.inc() skipped: the run ended before it (exception)"), "\(result.stderr)")
+        #expect(result.stderr.contains("⤼ s.inc(2) skipped: the run ended before it (exception)"), "\(result.stderr)")
+
+        let (json, object) = try Self.runJSON(arguments)
+        let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
+        #expect(dispatches.count == 2, "\(json.stdout)")
+        #expect(dispatches.allSatisfy { $0["skipped"] as? Bool == true && ($0["reason"] as? String)?.contains("Error: boom") == true }, "\(json.stdout)")
+    }
+}
