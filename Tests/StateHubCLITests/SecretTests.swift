@@ -49,6 +49,20 @@ struct SecretTests {
         #expect(show.stdout.contains("session.login(\"Ana\", \"[redacted]\")"), "\(show.stdout)")
     }
 
+    /// An argument passed by position that nothing said was secret is written in clear until
+    /// its value turns up under a secret name; `run` then says so and names the option.
+    @Test func anArgumentWrittenInClearIsNamedWithTheOptionThatHidesIt() throws {
+        let file = try StateHubBinary.script(Self.session, named: "clear.js")
+        let trace = file.deletingLastPathComponent().appendingPathComponent("clear.ndjson")
+        let run = try StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#, "--trace", trace.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: the trace holds argument session.setToken:0 in clear"), "\(run.stderr)")
+        #expect(run.stderr.contains("--redact-argument session.setToken:0 hides it"), "\(run.stderr)")
+        let hidden = try StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#,
+                                             "--redact-argument", "session.setToken:0", "--trace", trace.path])
+        #expect(hidden.status == 0 && !hidden.stderr.contains("warning: the trace holds argument"), "\(hidden.stderr)")
+    }
+
     /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets
     /// written as prose (`token=…`, `password: …`, `Authorization: Bearer …`) in a page's
     /// `error` message, in an exception's text and in a stop, leaked.

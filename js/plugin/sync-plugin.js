@@ -790,6 +790,19 @@
     let running = record.runningActions;
     return running.length === 0 ? undefined : running[running.length - 1];
   }
+  // After a time-limit stop (docs/engine.md, "Recovery after a stop"): the stopped call never
+  // settled and the `finally` blocks that count `suppress` and clear `dispatching` never ran, so
+  // they are put back before the page runs anything else; a call still pending across the stop
+  // loses its tag (its later writes are untagged). A batch whose flush the stop dropped is
+  // flushed again.
+  function resetAfterStop() {
+    dispatching = undefined;
+    runningCalls.length = 0;
+    registry.forEach(function (record) { record.suppress = 0; record.runningActions.length = 0; });
+    flushScheduled = dirty.length !== 0;
+    if (flushScheduled) schedule(flushAll);
+  }
+  (root.__statehubStopRecovery || (root.__statehubStopRecovery = [])).push({ reset: resetAfterStop });
   function trackActions(record, store) {
     if (typeof store.$onAction !== 'function') return;
     store.$onAction(function (context) {

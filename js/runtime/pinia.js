@@ -180,7 +180,8 @@
     if (queue.length !== 0) queue.length = 0;
     record.delivering = false;
   }
-  internals.setReleaseHook(() => {
+  internals.setReleaseHook(releaseHeld);
+  function releaseHeld() {
     if (releasing || heldRecords.length === 0) return;
     releasing = true;
     try {
@@ -192,7 +193,7 @@
       heldRecords.length = 0;
       releasing = false;
     }
-  });
+  }
   function deliver(record, kind, ops, payload) {
     if (kind === Delivery.direct) {   // a direct write, sync subscribers only
       const mutation = makeMutation(MutationType.direct, record.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
@@ -221,6 +222,32 @@
   }
 
   internals.setOpHook(recordOps);
+
+  // After a time-limit stop (docs/engine.md, "Recovery after a stop"): the stop skipped the
+  // `finally` blocks that count patches, deliveries and hot swaps down, and dropped the
+  // microtasks that turn listening back on. `reset` puts the counters back; `release` (after
+  // the reactivity's reset and the sync plugin's) ends a patch the stop cut short and delivers
+  // what was held, in order, so sync subscribers see every write that happened.
+  const liveRecords = new Set();
+  function resetAfterStop() {
+    releasing = false; hotSwapping = 0; hotSwapped.length = 0; currentApp = null; caughtUpThisTick = false;
+    for (const record of liveRecords) {
+      record.delivering = false;
+      record.listening = true;
+      record.patchGeneration++;
+    }
+  }
+  function releaseAfterStop() {
+    for (const record of liveRecords) {
+      if (record.patching > 0) { record.patching = 0; finishPatch(record, Delivery.patchFunction); }
+      if (record.deliveryQueue.length !== 0 && !record.held) { record.held = true; heldRecords.push(record); }
+      if (!record.flushQueued && record.batchedSubscriptions.some((subscription) => subscription.ops.length !== 0)) {
+        record.flushQueued = true; internals.queueJob(record.flushJob);
+      }
+    }
+    releaseHeld();
+  }
+  (global.__statehubStopRecovery || (global.__statehubStopRecovery = [])).push({ reset: resetAfterStop, release: releaseAfterStop });
 
   // ---------------------------------------------------------------------------
   // $patch
@@ -435,6 +462,7 @@
       hmr: { actions: {}, getters: {} }
     };
     record.flushJob = makeFlushJob(record);
+    liveRecords.add(record);
     return record;
   }
 
@@ -500,6 +528,7 @@
     hidden('$dispose', () => {
       if (record.disposed) return;
       record.disposed = true;
+      liveRecords.delete(record);
       record.scope.stop();
       for (const subscription of record.subscriptions) subscription.active = false;
       for (const subscription of record.actionSubscriptions) subscription.active = false;

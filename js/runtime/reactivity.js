@@ -82,9 +82,14 @@
     cleanupEffect(this);
     let prevEffect = activeEffect, prevTrack = shouldTrack;
     activeEffect = this; shouldTrack = true;
+    runningEffects.push(this);
     try { return this.fn(); }
-    finally { activeEffect = prevEffect; shouldTrack = prevTrack; }
+    finally { runningEffects.pop(); activeEffect = prevEffect; shouldTrack = prevTrack; }
   };
+  // The effects whose run has begun and not ended, innermost last. A time-limit stop skips the
+  // `finally` above, so the ones left here after a stop were cut short: their dependencies
+  // were cleared and not tracked again (recovered by releaseAfterStop).
+  const runningEffects = [];
   ReactiveEffect.prototype.stop = function () {
     if (this.active) {
       cleanupEffect(this);
@@ -1474,6 +1479,34 @@
   function watch(source, cb, options) { return doWatch(source, cb, options); }
   function watchEffect(fn, options) { return doWatch(fn, null, options); }
   function watchSyncEffect(fn) { return doWatch(fn, null, { flush: 'sync' }); }
+
+  // ---------------------------------------------------------------------------
+  // after a time-limit stop (docs/engine.md, "Recovery after a stop")
+  // ---------------------------------------------------------------------------
+
+  // JavaScriptCore's termination skips `finally` blocks and drops the queued microtasks, so a
+  // stop can leave the counters above where it landed (writes.depth > 0 holds every later
+  // delivery forever) and the scheduler waiting on a flush that will never run. The engine
+  // runs every `reset` registered in globalThis.__statehubStopRecovery, then every `release`
+  // in reverse order, before the page runs anything else.
+  function resetAfterStop() {
+    writes.depth = 0; batchDepth = 0; catchingUp = false;
+    activeEffect = null; shouldTrack = true; activeScope = null; currentWatcherCleanup = null;
+    flushPromise = null;
+  }
+  function releaseAfterStop() {
+    flushBatchedEffects();
+    // An effect cut short lost its dependencies (and a computed kept a stale value it thinks is
+    // fresh): its scheduler marks the computed dirty or runs the watcher again, which tracks
+    // them again; the watcher's callback sees the value the stop left.
+    const interrupted = runningEffects.splice(0);
+    for (const e of interrupted) {
+      if (!e.active) continue;
+      try { if (e.scheduler !== null) e.scheduler(); else e.run(); } catch (error) { reportError(error); }
+    }
+    if ((queue.length !== 0 || postQueue.length !== 0) && flushPromise === null) flushPromise = resolved.then(flushJobs);
+  }
+  (global.__statehubStopRecovery || (global.__statehubStopRecovery = [])).push({ reset: resetAfterStop, release: releaseAfterStop });
 
   // ---------------------------------------------------------------------------
   // publish

@@ -47,6 +47,7 @@ extension ScriptContext {
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
         }
         entryDepth += 1
+        if outermost, needsStopRecovery { recoverAfterStop() }
         defer {
             entryDepth -= 1
             if outermost {
@@ -126,6 +127,7 @@ extension ScriptContext {
         }
         timeLimitFired = false
         stoppedInEntry = false
+        needsStopRecovery = clean
         // Reported once: a stop the entry already reported (its own exception) is not
         // reported again for the microtasks stopped after it (the plugin's flush).
         if unreported, turnStop == nil, let limit = configuration.executionTimeLimit {
@@ -145,4 +147,30 @@ extension ScriptContext {
     }
 
     static let probeAttempts = 4
+
+    /// JavaScriptCore's termination skips `finally` blocks and drops queued microtasks, so a
+    /// stop leaves the store runtime's and the plugin's counters where it landed (a write's
+    /// depth stuck above 0 holds every later delivery). Before the page runs anything else,
+    /// in the next turn (with its own budget, so a native call in it is not stopped for the
+    /// old one), every `reset` the page's scripts registered in
+    /// `globalThis.__statehubStopRecovery` runs, then every `release` in reverse order
+    /// (docs/engine.md, "Recovery after a stop"). A throw in one is logged, never the caller's.
+    func recoverAfterStop() {
+        needsStopRecovery = false
+        guard let context, let script = Self.stopRecoveryScript.jsStringRetained() else { return }
+        defer { JSStringRelease(script) }
+        var exception: JSValueRef?
+        JSEvaluateScript(context, script, nil, nil, 1, &exception)
+        if exception != nil { logger.error("the page's stop recovery threw") }
+    }
+
+    static let stopRecoveryScript = """
+    (function (steps) {
+      if (!Array.isArray(steps)) return;
+      var failed = null, i;
+      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(); } catch (e) { failed = e; } }
+      for (i = steps.length - 1; i >= 0; i--) { try { if (typeof steps[i].release === 'function') steps[i].release(); } catch (e) { failed = e; } }
+      if (failed !== null) throw failed;
+    })(globalThis.__statehubStopRecovery)
+    """
 }

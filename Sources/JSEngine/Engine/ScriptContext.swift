@@ -33,6 +33,9 @@ final class ScriptContext {
     var forcedStopLocation: ScriptLocation?
     /// Calls into JavaScript under way on this thread; 0 between tasks.
     var entryDepth = 0
+    /// Set when a stop was settled: the next outermost entry first runs the page's stop
+    /// recovery (`ScriptContext+TimeLimit.swift`, `recoverAfterStop`).
+    var needsStopRecovery = false
     /// What the running turn is doing, for other threads (see `EngineActivity`).
     let activity = EngineActivity()
     /// The time limit in nanoseconds, measured over a whole turn at native calls.
@@ -266,14 +269,27 @@ final class ScriptContext {
     ///   timer callbacks; `call` otherwise).
     func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?], kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
         let context = try live()
-        return try enter(kind: kind) {
-            var exception: JSValueRef?
-            let result = arguments.withUnsafeBufferPointer { buffer in
-                JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)
+        return try keepingAlive([function, this] + arguments) {
+            try enter(kind: kind) {
+                var exception: JSValueRef?
+                let result = arguments.withUnsafeBufferPointer { buffer in
+                    JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)
+                }
+                if let exception { throw error(fromException: exception) }
+                return result
             }
-            if let exception { throw error(fromException: exception) }
-            return result
         }
+    }
+
+    /// Runs `body` with `values` protected from the garbage collector when the entry will
+    /// first run the stop recovery: the values were made before it and live only on Swift's
+    /// heap, which the collector does not scan (a message string collected there reached the
+    /// page as garbage).
+    private func keepingAlive<T>(_ values: [JSValueRef?], _ body: () throws -> T) throws -> T {
+        guard entryDepth == 0, needsStopRecovery, let context else { return try body() }
+        for value in values { if let value { JSValueProtect(context, value) } }
+        defer { for value in values { if let value { JSValueUnprotect(context, value) } } }
+        return try body()
     }
 
     func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSONValue]) throws -> JSONValue {

@@ -62,13 +62,14 @@ struct PageSession {
         }
 
         var recorder: TraceRecorder?
+        let redactionReport = RedactionReport()
         if let path = options.trace {
-            do { recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor) } catch {
+            do { recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor(reporting: redactionReport)) } catch {
                 throw CLIError.badArgument("cannot write the trace: \(error)").exit()
             }
         }
         let current = CurrentStep()
-        let guardian = RunGuard(recorder: recorder, memoryLimit: memoryLimit, report: report, context: { current.value })
+        let guardian = RunGuard(recorder: recorder, redactionReport: redactionReport, memoryLimit: memoryLimit, report: report, context: { current.value })
         // A file that fails ends the run before `run`'s dispatches: each is listed as skipped.
         guardian.dispatching(nil, later: dispatches)
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.

@@ -10,6 +10,8 @@ import Trace
 /// prints `run --json`'s object when there is one (``RunReport``).
 final class RunGuard: Sendable {
     private let recorder: TraceRecorder?
+    /// Positional arguments the trace's redactor wrote in clear before they became secrets.
+    private let redactionReport: RedactionReport?
     private let report: RunReport?
     /// Written once in `init`, read never: kept so the sources stay alive.
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
@@ -18,8 +20,10 @@ final class RunGuard: Sendable {
     /// `run`'s dispatch running now and those after it, for a run that ends in the middle.
     private let plan = Mutex<(current: String?, later: [String])>((nil, []))
 
-    init(recorder: TraceRecorder?, memoryLimit: Int?, report: RunReport? = nil, context: @escaping @Sendable () -> String) {
+    init(recorder: TraceRecorder?, redactionReport: RedactionReport? = nil, memoryLimit: Int?, report: RunReport? = nil,
+         context: @escaping @Sendable () -> String) {
         self.recorder = recorder
+        self.redactionReport = redactionReport
         self.report = report
         var installed: [any DispatchSourceSignal] = []
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
@@ -58,7 +62,16 @@ final class RunGuard: Sendable {
     func closeTrace() -> String? {
         guard let recorder else { return nil }
         do { try recorder.close() } catch { return "statehub: trace: \(error)" }
+        warnAboutArgumentsWrittenInClear()
         return nil
+    }
+
+    /// Names each positional argument the trace holds in clear although its value later
+    /// became a secret, with the option that would have hidden it.
+    private func warnAboutArgumentsWrittenInClear() {
+        for spec in redactionReport?.argumentsWrittenInClear ?? [] {
+            Output.error("statehub: warning: the trace holds argument \(spec) in clear (its value later became a secret); --redact-argument \(spec) hides it")
+        }
     }
 
     /// Prints `message`, closes the trace, prints the `--json` object (with `message` as its

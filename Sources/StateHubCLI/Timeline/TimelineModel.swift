@@ -62,7 +62,8 @@ struct TimelineModel {
             var step = Step(step: record.step, time: record.time, direction: record.direction, channel: record.channel,
                             engine: record.engine, store: record.store, type: record.type, seq: record.seq,
                             size: record.size, note: record.note)
-            let message = try? JSONValue(parsing: record.message)
+            // As deep as the hub parses a message: a state at the depth cap still shows.
+            let message = try? JSONValue(parsing: record.message, options: JSONParsingOptions(maximumDepth: JSONValue.maximumMessageNesting))
             if record.channel == TraceChannel.nativeBridge, let message {
                 let payload = message["payload"]
                 let messageId = message["messageId"]?.stringValue

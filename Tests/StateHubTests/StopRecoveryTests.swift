@@ -1,0 +1,91 @@
+import Foundation
+import JSEngine
+import Testing
+import Trace
+@testable import StateHub
+
+/// After a time-limit stop, the page's runtime and sync plugin are put back into a clean state
+/// before it runs anything else (docs/engine.md, "Recovery after a stop"). JavaScriptCore's
+/// termination skips `finally` blocks, so without it a stop inside a write left the write depth
+/// above 0 and every later change was held, never reaching the mirror (found by a new user:
+/// `spin()` stopped, then `inc(1)` sent no `apply_mutation`). Each action below is stopped
+/// wherever the limit lands in its loop, several times in the same page, and the dispatch that
+/// follows must reach the mirror whole.
+@Suite("Recovery after a stop")
+struct StopRecoveryTests {
+    static let store = """
+        const useS = defineStore('s', {
+          state: () => ({ n: 0, watched: 0, echo: 0, later: 0, list: [], m: new Map([['k', 1]]), tags: new Set(['a']),
+                          nested: { deep: { v: 0 } } }),
+          actions: {
+            loopWrites() { let i = 0; while (true) { this.n++; this.nested.deep.v = i++ } },
+            mapWrites() {
+              let i = 0;
+              while (true) { this.m.set('k' + (i % 7), i); if (i % 3 === 0) this.m.delete('k' + ((i + 2) % 7)); i++ }
+            },
+            setWrites() { let i = 0; while (true) { this.tags.add('t' + (i % 5)); this.tags.delete('t' + ((i + 3) % 5)); i++ } },
+            arrayWrites() {
+              let i = 0;
+              while (true) { this.list.push(i++); if (this.list.length > 9) this.list.splice(1, 4); this.list[0] = i }
+            },
+            patchLoop() {
+              let i = 0;
+              while (true) {
+                this.$patch((s) => { s.n++; s.list.push(i++); if (s.list.length > 9) s.list.splice(0, 5) });
+                this.$patch({ nested: { deep: { v: i } } });
+              }
+            },
+            nestedLoop() { while (true) this.step() },
+            step() { this.n++; this.m.set('n', this.n) },
+            watchedLoop() { while (true) this.watched++ },
+            inc() {
+              this.n += 1; this.watched += 1; this.list.push('i' + this.n); this.m.set('inc', this.n); this.tags.add('inc' + this.n);
+              this.nested.deep.v = -this.n;
+              return this.n;
+            },
+          },
+        });
+        const s = useS();
+        // A sync watcher runs inside the write that triggers it (a stop can land in it); a
+        // pre-flush one is a queued job (a stop drops the microtask that runs the queue).
+        watch(() => s.watched, (value) => { s.echo = value * 2; s.m.set('echo', value) }, { flush: 'sync' });
+        watch(() => s.watched, (value) => { s.later = value });
+        """
+
+    static let loops = ["loopWrites", "mapWrites", "setWrites", "arrayWrites", "patchLoop", "nestedLoop", "watchedLoop"]
+
+    @Test(arguments: [StoreScripts.Flush.tick, .sync])
+    func theDispatchAfterAStopReachesTheMirror(flush: StoreScripts.Flush) async throws {
+        let recorder = TraceRecorder(capacity: 50_000)
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))
+        let engine = try JavaScriptEngine(configuration: .init(name: "recovery", executionTimeLimit: .milliseconds(100)))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime(flush: flush)
+        try await engine.execute(Self.store, sourceURL: "store.js")
+        for round in 1...3 {
+            for loop in Self.loops {
+                do {
+                    try await hub.dispatch(store: "s", action: loop)
+                    Issue.record("\(loop) was not stopped")
+                } catch StateHubError.stopped {
+                } catch {
+                    Issue.record("\(loop): \(error)")
+                }
+                let n = try await hub.dispatch(store: "s", action: "inc")
+                let engineSide = try await engineState(engine, "s")
+                #expect(engineSide["n"] == n, "round \(round), after \(loop)")
+                #expect(await mirror(of: hub, "s") { $0 == engineSide }, "round \(round), after \(loop): the mirror differs from $state")
+                // The watchers still run: the sync one inside the write, the pre-flush one in the next tick.
+                let watched = engineSide["watched"]?.numberValue ?? -1
+                #expect(engineSide["echo"]?.numberValue == watched * 2, "round \(round), after \(loop)")
+                #expect(try await engine.evaluate("useS().later") == engineSide["watched"], "round \(round), after \(loop)")
+            }
+        }
+        // A write outside any action after the stops is not tagged with a stopped call.
+        try await engine.execute("useS().n = -1")
+        #expect(await mirror(of: hub, "s") { $0?["n"] == -1 })
+        let last = recorder.records.last { $0.type == "apply_mutation" && $0.message.contains("\"value\":-1") }
+        #expect(last.map { !$0.message.contains("\"action\"") } == true, "\(last?.message ?? "no apply_mutation")")
+        await engine.close()
+    }
+}
