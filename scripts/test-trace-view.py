@@ -38,7 +38,13 @@ run = subprocess.run([statehub, "run", "js/examples/user.js", "js/examples/cart.
                       "--dispatch", "cart.remove", '["p1"]',
                       "--trace", trace], cwd=ROOT, capture_output=True, text=True)
 check(run.returncode == 0, "statehub run records a trace (%s)" % run.stderr.strip()[:300])
-steps = [json.loads(l) for l in subprocess.run([statehub, "trace", "show", "--json", trace], capture_output=True, text=True, check=True).stdout.splitlines()]
+def shown_steps(path):
+    """The steps of `trace show --json`: one JSON object whose `steps` array has an entry per step."""
+    shown = json.loads(subprocess.run([statehub, "trace", "show", "--json", path], capture_output=True, text=True, check=True).stdout)
+    return shown["steps"]
+
+
+steps = shown_steps(trace)
 # The step right after the first cart.add's mutation: the cart holds the pen, qty 2.
 pen_step = next(i for i, s in enumerate(steps) if s.get("action") == "cart.add" and s["type"] == "apply_mutation")
 login_step = next(i for i, s in enumerate(steps) if s.get("action") == "user.login" and s["type"] == "apply_mutation")
@@ -127,7 +133,7 @@ useShop()
     nested = os.path.join(work, "nested.ndjson")
     run = subprocess.run([statehub, "run", store, "--dispatch", "shop.checkout", "--trace", nested], cwd=ROOT, capture_output=True, text=True)
     check(run.returncode == 0, "a trace of an action with nested actions after an await (%s)" % run.stderr.strip()[:300])
-    nested_steps = [json.loads(l) for l in subprocess.run([statehub, "trace", "show", "--json", nested], capture_output=True, text=True, check=True).stdout.splitlines()]
+    nested_steps = shown_steps(nested)
     writes = [s for s in nested_steps if s["type"] == "apply_mutation"]
     check(bool(writes) and all(s.get("action") == "shop.checkout" for s in writes),
           "every write of shop.checkout, before and after its await, is in shop.checkout (%s)" % [s.get("action") for s in writes])
