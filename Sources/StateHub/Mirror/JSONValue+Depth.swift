@@ -9,7 +9,7 @@ extension JSONValue {
     /// driven off the stack.
     public static let maximumStateDepth = 512
 
-    /// Raw JSON levels a web → native message may nest (as ``JSONParsingOptions/maximumDepth``
+    /// Raw JSON levels a web → native message may nest (as `JSONParsingOptions.maximumDepth`
     /// counts them), derived from ``maximumStateDepth`` so that every message whose state is
     /// within the cap parses: the parser counts the innermost scalar as a level too (+1), and
     /// an `apply_mutation` puts an operation's value below six envelope containers (message,
