@@ -853,16 +853,28 @@
     if (ops.length > 1) ops = coalesced(ops);
     if (pending === null) {
       record.pending = [makeMutation(type, action, ops)];
+      record.pendingOps = ops.length;
       markDirty(record);
     } else {
       let last = pending[pending.length - 1];
       if (type === 'direct' && last.type === 'direct' && last[CALL] === action) {
+        let before = last.ops.length;
         for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
+        record.pendingOps += last.ops.length - before;
       } else {
         pending.push(makeMutation(type, action, ops));
+        record.pendingOps += ops.length;
       }
     }
+    if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
   }
+  // A tick's batch is sent early once a store's holds this many ops (PROTOCOL.md A.5.2). A loop writing
+  // places the coalescing cannot join (`set.add` + `push` + `shift`, a `$patch` per turn) otherwise piled up
+  // ops for as long as it ran without calling native code: hundreds of MB, and after its stop one message
+  // so large that applying it held the engine thread for seconds, which was then reported as an
+  // unstoppable turn and ended the run (issue 11 finding 4). Sending early calls native code, where the
+  // time limit's turn check stops the loop as it does under `flush: 'sync'`.
+  const MAX_BATCH_OPS = 1024;
   // A set (lazy or not) supersedes the one just before it at the same path; an insert
   // right after the previous insert into the same array joins it (a Map filled or an array pushed in a
   // loop is one splice per tick). The runtime's op objects are shared, so a joined splice is a copy.
@@ -925,6 +937,10 @@
 
   function flushAll() {
     flushScheduled = false;
+    flushDirty();
+  }
+  // Every dirty store in the order it became dirty; the scheduled flush (if any) stays queued for later writes.
+  function flushDirty() {
     let list = dirty; dirty = [];
     for (let i = 0; i < list.length; i++) flushStore(list[i]);
   }
@@ -968,11 +984,12 @@
 
   function flushStore(record) {
     record.isDirty = false;
-    if (record.disposed) { record.pending = null; return; }
+    if (record.disposed) { record.pending = null; record.pendingOps = 0; return; }
     if (record.derivedDirty) takeDerivedDirect(record);
     let pending = record.pending;
     if (pending === null) return;
     record.pending = null;
+    record.pendingOps = 0;
     if (record.lazyOps) encodeLazyOps(record, pending);
     send(record, MessageType.applyMutation, { mutations: pending });
   }
@@ -1285,7 +1302,7 @@
 
       let record = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
-        seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
+        seq: 0, pending: null, pendingOps: 0, isDirty: false, suppress: 0, disposed: false,
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
         runningActions: [], lazyOps: false,
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
