@@ -797,6 +797,18 @@
   // flushed again.
   function resetAfterStop() {
     dispatching = undefined;
+    // Calls whose synchronous part had returned (async, awaiting) are still pending and will
+    // write again, untagged: JavaScript has no async context to tell them from the stopped
+    // call, which never settles. Said once per store, as an `action_tag_lost` error (PROTOCOL.md
+    // A.5.6), so the trace shows where the tags end.
+    registry.forEach(function (record) {
+      let lost = record.runningActions.filter(function (entry) { return entry.returned === true; });
+      if (lost.length === 0 || record.disposed) return;
+      let calls = lost.map(function (entry) { return { action: entry.name, call: entry.call }; });
+      send(record, MessageType.error, errorPayload('action_tag_lost',
+        'a stop cleared the running actions: the later writes of ' + calls.map(function (c) { return c.action + ' (call ' + c.call + ')'; }).join(', ') +
+        ', still pending, are sent without their action tag', undefined, { calls: calls }));
+    });
     runningCalls.length = 0;
     registry.forEach(function (record) { record.suppress = 0; record.runningActions.length = 0; });
     flushScheduled = dirty.length !== 0;
@@ -811,7 +823,7 @@
       let outer = dispatching !== undefined || runningCalls.length === 0 ? null : runningCalls[runningCalls.length - 1];
       let call = ++actionCalls;
       let entry = { name: String(context.name), call: call, parent: outer === null ? 0 : outer.call,
-        root: outer === null ? call : outer.root, dispatch: outer === null ? dispatching : outer.dispatch, json: '' };
+        root: outer === null ? call : outer.root, dispatch: outer === null ? dispatching : outer.dispatch, json: '', returned: false };
       dispatching = undefined;
       entry.json = ',"action":' + JSON.stringify(entry.name) + ',"call":' + call + (entry.parent ? ',"parent":' + entry.parent : '') +
         (entry.root !== call ? ',"root":' + entry.root : '') + (entry.dispatch !== undefined ? ',"dispatch":' + JSON.stringify(entry.dispatch) : '');
@@ -824,6 +836,9 @@
       };
       record.runningActions.push(entry);
       runningCalls.push(entry);
+      // Marks the call as past its synchronous part, pending (StateHub's runtime only: Pinia's
+      // context has no `pending`); a call the stop cut never gets there.
+      if (typeof context.pending === 'function') context.pending(function () { entry.returned = true; });
       context.after(settle);
       context.onError(settle);
     }, true);
