@@ -82,7 +82,7 @@ extension ScriptContext {
         // StateHub's own scripts), so this names the runaway code then. Read once per stop.
         // Its line is the page's call, inside the loop's body: the stop names the loop around it.
         forcedStopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
-            .map { $0.atLoop(in: sources[$0.sourceURL], atHead: false) }
+            .map { mapped($0.atLoop(in: sources[$0.sourceURL], atHead: false)) }
         _ = installTimeLimit(seconds: 0)
     }
 
@@ -106,7 +106,7 @@ extension ScriptContext {
             // (ScriptLocation.loopLine reads forward); stopped inside something the body
             // called, the page's frame has the call's line (the loop around it).
             let here = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
-                .map { $0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop) }
+                .map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) }
             owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
             return true
         }, info: Unmanaged.passUnretained(self).toOpaque())
