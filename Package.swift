@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Delivery", targets: ["Delivery"]),
         // sync: the native client of shared documents (issue 16)
         .library(name: "SharedDocumentSync", targets: ["SharedDocumentSync"]),
+        .library(name: "SharedStores", targets: ["SharedStores"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -193,6 +194,12 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // sync: what pages see of shared documents: sync status in the bridge (issue 16)
+        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "CapabilityBridge", "StateHubJSON"]),
+        .testTarget(
+            name: "SharedStoresTests",
+            dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
         ),
         .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument", "StateHubTesting"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
