@@ -12,7 +12,7 @@ import Synchronization
 /// await statuses.add(board)
 /// ```
 ///
-/// Events follow each document's ``SyncedDocument/statusUpdates()``, which keeps only the newest
+/// Events follow each document's `SyncedDocument.statusUpdates()`, which keeps only the newest
 /// status for a slow consumer: a page may miss an intermediate status, never the last one.
 public final class SyncStatusBridge: Sendable {
     private let bridge: BridgeHost
@@ -46,7 +46,7 @@ public final class SyncStatusBridge: Sendable {
     }
 
     /// Makes `document` known to pages and forwards its status changes to every attached page
-    /// until ``remove(_:)`` or the document's ``SyncedDocument/close()``. Adding a document with
+    /// until ``remove(_:)`` or the document's `SyncedDocument.close()`. Adding a document with
     /// the same name replaces the earlier one.
     public func add(_ document: SyncedDocument) async {
         let bridge = self.bridge
