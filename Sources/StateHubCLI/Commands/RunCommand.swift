@@ -139,11 +139,13 @@ struct RunCommand: AsyncParsableCommand {
                 if let report {
                     var failure = RunReport.Failure(kind: error.isStop ? "stopped" : "dispatch", printed: "\(name) failed: \(text)" + (stack.map { "\n" + $0 } ?? ""))
                     failure.locate(in: error)
+                    failure.stop = Self.stop(of: error, in: hub.problems).map(Report.json)
                     var entry: JSONValue.ObjectMembers = ["dispatch": .string(name), "ok": false, "error": .string(SourceMaps.shared.rewrite(text)), "kind": .string(failure.kind)]
                     if let file = failure.file { entry["file"] = .string(file) }
                     if let line = failure.line { entry["line"] = .number(Double(line)) }
                     if let column = failure.column { entry["column"] = .number(Double(column)) }
                     if let stack { entry["stack"] = .string(SourceMaps.shared.rewrite(stack)) }
+                    if let stop = failure.stop { entry["stop"] = stop }
                     report.addDispatch(.object(entry))
                     report.fail(failure)
                 }
@@ -209,6 +211,16 @@ struct RunCommand: AsyncParsableCommand {
         }
         if report == nil { Output.line("shell = \(session.shell.state.jsonValue.prettyText())") }
         session.finish(failed: failed, stores: mirrors)
+    }
+
+    /// The engine's data about the stop that failed a dispatch: the hub recorded it as a
+    /// problem of that store and action before failing the dispatch.
+    static func stop(of error: StateHubError, in problems: [HubProblem]) -> ScriptStop? {
+        guard case .stopped(let store, let action, _, _) = error else { return nil }
+        return problems.last { problem in
+            guard problem.storeId == store, case .stopped(action, _) = problem.kind else { return false }
+            return problem.stop != nil
+        }?.stop
     }
 
     /// The ids of the stores created in the page's active Pinia (empty when it has none).
