@@ -63,6 +63,45 @@ struct SecretTests {
         #expect(hidden.status == 0 && !hidden.stderr.contains("warning: the trace holds argument"), "\(hidden.stderr)")
     }
 
+    /// Issue 12 left 7: with no flags, an argument whose declared parameter has a sensitive
+    /// name (`login(user, password)`, a setup store's `setToken(token)`) is hidden: the plugin
+    /// names the parameters (docs/PROTOCOL.md A.5.1), the trace hides those positions.
+    @Test func aParameterWithASensitiveNameIsHiddenWithoutFlags() throws {
+        let source = """
+            const useSession = defineStore('session', { state: () => ({ user: null, signedIn: false }), actions: {
+              login(user, password) { this.user = user; this.signedIn = true },
+              check(user, /* shown */ password = '') { if (password !== 'x') throw new Error('wrong password ' + password) },
+            } });
+            const useAuth = defineStore('auth', () => {
+              const has = ref(false);
+              function setToken(token) { has.value = token.length > 0 }
+              return { has, setToken };
+            });
+            useSession(); useAuth();
+            """
+        let file = try StateHubBinary.script(source, named: "login.js")
+        let trace = file.deletingLastPathComponent().appendingPathComponent("login.ndjson")
+        let run = try StateHubBinary.run([
+            "run", file.path,
+            "--dispatch", #"session.login("Ana", "SECRET-PW-1234")"#,
+            "--dispatch", #"session.check("Ana", "SECRET-PW-5678")"#,
+            "--dispatch", #"auth.setToken("SECRET-TOKEN-9012")"#,
+            "--trace", trace.path,
+        ])
+        #expect(run.status == 1, "session.check throws on purpose: \(run.stderr)")
+        #expect(!run.stderr.contains("warning: the trace holds argument"), "\(run.stderr)")
+        let text = try String(contentsOf: trace, encoding: .utf8)
+        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        #expect(show.status == 0 && replay.status == 0, "\(show.stderr)\(replay.stderr)")
+        for (name, output) in [("trace file", text), ("trace show", show.stdout + show.stderr), ("trace replay", replay.stdout + replay.stderr)] {
+            #expect(!output.contains("SECRET"), "\(name) leaks: \(output.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))")
+        }
+        // Only the sensitive position is hidden.
+        #expect(show.stdout.contains(#"session.login("Ana", "[redacted]")"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"auth.setToken("[redacted]")"#), "\(show.stdout)")
+    }
+
     /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets
     /// written as prose (`token=…`, `password: …`, `Authorization: Bearer …`) in a page's
     /// `error` message, in an exception's text and in a stop, leaked.
