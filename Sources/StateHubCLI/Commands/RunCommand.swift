@@ -300,6 +300,10 @@ struct PlannedDispatch {
             if let open = parts[1].firstIndex(of: "("), parts[1].hasSuffix(")"), open > parts[1].startIndex {
                 let inside = parts[1][parts[1].index(after: open) ..< parts[1].index(before: parts[1].endIndex)]
                 guard case .array(let array)? = try? JSONValue(parsing: "[" + inside + "]") else {
+                    if let fix = JavaScriptisms("[" + inside + "]") {
+                        let call = "\(parts[0]).\(parts[1][..<open])(\(fix.rewritten.dropFirst().dropLast()))"
+                        throw .badArgument("--dispatch \(target): \(fix.explanation). Write it as: --dispatch \(JavaScriptisms.shellQuoted(call))")
+                    }
                     throw .badArgument("the arguments in --dispatch \(target) must be JSON values separated by commas, e.g. \(parts[0]).\(parts[1][..<open])(1, \"a\"), or write them as a JSON array after it: --dispatch \(parts[0]).\(parts[1][..<open]) '[1, \"a\"]'")
                 }
                 arguments = array
@@ -319,6 +323,9 @@ struct PlannedDispatch {
                     guard case .array(let array) = try JSONValue(parsing: text) else { throw CLIError.badArgument("") }
                     arguments = array
                 } catch {
+                    if let fix = JavaScriptisms(text) {
+                        throw .badArgument("--dispatch \(target) \(text): \(fix.explanation). Write it as: --dispatch \(target) \(JavaScriptisms.shellQuoted(fix.rewritten))")
+                    }
                     throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[1, \"a\"]': \(text)")
                 }
             } else if !called, index < values.count, !isScriptPath(values[index]),
