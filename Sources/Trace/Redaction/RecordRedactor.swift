@@ -223,16 +223,20 @@ final class RecordRedactor: Sendable {
 
     // MARK: Parameters named by the page
 
+    static let payloadKey = Array(#""payload":"#.utf8)
     static let actionParametersMarker = Array(#""payload":{"actionParameters":"#.utf8)
 
     /// Reads a `sync_state created`'s `actionParameters` (docs/PROTOCOL.md A.5.1, the first
     /// member of `payload`): each parameter with a sensitive name (`password`, a rest
-    /// `...secrets`) is hidden in that action's later `dispatch_action` messages. Costs a
-    /// search for the marker in `sync_state` texts; only the member itself is parsed.
+    /// `...credentials`) is hidden in that action's later `dispatch_action` messages. Costs a
+    /// search up to the envelope's `"payload":` (the envelope before it holds only scalars, so
+    /// the first such text is the envelope's); only the member itself is parsed.
     private func learnParameters(_ message: String) {
         var text = message
         let found: (store: String, member: JSONValue)? = text.withUTF8 { b in
-            guard let start = Self.firstIndex(of: Self.actionParametersMarker, in: b) else { return nil }
+            guard let start = Self.firstIndex(of: Self.payloadKey, in: b), b.count - start >= Self.actionParametersMarker.count,
+                  UnsafeBufferPointer(rebasing: b[start ..< start + Self.actionParametersMarker.count]).elementsEqual(Self.actionParametersMarker)
+            else { return nil }
             // The envelope before `payload` holds only scalars: with `null` for the payload it is a whole object.
             let envelope = String(decoding: UnsafeBufferPointer(rebasing: b[..<(start + 10)]), as: UTF8.self) + "null}"
             guard let store = (try? JSONValue(parsing: envelope))?["storeId"]?.stringValue else { return nil }
