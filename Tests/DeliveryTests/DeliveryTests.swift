@@ -200,6 +200,11 @@ import Testing
             for (path, bytes) in Self.assets("1.1.0") {
                 #expect(try Data(contentsOf: root.appendingPathComponent("cart/1.1.0/\(path)")) == bytes, "\(path)")
             }
+            // Linked, not copied: one file on disk for both versions (one folder, one volume).
+            let inode = { (version: String) in
+                try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("cart/\(version)/fonts/Inter.woff2").path)[.systemFileNumber] as? Int
+            }
+            #expect(try inode("1.1.0") != nil && inode("1.1.0") == inode("1.0.0"))
             // Offline, the version with a reused file is intact on its own.
             http.fault.withLock { $0 = .offline }
             #expect(try await delivery.load(app: "cart", user: "u") { _ in }.status == .offline(version: "1.1.0", reason: .unreachable("injected: no network")))
