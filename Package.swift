@@ -20,6 +20,9 @@ let package = Package(
         // server: micro-app delivery (issue 14)
         .library(name: "StateHubServer", targets: ["StateHubServer"]),
         .library(name: "Delivery", targets: ["Delivery"]),
+        // sync: the native client of shared documents (issue 16)
+        .library(name: "SharedDocumentSync", targets: ["SharedDocumentSync"]),
+        .library(name: "SharedStores", targets: ["SharedStores"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // sync: the y-websocket endpoint (issue 16)
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // sync: the native client's disk queue (issue 16)
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The only C in the package: JavaScriptCore's public C API plus the few
@@ -149,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StateHubServer", "SharedDocument",
+                "StateHubServer", "SharedDocument", "SharedDocumentSync",
                 "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
                 "StateHubTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -180,6 +185,22 @@ let package = Package(
         .target(
             name: "SharedDocument",
             dependencies: ["StateHubJSON", .product(name: "OrderedCollections", package: "swift-collections")]  // string escaping from the one JSON layer; YObject's named keys
+        ),
+        // sync: a shared document that works offline and syncs with a y-websocket server (issue 16)
+        .target(
+            name: "SharedDocumentSync",
+            dependencies: [
+                "SharedDocument",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // sync: what pages see of shared documents: sync status in the bridge (issue 16)
+        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "CapabilityBridge", "StateHubJSON"]),
+        .testTarget(
+            name: "SharedStoresTests",
+            dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
         ),
         .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument", "StateHubTesting"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
