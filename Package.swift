@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StateHubServer", "SharedDocument", "SharedDocumentSync",
+                "StateHubServer", "SharedDocument", "SharedDocumentSync", "SharedStores", "StateHubPage", "StateHub", "Trace",
                 "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -196,7 +196,7 @@ let package = Package(
             ]
         ),
         // sync: what pages see of shared documents: sync status in the bridge (issue 16)
-        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "CapabilityBridge", "StateHubJSON"]),
+        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "SharedDocument", "CapabilityBridge", "StateHub", "StateHubJSON"]),
         .testTarget(
             name: "SharedStoresTests",
             dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
