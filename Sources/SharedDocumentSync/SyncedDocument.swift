@@ -155,6 +155,23 @@ public actor SyncedDocument {
         for sink in changeSinks.values { sink.yield(change) }
     }
 
+    /// Goes offline on purpose: closes the connection and stops reconnecting until
+    /// ``resume()``. Edits go on, kept on disk. Status: `.offline`, `lastProblem` "paused".
+    public func pause() async {
+        guard !isClosed, let running = loop else { return }
+        loop = nil
+        connection?.close()
+        running.cancel()
+        await running.value
+        setStatus(SyncStatus(state: .offline, pendingUpdates: pendingIDs.count, lastProblem: "paused"))
+    }
+
+    /// Starts syncing again after ``pause()`` (nothing when not paused).
+    public func resume() {
+        guard !isClosed, loop == nil else { return }
+        loop = Task { await self.run() }
+    }
+
     /// Stops syncing and writes the snapshot. Local updates not yet kept stay on disk for the
     /// next ``open(_:store:configuration:transport:)``.
     public func close() async {

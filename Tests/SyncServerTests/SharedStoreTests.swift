@@ -90,3 +90,75 @@ private func waitForStatusOf(_ document: SyncedDocument, _ matches: @Sendable (S
     }
     throw SyncTestError("status never matched; last \(await document.currentStatus)")
 }
+
+/// Issue 16 item 6: the board. Device A (a store in our engine, bound to a document) goes
+/// offline and is edited; a Yjs web client edits the same board meanwhile; A comes back and
+/// everything converges. The shell's view: the task count and the sync status.
+@Suite(.serialized) struct BoardTests {
+    static var example: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("js/examples/board.js")
+    }
+
+    @Test func theBoardEditedOfflineOnADeviceAndOnTheWebConverges() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder.appendingPathComponent("server")))
+        let token = try await live.issueToken(document: "board-alpha", access: "read-write")
+        let documents = try DocumentStore(path: folder.appendingPathComponent("device-a.sqlite").path)
+        let document = try await SyncedDocument.open("board-alpha", store: documents,
+            configuration: SyncConfiguration(server: "ws://127.0.0.1:\(live.port)/sync", token: token, maximumRetryDelay: .milliseconds(300)))
+        let source = try String(contentsOf: Self.example, encoding: .utf8)
+        let page = try await HostedPage.make(.init(bundles: [.init(path: "board.js", source: source)]))
+        let binding = try await SharedStore.bind(hub: page.hub, store: "board", document: document)
+        _ = try await page.hub.dispatch(store: "board", action: "addTask", args: ["t1", "Write the docs"])
+
+        let web = try YjsPeer(name: "web", server: "ws://127.0.0.1:\(live.port)/sync", document: "board-alpha", token: token, script: "board-peer.cjs")
+        defer { web.stop() }
+        try await webWaits(web, forTasks: 1)
+
+        // A goes offline and keeps working: a new task, and t1 moves to done.
+        await document.pause()
+        #expect(await document.currentStatus.state == .offline)
+        _ = try await page.hub.dispatch(store: "board", action: "addTask", args: ["t2", "Ship the board"])
+        _ = try await page.hub.dispatch(store: "board", action: "move", args: ["t1", "done"])
+        #expect(await document.currentStatus.pendingUpdates > 0, "the offline edits wait on disk")
+        // Meanwhile on the web: another task.
+        try web.send(["op": "addTask", "id": "t3", "title": "Review"])
+        guard await web.next("ok", where: { $0["op"]?.string == "addTask" }) != nil else { throw web.failure("addTask") }
+
+        // A comes back: everything converges.
+        await document.resume()
+        try await webWaits(web, forTasks: 3)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await page.hub.dispatch(store: "board", action: "count") != 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        _ = try await waitForStatusOf(document) { $0.state == .synced && $0.pendingUpdates == 0 }
+        // The shell's view.
+        #expect(try await page.hub.dispatch(store: "board", action: "count") == 3)
+        #expect(await document.currentStatus == SyncStatus(state: .synced, pendingUpdates: 0))
+
+        let native = try await page.hub.dispatch(store: "board", action: "snapshot")
+        try web.send(["op": "dump"])
+        guard let dump = await web.next("dump"), let webBoard = dump["board"]?.value,
+              let webJSON = try? JSONSerialization.data(withJSONObject: webBoard, options: [.sortedKeys]),
+              let nativeJSON = try? JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Data(native.jsonText().utf8)), options: [.sortedKeys]) else {
+            throw web.failure("dump")
+        }
+        #expect(String(decoding: webJSON, as: UTF8.self) == String(decoding: nativeJSON, as: UTF8.self))
+        #expect(native["tasks"]?["t1"]?["column"] == "done")
+        #expect(native["order"]?["done"] == ["t1"])
+        if case .array(let todo)? = native["order"]?["todo"] { #expect(Set(todo.compactMap(\.stringValue)) == ["t2", "t3"]) } else { Issue.record("no todo column: \(native)") }
+        #expect(binding.problems.isEmpty, "\(binding.problems)")
+        binding.unbind()
+        await document.close()
+        await page.close()
+        await live.stop()
+    }
+
+    private func webWaits(_ web: YjsPeer, forTasks count: Int) async throws {
+        try web.send(["op": "waitForTasks", "count": count])
+        guard await web.next("ok", where: { $0["op"]?.string == "waitForTasks" }) != nil else { throw web.failure("waiting for \(count) tasks") }
+    }
+}
