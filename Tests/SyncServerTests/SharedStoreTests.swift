@@ -95,10 +95,12 @@ private func waitForStatusOf(_ document: SyncedDocument, _ matches: @Sendable (S
 /// offline and is edited; a Yjs web client edits the same board meanwhile; A comes back and
 /// everything converges. The shell's view: the task count and the sync status.
 @Suite(.serialized) struct BoardTests {
-    static var example: URL {
+    static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("js/examples/board.js")
     }
+    static var example: URL { repository.appendingPathComponent("js/examples/board.js") }
+    /// The example's web client (Examples/Board), so the test runs what the README runs.
+    static var webClient: URL { repository.appendingPathComponent("Examples/Board/web-client.cjs") }
 
     @Test func theBoardEditedOfflineOnADeviceAndOnTheWebConverges() async throws {
         let folder = temporaryDataFolder()
@@ -113,7 +115,7 @@ private func waitForStatusOf(_ document: SyncedDocument, _ matches: @Sendable (S
         let binding = try await SharedStore.bind(hub: page.hub, store: "board", document: document)
         _ = try await page.hub.dispatch(store: "board", action: "addTask", args: ["t1", "Write the docs"])
 
-        let web = try YjsPeer(name: "web", server: "ws://127.0.0.1:\(live.port)/sync", document: "board-alpha", token: token, script: "board-peer.cjs")
+        let web = try YjsPeer(name: "web", server: "ws://127.0.0.1:\(live.port)/sync", document: "board-alpha", token: token, script: Self.webClient)
         defer { web.stop() }
         try await webWaits(web, forTasks: 1)
 

@@ -23,12 +23,12 @@ final class YjsPeer: Sendable {
     }
 
     /// A peer of the sync server at `server` (the URL a `WebsocketProvider` is given), running
-    /// `script` from Peers/ (another script speaks other commands over the same lines).
-    init(name: String, server: String, document: String, token: String, script: String = "yjs-peer.cjs") throws {
+    /// `script` (default Peers/yjs-peer.cjs; another script speaks other commands over the same lines).
+    init(name: String, server: String, document: String, token: String, script: URL = YjsPeer.peers.appendingPathComponent("yjs-peer.cjs")) throws {
         self.name = name
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", Self.peers.appendingPathComponent(script).path, server, document, token]
+        process.arguments = ["node", script.path, server, document, token]
         var environment = ProcessInfo.processInfo.environment
         environment["NODE_PATH"] = "/usr/share/nodejs"
         process.environment = environment

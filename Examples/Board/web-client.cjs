@@ -1,6 +1,6 @@
 // A web client of the board example (docs/sync.md §4, issue 16 item 6): real Yjs and
 // y-websocket's WebsocketProvider editing the board store's document as a web page would.
-//   node board-peer.cjs <ws://host:port/sync> <document> <token>
+//   NODE_PATH=/usr/share/nodejs node web-client.cjs <ws://host:port/sync> <document> <token>
 // Commands (one JSON per line on stdin): {"op":"addTask","id":…,"title":…} {"op":"dump"}
 //   {"op":"waitForTasks","count":n}  (answers once the board holds n tasks) {"op":"exit"}
 // Events: {"event":"synced"} {"event":"ok","op":…} {"event":"dump","board":{…}} {"event":"error","message":…}
