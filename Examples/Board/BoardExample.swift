@@ -36,7 +36,6 @@ struct BoardExample {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let server = try await ExampleServer.start(folder: folder.appendingPathComponent("server"))
-        defer { Task { await server.stop() } }
         let syncURL = "ws://127.0.0.1:\(server.port)/sync"
         let token = try await server.issueToken(document: "board-alpha")
         print("server     statehub on 127.0.0.1:\(server.port), document board-alpha")
@@ -82,6 +81,7 @@ struct BoardExample {
         binding.unbind()
         await document.close()
         await page.close()
+        await server.stop()
         if !converged { exit(1) }
     }
 
