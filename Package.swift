@@ -23,6 +23,8 @@ let package = Package(
         // sync: the native client of shared documents (issue 16)
         .library(name: "SharedDocumentSync", targets: ["SharedDocumentSync"]),
         .library(name: "SharedStores", targets: ["SharedStores"]),
+        // sync: the board of issue 16, runnable (`swift run board-example`)
+        .executable(name: "board-example", targets: ["BoardExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -154,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StateHubServer", "SharedDocument", "SharedDocumentSync",
+                "StateHubServer", "SharedDocument", "SharedDocumentSync", "SharedStores", "StateHubPage", "StateHub", "Trace",
                 "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
                 "StateHubTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -197,7 +199,17 @@ let package = Package(
             ]
         ),
         // sync: what pages see of shared documents: sync status in the bridge (issue 16)
-        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "CapabilityBridge", "StateHubJSON"]),
+        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "SharedDocument", "CapabilityBridge", "StateHub", "StateHubJSON"]),
+        .executableTarget(
+            name: "BoardExample",
+            dependencies: [
+                "StateHubServer", "StateHubPage", "SharedStores", "SharedDocumentSync", "StateHubJSON", "JSSources",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Board",
+            exclude: ["web-client.cjs"]
+        ),
         .testTarget(
             name: "SharedStoresTests",
             dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
