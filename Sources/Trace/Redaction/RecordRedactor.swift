@@ -130,11 +130,24 @@ final class RecordRedactor: Sendable {
 
     /// The strings inside a hidden value, as written in JSON (escapes kept).
     private func collect(_ value: UnsafeBufferPointer<UInt8>, into found: inout [[UInt8]]) {
+        // Values only: a member name, or the tag of a tagged value (`"$type":"undefined"`,
+        // `"Map"`), is structure, and remembering it would hide that word in every later record.
         var tokenizer = JSONTokenizer(bytes: value)
+        var candidate: JSONToken?
+        var afterTypeKey = false
+        var previous: JSONToken?
         while let token = try? tokenizer.next(), token.kind != .end, token.kind != .invalid {
-            guard token.kind == .string, token.range.count - 2 >= Self.shortestRemembered else { continue }
-            found.append(Array(value[(token.range.lowerBound + 1) ..< (token.range.upperBound - 1)]))
+            if token.kind == .colon {
+                afterTypeKey = previous.map { $0.kind == .string && tokenizer.string(of: $0) == "$type" } ?? false
+                candidate = nil
+            } else {
+                if let kept = candidate { found.append(Array(value[(kept.range.lowerBound + 1) ..< (kept.range.upperBound - 1)])) }
+                candidate = token.kind == .string && token.range.count - 2 >= Self.shortestRemembered && !afterTypeKey ? token : nil
+                afterTypeKey = false
+            }
+            previous = token
         }
+        if let kept = candidate { found.append(Array(value[(kept.range.lowerBound + 1) ..< (kept.range.upperBound - 1)])) }
     }
 
     /// Remembers the strings a dispatch's positional arguments carry as written (after

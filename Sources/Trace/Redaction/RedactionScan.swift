@@ -20,7 +20,9 @@ struct RedactionScan {
         /// Sensitive names, as UTF-8 bytes (lower-cased when `ignoreCase`).
         var names: [[UInt8]]
         var ignoreCase: Bool
-        /// `null` under a sensitive name stays `null`.
+        /// `null` and an absent value (the tagged `{"$type":"undefined"}`, PROTOCOL.md A.3)
+        /// stay what they were wherever they would be hidden: under a sensitive name, as an
+        /// op's value, as an argument (issue 12 item 5).
         var keepNull: Bool
         /// Apply the op-path rule.
         var opPaths: Bool
@@ -122,6 +124,7 @@ struct RedactionScan {
                     let positions = rules.arguments["\(storeId).\(action)"] ?? [], from = rules.argumentsFrom["\(storeId).\(action)"] ?? .max
                     for (index, range) in argsRanges.enumerated() where positions.contains(index) || index >= from { ranges.append(range) }
                 }
+                if rules.keepNull { ranges.removeAll { isAbsent($0, b) } }
                 return normalise(ranges)
             case .key, .keyOrEnd:
                 if expect == .keyOrEnd, token.kind == .endObject {
@@ -228,6 +231,20 @@ struct RedactionScan {
     static let entriesName = Array("entries".utf8)
 
     /// Sorted, ranges inside others dropped, overlapping ones joined.
+    /// Whether the value at `range` is `null` or the tagged `undefined`: nothing to hide.
+    static func isAbsent(_ range: Range<Int>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var tokenizer = JSONTokenizer(bytes: UnsafeBufferPointer(rebasing: b[range]))
+        var kinds: [JSONToken] = []
+        while kinds.count < 6, let token = try? tokenizer.next(), token.kind != .invalid {
+            kinds.append(token)
+            if token.kind == .end { break }
+        }
+        if kinds.count == 2, kinds[0].kind == .null { return true }
+        guard kinds.count == 6, kinds[0].kind == .beginObject, kinds[1].kind == .string, kinds[2].kind == .colon,
+              kinds[3].kind == .string, kinds[4].kind == .endObject, kinds[5].kind == .end else { return false }
+        return tokenizer.string(of: kinds[1]) == "$type" && tokenizer.string(of: kinds[3]) == "undefined"
+    }
+
     static func normalise(_ ranges: [Range<Int>]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound) }) {
