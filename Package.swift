@@ -20,6 +20,11 @@ let package = Package(
         // server: micro-app delivery (issue 14)
         .library(name: "StateHubServer", targets: ["StateHubServer"]),
         .library(name: "Delivery", targets: ["Delivery"]),
+        // sync: the native client of shared documents (issue 16)
+        .library(name: "SharedDocumentSync", targets: ["SharedDocumentSync"]),
+        .library(name: "SharedStores", targets: ["SharedStores"]),
+        // sync: the board of issue 16, runnable (`swift run board-example`)
+        .executable(name: "board-example", targets: ["BoardExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // sync: the y-websocket endpoint (issue 16)
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // sync: the native client's disk queue (issue 16)
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The only C in the package: JavaScriptCore's public C API plus the few
@@ -149,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StateHubServer", "SharedDocument",
+                "StateHubServer", "SharedDocument", "SharedDocumentSync", "SharedStores", "StateHubPage", "StateHub", "Trace",
                 "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -179,6 +186,32 @@ let package = Package(
         .target(
             name: "SharedDocument",
             dependencies: ["StateHubJSON", .product(name: "OrderedCollections", package: "swift-collections")]  // string escaping from the one JSON layer; YObject's named keys
+        ),
+        // sync: a shared document that works offline and syncs with a y-websocket server (issue 16)
+        .target(
+            name: "SharedDocumentSync",
+            dependencies: [
+                "SharedDocument",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // sync: what pages see of shared documents: sync status in the bridge (issue 16)
+        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "SharedDocument", "CapabilityBridge", "StateHub", "StateHubJSON"]),
+        .executableTarget(
+            name: "BoardExample",
+            dependencies: [
+                "StateHubServer", "StateHubPage", "SharedStores", "SharedDocumentSync", "StateHubJSON", "JSSources",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Board",
+            exclude: ["web-client.cjs"]
+        ),
+        .testTarget(
+            name: "SharedStoresTests",
+            dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
         ),
         .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument", "StateHubTesting"], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),

@@ -10,6 +10,7 @@
 #   curl, wrk; schemathesis (pip)             the server's API fuzz and its benchmark
 #   nodejs, node-yjs, node-y-protocols,
 #   node-y-websocket, node-ws; pycrdt (pip)   SharedDocument's differential tests against Yjs and Yrs
+#   libsqlite3-dev                            GRDB (the native sync client's document store)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -36,6 +37,7 @@ need node-y-protocols             test -d /usr/share/nodejs/y-protocols
 need node-y-websocket             test -d /usr/share/nodejs/y-websocket
 need node-ws                      test -d /usr/share/nodejs/ws
 need python3                      command -v python3
+need libsqlite3-dev               pkg-config --exists sqlite3
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else

@@ -17,13 +17,14 @@ final class LiveSyncServer: Sendable {
     private let services: ServiceGroup
     private let running: Task<Void, any Error>
 
-    static func start(_ location: StorageLocation, configuration: ServerConfiguration = .init()) async throws -> LiveSyncServer {
+    /// `port` 0 picks a free one; a restart passes the port it had, so clients find it again.
+    static func start(_ location: StorageLocation, configuration: ServerConfiguration = .init(), port: Int = 0) async throws -> LiveSyncServer {
         let logger = Logger(label: "sync-test")
         let storage = try await ServerStorage.open(location, logger: logger)
         let server = try StateHubServer(storage: storage, configuration: configuration, logger: logger)
         try await server.installAdminToken(adminToken)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let app = server.makeApplication(router: server.makeRouter(), host: "127.0.0.1", port: 0, logger: logger,
+        let app = server.makeApplication(router: server.makeRouter(), host: "127.0.0.1", port: port, logger: logger,
                                          onRunning: { port in portSink.yield(port); portSink.finish() })
         let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let running = Task { try await services.run() }

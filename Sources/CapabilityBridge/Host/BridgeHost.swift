@@ -133,6 +133,9 @@ public final class BridgeHost: Sendable {
         transport.onClose { weakHost.value?.detach(pageID: pageID, ifSameAs: page) }
     }
 
+    /// The ids of the attached pages, sorted (for events sent to every page).
+    public var pageIDs: [String] { state.withLock { $0.pages.keys.sorted() } }
+
     /// Forgets a page: later messages from it are ignored; pending stylesheet
     /// acknowledgements for it fail.
     public func detach(pageID: String) {

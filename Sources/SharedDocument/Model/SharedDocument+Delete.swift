@@ -142,5 +142,6 @@ extension SharedDocument {
             if position + 1 < store.lists[slot].count { mergeWithLeft(slot: slot, position: position + 1) }
             if position > 0 { mergeWithLeft(slot: slot, position: position) }
         }
+        emitUpdate(transaction)
     }
 }

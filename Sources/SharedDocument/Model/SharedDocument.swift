@@ -18,6 +18,7 @@ public final class SharedDocument {
     var currentTransaction: Transaction?
     var markerClock = 0
     var deepObservers: [(id: Int, callback: (ChangeSet) -> Void)] = []
+    var updateObservers: [(id: Int, callback: (_ update: [UInt8], _ transaction: Transaction) -> Void)] = []
     var nextObserverID = 0
 
     /// - Parameter clientID: a fixed client id (tests, replays); random when nil.

@@ -208,3 +208,29 @@ struct LazyWriter: ~Copyable {
         return out
     }
 }
+
+extension Updates {
+    /// Whether a peer already holds everything `update` carries: every struct lies under
+    /// `stateVector` (client → clock) and every deletion lies in the delete set of `deletions`
+    /// (a v1 update; a server's sync step 2 carries its whole delete set). A client uses it to
+    /// drop a pending update that a server without acknowledgements kept (docs/sync.md §3.3).
+    public static func isCovered(_ update: [UInt8], stateVector: [Int: Int], deletions: [UInt8]) throws(UpdateDecodingError) -> Bool {
+        let decoded = try DecodedUpdate.read(update)
+        for entry in decoded.clients {
+            for wire in entry.structs where wire.kind != .skip {
+                if wire.end > (stateVector[wire.id.client] ?? 0) { return false }
+            }
+        }
+        guard !decoded.deleteSet.isEmpty else { return true }
+        var known = try DecodedUpdate.read(deletions).deleteSet
+        known.sortAndMerge()
+        for client in decoded.deleteSet.clients {
+            for range in decoded.deleteSet.ranges[client] ?? [] {
+                // Ranges in `known` are merged, so a covered range lies inside one of them.
+                guard let list = known.ranges[client],
+                      list.contains(where: { $0.clock <= range.clock && range.clock + range.length <= $0.clock + $0.length }) else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,39 @@
+// Update observation (Yjs's `doc.on('update')`): after each transaction that added structs or
+// deleted content, that transaction's changes as one v1 update — what a client persists and
+// sends to its peers.
+
+extension SharedDocument {
+    /// Calls `callback` with the v1 update of every transaction that changed the document,
+    /// local or applied, and the transaction (its `origin` tells a client which changes came
+    /// from its own connection). Returns a token for ``unobserveUpdates(_:)``.
+    ///
+    /// The update holds the structs the transaction added (from the state before it) and the
+    /// content it deleted, written after the transaction's clean-up, as Yjs's
+    /// `writeUpdateMessageFromTransaction` does; applying it to a peer that had the state before
+    /// the transaction gives that peer the same document. Callbacks run synchronously at the end
+    /// of the transaction, after deep observers.
+    @discardableResult
+    public func observeUpdates(_ callback: @escaping (_ update: [UInt8], _ transaction: Transaction) -> Void) -> Int {
+        nextObserverID += 1
+        updateObservers.append((nextObserverID, callback))
+        return nextObserverID
+    }
+
+    public func unobserveUpdates(_ token: Int) {
+        updateObservers.removeAll { $0.id == token }
+    }
+
+    func emitUpdate(_ transaction: Transaction) {
+        guard !updateObservers.isEmpty else { return }
+        let grew = store.lists.indices.contains { slot in
+            let client = store.clientOfList[slot]
+            return store.state(of: client) > (transaction.beforeState[client] ?? 0)
+        }
+        guard grew || !transaction.deleteSet.isEmpty else { return }
+        var writer = ByteWriter()
+        writeClientsStructs(to: &writer, target: transaction.beforeState)
+        transaction.deleteSet.write(to: &writer)
+        let update = writer.bytes
+        for observer in updateObservers { observer.callback(update, transaction) }
+    }
+}
