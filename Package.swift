@@ -23,6 +23,8 @@ let package = Package(
         // sync: the native client of shared documents (issue 16)
         .library(name: "SharedDocumentSync", targets: ["SharedDocumentSync"]),
         .library(name: "SharedStores", targets: ["SharedStores"]),
+        // sync: the board of issue 16, runnable (`swift run board-example`)
+        .executable(name: "board-example", targets: ["BoardExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -144,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "StateHubServerTests",
             dependencies: [
-                "StateHubServer", "StyleTokens", "MicroAppAssets",
+                "StateHubServer", "StyleTokens", "MicroAppAssets", "StateHubTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -154,8 +156,9 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StateHubServer", "SharedDocument", "SharedDocumentSync",
+                "StateHubServer", "SharedDocument", "SharedDocumentSync", "SharedStores", "StateHubPage", "StateHub", "Trace",
                 "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
+                "StateHubTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -196,7 +199,17 @@ let package = Package(
             ]
         ),
         // sync: what pages see of shared documents: sync status in the bridge (issue 16)
-        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "CapabilityBridge", "StateHubJSON"]),
+        .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "SharedDocument", "CapabilityBridge", "StateHub", "StateHubJSON"]),
+        .executableTarget(
+            name: "BoardExample",
+            dependencies: [
+                "StateHubServer", "StateHubPage", "SharedStores", "SharedDocumentSync", "StateHubJSON", "JSSources",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Board",
+            exclude: ["web-client.cjs"]
+        ),
         .testTarget(
             name: "SharedStoresTests",
             dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
@@ -222,7 +235,14 @@ let package = Package(
         .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).
-        .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI"]),
+        .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI", "StateHubTestSupport"]),
+        // cli (session 13): helpers several test targets share (the `statehub serve` launcher, a
+        // fresh PostgreSQL database), once; not a product.
+        .target(
+            name: "StateHubTestSupport",
+            dependencies: [.product(name: "PostgresKit", package: "postgres-kit")],
+            path: "Tests/StateHubTestSupport"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,3 +21,5 @@ bash scripts/fuzz.sh 20
 # harden (issue 11): a short soak — two pages and native dispatches with random writes,
 # mirror == both pages' states at every quiet point, flat memory (docs/reliability.md).
 "$(swift build --show-bin-path)/statehub" soak --seconds 45
+# sync (issue 16): the board example the README runs (a server, a device offline, a Yjs web client).
+swift run --skip-build board-example

@@ -35,7 +35,7 @@ extension SyncedDocument {
             var problem: String
             do {
                 let connection = try await transport.connect(to: url)
-                guard !isClosed else {
+                guard !isClosed, !Task.isCancelled else {
                     connection.close()
                     return
                 }
@@ -56,7 +56,7 @@ extension SyncedDocument {
             connection?.close()
             connection = nil
             session = nil
-            guard !isClosed else { return }
+            guard !isClosed, !Task.isCancelled else { return }
             setStatus(SyncStatus(state: .offline, pendingUpdates: pendingIDs.count, lastProblem: problem))
             try? await Task.sleep(for: delay * Double.random(in: 0.8...1.2))
             delay = min(delay * 2, configuration.maximumRetryDelay)

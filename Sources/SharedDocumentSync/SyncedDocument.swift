@@ -36,6 +36,7 @@ public actor SyncedDocument {
     var snapshotTask: Task<Void, Never>?
     /// A storage failure inside the document's update callback, thrown by the edit that caused it.
     var storageProblem: SyncClientError?
+    var changeSinks: [Int: AsyncStream<DocumentChange>.Continuation] = [:]
 
     /// Where transactions come from, so a change from the server or the disk is not queued as a
     /// local edit.
@@ -83,6 +84,11 @@ public actor SyncedDocument {
             let origin = transaction.origin
             self?.assumeIsolated { $0.documentChanged(update, origin: origin) }
         }
+        document.observeDeep { [weak self] changes in
+            let change = DocumentChange(operations: changes.operations, origin: changes.origin as? String,
+                                        fromServer: (changes.origin as? Origin) == .server)
+            self?.assumeIsolated { $0.publish(change) }
+        }
         loop = Task { await self.run() }
     }
 
@@ -90,9 +96,11 @@ public actor SyncedDocument {
     /// returns, and is sent if a connection is up.
     /// - Throws: what `body` throws, or ``SyncClientError`` `.storage` when the edit was made in
     ///   memory but could not be written to disk, `.closed` after ``close()``.
-    public func transact<T: Sendable>(_ body: @Sendable (SharedDocument) throws -> T) throws -> T {
+    ///   `origin` tags the transaction: it comes back in ``DocumentChange/origin``, so a writer
+    ///   can tell its own changes from others'.
+    public func transact<T: Sendable>(origin: String? = nil, _ body: @Sendable (SharedDocument) throws -> T) throws -> T {
         guard !isClosed else { throw SyncClientError(.closed) }
-        let result = try document.transact { _ in try body(document) }
+        let result = try document.transact(origin: origin) { _ in try body(document) }
         if let problem = storageProblem {
             storageProblem = nil
             throw problem
@@ -124,6 +132,46 @@ public actor SyncedDocument {
 
     private func removeSink(_ id: Int) { statusSinks[id] = nil }
 
+    /// Every change to the document from now on, local or from the server, as path operations
+    /// (what a JSON mirror applies to follow it). Not bounded: a consumer that falls behind
+    /// holds the changes it has not read, since dropping one would make its mirror diverge.
+    /// Ends at ``close()``.
+    public func changes() -> AsyncStream<DocumentChange> {
+        let (stream, sink) = AsyncStream.makeStream(of: DocumentChange.self)
+        if isClosed {
+            sink.finish()
+            return stream
+        }
+        nextSinkID += 1
+        let id = nextSinkID
+        changeSinks[id] = sink
+        sink.onTermination = { [weak self] _ in Task { await self?.removeChangeSink(id) } }
+        return stream
+    }
+
+    private func removeChangeSink(_ id: Int) { changeSinks[id] = nil }
+
+    func publish(_ change: DocumentChange) {
+        for sink in changeSinks.values { sink.yield(change) }
+    }
+
+    /// Goes offline on purpose: closes the connection and stops reconnecting until
+    /// ``resume()``. Edits go on, kept on disk. Status: `.offline`, `lastProblem` "paused".
+    public func pause() async {
+        guard !isClosed, let running = loop else { return }
+        loop = nil
+        connection?.close()
+        running.cancel()
+        await running.value
+        setStatus(SyncStatus(state: .offline, pendingUpdates: pendingIDs.count, lastProblem: "paused"))
+    }
+
+    /// Starts syncing again after ``pause()`` (nothing when not paused).
+    public func resume() {
+        guard !isClosed, loop == nil else { return }
+        loop = Task { await self.run() }
+    }
+
     /// Stops syncing and writes the snapshot. Local updates not yet kept stay on disk for the
     /// next ``open(_:store:configuration:transport:)``.
     public func close() async {
@@ -137,6 +185,8 @@ public actor SyncedDocument {
         setStatus(SyncStatus(state: .offline, pendingUpdates: pendingIDs.count, lastProblem: status.lastProblem))
         for sink in statusSinks.values { sink.finish() }
         statusSinks = [:]
+        for sink in changeSinks.values { sink.finish() }
+        changeSinks = [:]
     }
 
     // MARK: - Local and remote changes

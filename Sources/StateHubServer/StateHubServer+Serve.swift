@@ -64,9 +64,11 @@ extension StateHubServer {
             configuration: .init(address: .hostname(host, port: port), serverName: "statehub",
                                  availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-            logger: logger)
+            // Hummingbird derives each request's logger from this one.
+            logger: logger.deferringMetadata)
         if let postgres = storage.backend as? PostgresBackend {
-            app.addServices(SyncListenerService(sync: self.sync, client: postgres.client))
+            app.addServices(SyncListenerService(sync: self.sync, client: postgres.client),
+                            StateListenerService(cache: cache, client: postgres.client, logger: logger))
         }
         return app
     }

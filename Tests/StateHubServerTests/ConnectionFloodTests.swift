@@ -99,10 +99,7 @@ final class RawConnection {
 
     deinit { close(descriptor) }
 
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw FloodError("send: errno \(errno)") }
-    }
+    func send(_ text: String) throws { try send(bytes: Array(text.utf8)) }
 
     /// Reads until the peer closes (true) or `within` passes with the connection open (false).
     /// Polls without blocking and sleeps between polls: a blocked thread of the small
@@ -120,6 +117,42 @@ final class RawConnection {
         return false
     }
 
+    func send(bytes: [UInt8]) throws {
+        guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw FloodError("send: errno \(errno)") }
+    }
+
+    /// Reads until `marker` has arrived (the bytes up to and including it), within a generous bound.
+    func read(until marker: [UInt8]) async throws -> [UInt8] {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
+            guard poller.revents != 0 else { try await Task.sleep(for: .milliseconds(20)); continue }
+            guard recv(descriptor, &byte, 1, 0) == 1 else { break }
+            received.append(byte)
+            if received.count >= marker.count && Array(received.suffix(marker.count)) == marker { return received }
+        }
+        throw FloodError("no \(marker) in \(String(decoding: received, as: UTF8.self))")
+    }
+
+    /// Reads until the peer closes (within a generous bound).
+    func readToEnd() async throws -> [UInt8] {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
+            guard poller.revents != 0 else { try await Task.sleep(for: .milliseconds(20)); continue }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return received
+    }
+
     /// Whether the peer has closed, without waiting.
     func isClosedNow() throws -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -133,17 +166,6 @@ final class RawConnection {
     /// Sends a whole request and reads the answer until the server closes (within a generous bound).
     func exchange(_ request: String) async throws -> String {
         try send(request)
-        let deadline = ContinuousClock.now + .seconds(60)
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while ContinuousClock.now < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
-            guard poller.revents != 0 else { try await Task.sleep(for: .milliseconds(20)); continue }
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        return String(decoding: try await readToEnd(), as: UTF8.self)
     }
 }

@@ -3,39 +3,25 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import PostgresKit
-import StateHubServer
+@testable import StateHubServer
+import StateHubTestSupport
 import Testing
 
 /// The PostgreSQL database `scripts/with-postgres.sh` started (`STATEHUB_TEST_DATABASE_URL`).
 /// In CI (`CI=true`) a missing URL fails these tests; elsewhere they are skipped only when run
 /// outside the script.
 enum PostgresTestDatabase {
-    static let url = ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"]
+    static let url = TestPostgres.url
     static let required = ProcessInfo.processInfo.environment["CI"] == "true"
     static var enabled: Bool { url != nil || required }
 
     /// A new empty database on that server; returns its URL.
     static func fresh() async throws -> String {
-        guard let url else {
+        guard url != nil else {
             Issue.record("STATEHUB_TEST_DATABASE_URL is not set: run the tests through scripts/test.sh (scripts/with-postgres.sh)")
             throw CancellationError()
         }
-        let name = "statehub_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
-        let client = PostgresClient(configuration: .init(host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432,
-                                                         username: configuration.username, password: configuration.password,
-                                                         database: configuration.database, tls: .disable))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-            group.cancelAll()
-        }
-        guard var components = URLComponents(string: url) else {
-            Issue.record("STATEHUB_TEST_DATABASE_URL is not a URL")
-            throw CancellationError()
-        }
-        components.path = "/" + name
-        return components.string ?? url
+        return try await TestPostgres.freshDatabase(prefix: "statehub")
     }
 }
 
@@ -99,6 +85,70 @@ struct PostgresServerTests {
                     let created = try await one.admin(.post, "/admin/tokens", json: #"{"label":"second"}"#)
                     let token = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["token"] as? String)
                     #expect(try await two.admin(.get, "/admin/apps/cart", token: token).status == .ok)
+                }
+            }
+        } catch {
+            await first.close()
+            await second.close()
+            throw error
+        }
+        await first.close()
+        await second.close()
+    }
+
+    /// Two instances as `statehub serve` runs them (with the notification listener): once each
+    /// answers reads from memory, a release, pin, rollback or theme change made through either
+    /// is served by the other on the very next request, in 40 alternating rounds.
+    @Test func aChangeThroughOneInstanceIsServedFromMemoryByTheOtherNextRequest() async throws {
+        let url = try await PostgresTestDatabase.fresh()
+        let first = try await TestServer.postgres(url: url)
+        let second = try await TestServer.postgres(url: url)
+        let logger = Logger(label: "two-instances")
+        let appOne = first.server.makeApplication(router: first.server.makeRouter(), logger: logger)
+        let appTwo = second.server.makeApplication(router: second.server.makeRouter(), logger: logger)
+        do {
+            try await appOne.test(.live) { one in
+                try await appTwo.test(.live) { two in
+                    for server in [first.server, second.server] {
+                        for _ in 0..<3_000 where !server.cache.servesFromMemory { try await Task.sleep(for: .milliseconds(10)) }
+                        #expect(server.cache.servesFromMemory, "the listener never took its lease")
+                    }
+                    try await one.upload("cart", "1.0.0")
+                    try await two.upload("cart", "2.0.0")
+                    for version in ["1.0.0", "1.1.0", "1.2.0"] {
+                        #expect(try await one.admin(.put, "/admin/themes/\(version)", json: Fixtures.theme(version)).status == .created)
+                    }
+                    #expect(try await one.admin(.put, "/admin/apps/cart/release", json: #"{"stable":"1.0.0"}"#).status == .ok)
+                    for round in 0..<40 {
+                        let (writer, reader) = round.isMultiple(of: 2) ? (one, two) : (two, one)
+                        let version = round.isMultiple(of: 4) ? "2.0.0" : "1.0.0"
+                        // Reads first, so the reader holds a snapshot the write must replace.
+                        _ = try await reader.manifest("cart", user: "u")
+                        switch round % 4 {
+                        case 0, 1:
+                            #expect(try await writer.admin(.put, "/admin/apps/cart/release", json: #"{"stable":"\#(version)"}"#).status == .ok)
+                            #expect(try await reader.manifest("cart", user: "u")["version"] as? String == version, "round \(round)")
+                        case 2:
+                            #expect(try await writer.admin(.put, "/admin/apps/cart/pin", json: #"{"version":"2.0.0"}"#).status == .ok)
+                            #expect(try await reader.manifest("cart", user: "u")["reason"] as? String == "pinned", "round \(round)")
+                            #expect(try await writer.admin(.delete, "/admin/apps/cart/pin").status.code < 300)
+                            #expect(try await reader.manifest("cart", user: "u")["reason"] as? String != "pinned", "round \(round)")
+                        default:
+                            #expect(try await writer.admin(.post, "/admin/apps/cart/rollback").status == .ok)
+                            #expect(try await reader.manifest("cart", user: "u")["version"] as? String == "2.0.0", "round \(round)")
+                        }
+                        let theme = ["1.0.0", "1.1.0", "1.2.0"][round % 3]
+                        _ = try await reader.get("/themes/current?nativeVersion=1.0.0")
+                        #expect(try await writer.admin(.post, "/admin/themes/\(theme)/publish").status == .ok)
+                        for newer in ["1.0.0", "1.1.0", "1.2.0"] where newer > theme {
+                            #expect(try await writer.admin(.post, "/admin/themes/\(newer)/unpublish").status == .ok)
+                        }
+                        let current = try await reader.get("/themes/current?nativeVersion=1.0.0")
+                        let object = try JSONSerialization.jsonObject(with: Data(current.body.readableBytesView)) as? [String: Any]
+                        #expect((object?["metadata"] as? [String: Any])?["version"] as? String == theme, "round \(round)")
+                    }
+                    #expect(first.server.cache.servesFromMemory && second.server.cache.servesFromMemory,
+                            "an instance fell back to checking every read: the rounds did not test the notified path")
                 }
             }
         } catch {

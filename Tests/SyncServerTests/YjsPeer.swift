@@ -16,18 +16,19 @@ final class YjsPeer: Sendable {
         var stderr = ""
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/yjs-peer.cjs")
+    static let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
 
     convenience init(name: String, port: Int, document: String, token: String) throws {
         try self.init(name: name, server: "ws://127.0.0.1:\(port)/sync", document: document, token: token)
     }
 
-    /// A peer of the sync server at `server` (the URL a `WebsocketProvider` is given).
-    init(name: String, server: String, document: String, token: String) throws {
+    /// A peer of the sync server at `server` (the URL a `WebsocketProvider` is given), running
+    /// `script` (default Peers/yjs-peer.cjs; another script speaks other commands over the same lines).
+    init(name: String, server: String, document: String, token: String, script: URL = YjsPeer.peers.appendingPathComponent("yjs-peer.cjs")) throws {
         self.name = name
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", Self.script.path, server, document, token]
+        process.arguments = ["node", script.path, server, document, token]
         var environment = ProcessInfo.processInfo.environment
         environment["NODE_PATH"] = "/usr/share/nodejs"
         process.environment = environment

@@ -646,7 +646,7 @@
     // The derived path needs the state last sent as a tree; keep the (immutable) text and parse it only if needed.
     record.snapshot = null;
     record.snapshotText = record.mode !== 'precise' ? text : null;
-    send(record, MessageType.syncState, null, undefined, '{"state":' + text + ',"reason":"' + reason + '"}');
+    send(record, MessageType.syncState, null, undefined, '{' + (reason === 'created' ? actionParametersMember(record) : '') + '"state":' + text + ',"reason":"' + reason + '"}');
   }
   function snapshotOf(record) {
     if (record.snapshot === null && record.snapshotText !== null) { record.snapshot = JSON.parse(record.snapshotText); record.snapshotText = null; }
@@ -1080,6 +1080,84 @@
   function actionNames(record) {
     let acts = record.options && record.options.actions;
     return acts && typeof acts === 'object' ? acts : null;
+  }
+
+  // docs/PROTOCOL.md A.5.1 `actionParameters`: `"actionParameters":{...},` (or '') for a created store, so a trace
+  // hides `login(user, password)`'s password by position without being told.
+  function actionParametersMember(record) {
+    let acts = actionNames(record), out = null;
+    if (!acts) return '';
+    for (let name in acts) {
+      let names = hasOwn.call(acts, name) && typeof acts[name] === 'function' ? parameterNames(acts[name]) : null;
+      if (names) (out || (out = {}))[name] = names;
+    }
+    return out ? '"actionParameters":' + JSON.stringify(out) + ',' : '';
+  }
+
+  // The declared parameter names of a function, from its source: a name (default dropped), "...name" for a rest
+  // parameter, null for a destructured one. A small tolerant scanner (strings, comments, nesting); null when it
+  // cannot be sure (native code, template literals with ${}, no parameters, anything unexpected).
+  function parameterNames(fn) {
+    let src;
+    try { src = Function.prototype.toString.call(fn); } catch (_) { return null; }
+    if (typeof src !== 'string' || src.length > 200000) return null;
+    let n = src.length, i = 0, depth = 0, seg = '', segs = [], c, quote, end;
+    // The head: up to the first '(' at depth 0 (method, function, arrow), or a lone name before '=>'.
+    let head = '';
+    for (; i < n; i++) {
+      c = src[i];
+      if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) {
+        end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
+        if (end < 0) return null;
+        i = src[i + 1] === '/' ? end : end + 1; head += ' '; continue;
+      }
+      if (c === '"' || c === "'") { end = src.indexOf(c, i + 1); if (end < 0) return null; i = end; head += ' x '; continue; }
+      if (c === '[') { depth++; continue; }
+      if (c === ']') { depth--; continue; }
+      if (depth > 0) continue;
+      if (c === '(') break;
+      if (c === '{' || c === '`') return null;
+      if (c === '=' && src[i + 1] === '>') {
+        let m = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(head);
+        return m ? [m[1]] : null;
+      }
+      head += c;
+    }
+    if (i >= n || /^\s*class\b/.test(head)) return null;
+    for (i++, depth = 0; i < n; i++) {
+      c = src[i];
+      if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) {
+        end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
+        if (end < 0) return null;
+        i = src[i + 1] === '/' ? end : end + 1; seg += ' '; continue;
+      }
+      if (c === '"' || c === "'" || c === '`') {
+        for (quote = c, i++; i < n && src[i] !== quote; i++) {
+          if (src[i] === '\\') i++;
+          else if (quote === '`' && src[i] === '$' && src[i + 1] === '{') return null;
+        }
+        if (i >= n) return null;
+        seg += '""'; continue;
+      }
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ']' || c === '}') depth--;
+      else if (c === ')') { if (depth === 0) break; depth--; }
+      else if (c === ',' && depth === 0) { segs.push(seg); seg = ''; continue; }
+      if (depth < 0) return null;
+      seg += c;
+    }
+    if (i >= n) return null;
+    segs.push(seg);
+    let names = [];
+    for (let k = 0; k < segs.length; k++) {
+      let p = segs[k].trim(), m;
+      if (p === '') { if (k === segs.length - 1 && k > 0) break; return null; }   // a trailing comma; `()` gives nothing
+      if (p[0] === '{' || p[0] === '[') { names.push(null); continue; }
+      if ((m = /^(\.\.\.)?\s*([A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)\s*(=[\s\S]*)?$/.exec(p))) names.push((m[1] ? '...' : '') + m[2]);
+      else if (/^\.\.\.\s*[{[]/.test(p)) names.push(null);
+      else return null;
+    }
+    return names.length ? names : null;
   }
 
   function handleDispatchAction(msg, record, post) {

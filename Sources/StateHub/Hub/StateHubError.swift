@@ -29,6 +29,9 @@ public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// from the mirror and, once the page applies its resync, from the page too. Nothing
     /// was kept half-way; retrying is safe.
     case writesDiscarded(store: String, action: String, pageID: String)
+    /// A native write (``GlobalStateHub/write(store:ops:type:)``) did not apply to the mirror
+    /// (an operation's path does not exist, or it nests past the depth cap); nothing changed.
+    case nativeWriteRefused(store: String, reason: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,7 @@ public enum StateHubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pageAlreadyAttached(let page): "a page with id \(page) is already attached"
         case .stopped(let store, let action, let page, let reason): "\(store).\(action) was stopped by page \(page): \(reason)"
         case .writesDiscarded(let store, let action, let page): "\(store).\(action) ran in page \(page) while it was being re-synchronised: its writes were discarded"
+        case .nativeWriteRefused(let store, let reason): "native write to store \"\(store)\" refused: \(reason)"
         }
     }
 }

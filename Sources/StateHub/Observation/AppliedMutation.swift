@@ -6,6 +6,11 @@ public struct AppliedMutation: Sendable, Equatable {
     public var type: String
     public var ops: [MutationOp]
 
+    public init(type: String, ops: [MutationOp]) {
+        self.type = type
+        self.ops = ops
+    }
+
     /// The wire form `{"type": …, "ops": […]}`.
     var wire: JSONValue { ["type": .string(type), "ops": .array(ops.map(\.wire))] }
 }

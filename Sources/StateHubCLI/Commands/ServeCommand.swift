@@ -77,6 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let given = token, given.isEmpty { token = nil }
 
+        // Before any server task starts: requests then run on the event loop that read them.
+        StateHubServer.runConcurrencyOnEventLoops()
         var logger = Logger(label: "statehub.serve")
         logger.logLevel = level
         let host = host

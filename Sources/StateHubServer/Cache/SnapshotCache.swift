@@ -5,7 +5,10 @@ import Synchronization
 ///
 /// - `.local` (SQLite, one instance): writes go through this process, which calls
 ///   `invalidate()` after each commit; reads take the snapshot from memory with one lock.
-/// - `.shared` (PostgreSQL, several instances): every read needs a generation check that
+/// - `.shared` (PostgreSQL, several instances): while ``StateListenerService`` holds a lease
+///   (``extendNotifications(until:)``), notifications keep the snapshot fresh and reads take it
+///   from memory as with `.local`; every admin write waits until each live instance has seen
+///   it. Without a lease (starting, listener lost) every read needs a generation check that
 ///   *started after the read arrived*. Checks are single-flight: while one is out, arrivals
 ///   wait for the next one, so a change committed anywhere before a request arrives is seen
 ///   by that request, and the database sees one small query per round trip, not per request.
@@ -17,6 +20,8 @@ final class SnapshotCache: Sendable {
         var dirty = true
         var running: Task<ServerSnapshot, any Error>?
         var queued: Task<ServerSnapshot, any Error>?
+        /// `.shared`: until when notifications keep the snapshot fresh.
+        var notifiedUntil: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -35,9 +40,31 @@ final class SnapshotCache: Sendable {
         state.withLock { $0.dirty = true }
     }
 
-    /// A snapshot at least as new as every write committed before this call.
+    /// `.shared`: reads skip the generation check until `instant` (the listener renews it).
+    func extendNotifications(until instant: ContinuousClock.Instant) {
+        state.withLock { $0.notifiedUntil = instant }
+    }
+
+    /// `.shared`: every read checks the generation again (the listener is gone).
+    func endNotifications() {
+        state.withLock { $0.notifiedUntil = nil }
+    }
+
+    /// Whether reads are answered from memory without a generation check now.
+    var servesFromMemory: Bool {
+        state.withLock { mode == .local || $0.notifiedUntil.map { ContinuousClock.now < $0 } == true }
+    }
+
+    /// A snapshot at least as new as every write committed before this call (for `.shared`
+    /// with a lease: every write whose admin request has been answered).
     func current() async throws -> ServerSnapshot {
-        if mode == .local, let snapshot = state.withLock({ $0.dirty ? nil : $0.snapshot }) { return snapshot }
+        let fresh = state.withLock { state -> ServerSnapshot? in
+            guard !state.dirty, let snapshot = state.snapshot else { return nil }
+            if mode == .local { return snapshot }
+            guard let until = state.notifiedUntil, ContinuousClock.now < until else { return nil }
+            return snapshot
+        }
+        if let fresh { return fresh }
         let task = state.withLock { state -> Task<ServerSnapshot, any Error> in
             if let queued = state.queued { return queued }
             if let running = state.running {

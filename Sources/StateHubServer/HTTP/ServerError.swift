@@ -38,13 +38,20 @@ public struct ServerError: Error, HTTPResponseError, Sendable, CustomStringConve
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        // Sorted keys: Foundation's encoder on Linux does not keep declaration order, and clients
-        // and tests diff these bodies (`error`, `message`, `problems`; `message`, `path`, `severity`).
+        Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The JSON body. Sorted keys: Foundation's encoder on Linux does not keep declaration order,
+    /// and clients and tests diff these bodies (`error`, `message`, `problems`; `message`, `path`, `severity`).
+    var body: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Body(error: code, message: message, problems: problems))) ?? Data()
+        return (try? encoder.encode(Body(error: code, message: message, problems: problems))) ?? Data()
+    }
+
+    var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return headers
     }
 }

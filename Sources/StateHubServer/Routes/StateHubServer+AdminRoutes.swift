@@ -88,14 +88,27 @@ extension StateHubServer {
 
     /// Runs a storage write, maps failures to `500 storage`, and invalidates the snapshot.
     func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let value: T
         do {
-            let value = try await body()
+            value = try await body()
             cache.invalidate()
-            return value
         } catch {
             logger.error("a write failed: \(String(reflecting: error))")
             throw ServerError.storage
         }
+        if storage.isShared {
+            // Answered only once every live instance dropped its snapshot (docs/server.md, "Hot
+            // reads and invalidation across instances"); the write itself is committed either way.
+            do {
+                let behind = try await storage.waitUntilInstancesSeeCurrentGeneration()
+                if !behind.isEmpty {
+                    logger.warning("instances \(behind) did not confirm the write within \(ServerStorage.instanceLease); they stop serving from memory on their own")
+                }
+            } catch {
+                logger.warning("could not confirm that other instances saw the write: \(String(reflecting: error))")
+            }
+        }
+        return value
     }
 
     static func body(_ request: Request, _ context: some RequestContext, limit: Int) async throws -> ByteBuffer {

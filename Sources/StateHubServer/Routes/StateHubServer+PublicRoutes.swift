@@ -60,16 +60,17 @@ extension StateHubServer {
         return (text, semver)
     }
 
-    static func nativeVersion(_ request: Request) throws -> SemanticVersion? {
-        guard let text = request.uri.queryParameters["nativeVersion"] else { return nil }
+    // The query is parsed on every `queryParameters` read: a route reads it once and passes it on.
+    static func nativeVersion(_ query: Parameters) throws -> SemanticVersion? {
+        guard let text = query["nativeVersion"] else { return nil }
         guard let version = VersionText.parse(text) else {
             throw ServerError.badRequest("nativeVersion must be a semantic version (X.Y.Z)")
         }
         return version
     }
 
-    static func user(_ request: Request) throws -> UserID {
-        guard let text = request.uri.queryParameters["user"] else { throw ServerError.badRequest("the user query parameter is required") }
+    static func user(_ query: Parameters) throws -> UserID {
+        guard let text = query["user"] else { throw ServerError.badRequest("the user query parameter is required") }
         guard let user = UserID(text) else { throw ServerError.badRequest("user must be 1–128 bytes without control characters") }
         return user
     }
@@ -107,8 +108,9 @@ extension StateHubServer {
 
     private func manifest(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
-        let user = try Self.user(request)
-        let nativeVersion = try Self.nativeVersion(request)
+        let query = request.uri.queryParameters
+        let user = try Self.user(query)
+        let nativeVersion = try Self.nativeVersion(query)
         let (_, choice, version) = try choose(try await snapshot(), app: app, user: user, nativeVersion: nativeVersion)
         let body = ManifestJSON.encode(app: app.value, choice: choice, version: version)
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -191,8 +193,9 @@ extension StateHubServer {
 
     private func loader(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
-        let user = try Self.user(request)
-        let nativeVersion = try Self.nativeVersion(request)
+        let query = request.uri.queryParameters
+        let user = try Self.user(query)
+        let nativeVersion = try Self.nativeVersion(query)
         let snapshot = try await snapshot()
         let (_, _, version) = try choose(snapshot, app: app, user: user, nativeVersion: nativeVersion)
         let theme = nativeVersion.map { snapshot.currentThemes[$0.major] } ?? snapshot.newestTheme
@@ -204,7 +207,7 @@ extension StateHubServer {
     // MARK: Themes
 
     private func currentTheme(_ request: Request, _ context: some RequestContext) async throws -> Response {
-        guard let nativeVersion = try Self.nativeVersion(request) else {
+        guard let nativeVersion = try Self.nativeVersion(request.uri.queryParameters) else {
             throw ServerError.badRequest("the nativeVersion query parameter is required")
         }
         guard let theme = try await snapshot().currentThemes[nativeVersion.major] else {

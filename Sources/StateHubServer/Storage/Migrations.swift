@@ -50,6 +50,8 @@ enum Migrations {
         },
         // sync: shared documents, their updates and per-document tokens (docs/sync.md §2.2).
         Migrations.sync,
+        // Hot reads across instances: who has seen which generation.
+        Migrations.instances,
     ]
 
     /// Applies every migration not yet recorded. On PostgreSQL an advisory lock makes

@@ -130,6 +130,10 @@ public final class ServerStorage: Sendable {
 
     private static func bumpGeneration(_ db: any SQLDatabase) async throws {
         try await db.raw("UPDATE generation SET value = value + 1 WHERE id = 1").run()
+        // Delivered to every instance's listener when the transaction commits, never before.
+        if db.dialect.name == "postgresql" {
+            try await db.raw("SELECT pg_notify(\(bind: Self.stateChannel), value::text) FROM generation WHERE id = 1").run()
+        }
     }
 
     private static func putBlob(_ db: any SQLDatabase, _ data: Data) async throws -> AssetRef {

@@ -56,13 +56,15 @@ final class FirstRequestHeadTimeout: ChannelInboundHandler, RemovableChannelHand
     }
 }
 
-/// Hummingbird's HTTP/1 channel with the WebSocket upgrade, behind ``FirstRequestHeadTimeout``.
+/// Hummingbird's HTTP/1 channel with the WebSocket upgrade, behind ``FirstRequestHeadTimeout``
+/// and ``UpgradeRefusalWriter``.
 struct GuardedWebSocketUpgradeChannel: ServerChildChannel {
     let inner: HTTP1WebSocketUpgradeChannel
     let firstHeadTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(UpgradeRefusalWriter())
             try channel.pipeline.syncOperations.addHandler(FirstRequestHeadTimeout(timeout: firstHeadTimeout))
         }.flatMap { inner.setup(channel: channel, logger: logger) }
     }

@@ -5,15 +5,21 @@ import SharedDocument
 
 extension StateHubServer {
     /// The router the WebSocket upgrade goes through: `GET /sync/{document}` (docs/sync.md §1.1).
-    /// A request it refuses (bad name, no token, another document's token, too many connections)
-    /// is not upgraded and reaches the HTTP router, whose `/sync/{document}` route answers with
-    /// the JSON problem.
+    /// An upgrade it refuses (bad name, no token, another document's token, too many connections)
+    /// is answered with the JSON problem by ``UpgradeRefusalWriter``; a plain `GET` (no upgrade)
+    /// reaches the HTTP router, whose `/sync/{document}` route answers with the same problem.
     public func makeSyncRouter() -> Router<SyncRequestContext> {
         let router = Router(context: SyncRequestContext.self)
         let sync = self.sync
         router.ws("sync/:document", shouldUpgrade: { request, context in
             let document = context.parameters.get("document") ?? ""
-            let grant = try await sync.grant(document: document, request: request)
+            let grant: SyncGrant
+            do {
+                grant = try await sync.grant(document: document, request: request)
+            } catch let error as ServerError {
+                await UpgradeRefusalWriter.record(error, on: context.channel)
+                throw error
+            }
             context.grant.value.withLock { $0 = grant }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in

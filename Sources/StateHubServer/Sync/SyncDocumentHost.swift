@@ -79,9 +79,14 @@ actor SyncDocumentHost {
         updatesSinceSnapshot = stored.updates.count
         bytesSinceSnapshot = stored.updateBytes
         measureState()
+        if stateBytes > stateLimit {
+            logger.warning("sync: \(name) is stored at \(stateBytes) bytes, past the \(stateLimit)-byte limit: it is kept and served read-only (docs/sync.md §2.5)")
+        }
     }
 
-    private var stateLimit: Int { min(configuration.maxDocumentBytes, configuration.maxMessageBytes - 16) }
+    private var stateLimit: Int { min(configuration.maxDocumentBytes, messageLimit) }
+    /// The largest update the server sends in one message (room left for the message's header).
+    private var messageLimit: Int { configuration.maxMessageBytes - 16 }
 
     /// Measures the full encoding exactly (after loading or another instance's update).
     private func measureState() {
@@ -160,6 +165,11 @@ actor SyncDocumentHost {
             let missing: [UInt8]
             do { missing = try document.encodeStateAsUpdate(stateVector: stateVector) } catch {
                 throw .malformedMessage("the state vector of sync step 1 does not read: \(error)")
+            }
+            // A document stored before the limit was lowered (docs/sync.md §2.5) may lack more
+            // than fits one message: the client is told and nothing oversized is sent.
+            guard missing.count <= messageLimit else {
+                throw .documentTooLarge("\(missing.count) bytes to send, past the \(messageLimit)-byte message cap; kept read-only")
             }
             connection.send(.syncStep2(update: missing))
         case .syncStep2(let update), .update(let update):
@@ -356,8 +366,15 @@ actor SyncDocumentHost {
             try document.applyUpdate(update)
             changed = true
         }
-        if changed { measureState() }
-        if changed { broadcast(.update(try document.encodeStateAsUpdate(stateVector: before)), except: nil) }
+        guard changed else { return }
+        measureState()
+        let missed = try document.encodeStateAsUpdate(stateVector: before)
+        guard missed.count <= messageLimit else {
+            // Too much to send in one message: each client reconnects and syncs its own difference.
+            for member in members.values { member.connection.cut("\(missed.count) bytes missed while the listener was down pass the message cap") }
+            return
+        }
+        broadcast(.update(missed), except: nil)
     }
 
     /// Closes the connections that used document token `tokenID` (revoked).

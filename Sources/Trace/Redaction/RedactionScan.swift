@@ -28,6 +28,9 @@ struct RedactionScan {
         var opPaths: Bool
         /// `"STORE.ACTION"` → argument positions, for `dispatch_action` texts.
         var arguments: [String: Set<Int>]
+        /// `"STORE.ACTION"` → the position of a rest parameter with a sensitive name: that
+        /// argument and every later one are hidden.
+        var argumentsFrom: [String: Int] = [:]
     }
 
     /// A member name where it sits in the text (quotes excluded): no copy is made unless it
@@ -98,7 +101,7 @@ struct RedactionScan {
         var redactNext = false
         var mapKeySecret = false
         var currentName = Name.none
-        let wantArgs = isDispatch && !rules.arguments.isEmpty
+        let wantArgs = isDispatch && !(rules.arguments.isEmpty && rules.argumentsFrom.isEmpty)
         var argsRanges: [Range<Int>] = []
         var storeId: String?
         var action: String?
@@ -117,8 +120,9 @@ struct RedactionScan {
             switch expect {
             case .end:
                 guard token.kind == .end else { return nil }
-                if wantArgs, let storeId, let action, let positions = rules.arguments["\(storeId).\(action)"] {
-                    for (index, range) in argsRanges.enumerated() where positions.contains(index) { ranges.append(range) }
+                if wantArgs, let storeId, let action {
+                    let positions = rules.arguments["\(storeId).\(action)"] ?? [], from = rules.argumentsFrom["\(storeId).\(action)"] ?? .max
+                    for (index, range) in argsRanges.enumerated() where positions.contains(index) || index >= from { ranges.append(range) }
                 }
                 if rules.keepNull { ranges.removeAll { isAbsent($0, b) } }
                 return normalise(ranges)

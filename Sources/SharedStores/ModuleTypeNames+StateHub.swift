@@ -1,0 +1,4 @@
+// See ModuleTypeNames.swift.
+import StateHub
+
+typealias StorePathStep = PathStep
