@@ -43,6 +43,7 @@ extension ScriptContext {
             stoppedInEntry = false
             stopLocation = nil
             forcedStopLocation = nil
+            declinedTraps = 0
             turnStartCPU = Self.threadCPUTime()
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
         }
@@ -99,14 +100,19 @@ extension ScriptContext {
         return PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { context, info in
             guard let info else { return true }
             let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
+            let frame = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
+            // A stop the turn check forced (limit 0) that lands where no page frame is in sight
+            // (StateHub's plugin flushing between an `await` loop's microtasks), with nothing of
+            // the page seen before: let a few traps pass, so the stop lands in the page's code
+            // and names it; the limit stays 0, so the next check comes at once.
+            if owner.shouldDeclineTrap(at: frame?.location) { return false }
             owner.timeLimitFired = true
             owner.stoppedInEntry = true
             // Every stop names the loop's own line (docs/engine.md, "Which line a stop names"):
             // stopped at the loop's head, JavaScriptCore names the last expression before it
             // (ScriptLocation.loopLine reads forward); stopped inside something the body
             // called, the page's frame has the call's line (the loop around it).
-            let here = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
-                .map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) }
+            let here = frame.map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) }
             owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
             return true
         }, info: Unmanaged.passUnretained(self).toOpaque())
@@ -150,7 +156,17 @@ extension ScriptContext {
         }
     }
 
+    /// Whether a forced stop's trap at `location` passes (see `installTimeLimit`), counted.
+    func shouldDeclineTrap(at location: ScriptLocation?) -> Bool {
+        guard forcingStop, declinedTraps < Self.maximumDeclinedTraps, stopLocation == nil else { return false }
+        if let location, !location.isOurs { return false }
+        if let forcedStopLocation, !forcedStopLocation.isOurs { return false }
+        declinedTraps += 1
+        return true
+    }
+
     static let probeAttempts = 4
+    static let maximumDeclinedTraps = 64
 
     /// JavaScriptCore's termination skips `finally` blocks and drops queued microtasks, so a
     /// stop leaves the store runtime's and the plugin's counters where it landed (a write's

@@ -44,6 +44,9 @@ final class ScriptContext {
     /// lowered to 0 so the next trap check stops the running microtask; the configured
     /// limit comes back when the turn ends (`ScriptContext+TimeLimit.swift`).
     var forcingStop = false
+    /// Traps of a forced stop let pass because no page frame was in sight (at most
+    /// `ScriptContext.maximumDeclinedTraps` a turn).
+    var declinedTraps = 0
     /// The engine thread's CPU time when the running turn began.
     var turnStartCPU: UInt64 = 0
     /// What the running turn was entered through (`script`, `call`, `timer`).
