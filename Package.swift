@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "StateHubServerTests",
             dependencies: [
-                "StateHubServer", "StyleTokens", "MicroAppAssets",
+                "StateHubServer", "StyleTokens", "MicroAppAssets", "StateHubTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -158,6 +158,7 @@ let package = Package(
             dependencies: [
                 "StateHubServer", "SharedDocument", "SharedDocumentSync", "SharedStores", "StateHubPage", "StateHub", "Trace",
                 "StateHubCLI",  // the kill -9 test runs the built `statehub serve`
+                "StateHubTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -234,7 +235,14 @@ let package = Package(
         .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).
-        .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI"]),
+        .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI", "StateHubTestSupport"]),
+        // cli (session 13): helpers several test targets share (the `statehub serve` launcher, a
+        // fresh PostgreSQL database), once; not a product.
+        .target(
+            name: "StateHubTestSupport",
+            dependencies: [.product(name: "PostgresKit", package: "postgres-kit")],
+            path: "Tests/StateHubTestSupport"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

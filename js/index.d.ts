@@ -75,7 +75,12 @@ interface EnvelopeBase<Type extends string, Payload> {
 
 /** A message from the page to native (`nativeBridge.postMessage`). */
 export type WebToNativeMessage =
-  | (EnvelopeBase<'sync_state', { state: { [key: string]: EncodedValue }; reason: 'created' | 'resync' | 'hydrated' }> & WebSequence)
+  | (EnvelopeBase<'sync_state', {
+      /** PROTOCOL.md A.5.1: with `reason: 'created'` only, first in `payload`; action → declared parameter names ("...rest", null when destructured). */
+      actionParameters?: { [action: string]: (string | null)[] };
+      state: { [key: string]: EncodedValue };
+      reason: 'created' | 'resync' | 'hydrated';
+    }> & WebSequence)
   | (EnvelopeBase<'apply_mutation', { mutations: WireMutation[] }> & WebSequence)
   | (EnvelopeBase<'action_result',
       | { ok: true; value: EncodedValue }

@@ -10,10 +10,14 @@ extension HostedPage {
     public struct Bundle: Sendable {
         public var path: String
         public var source: String
+        /// Where the bundle's lines came from (its source map), so stops, errors, problems and
+        /// traces name the original files and lines (`ScriptLineMap`).
+        public var lineMap: ScriptLineMap?
 
-        public init(path: String, source: String) {
+        public init(path: String, source: String, lineMap: ScriptLineMap? = nil) {
             self.path = path
             self.source = source
+            self.lineMap = lineMap
         }
     }
 

@@ -97,7 +97,7 @@ public final class HostedPage: Sendable {
     ///   or `EngineError` (a time-limit stop is `EngineError.executionTimeLimitExceeded`).
     public func load(_ bundle: Bundle) async throws(HostedPageError) {
         do {
-            try await engine.execute(bundle.source, sourceURL: bundle.path)
+            try await engine.execute(bundle.source, sourceURL: bundle.path, lineMap: bundle.lineMap)
         } catch {
             throw .bundle(path: bundle.path, underlying: error)
         }

@@ -180,6 +180,67 @@ import Testing
         }
     }
 
+    /// Issue 14: a file whose digest matches one of an installed version is not downloaded
+    /// again; it is linked (or copied) from there after its bytes were checked on disk.
+    @Test func identicalFilesAreReusedFromAnInstalledVersionAfterACheck() async throws {
+        try await withSetup { delivery, http, client, root in
+            try await publish(client, "1.0.0", assets: Self.assets("1.0.0"))
+            _ = try await delivery.load(app: "cart", user: "u") { _ in }
+            try await publish(client, "1.1.0", assets: Self.assets("1.1.0"))
+            http.log.withLock { $0 = [] }
+            let app = try await delivery.load(app: "cart", user: "u") { app in
+                let loaded = try await Self.loadIntoEngine(app)
+                #expect(loaded == "1.1.0")
+            }
+            #expect(app.status == .fresh(version: "1.1.0"))
+            let fetched = http.log.withLock { $0.map(\.url) }
+            // The font and the logo are the same bytes in both versions; prices and the bundle are not.
+            #expect(!fetched.contains { $0.hasSuffix("/1.1.0/fonts/Inter.woff2") || $0.hasSuffix("/1.1.0/img/logo.png") }, "\(fetched)")
+            #expect(fetched.contains { $0.hasSuffix("/1.1.0/data/prices.json") } && fetched.contains { $0.hasSuffix("/1.1.0/bundle.js") }, "\(fetched)")
+            for (path, bytes) in Self.assets("1.1.0") {
+                #expect(try Data(contentsOf: root.appendingPathComponent("cart/1.1.0/\(path)")) == bytes, "\(path)")
+            }
+            // Linked, not copied: one file on disk for both versions (one folder, one volume).
+            let inode = { (version: String) in
+                try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("cart/\(version)/fonts/Inter.woff2").path)[.systemFileNumber] as? Int
+            }
+            #expect(try inode("1.1.0") != nil && inode("1.1.0") == inode("1.0.0"))
+            // Offline, the version with a reused file is intact on its own.
+            http.fault.withLock { $0 = .offline }
+            #expect(try await delivery.load(app: "cart", user: "u") { _ in }.status == .offline(version: "1.1.0", reason: .unreachable("injected: no network")))
+            http.fault.withLock { $0 = .none }
+
+            // A damaged copy on disk is not reused: the file is downloaded again.
+            try await publish(client, "1.2.0", assets: Self.assets("1.2.0"))
+            for version in ["1.0.0", "1.1.0"] {
+                let font = root.appendingPathComponent("cart/\(version)/fonts/Inter.woff2")
+                try? FileManager.default.removeItem(at: font)
+                try Data("damaged".utf8).write(to: font)
+            }
+            http.log.withLock { $0 = [] }
+            #expect(try await delivery.load(app: "cart", user: "u") { _ in }.status == .fresh(version: "1.2.0"))
+            #expect(http.log.withLock { $0.map(\.url) }.contains { $0.hasSuffix("/1.2.0/fonts/Inter.woff2") })
+            #expect(try Data(contentsOf: root.appendingPathComponent("cart/1.2.0/fonts/Inter.woff2")) == Self.assets("1.2.0")["fonts/Inter.woff2"])
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("cart").path).filter { $0.hasPrefix(".") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    /// Issue 14: a version's files download four at a time, not one after another (the client
+    /// holds each download until four are in flight, so a lower number shows as `most`).
+    @Test func filesDownloadFourAtATime() async throws {
+        try await withSetup { delivery, http, client, root in
+            let assets = Dictionary(uniqueKeysWithValues: (0 ..< 10).map { ("data/part\($0).json", Data(#"{"part":\#($0)}"#.utf8)) })
+            try await publish(client, "1.0.0", assets: assets)
+            http.gate.withLock { $0 = MicroAppDelivery.maximumConcurrentDownloads }
+            let app = try await delivery.load(app: "cart", user: "u") { _ in }
+            #expect(app.status == .fresh(version: "1.0.0"))
+            #expect(MicroAppDelivery.maximumConcurrentDownloads == 4)
+            #expect(http.inFlight.withLock { $0.most } == 4)
+            for (path, bytes) in assets { #expect(try Data(contentsOf: root.appendingPathComponent("cart/1.0.0/\(path)")) == bytes) }
+        }
+    }
+
     @Test func aHashMismatchOnOneAssetFallsBackToTheLastGoodVersion() async throws {
         try await withSetup { delivery, http, client, root in
             try await publish(client, "1.0.0", assets: Self.assets("1.0.0"))

@@ -16,7 +16,27 @@ final class FaultyHTTPClient: HTTPClient {
     let fault = Mutex(Fault.none)
     let log = Mutex<[(url: String, headers: [String: String], status: Int)]>([])
 
+    /// Requests in flight now, and the most seen at once (file downloads; the manifest is not counted).
+    let inFlight = Mutex<(now: Int, most: Int)>((0, 0))
+    /// When set to N, each file download waits (up to 10 s) until N are in flight at once,
+    /// once: a client that downloads fewer at a time shows it as a lower `most`, not a hang.
+    let gate = Mutex<Int?>(nil)
+
     func get(_ url: URL, headers: [String: String]) async throws(HTTPClientError) -> HTTPClientResponse {
+        guard !url.path.hasSuffix("/manifest") else { return try await respond(url, headers: headers) }
+        inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+        defer { inFlight.withLock { $0.now -= 1 } }
+        if let wanted = gate.withLock({ $0 }) {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while inFlight.withLock({ $0.now }) < wanted, gate.withLock({ $0 }) != nil, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            gate.withLock { $0 = nil }
+        }
+        return try await respond(url, headers: headers)
+    }
+
+    private func respond(_ url: URL, headers: [String: String]) async throws(HTTPClientError) -> HTTPClientResponse {
         switch fault.withLock({ $0 }) {
         case .offline:
             throw HTTPClientError("injected: no network")

@@ -59,4 +59,53 @@ struct ScriptLocationTests {
         let block = "/* for\n */ `while ${x}`;\nfor (;;) {}"
         #expect(ScriptLocation.loopLine(in: block, from: 1) == 3)
     }
+
+    /// A stop read where the body called something has the call's line: the stop names the
+    /// loop around it, the innermost one (issue 12 left 4: one rule for every stop).
+    @Test func aLineInsideABodyNamesTheLoopAroundIt() {
+        let action = """
+            defineStore('a', {
+              actions: {
+                spin() {
+                  let i = 0;
+                  while (true) {
+                    this.n = i++;
+                    if (i > 3) { this.m = 'for ever' }
+                  }
+                },
+                nested() {
+                  for (let i = 0; i < 9; i++) {
+                    do {
+                      this.x++;
+                    } while (true);
+                  }
+                },
+                bare() { for (;;) this.step() },
+                after() { for (const x of [1]) { } ; this.y = 1 },
+                async waits() {
+                  for await (const v of gen()) {
+                    await null; this.n++;
+                  }
+                },
+              },
+            });
+            """
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 6) == 5)
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 7) == 5)
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 13) == 12)
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 12) == 12)
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 17) == 17)
+        // No column in a backtrace: a loop whose body begins on the line is taken to hold the call.
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 18) == 18)
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 21) == 20)
+        #expect(ScriptLocation.enclosingLoopLine(in: action, at: 4) == nil)
+        // A top level, and a braceless loop whose statement is on the next line.
+        #expect(ScriptLocation.enclosingLoopLine(in: "let i = 0;\nwhile (true) {\n  i++;\n}\n", at: 3) == 2)
+        #expect(ScriptLocation.enclosingLoopLine(in: "while (true)\n  step();\nafter();", at: 2) == 1)
+        #expect(ScriptLocation.enclosingLoopLine(in: "while (true)\n  step();\nafter();", at: 3) == nil)
+        // The same rule from the loop's head: JavaScriptCore's line before it, read forward.
+        let location = ScriptLocation(sourceURL: "a.js", line: 4, function: "spin")
+        #expect(location.atLoop(in: action, atHead: true).line == 5)
+        #expect(ScriptLocation(sourceURL: "a.js", line: 6, function: "spin").atLoop(in: action, atHead: false).line == 5)
+    }
 }

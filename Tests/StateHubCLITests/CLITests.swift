@@ -1,4 +1,5 @@
 import Foundation
+import StateHubTestSupport
 import Testing
 
 /// The `statehub` binary, run as users run it: arguments in, output and exit status out.
@@ -10,16 +11,7 @@ struct StateHubBinary {
     }
 
     /// The binary built beside the test bundle.
-    static var url: URL? {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = runner.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("statehub")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var url: URL? { StatehubExecutable.url }
 
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -63,3 +63,50 @@ struct DispatchSyntaxTests {
         #expect(result.stdout.contains("\"n\": 4"), "\(result.stdout)")
     }
 }
+
+/// `--dispatch 'x.greet({name:"x"})'` said only "must be JSON values": arguments are JSON,
+/// so each common JavaScript-ism gets its own message and the quoted form to paste.
+@Suite("--dispatch: JavaScript written where JSON is wanted")
+struct DispatchJavaScriptismTests {
+    static let store = """
+        const useX = defineStore('x', { state: () => ({ n: 0 }), actions: { greet(...args) { return args } } });
+        useX();
+        """
+
+    @Test(arguments: [
+        (["--dispatch", #"x.greet({name:"x"})"#], "object keys need double quotes", #"--dispatch 'x.greet({"name":"x"})'"#),
+        (["--dispatch", "x.greet('x')"], "strings take double quotes", #"--dispatch 'x.greet("x")'"#),
+        (["--dispatch", "x.greet(1, 2,)"], "JSON allows no comma before ] or } or the closing parenthesis", "--dispatch 'x.greet(1, 2)'"),
+        (["--dispatch", "x.greet(undefined)"], "JSON has no undefined", "--dispatch 'x.greet(null)'"),
+        (["--dispatch", "x.greet", "[{name:'it\\'s'}]"], "object keys need double quotes ({\"name\": \"x\"}, not {name: \"x\"}); strings take double quotes",
+         #"--dispatch x.greet '[{"name":"it'\''s"}]'"#),
+    ])
+    func eachJavaScriptismIsNamedWithTheJSONToWrite(arguments: [String], reason: String, suggestion: String) throws {
+        let file = try StateHubBinary.script(Self.store, named: "greet.js")
+        let result = try StateHubBinary.run(["run", file.path] + arguments)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("the arguments are JSON, not JavaScript: " + reason), "\(result.stderr)")
+        #expect(result.stderr.contains("Write it as: " + suggestion), "\(result.stderr)")
+    }
+
+    /// The suggestion is a command that works: pasted, it runs.
+    @Test func theSuggestedFormRuns() throws {
+        let file = try StateHubBinary.script(Self.store, named: "greet.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", #"x.greet({name:'Ana', tags:['a',],}, undefined)"#])
+        let suggested = try #require(result.stderr.components(separatedBy: "Write it as: --dispatch '").last?.split(separator: "\n").first)
+        let call = String(suggested.dropLast())   // the closing quote
+        #expect(call == #"x.greet({"name":"Ana", "tags":["a"]}, null)"#)
+        let rerun = try StateHubBinary.run(["run", file.path, "--dispatch", call])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains(#"= [{"name":"Ana","tags":["a"]},null]"#), "\(rerun.stdout)")
+    }
+
+    /// Text that is not JSON for other reasons keeps the general message.
+    @Test func otherMistakesKeepTheGeneralMessage() throws {
+        let file = try StateHubBinary.script(Self.store, named: "greet.js")
+        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "x.greet(nope)"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("must be JSON values separated by commas"), "\(result.stderr)")
+        #expect(!result.stderr.contains("not JavaScript"), "\(result.stderr)")
+    }
+}

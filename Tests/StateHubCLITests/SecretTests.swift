@@ -21,6 +21,20 @@ struct SecretTests {
         s.token = 'SECRET-CHANGED-222';
         """
 
+    /// Greps the trace file and what `trace show` and `trace replay` print for `SECRET`;
+    /// returns the file's text and `trace show`'s result.
+    static func expectNoSecret(in trace: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (String, StateHubBinary.Result) {
+        let text = try String(contentsOf: trace, encoding: .utf8)
+        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        #expect(show.status == 0 && replay.status == 0, "\(show.stderr)\(replay.stderr)", sourceLocation: sourceLocation)
+        for (name, output) in [("trace file", text), ("trace show", show.stdout + show.stderr), ("trace replay", replay.stdout + replay.stderr)] {
+            #expect(!output.contains("SECRET"), "\(name) leaks: \(output.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))",
+                    sourceLocation: sourceLocation)
+        }
+        return (text, show)
+    }
+
     @Test func theSecretTestFindsNothing() throws {
         let file = try StateHubBinary.script(Self.session, named: "session.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("session.ndjson")
@@ -36,13 +50,7 @@ struct SecretTests {
             "--trace", trace.path,
         ])
         #expect(run.status == 1, "session.fail throws on purpose: \(run.stderr)")
-        let file_ = try String(contentsOf: trace, encoding: .utf8)
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
-        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
-        #expect(show.status == 0 && replay.status == 0, "\(show.stderr)\(replay.stderr)")
-        for (name, text) in [("trace file", file_), ("trace show", show.stdout + show.stderr), ("trace replay", replay.stdout + replay.stderr)] {
-            #expect(!text.contains("SECRET"), "\(name) leaks: \(text.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))")
-        }
+        let (file_, show) = try Self.expectNoSecret(in: trace)
         // What is not secret is still there, and null stays null.
         #expect(file_.contains(#"\"user\":\"ana\""#))
         #expect(file_.contains(#"\"nothing\":null"#))
@@ -61,6 +69,39 @@ struct SecretTests {
         let hidden = try StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#,
                                              "--redact-argument", "session.setToken:0", "--trace", trace.path])
         #expect(hidden.status == 0 && !hidden.stderr.contains("warning: the trace holds argument"), "\(hidden.stderr)")
+    }
+
+    /// Issue 12 left 7: with no flags, an argument whose declared parameter has a sensitive
+    /// name (`login(user, password)`, a setup store's `setToken(token)`) is hidden: the plugin
+    /// names the parameters (docs/PROTOCOL.md A.5.1), the trace hides those positions.
+    @Test func aParameterWithASensitiveNameIsHiddenWithoutFlags() throws {
+        let source = """
+            const useSession = defineStore('session', { state: () => ({ user: null, signedIn: false }), actions: {
+              login(user, password) { this.user = user; this.signedIn = true },
+              check(user, /* shown */ password = '') { if (password !== 'x') throw new Error('wrong password ' + password) },
+            } });
+            const useAuth = defineStore('auth', () => {
+              const has = ref(false);
+              function setToken(token) { has.value = token.length > 0 }
+              return { has, setToken };
+            });
+            useSession(); useAuth();
+            """
+        let file = try StateHubBinary.script(source, named: "login.js")
+        let trace = file.deletingLastPathComponent().appendingPathComponent("login.ndjson")
+        let run = try StateHubBinary.run([
+            "run", file.path,
+            "--dispatch", #"session.login("Ana", "SECRET-PW-1234")"#,
+            "--dispatch", #"session.check("Ana", "SECRET-PW-5678")"#,
+            "--dispatch", #"auth.setToken("SECRET-TOKEN-9012")"#,
+            "--trace", trace.path,
+        ])
+        #expect(run.status == 1, "session.check throws on purpose: \(run.stderr)")
+        #expect(!run.stderr.contains("warning: the trace holds argument"), "\(run.stderr)")
+        let (_, show) = try Self.expectNoSecret(in: trace)
+        // Only the sensitive position is hidden.
+        #expect(show.stdout.contains(#"session.login("Ana", "[redacted]")"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"auth.setToken("[redacted]")"#), "\(show.stdout)")
     }
 
     /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StateHubTestSupport
 import Testing
 
 /// `statehub serve` and `statehub run --server` end to end, as the "done when" says:
@@ -11,37 +12,20 @@ import Testing
 struct ServeCommandTests {
     /// A `statehub serve` process on a free port over an empty data folder.
     final class ServeProcess: @unchecked Sendable {
-        let process = Process()
+        let process: Process
         let folder: URL
         let base: URL
         let token = "serve-test-\(UUID().uuidString)"
-        private let output = Pipe()
+        private let output: Pipe
 
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-serve-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let tokenFile = folder.appendingPathComponent("token")
             try (token + "\n").write(to: tokenFile, atomically: true, encoding: .utf8)
-            guard let binary = StateHubBinary.url else { throw MissingBinary(runner: CommandLine.arguments[0]) }
-            process.executableURL = binary
-            process.arguments = ["serve", "--data", folder.appendingPathComponent("data").path, "--port", "0",
-                                 "--admin-token-file", tokenFile.path, "--log-level", "debug"]
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            // A line names the bound port: "statehub: serving on http://127.0.0.1:PORT".
-            var text = ""
-            while !(text.range(of: "serving on ").map { text[$0.upperBound...].contains("\n") } ?? false) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            guard let range = text.range(of: "serving on "),
-                  let url = URL(string: String(text[range.upperBound...].prefix { !$0.isNewline })) else {
-                process.terminate()
-                throw ServeFailed(output: text)
-            }
-            base = url
+            let launch = try ServeLaunch.start(["--data", folder.appendingPathComponent("data").path, "--port", "0",
+                                                "--admin-token-file", tokenFile.path, "--log-level", "debug"])
+            (process, base, output) = (launch.process, launch.base, launch.output)
         }
 
         /// Stops the server (SIGTERM, graceful) and returns everything it printed.

@@ -26,6 +26,16 @@ struct StopsInDispatchesTests {
         return (result, try #require(object as? [String: Any], "\(result.stdout)"))
     }
 
+    /// `run ARGUMENTS --json` whose `error` is a stop at `store2.js:LINE`, and its object.
+    static func runJSONStopped(_ arguments: [String], line: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> (StateHubBinary.Result, [String: Any]) {
+        let (json, object) = try runJSON(arguments)
+        let error = try #require(object["error"] as? [String: Any], "\(json.stdout)", sourceLocation: sourceLocation)
+        #expect(error["kind"] as? String == "stopped", "\(json.stdout)", sourceLocation: sourceLocation)
+        #expect(error["line"] as? Int == line, "\(json.stdout)", sourceLocation: sourceLocation)
+        #expect((error["file"] as? String)?.hasSuffix("store2.js") == true, "\(json.stdout)", sourceLocation: sourceLocation)
+        return (json, object)
+    }
+
     @Test func aStoppedTimerLetsTheLaterDispatchesRun() throws {
         let file = try StateHubBinary.script(Self.store, named: "store2.js")
         let arguments = ["run", file.path, "--time-limit", "0.5", "--dispatch", "s.timer()", "--dispatch", "s.inc()", "--dispatch", "s.inc()"]
@@ -37,10 +47,7 @@ struct StopsInDispatchesTests {
         #expect(result.stdout.contains("shell = {"), "\(result.stdout)")
         #expect(result.stderr.contains("store2.js:3: stopped after 0.5 s (a timer callback"), "\(result.stderr)")
 
-        let (json, object) = try Self.runJSON(arguments)
-        let error = try #require(object["error"] as? [String: Any], "\(json.stdout)")
-        #expect(error["kind"] as? String == "stopped", "\(json.stdout)")
-        #expect(error["line"] as? Int == 3, "\(json.stdout)")
+        let (json, object) = try Self.runJSONStopped(arguments, line: 3)
         let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
         #expect(dispatches.map { $0["dispatch"] as? String } == ["s.timer", "s.inc", "s.inc"], "\(json.stdout)")
         #expect(dispatches.allSatisfy { $0["ok"] as? Bool == true }, "\(json.stdout)")
@@ -81,11 +88,7 @@ struct StopsInDispatchesTests {
         #expect(result.stderr.contains("store2.js:5: stopped after 0.5 s"), "\(result.stderr)")
         #expect(result.stderr.contains("s.micro had returned"), "\(result.stderr)")
 
-        let (json, object) = try Self.runJSON(arguments)
-        let error = try #require(object["error"] as? [String: Any], "\(json.stdout)")
-        #expect(error["kind"] as? String == "stopped", "\(json.stdout)")
-        #expect(error["line"] as? Int == 5, "\(json.stdout)")
-        #expect((error["file"] as? String)?.hasSuffix("store2.js") == true, "\(json.stdout)")
+        _ = try Self.runJSONStopped(arguments, line: 5)
     }
 
     /// A file that throws ends the run before any dispatch: each is listed as skipped.

@@ -4,38 +4,24 @@ import HummingbirdTesting
 import Logging
 import PostgresKit
 @testable import StateHubServer
+import StateHubTestSupport
 import Testing
 
 /// The PostgreSQL database `scripts/with-postgres.sh` started (`STATEHUB_TEST_DATABASE_URL`).
 /// In CI (`CI=true`) a missing URL fails these tests; elsewhere they are skipped only when run
 /// outside the script.
 enum PostgresTestDatabase {
-    static let url = ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"]
+    static let url = TestPostgres.url
     static let required = ProcessInfo.processInfo.environment["CI"] == "true"
     static var enabled: Bool { url != nil || required }
 
     /// A new empty database on that server; returns its URL.
     static func fresh() async throws -> String {
-        guard let url else {
+        guard url != nil else {
             Issue.record("STATEHUB_TEST_DATABASE_URL is not set: run the tests through scripts/test.sh (scripts/with-postgres.sh)")
             throw CancellationError()
         }
-        let name = "statehub_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
-        let client = PostgresClient(configuration: .init(host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432,
-                                                         username: configuration.username, password: configuration.password,
-                                                         database: configuration.database, tls: .disable))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-            group.cancelAll()
-        }
-        guard var components = URLComponents(string: url) else {
-            Issue.record("STATEHUB_TEST_DATABASE_URL is not a URL")
-            throw CancellationError()
-        }
-        components.path = "/" + name
-        return components.string ?? url
+        return try await TestPostgres.freshDatabase(prefix: "statehub")
     }
 }
 

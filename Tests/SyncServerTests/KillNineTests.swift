@@ -1,5 +1,6 @@
 import Foundation
 import SharedDocument
+import StateHubTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,43 +15,13 @@ import Glibc
         let port: Int
 
         init(data: URL, token: String) throws {
-            guard let binary = Self.binary else { throw SyncTestError("no statehub binary beside \(CommandLine.arguments[0])") }
-            process = Process()
-            process.executableURL = binary
-            process.arguments = ["serve", "--data", data.path, "--port", "0"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["STATEHUB_ADMIN_TOKEN"] = token
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            var text = ""
-            while !(text.range(of: "serving on ").map { text[$0.upperBound...].contains("\n") } ?? false) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            guard let range = text.range(of: "serving on "),
-                  let url = URL(string: String(text[range.upperBound...].prefix { !$0.isNewline })), let port = url.port else {
-                process.terminate()
-                throw SyncTestError("statehub serve did not start: \(text)")
-            }
-            self.port = port
+            let launch = try ServeLaunch.start(["--data", data.path, "--port", "0"], environment: ["STATEHUB_ADMIN_TOKEN": token])
+            process = launch.process
+            port = launch.port
             // Keep draining its output so it never blocks on a full pipe.
-            output.fileHandleForReading.readabilityHandler = { handle in
+            launch.output.fileHandleForReading.readabilityHandler = { handle in
                 if handle.availableData.isEmpty { handle.readabilityHandler = nil }
             }
-        }
-
-        static var binary: URL? {
-            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = folder.appendingPathComponent("statehub")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder = folder.deletingLastPathComponent()
-            }
-            return nil
         }
 
         func kill9() {

@@ -2,6 +2,7 @@ import Foundation
 import PostgresKit
 import SharedDocument
 import StateHubServer
+import StateHubTestSupport
 import Testing
 
 /// Two server instances on one PostgreSQL (the one `scripts/with-postgres.sh` started): updates
@@ -11,28 +12,8 @@ import Testing
                  || ProcessInfo.processInfo.environment["CI"] == "true",
                  "needs scripts/with-postgres.sh (required when CI=true)"))
 struct TwoInstanceTests {
-    /// A new empty database on the test server; its URL.
-    static func freshDatabase() async throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"],
-              var components = URLComponents(string: url) else {
-            throw SyncTestError("STATEHUB_TEST_DATABASE_URL is not set: run through scripts/test.sh (scripts/with-postgres.sh)")
-        }
-        let name = "sync_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        let core = try SQLPostgresConfiguration(url: url).coreConfiguration
-        let client = PostgresClient(configuration: .init(host: core.host ?? "127.0.0.1", port: core.port ?? 5432,
-                                                         username: core.username, password: core.password,
-                                                         database: core.database, tls: .disable))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-            group.cancelAll()
-        }
-        components.path = "/" + name
-        return components.string ?? url
-    }
-
     @Test func clientsOnTwoInstancesConverge() async throws {
-        let url = try await Self.freshDatabase()
+        let url = try await TestPostgres.freshDatabase(prefix: "sync")
         let one = try await LiveSyncServer.start(.postgres(url: url))
         let two = try await LiveSyncServer.start(.postgres(url: url))
         let token = try await one.issueToken(document: "shared", access: "read-write")

@@ -12,6 +12,26 @@ struct RecordRedactionTests {
         #expect(redact(text) == #"{"a":{"Authorization":"[redacted]","list":[{"ACCESS_TOKEN":"[redacted]"}],"refreshToken":"[redacted]","apiKey":"[redacted]","password":null}}"#)
     }
 
+    /// Absent values stay what they were (issue 12 item 5): `undefined` (the tagged
+    /// `{"$type":"undefined"}`) and `null` under a secret name, as a secret op's value and as a
+    /// hidden argument; a value that only contains one is still hidden whole.
+    @Test func undefinedAndNullUnderASecretStayWhatTheyWere() {
+        let undefinedTag = #"{"$type":"undefined"}"#
+        let state = #"{"type":"sync_state","payload":{"state":{"token":\#(undefinedTag),"password":null,"apiKey":{ "$type" : "undefined" },"pin":"1234"}}}"#
+        #expect(redact(state, type: "sync_state") == #"{"type":"sync_state","payload":{"state":{"token":\#(undefinedTag),"password":null,"apiKey":{ "$type" : "undefined" },"pin":"[redacted]"}}}"#)
+        let ops = #"{"ops":[{"op":"set","path":["token"],"value":\#(undefinedTag)},{"op":"set","path":["secret"],"value":null},{"op":"set","path":["token"],"value":{"$type":"undefined","x":1}}]}"#
+        #expect(redact(ops) == #"{"ops":[{"op":"set","path":["token"],"value":\#(undefinedTag)},{"op":"set","path":["secret"],"value":null},{"op":"set","path":["token"],"value":"[redacted]"}]}"#)
+        var redaction = TraceRedaction()
+        redaction.arguments["s.login"] = [0, 1]
+        let dispatch = #"{"type":"dispatch_action","storeId":"s","payload":{"action":"login","args":[null,\#(undefinedTag)]}}"#
+        #expect(redact(dispatch, type: "dispatch_action", redaction).contains(#""args":[null,\#(undefinedTag)]"#))
+        // Hiding a tagged value whole does not make its structure words secret for later records.
+        let redactor = TraceRedaction().redactor
+        _ = redactor("nativeBridge", "sync_state", #"{"state":{"credentials":{"$type":"Map","entries":[["k","vvvvvvv1"]]},"token":{"$type":"undefined","x":1}}}"#)
+        #expect(redactor("nativeBridge", "sync_state", #"{"state":{"m":{"$type":"Map","entries":[["k","v"]]},"u":\#(undefinedTag),"w":"vvvvvvv1"}}"#)
+            == #"{"state":{"m":{"$type":"Map","entries":[["k","v"]]},"u":\#(undefinedTag),"w":"[redacted]"}}"#)
+    }
+
     @Test func opsWhosePathPassesThroughASecretHideTheirValue() {
         let set = #"{"ops":[{"op":"set","path":["token"],"value":"abcdef1"},{"op":"set","path":["user","name"],"value":"Ana"}]}"#
         #expect(redact(set) == #"{"ops":[{"op":"set","path":["token"],"value":"[redacted]"},{"op":"set","path":["user","name"],"value":"Ana"}]}"#)

@@ -646,7 +646,7 @@
     // The derived path needs the state last sent as a tree; keep the (immutable) text and parse it only if needed.
     record.snapshot = null;
     record.snapshotText = record.mode !== 'precise' ? text : null;
-    send(record, MessageType.syncState, null, undefined, '{"state":' + text + ',"reason":"' + reason + '"}');
+    send(record, MessageType.syncState, null, undefined, '{' + (reason === 'created' ? actionParametersMember(record) : '') + '"state":' + text + ',"reason":"' + reason + '"}');
   }
   function snapshotOf(record) {
     if (record.snapshot === null && record.snapshotText !== null) { record.snapshot = JSON.parse(record.snapshotText); record.snapshotText = null; }
@@ -797,6 +797,18 @@
   // flushed again.
   function resetAfterStop() {
     dispatching = undefined;
+    // Calls whose synchronous part had returned (async, awaiting) are still pending and will
+    // write again, untagged: JavaScript has no async context to tell them from the stopped
+    // call, which never settles. Said once per store, as an `action_tag_lost` error (PROTOCOL.md
+    // A.5.6), so the trace shows where the tags end.
+    registry.forEach(function (record) {
+      let lost = record.runningActions.filter(function (entry) { return entry.returned === true; });
+      if (lost.length === 0 || record.disposed) return;
+      let calls = lost.map(function (entry) { return { action: entry.name, call: entry.call }; });
+      send(record, MessageType.error, errorPayload('action_tag_lost',
+        'a stop cleared the running actions: the later writes of ' + calls.map(function (c) { return c.action + ' (call ' + c.call + ')'; }).join(', ') +
+        ', still pending, are sent without their action tag', undefined, { calls: calls }));
+    });
     runningCalls.length = 0;
     registry.forEach(function (record) { record.suppress = 0; record.runningActions.length = 0; });
     flushScheduled = dirty.length !== 0;
@@ -811,7 +823,7 @@
       let outer = dispatching !== undefined || runningCalls.length === 0 ? null : runningCalls[runningCalls.length - 1];
       let call = ++actionCalls;
       let entry = { name: String(context.name), call: call, parent: outer === null ? 0 : outer.call,
-        root: outer === null ? call : outer.root, dispatch: outer === null ? dispatching : outer.dispatch, json: '' };
+        root: outer === null ? call : outer.root, dispatch: outer === null ? dispatching : outer.dispatch, json: '', returned: false };
       dispatching = undefined;
       entry.json = ',"action":' + JSON.stringify(entry.name) + ',"call":' + call + (entry.parent ? ',"parent":' + entry.parent : '') +
         (entry.root !== call ? ',"root":' + entry.root : '') + (entry.dispatch !== undefined ? ',"dispatch":' + JSON.stringify(entry.dispatch) : '');
@@ -824,6 +836,9 @@
       };
       record.runningActions.push(entry);
       runningCalls.push(entry);
+      // Marks the call as past its synchronous part, pending (StateHub's runtime only: Pinia's
+      // context has no `pending`); a call the stop cut never gets there.
+      if (typeof context.pending === 'function') context.pending(function () { entry.returned = true; });
       context.after(settle);
       context.onError(settle);
     }, true);
@@ -853,16 +868,28 @@
     if (ops.length > 1) ops = coalesced(ops);
     if (pending === null) {
       record.pending = [makeMutation(type, action, ops)];
+      record.pendingOps = ops.length;
       markDirty(record);
     } else {
       let last = pending[pending.length - 1];
       if (type === 'direct' && last.type === 'direct' && last[CALL] === action) {
+        let before = last.ops.length;
         for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
+        record.pendingOps += last.ops.length - before;
       } else {
         pending.push(makeMutation(type, action, ops));
+        record.pendingOps += ops.length;
       }
     }
+    if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
   }
+  // A tick's batch is sent early once a store's holds this many ops (PROTOCOL.md A.5.2). A loop writing
+  // places the coalescing cannot join (`set.add` + `push` + `shift`, a `$patch` per turn) otherwise piled up
+  // ops for as long as it ran without calling native code: hundreds of MB, and after its stop one message
+  // so large that applying it held the engine thread for seconds, which was then reported as an
+  // unstoppable turn and ended the run (issue 11 finding 4). Sending early calls native code, where the
+  // time limit's turn check stops the loop as it does under `flush: 'sync'`.
+  const MAX_BATCH_OPS = 1024;
   // A set (lazy or not) supersedes the one just before it at the same path; an insert
   // right after the previous insert into the same array joins it (a Map filled or an array pushed in a
   // loop is one splice per tick). The runtime's op objects are shared, so a joined splice is a copy.
@@ -925,6 +952,10 @@
 
   function flushAll() {
     flushScheduled = false;
+    flushDirty();
+  }
+  // Every dirty store in the order it became dirty; the scheduled flush (if any) stays queued for later writes.
+  function flushDirty() {
     let list = dirty; dirty = [];
     for (let i = 0; i < list.length; i++) flushStore(list[i]);
   }
@@ -968,11 +999,12 @@
 
   function flushStore(record) {
     record.isDirty = false;
-    if (record.disposed) { record.pending = null; return; }
+    if (record.disposed) { record.pending = null; record.pendingOps = 0; return; }
     if (record.derivedDirty) takeDerivedDirect(record);
     let pending = record.pending;
     if (pending === null) return;
     record.pending = null;
+    record.pendingOps = 0;
     if (record.lazyOps) encodeLazyOps(record, pending);
     send(record, MessageType.applyMutation, { mutations: pending });
   }
@@ -1048,6 +1080,84 @@
   function actionNames(record) {
     let acts = record.options && record.options.actions;
     return acts && typeof acts === 'object' ? acts : null;
+  }
+
+  // docs/PROTOCOL.md A.5.1 `actionParameters`: `"actionParameters":{...},` (or '') for a created store, so a trace
+  // hides `login(user, password)`'s password by position without being told.
+  function actionParametersMember(record) {
+    let acts = actionNames(record), out = null;
+    if (!acts) return '';
+    for (let name in acts) {
+      let names = hasOwn.call(acts, name) && typeof acts[name] === 'function' ? parameterNames(acts[name]) : null;
+      if (names) (out || (out = {}))[name] = names;
+    }
+    return out ? '"actionParameters":' + JSON.stringify(out) + ',' : '';
+  }
+
+  // The declared parameter names of a function, from its source: a name (default dropped), "...name" for a rest
+  // parameter, null for a destructured one. A small tolerant scanner (strings, comments, nesting); null when it
+  // cannot be sure (native code, template literals with ${}, no parameters, anything unexpected).
+  function parameterNames(fn) {
+    let src;
+    try { src = Function.prototype.toString.call(fn); } catch (_) { return null; }
+    if (typeof src !== 'string' || src.length > 200000) return null;
+    let n = src.length, i = 0, depth = 0, seg = '', segs = [], c, quote, end;
+    // The head: up to the first '(' at depth 0 (method, function, arrow), or a lone name before '=>'.
+    let head = '';
+    for (; i < n; i++) {
+      c = src[i];
+      if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) {
+        end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
+        if (end < 0) return null;
+        i = src[i + 1] === '/' ? end : end + 1; head += ' '; continue;
+      }
+      if (c === '"' || c === "'") { end = src.indexOf(c, i + 1); if (end < 0) return null; i = end; head += ' x '; continue; }
+      if (c === '[') { depth++; continue; }
+      if (c === ']') { depth--; continue; }
+      if (depth > 0) continue;
+      if (c === '(') break;
+      if (c === '{' || c === '`') return null;
+      if (c === '=' && src[i + 1] === '>') {
+        let m = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(head);
+        return m ? [m[1]] : null;
+      }
+      head += c;
+    }
+    if (i >= n || /^\s*class\b/.test(head)) return null;
+    for (i++, depth = 0; i < n; i++) {
+      c = src[i];
+      if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) {
+        end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
+        if (end < 0) return null;
+        i = src[i + 1] === '/' ? end : end + 1; seg += ' '; continue;
+      }
+      if (c === '"' || c === "'" || c === '`') {
+        for (quote = c, i++; i < n && src[i] !== quote; i++) {
+          if (src[i] === '\\') i++;
+          else if (quote === '`' && src[i] === '$' && src[i + 1] === '{') return null;
+        }
+        if (i >= n) return null;
+        seg += '""'; continue;
+      }
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ']' || c === '}') depth--;
+      else if (c === ')') { if (depth === 0) break; depth--; }
+      else if (c === ',' && depth === 0) { segs.push(seg); seg = ''; continue; }
+      if (depth < 0) return null;
+      seg += c;
+    }
+    if (i >= n) return null;
+    segs.push(seg);
+    let names = [];
+    for (let k = 0; k < segs.length; k++) {
+      let p = segs[k].trim(), m;
+      if (p === '') { if (k === segs.length - 1 && k > 0) break; return null; }   // a trailing comma; `()` gives nothing
+      if (p[0] === '{' || p[0] === '[') { names.push(null); continue; }
+      if ((m = /^(\.\.\.)?\s*([A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)\s*(=[\s\S]*)?$/.exec(p))) names.push((m[1] ? '...' : '') + m[2]);
+      else if (/^\.\.\.\s*[{[]/.test(p)) names.push(null);
+      else return null;
+    }
+    return names.length ? names : null;
   }
 
   function handleDispatchAction(msg, record, post) {
@@ -1285,7 +1395,7 @@
 
       let record = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
-        seq: 0, pending: null, isDirty: false, suppress: 0, disposed: false,
+        seq: 0, pending: null, pendingOps: 0, isDirty: false, suppress: 0, disposed: false,
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
         runningActions: [], lazyOps: false,
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)

@@ -409,14 +409,17 @@
     const wrapped = function (...args) {
       setActivePinia(record.pinia);
       const context = this != null && this.$id === record.id ? this : record.store;
-      let afterCallbacks = null, errorCallbacks = null;
+      let afterCallbacks = null, errorCallbacks = null, pendingCallbacks = null;
       const listeners = record.actionSubscriptions;
       if (listeners.length !== 0) {
-        afterCallbacks = []; errorCallbacks = [];
+        afterCallbacks = []; errorCallbacks = []; pendingCallbacks = [];
         const after = (callback) => { afterCallbacks.push(callback); };
         const onError = (callback) => { errorCallbacks.push(callback); };
+        // StateHub's addition to the context: called when the action has returned a promise that
+        // is still pending (the sync plugin's stop recovery tells such calls from a stopped one).
+        const pending = (callback) => { pendingCallbacks.push(callback); };
         for (const listener of listeners) {
-          if (listener.active) listener.callback({ args, name: wrapped[ACTION_NAME], store: record.store, after, onError });
+          if (listener.active) listener.callback({ args, name: wrapped[ACTION_NAME], store: record.store, after, onError, pending });
         }
       }
       let result;
@@ -429,6 +432,7 @@
       }
       internals.catchUpUnobservable();
       if (result instanceof Promise) {
+        if (pendingCallbacks !== null) for (const callback of pendingCallbacks) callback();
         const settled = result.then((value) => { internals.catchUpUnobservable(); return value; },
           (error) => { internals.catchUpUnobservable(); return Promise.reject(error); });
         if (afterCallbacks === null) return settled;

@@ -27,10 +27,10 @@ public actor MicroAppDelivery {
     }
 
     public let configuration: Configuration
-    private let http: any HTTPClient
+    let http: any HTTPClient
     private let trace: TraceRecorder?
     private let onStatus: @Sendable (String, DeliveryStatus) -> Void
-    private let disk: DeliveryDisk
+    let disk: DeliveryDisk
     private var statuses: [String: DeliveryStatus] = [:]
 
     public init(configuration: Configuration, http: any HTTPClient = URLSessionHTTPClient(), trace: TraceRecorder? = nil,
@@ -109,19 +109,11 @@ public actor MicroAppDelivery {
         }
         if disk.isIntact(manifest) { return disk.delivered(manifest, status: .fresh(version: manifest.version)) }
         do throws(DeliveryProblem) {
-            let bundle = try await download(manifest.bundle, file: "bundle.js")
-            let stylesheet: Data? = if let asset = manifest.stylesheet { try await download(asset, file: "style.css") } else { nil }
-            // Paths were checked in fetchManifest; `assetPaths` only fails for a manifest that did not pass there.
-            guard let paths = DeliveryDisk.assetPaths(manifest) else { throw DeliveryProblem.invalidManifest("asset paths") }
-            var assets: [(path: AssetPath, data: Data)] = []
-            for (path, asset) in zip(paths, manifest.assets) {
-                let data = try await download(Manifest.Asset(url: asset.url, sha256: asset.sha256, size: asset.size), file: path.value)
-                assets.append((path, data))
-            }
-            try disk.install(manifest, bundle: bundle, stylesheet: stylesheet, assets: assets)
+            try disk.install(manifest, files: try await fetchFiles(of: manifest, installed: installedManifests(state)))
             var state = disk.readState(app)
             state.installed.removeAll { $0 == manifest.version }
             state.installed.append(manifest.version)
+            state.installedManifests = installedManifests(state).merging([manifest.version: manifest]) { _, new in new }
             prune(app, &state, keeping: manifest.version)
             try disk.writeState(app, state)
             return disk.delivered(manifest, status: .fresh(version: manifest.version))
@@ -177,31 +169,13 @@ public actor MicroAppDelivery {
         return .success(manifest)
     }
 
-    private func download(_ asset: Manifest.Asset, file: String) async throws(DeliveryProblem) -> Data {
-        guard let url = URL(string: asset.url, relativeTo: configuration.server)?.absoluteURL else {
-            throw .invalidManifest("bad URL \(asset.url.prefix(200))")
-        }
-        let response: HTTPClientResponse
-        do {
-            response = try await http.get(url, headers: [:])
-        } catch {
-            throw .unreachable(error.description)
-        }
-        guard response.status == 200 else {
-            throw .serverError(status: response.status, body: String(decoding: response.body.prefix(512), as: UTF8.self))
-        }
-        guard response.body.count == asset.size else { throw .sizeMismatch(file: file, expected: asset.size, actual: response.body.count) }
-        let actual = DeliveryDisk.sha256Hex(response.body)
-        guard actual == asset.sha256 else { throw .hashMismatch(file: file, expected: asset.sha256, actual: actual) }
-        return response.body
-    }
-
     /// Removes the oldest installed versions beyond `keep`, never the last good one or `current`.
     private func prune(_ app: String, _ state: inout AppDiskState, keeping current: String) {
         var excess = state.installed.count - configuration.keep
         for version in state.installed where excess > 0 && version != current && version != state.lastGood {
             disk.remove(app, version)
             state.installed.removeAll { $0 == version }
+            state.installedManifests?[version] = nil
             excess -= 1
         }
     }

@@ -10,4 +10,7 @@ struct AppDiskState: Sendable, Hashable, Codable {
     var failed: [String] = []
     /// Installed versions, oldest first.
     var installed: [String] = []
+    /// The manifest of each installed version, so a new version reuses a file whose digest
+    /// matches one already on disk. Optional: a `state.json` written before it decodes.
+    var installedManifests: [String: Manifest]?
 }

@@ -60,20 +60,62 @@ struct DeliveryDisk: Sendable {
         return true
     }
 
+    /// One file of a version, as ``install(_:files:)`` writes it.
+    struct IncomingFile: Sendable {
+        enum Source: Sendable {
+            /// Downloaded and verified.
+            case data(Data)
+            /// A file of an installed version, verified against the digest just before.
+            case existing(URL)
+        }
+        /// Relative to the version's folder: `bundle.js`, `style.css` or an asset's checked path.
+        var path: String
+        var source: Source
+    }
+
+    /// Every file of `manifest` (bundle, stylesheet, assets) with its relative path and
+    /// expected digest, in that order; `nil` when an asset path breaks the rules.
+    static func files(of manifest: Manifest) -> [(path: String, asset: Manifest.Asset)]? {
+        guard let paths = assetPaths(manifest) else { return nil }
+        var files = [("bundle.js", manifest.bundle)]
+        if let stylesheet = manifest.stylesheet { files.append(("style.css", stylesheet)) }
+        for (path, asset) in zip(paths, manifest.assets) {
+            files.append((path.value, Manifest.Asset(url: asset.url, sha256: asset.sha256, size: asset.size)))
+        }
+        return files
+    }
+
+    /// A file of an installed version (`manifests`: version → manifest) with this digest and
+    /// size, read back and hashed now (a damaged copy is not reused), or `nil`.
+    func reusable(_ asset: Manifest.Asset, app: String, manifests: [String: Manifest]) -> URL? {
+        for (version, manifest) in manifests.sorted(by: { $0.key > $1.key }) {
+            for file in Self.files(of: manifest) ?? [] where file.asset.sha256 == asset.sha256 && file.asset.size == asset.size {
+                let url = versionFolder(app, version).appendingPathComponent(file.path)
+                guard let data = try? Data(contentsOf: url), data.count == asset.size, Self.sha256Hex(data) == asset.sha256 else { continue }
+                return url
+            }
+        }
+        return nil
+    }
+
     /// Writes the files into a temporary folder beside the target, then renames it into place:
-    /// a reader sees the whole version or none of it.
-    func install(_ manifest: Manifest, bundle: Data, stylesheet: Data?, assets: [(path: AssetPath, data: Data)] = []) throws(DeliveryProblem) {
+    /// a reader sees the whole version or none of it. A reused file is hard-linked (a link
+    /// appears whole or not at all), or copied where links are refused (another volume).
+    func install(_ manifest: Manifest, files: [IncomingFile]) throws(DeliveryProblem) {
         let fileManager = FileManager.default
         let target = versionFolder(manifest.app, manifest.version)
         let incoming = appFolder(manifest.app).appendingPathComponent(".incoming-\(UUID().uuidString)", isDirectory: true)
         do {
             try fileManager.createDirectory(at: incoming, withIntermediateDirectories: true)
-            try bundle.write(to: incoming.appendingPathComponent("bundle.js"))
-            if let stylesheet { try stylesheet.write(to: incoming.appendingPathComponent("style.css")) }
-            for asset in assets {
-                let file = incoming.appendingPathComponent(asset.path.value)
+            for incomingFile in files {
+                let file = incoming.appendingPathComponent(incomingFile.path)
                 try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try asset.data.write(to: file)
+                switch incomingFile.source {
+                case .data(let data):
+                    try data.write(to: file)
+                case .existing(let source):
+                    do { try fileManager.linkItem(at: source, to: file) } catch { try fileManager.copyItem(at: source, to: file) }
+                }
             }
             if fileManager.fileExists(atPath: target.path) {
                 // A damaged copy of the same version: move it aside first so the rename lands.

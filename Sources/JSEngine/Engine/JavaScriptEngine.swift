@@ -188,6 +188,12 @@ public actor JavaScriptEngine {
         _ = try context.evaluateRaw(source, sourceURL: sourceURL)
     }
 
+    /// Evaluates a script for its effects, reporting places in it through `lineMap`: a bundle's
+    /// stops, errors and the problems made from them name its original sources (``ScriptLineMap``).
+    public func execute(_ source: String, sourceURL: String, lineMap: ScriptLineMap?) throws {
+        _ = try context.evaluateRaw(source, sourceURL: sourceURL, lineMap: lineMap)
+    }
+
     /// Evaluates a script and, when its value is a promise, waits for it to settle.
     ///
     /// - Throws: the rejection reason as a `JavaScriptError`, or `EngineError.timeout` when

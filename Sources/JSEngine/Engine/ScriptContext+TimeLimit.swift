@@ -80,7 +80,9 @@ extension ScriptContext {
         // Where the page was when its turn ran out: the stop itself often lands where
         // JavaScriptCore's backtrace holds no page code (between two microtasks, or in
         // StateHub's own scripts), so this names the runaway code then. Read once per stop.
+        // Its line is the page's call, inside the loop's body: the stop names the loop around it.
         forcedStopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
+            .map { mapped($0.atLoop(in: sources[$0.sourceURL], atHead: false)) }
         _ = installTimeLimit(seconds: 0)
     }
 
@@ -99,10 +101,12 @@ extension ScriptContext {
             let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
             owner.timeLimitFired = true
             owner.stoppedInEntry = true
-            // JavaScriptCore names the last expression before the loop's head: the page's
-            // text names the loop itself (ScriptLocation.loopLine).
-            let here = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
-                .map { $0.atLoop(in: owner.sources[$0.sourceURL]) }
+            // Every stop names the loop's own line (docs/engine.md, "Which line a stop names"):
+            // stopped at the loop's head, JavaScriptCore names the last expression before it
+            // (ScriptLocation.loopLine reads forward); stopped inside something the body
+            // called, the page's frame has the call's line (the loop around it).
+            let here = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
+                .map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) }
             owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
             return true
         }, info: Unmanaged.passUnretained(self).toOpaque())

@@ -61,6 +61,8 @@ final class ScriptContext {
     /// out), so a stop can name the loop's line (`ScriptLocation.loopLine`). At most
     /// `sourceLimit` files are kept.
     var sources: [String: String] = [:]
+    /// The line maps scripts were evaluated with, by source URL (as `sources`).
+    var lineMaps: [String: ScriptLineMap] = [:]
     static let sourceLimit = 256
     /// Unhandled rejections and exceptions thrown by timer callbacks, oldest first (the
     /// newest `unhandledErrorLimit` are kept), for owners that poll.
@@ -170,9 +172,10 @@ final class ScriptContext {
     // MARK: Evaluation
 
     /// Evaluates a classic script and returns its completion value as a raw JSC value.
-    func evaluateRaw(_ source: String, sourceURL: String?) throws -> JSValueRef? {
+    func evaluateRaw(_ source: String, sourceURL: String?, lineMap: ScriptLineMap? = nil) throws -> JSValueRef? {
         if let sourceURL, !sourceURL.hasPrefix("statehub:"), sources[sourceURL] != nil || sources.count < Self.sourceLimit {
             sources[sourceURL] = source
+            lineMaps[sourceURL] = lineMap
         }
         return try withScript(source, sourceURL: sourceURL) { context, script, url in
             try enter(entry: sourceURL ?? "<script>", kind: .script) {

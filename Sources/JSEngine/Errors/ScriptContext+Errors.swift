@@ -36,10 +36,10 @@ extension ScriptContext {
                 return number.isFinite ? Int(number) : nil
             }
             let stack = text("stack").flatMap { $0.isEmpty ? nil : $0 }
-            return JavaScriptError(
+            return mapped(JavaScriptError(
                 name: text("name"), message: text("message") ?? "", sourceURL: text("sourceURL"),
                 line: integer("line"), column: integer("column"), stack: stack,
-                thrownValue: nil)
+                thrownValue: nil))
         }
         let json = try? self.json(from: thrown)
         return JavaScriptError(message: string(from: thrown), thrownValue: json)

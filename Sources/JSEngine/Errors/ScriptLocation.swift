@@ -45,8 +45,14 @@ public struct ScriptLocation: Sendable, Equatable, CustomStringConvertible {
     /// StateHub's own scripts (`statehub:` URLs — the runtime, the plugin, chunking) unless
     /// no other frame has a URL: a stop inside the plugin's bookkeeping names the action that
     /// ran away, not the plugin. `stack` keeps the whole backtrace.
-    static func innermost(inBacktrace text: String) -> ScriptLocation? {
-        var ours: ScriptLocation?
+    static func innermost(inBacktrace text: String) -> ScriptLocation? { innermostFrame(inBacktrace: text)?.location }
+
+    /// ``innermost(inBacktrace:)`` and whether it is the backtrace's first frame with a URL
+    /// (`atTop`): there JavaScriptCore's line is where it stopped (a loop's head, mapped to the
+    /// expression before it); below, the line of the call the page was making, exact.
+    static func innermostFrame(inBacktrace text: String) -> (location: ScriptLocation, atTop: Bool)? {
+        var ours: (location: ScriptLocation, atTop: Bool)?
+        var framesWithURL = 0
         for frame in text.split(separator: "\n") {
             guard let at = frame.range(of: " at ", options: .backwards) else { continue }
             let place = frame[at.upperBound...]
@@ -57,11 +63,12 @@ public struct ScriptLocation: Sendable, Equatable, CustomStringConvertible {
             if let space = name.firstIndex(of: " ") { name = name[name.index(after: space)...] }
             if name.hasSuffix("()") { name = name.dropLast(2) }
             let location = ScriptLocation(sourceURL: url, line: line, function: name.isEmpty ? "anonymous" : String(name), stack: text)
+            framesWithURL += 1
             if url.hasPrefix("statehub:") {
-                if ours == nil { ours = location }
+                if ours == nil { ours = (location, framesWithURL == 1) }
                 continue
             }
-            return location
+            return (location, framesWithURL == 1)
         }
         return ours
     }

@@ -86,7 +86,7 @@ extension GlobalStateHub {
         update { state in
             guard state.pages[pageID] != nil else { return [] }
             let kind: HubProblem.Kind = action.map { .stopped(action: $0, reason: reason ?? stop.description) } ?? .scriptStopped(stop)
-            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: kind), in: &state)]
+            var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: kind, stop: stop), in: &state)]
             // The stop dropped the page's queued microtasks, the plugin's flush among them:
             // writes made before it would never reach the mirrors. Every store of that page is
             // resynced (PROTOCOL.md A.5.9, reason `stopped`).

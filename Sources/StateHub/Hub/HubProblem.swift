@@ -38,12 +38,17 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
     public var pageID: String
     public var storeId: String?
     public var kind: Kind
+    /// The engine's data about a stop (kind, file, line, function, limit) for
+    /// ``Kind-swift.enum/stopped(action:reason:)`` and ``Kind-swift.enum/scriptStopped(_:)``,
+    /// so a caller reports every stop kind with the same fields; `nil` for other problems.
+    public var stop: ScriptStop?
 
     /// A problem as the hub records it (public so tests can state a whole expected list).
-    public init(pageID: String, storeId: String?, kind: Kind) {
+    public init(pageID: String, storeId: String?, kind: Kind, stop: ScriptStop? = nil) {
         self.pageID = pageID
         self.storeId = storeId
         self.kind = kind
+        self.stop = stop ?? { if case .scriptStopped(let stop) = kind { stop } else { nil } }()
     }
 
     public var description: String {

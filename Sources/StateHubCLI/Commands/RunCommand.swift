@@ -139,11 +139,13 @@ struct RunCommand: AsyncParsableCommand {
                 if let report {
                     var failure = RunReport.Failure(kind: error.isStop ? "stopped" : "dispatch", printed: "\(name) failed: \(text)" + (stack.map { "\n" + $0 } ?? ""))
                     failure.locate(in: error)
+                    failure.stop = Self.stop(of: error, in: hub.problems).map(Report.json)
                     var entry: JSONValue.ObjectMembers = ["dispatch": .string(name), "ok": false, "error": .string(SourceMaps.shared.rewrite(text)), "kind": .string(failure.kind)]
                     if let file = failure.file { entry["file"] = .string(file) }
                     if let line = failure.line { entry["line"] = .number(Double(line)) }
                     if let column = failure.column { entry["column"] = .number(Double(column)) }
                     if let stack { entry["stack"] = .string(SourceMaps.shared.rewrite(stack)) }
+                    if let stop = failure.stop { entry["stop"] = stop }
                     report.addDispatch(.object(entry))
                     report.fail(failure)
                 }
@@ -209,6 +211,16 @@ struct RunCommand: AsyncParsableCommand {
         }
         if report == nil { Output.line("shell = \(session.shell.state.jsonValue.prettyText())") }
         session.finish(failed: failed, stores: mirrors)
+    }
+
+    /// The engine's data about the stop that failed a dispatch: the hub recorded it as a
+    /// problem of that store and action before failing the dispatch.
+    static func stop(of error: StateHubError, in problems: [HubProblem]) -> ScriptStop? {
+        guard case .stopped(let store, let action, _, _) = error else { return nil }
+        return problems.last { problem in
+            guard problem.storeId == store, case .stopped(action, _) = problem.kind else { return false }
+            return problem.stop != nil
+        }?.stop
     }
 
     /// The ids of the stores created in the page's active Pinia (empty when it has none).
@@ -288,6 +300,10 @@ struct PlannedDispatch {
             if let open = parts[1].firstIndex(of: "("), parts[1].hasSuffix(")"), open > parts[1].startIndex {
                 let inside = parts[1][parts[1].index(after: open) ..< parts[1].index(before: parts[1].endIndex)]
                 guard case .array(let array)? = try? JSONValue(parsing: "[" + inside + "]") else {
+                    if let fix = JavaScriptisms("[" + inside + "]") {
+                        let call = "\(parts[0]).\(parts[1][..<open])(\(fix.rewritten.dropFirst().dropLast()))"
+                        throw .badArgument("--dispatch \(target): \(fix.explanation). Write it as: --dispatch \(JavaScriptisms.shellQuoted(call))")
+                    }
                     throw .badArgument("the arguments in --dispatch \(target) must be JSON values separated by commas, e.g. \(parts[0]).\(parts[1][..<open])(1, \"a\"), or write them as a JSON array after it: --dispatch \(parts[0]).\(parts[1][..<open]) '[1, \"a\"]'")
                 }
                 arguments = array
@@ -307,6 +323,9 @@ struct PlannedDispatch {
                     guard case .array(let array) = try JSONValue(parsing: text) else { throw CLIError.badArgument("") }
                     arguments = array
                 } catch {
+                    if let fix = JavaScriptisms(text) {
+                        throw .badArgument("--dispatch \(target) \(text): \(fix.explanation). Write it as: --dispatch \(target) \(JavaScriptisms.shellQuoted(fix.rewritten))")
+                    }
                     throw .badArgument("the arguments of --dispatch \(target) must be a JSON array, e.g. '[1, \"a\"]': \(text)")
                 }
             } else if !called, index < values.count, !isScriptPath(values[index]),

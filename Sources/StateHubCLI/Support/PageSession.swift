@@ -150,11 +150,7 @@ struct PageSession {
             guard unhandled.kind == .timeLimitExceeded else { fail(unhandled) }
             let (printed, stop) = describeStop(unhandled)
             Output.error(printed)
-            if let stop {
-                report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
-            } else {
-                report?.fail(kind: "stopped", printed: printed)
-            }
+            report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
         }
         return true
     }
@@ -189,9 +185,7 @@ struct PageSession {
             fail(ConsolePrinter.describe(error), kind: "uncaughtException")
         case .timeLimitExceeded:
             let (printed, stop) = describeStop(first)
-            if let stop {
-                report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
-            }
+            report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
             fail(printed, kind: "stopped")
         }
     }

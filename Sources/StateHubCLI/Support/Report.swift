@@ -50,13 +50,18 @@ enum Report {
         "\(stop) (\(stop.what) ran past the time limit; --time-limit changes it)"
     }
 
-    /// A stop's data for `run --json`: `{"kind", "file", "line", "function", "seconds"}`.
+    /// A stop's data for `run --json`: `{"kind", "file", "line", "function", "seconds"}`,
+    /// every field present for every kind (`null` when the engine does not know it), so a
+    /// reader needs no per-kind cases.
     static func json(_ stop: ScriptStop) -> JSONValue {
-        var object: JSONValue.ObjectMembers = ["kind": .string(stop.kind.rawValue), "seconds": .string(stop.seconds)]
-        if let file = stop.sourceURL, !file.isEmpty { object["file"] = .string(SourceMaps.shared.rewrite(file)) }
-        if let line = stop.line { object["line"] = .number(Double(line)) }
-        if let function = stop.function { object["function"] = .string(function) }
-        return .object(object)
+        let file = stop.sourceURL.flatMap { $0.isEmpty ? nil : $0 }
+        return .object([
+            "kind": .string(stop.kind.rawValue),
+            "file": file.map { .string(SourceMaps.shared.rewrite($0)) } ?? .null,
+            "line": stop.line.map { .number(Double($0)) } ?? .null,
+            "function": stop.function.map(JSONValue.string) ?? .null,
+            "seconds": .string(stop.seconds),
+        ])
     }
 
     /// A `FILE:LINE` (or `FILE:LINE:COLUMN`) the engine put in its description, if any:

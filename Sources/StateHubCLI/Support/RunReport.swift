@@ -37,9 +37,9 @@ final class RunReport: Sendable {
             }
         }
 
-        init(kind: String, printed text: String, stop: ScriptStop) {
+        init(kind: String, printed text: String, stop: ScriptStop?) {
             self.init(kind: kind, printed: text)
-            self.stop = Report.json(stop)
+            self.stop = stop.map(Report.json)
         }
 
         var json: JSONValue {
@@ -132,7 +132,17 @@ final class RunReport: Sendable {
             state.printed = true
             return state
         }
-        guard let snapshot else { return }
+        guard var snapshot else { return }
+        // A stop reported without the engine's `ScriptStop` (a turn the limit cannot stop ends
+        // the run from the engine's watchdog) takes the one the hub recorded for it.
+        if let failure = snapshot.failure, failure.stop == nil, let problems = snapshot.hub?.problems {
+            let recorded = switch failure.kind {
+            case "unresponsive": problems.last(where: { $0.stop?.kind == .unstoppable })?.stop
+            case "stopped": problems.first(where: { $0.stop != nil })?.stop
+            default: ScriptStop?.none
+            }
+            snapshot.failure?.stop = recorded.map(Report.json)
+        }
         var object = JSONValue.ObjectMembers()
         object["ok"] = .bool(ok && snapshot.failure == nil)
         if let failure = snapshot.failure { object["error"] = failure.json }

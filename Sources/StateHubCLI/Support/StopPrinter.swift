@@ -1,3 +1,4 @@
+import JSEngine
 import StateHub
 
 /// `run`'s stops of work an action left behind (a microtask loop it queued, stopped after it
@@ -16,9 +17,9 @@ struct StopPrinter {
     /// Prints each new action stop (`FILE:LINE: stopped after N s …`) and records it as the
     /// `--json` failure of kind `stopped`; returns whether there was one.
     mutating func printNew(_ problems: [HubProblem], report: RunReport?) -> Bool {
-        let stops: [(name: String, reason: String)] = problems.compactMap { problem in
+        let stops: [(name: String, reason: String, stop: ScriptStop?)] = problems.compactMap { problem in
             guard case .stopped(let action, let reason) = problem.kind else { return nil }
-            return ("\(problem.storeId ?? "?").\(action)", reason)
+            return ("\(problem.storeId ?? "?").\(action)", reason, problem.stop)
         }
         guard stops.count > seen else { return false }
         var printed = false
@@ -29,7 +30,7 @@ struct StopPrinter {
             }
             let text = "\(stop.reason); \(stop.name) had returned, the work it queued was stopped (--time-limit changes the limit). The page is still usable."
             Output.error(text)
-            report?.fail(kind: "stopped", printed: text)
+            report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(text), stop: stop.stop))
             printed = true
         }
         seen = stops.count

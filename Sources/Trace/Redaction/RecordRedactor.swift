@@ -29,6 +29,9 @@ final class RecordRedactor: Sendable {
     /// reporting, the newest `maximumClearArguments`.
     private let clearArguments = Mutex<(order: [[UInt8]], spec: [[UInt8]: String])>(([], [:]))
     static let maximumClearArguments = 1_024
+    /// Argument positions learned from the pages' `actionParameters` (docs/PROTOCOL.md A.5.1):
+    /// a parameter with a sensitive name is hidden by default (``learnParameters(_:)``).
+    private let learned = Mutex<(arguments: [String: Set<Int>], from: [String: Int])>(([:], [:]))
 
     /// Hidden values seen so far, indexed for one pass over a message: by their first byte
     /// (a quick "no" for most bytes), then by their first four bytes.
@@ -73,6 +76,8 @@ final class RecordRedactor: Sendable {
 
     func redact(type: String, _ message: String) -> String {
         var text = message
+        if type == "sync_state" { learnParameters(text) }
+        let rules = type == "dispatch_action" ? rulesWithLearnedArguments() : rules
         var out: [UInt8] = text.withUTF8 { bytes in
             let ranges = RedactionScan.ranges(bytes, rules: rules, isDispatch: type == "dispatch_action") ?? lenientRanges(bytes)
             guard !ranges.isEmpty else { return Array(bytes) }
@@ -84,7 +89,7 @@ final class RecordRedactor: Sendable {
         out = replaceRemembered(out)
         out = URLCredentials.redact(out, isSensitive: { isSensitive($0) })
         out = redactProse(out)
-        if report != nil, type == "dispatch_action" { noteClearArguments(out) }
+        if report != nil, type == "dispatch_action" { noteClearArguments(out, rules: rules) }
         let changed = out.withUnsafeBufferPointer { o in text.withUTF8 { !o.elementsEqual($0) } }
         return changed ? String(decoding: out, as: UTF8.self) : message
     }
@@ -125,22 +130,35 @@ final class RecordRedactor: Sendable {
 
     /// The strings inside a hidden value, as written in JSON (escapes kept).
     private func collect(_ value: UnsafeBufferPointer<UInt8>, into found: inout [[UInt8]]) {
+        // Values only: a member name, or the tag of a tagged value (`"$type":"undefined"`,
+        // `"Map"`), is structure, and remembering it would hide that word in every later record.
         var tokenizer = JSONTokenizer(bytes: value)
+        var candidate: JSONToken?
+        var afterTypeKey = false
+        var previous: JSONToken?
         while let token = try? tokenizer.next(), token.kind != .end, token.kind != .invalid {
-            guard token.kind == .string, token.range.count - 2 >= Self.shortestRemembered else { continue }
-            found.append(Array(value[(token.range.lowerBound + 1) ..< (token.range.upperBound - 1)]))
+            if token.kind == .colon {
+                afterTypeKey = previous.map { $0.kind == .string && tokenizer.string(of: $0) == "$type" } ?? false
+                candidate = nil
+            } else {
+                if let kept = candidate { found.append(Array(value[(kept.range.lowerBound + 1) ..< (kept.range.upperBound - 1)])) }
+                candidate = token.kind == .string && token.range.count - 2 >= Self.shortestRemembered && !afterTypeKey ? token : nil
+                afterTypeKey = false
+            }
+            previous = token
         }
+        if let kept = candidate { found.append(Array(value[(kept.range.lowerBound + 1) ..< (kept.range.upperBound - 1)])) }
     }
 
     /// Remembers the strings a dispatch's positional arguments carry as written (after
     /// redaction: what is hidden is not in clear), so a later secret can be traced back.
-    private func noteClearArguments(_ bytes: [UInt8]) {
+    private func noteClearArguments(_ bytes: [UInt8], rules: RedactionScan.Rules) {
         guard let message = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
               let store = message["storeId"]?.stringValue, let action = message["payload"]?["action"]?.stringValue,
               case .array(let args)? = message["payload"]?["args"] else { return }
-        let hidden = rules.arguments["\(store).\(action)"] ?? []
+        let hidden = rules.arguments["\(store).\(action)"] ?? [], from = rules.argumentsFrom["\(store).\(action)"] ?? .max
         var noted: [([UInt8], String)] = []
-        for (index, argument) in args.enumerated() where !hidden.contains(index) {
+        for (index, argument) in args.enumerated() where !hidden.contains(index) && index < from {
             var pending = [argument]
             while let value = pending.popLast() {
                 switch value {
@@ -214,5 +232,76 @@ final class RecordRedactor: Sendable {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: b[last...]))
             return out
         }
+    }
+
+    // MARK: Parameters named by the page
+
+    static let payloadKey = Array(#""payload":"#.utf8)
+    static let actionParametersMarker = Array(#""payload":{"actionParameters":"#.utf8)
+
+    /// Reads a `sync_state created`'s `actionParameters` (docs/PROTOCOL.md A.5.1, the first
+    /// member of `payload`): each parameter with a sensitive name (`password`, a rest
+    /// `...credentials`) is hidden in that action's later `dispatch_action` messages. Costs a
+    /// search up to the envelope's `"payload":` (the envelope before it holds only scalars, so
+    /// the first such text is the envelope's); only the member itself is parsed.
+    private func learnParameters(_ message: String) {
+        var text = message
+        let found: (store: String, member: JSONValue)? = text.withUTF8 { b in
+            guard let start = Self.firstIndex(of: Self.payloadKey, in: b), b.count - start >= Self.actionParametersMarker.count,
+                  UnsafeBufferPointer(rebasing: b[start ..< start + Self.actionParametersMarker.count]).elementsEqual(Self.actionParametersMarker)
+            else { return nil }
+            // The envelope before `payload` holds only scalars: with `null` for the payload it is a whole object.
+            let envelope = String(decoding: UnsafeBufferPointer(rebasing: b[..<(start + 10)]), as: UTF8.self) + "null}"
+            guard let store = (try? JSONValue(parsing: envelope))?["storeId"]?.stringValue else { return nil }
+            let valueStart = start + Self.actionParametersMarker.count
+            var tokenizer = JSONTokenizer(bytes: UnsafeBufferPointer(rebasing: b[valueStart...]))
+            var depth = 0
+            repeat {
+                guard let token = try? tokenizer.next(), token.kind != .end, token.kind != .invalid else { return nil }
+                if token.kind == .beginObject || token.kind == .beginArray { depth += 1 }
+                if token.kind == .endObject || token.kind == .endArray { depth -= 1 }
+            } while depth > 0
+            let slice = UnsafeBufferPointer(rebasing: b[valueStart ..< (valueStart + tokenizer.position)])
+            guard let member = try? JSONValue(parsing: String(decoding: slice, as: UTF8.self)) else { return nil }
+            return (store, member)
+        }
+        guard let found, case .object(let actions) = found.member else { return }
+        var positions: [String: Set<Int>] = [:]
+        var from: [String: Int] = [:]
+        for (action, names) in actions {
+            guard case .array(let names) = names else { continue }
+            let key = "\(found.store).\(action.string)"
+            for (index, name) in names.enumerated() {
+                guard let name = name.stringValue else { continue }
+                let rest = name.hasPrefix("...")
+                guard isSensitive(Array((rest ? String(name.dropFirst(3)) : name).lowercased().utf8)) else { continue }
+                if rest { from[key] = index } else { positions[key, default: []].insert(index) }
+            }
+        }
+        guard !positions.isEmpty || !from.isEmpty else { return }
+        learned.withLock { learned in
+            learned.arguments.merge(positions) { $0.union($1) }
+            learned.from.merge(from) { min($0, $1) }
+        }
+    }
+
+    /// The rules with the positions learned from the pages added to the configured ones.
+    private func rulesWithLearnedArguments() -> RedactionScan.Rules {
+        let learned = learned.withLock { $0 }
+        guard !learned.arguments.isEmpty || !learned.from.isEmpty else { return rules }
+        var merged = rules
+        merged.arguments.merge(learned.arguments) { $0.union($1) }
+        merged.argumentsFrom.merge(learned.from) { min($0, $1) }
+        return merged
+    }
+
+    private static func firstIndex(of needle: [UInt8], in b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard b.count >= needle.count else { return nil }
+        var i = 0
+        while i <= b.count - needle.count {
+            if b[i] == needle[0], UnsafeBufferPointer(rebasing: b[i ..< i + needle.count]).elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
     }
 }

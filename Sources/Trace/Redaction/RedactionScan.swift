@@ -20,12 +20,17 @@ struct RedactionScan {
         /// Sensitive names, as UTF-8 bytes (lower-cased when `ignoreCase`).
         var names: [[UInt8]]
         var ignoreCase: Bool
-        /// `null` under a sensitive name stays `null`.
+        /// `null` and an absent value (the tagged `{"$type":"undefined"}`, PROTOCOL.md A.3)
+        /// stay what they were wherever they would be hidden: under a sensitive name, as an
+        /// op's value, as an argument (issue 12 item 5).
         var keepNull: Bool
         /// Apply the op-path rule.
         var opPaths: Bool
         /// `"STORE.ACTION"` → argument positions, for `dispatch_action` texts.
         var arguments: [String: Set<Int>]
+        /// `"STORE.ACTION"` → the position of a rest parameter with a sensitive name: that
+        /// argument and every later one are hidden.
+        var argumentsFrom: [String: Int] = [:]
     }
 
     /// A member name where it sits in the text (quotes excluded): no copy is made unless it
@@ -96,7 +101,7 @@ struct RedactionScan {
         var redactNext = false
         var mapKeySecret = false
         var currentName = Name.none
-        let wantArgs = isDispatch && !rules.arguments.isEmpty
+        let wantArgs = isDispatch && !(rules.arguments.isEmpty && rules.argumentsFrom.isEmpty)
         var argsRanges: [Range<Int>] = []
         var storeId: String?
         var action: String?
@@ -115,9 +120,11 @@ struct RedactionScan {
             switch expect {
             case .end:
                 guard token.kind == .end else { return nil }
-                if wantArgs, let storeId, let action, let positions = rules.arguments["\(storeId).\(action)"] {
-                    for (index, range) in argsRanges.enumerated() where positions.contains(index) { ranges.append(range) }
+                if wantArgs, let storeId, let action {
+                    let positions = rules.arguments["\(storeId).\(action)"] ?? [], from = rules.argumentsFrom["\(storeId).\(action)"] ?? .max
+                    for (index, range) in argsRanges.enumerated() where positions.contains(index) || index >= from { ranges.append(range) }
                 }
+                if rules.keepNull { ranges.removeAll { isAbsent($0, b) } }
                 return normalise(ranges)
             case .key, .keyOrEnd:
                 if expect == .keyOrEnd, token.kind == .endObject {
@@ -224,6 +231,20 @@ struct RedactionScan {
     static let entriesName = Array("entries".utf8)
 
     /// Sorted, ranges inside others dropped, overlapping ones joined.
+    /// Whether the value at `range` is `null` or the tagged `undefined`: nothing to hide.
+    static func isAbsent(_ range: Range<Int>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var tokenizer = JSONTokenizer(bytes: UnsafeBufferPointer(rebasing: b[range]))
+        var kinds: [JSONToken] = []
+        while kinds.count < 6, let token = try? tokenizer.next(), token.kind != .invalid {
+            kinds.append(token)
+            if token.kind == .end { break }
+        }
+        if kinds.count == 2, kinds[0].kind == .null { return true }
+        guard kinds.count == 6, kinds[0].kind == .beginObject, kinds[1].kind == .string, kinds[2].kind == .colon,
+              kinds[3].kind == .string, kinds[4].kind == .endObject, kinds[5].kind == .end else { return false }
+        return tokenizer.string(of: kinds[1]) == "$type" && tokenizer.string(of: kinds[3]) == "undefined"
+    }
+
     static func normalise(_ ranges: [Range<Int>]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound) }) {

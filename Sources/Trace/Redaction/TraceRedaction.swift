@@ -1,5 +1,6 @@
 /// What a trace hides: sensitive member names (any case) everywhere, operations whose path
-/// passes through one, action arguments by position, and every later echo of a hidden
+/// passes through one, action arguments by position (configured, and by default those whose
+/// parameter name, sent by the page in `actionParameters`, is sensitive), and every later echo of a hidden
 /// value (error messages, notes, copies inside refused messages), plus credentials in
 /// URLs. `null` and absent values stay what they were. See docs/trace.md, "Redaction".
 ///

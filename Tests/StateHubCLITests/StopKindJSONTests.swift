@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Issue 12 left 3: `error.stop` is there for every stop kind, with the same five fields.
+@Suite("--json: error.stop for every stop kind")
+struct StopKindJSONTests {
+    static let store = """
+        const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {
+          inc() { this.n++ },
+          spin() { while (true) { this.n++ } },
+          timer() { setTimeout(() => { while (true) {} }); return "scheduled" },
+          micro() { queueMicrotask(function again() { queueMicrotask(again) }); return "queued" },
+          async awaitLoop() {
+            for (;;) { await null; performance.now() }
+          },
+          async spinAwait() { for (;;) { await null } },
+        } });
+        useS();
+        """
+
+    /// (what runs: a dispatch, or nil for a top-level loop; `error.kind`; `stop.kind`; the line, nil when none is known)
+    @Test(arguments: [
+        (nil, "stopped", "script", 2),
+        ("s.spin()", "stopped", "call", 3),
+        ("s.timer()", "stopped", "timer", 4),
+        ("s.micro()", "stopped", "microtask", 5),
+        ("s.awaitLoop()", "stopped", "microtask", 7),
+        ("s.spinAwait()", "unresponsive", "unstoppable", nil),
+    ] as [(String?, String, String, Int?)])
+    func everyStopKindGivesErrorStopWithTheSameFields(dispatch: String?, kind: String, stopKind: String, line: Int?) throws {
+        let source = dispatch == nil ? "let i = 0;\nwhile (true) { i++; }\n" : Self.store
+        let file = try StateHubBinary.script(source, named: "stops.js")
+        var arguments = ["run", file.path, "--time-limit", "0.5", "--json"]
+        if let dispatch { arguments += ["--dispatch", dispatch] }
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        let object = try JSONOutputTests.object(result)
+        let error = try #require(object["error"] as? [String: Any], "\(result.stdout)")
+        #expect(error["kind"] as? String == kind, "\(result.stdout)")
+        let stop = try #require(error["stop"] as? [String: Any], "no error.stop: \(result.stdout)")
+        #expect(Set(stop.keys) == ["kind", "file", "line", "function", "seconds"], "\(stop)")
+        #expect(stop["kind"] as? String == stopKind, "\(stop)")
+        if let line {
+            #expect(stop["line"] as? Int == line, "\(stop)")
+            #expect(stop["file"] as? String == file.path, "\(stop)")
+            #expect(stop["seconds"] as? String == "0.5", "\(stop)")
+        } else {
+            #expect(stop["line"] is NSNull, "\(stop)")
+        }
+        // A dispatch the stop failed carries the same data.
+        if let failed = (object["dispatches"] as? [[String: Any]])?.first(where: { $0["kind"] as? String == "stopped" }) {
+            #expect((failed["stop"] as? [String: Any])?["kind"] as? String == stopKind, "\(failed)")
+        }
+    }
+}
