@@ -17,7 +17,11 @@ final class SnapshotCache: Sendable {
 
     private struct State {
         var snapshot: ServerSnapshot?
-        var dirty = true
+        /// Bumped by every `invalidate()`; a refresh records the count it started at in
+        /// `freshAsOf`. The snapshot is fresh only while the two are equal: a refresh in flight
+        /// does not make the old snapshot fresh, and a write during a refresh keeps it stale.
+        var invalidations = 1
+        var freshAsOf = 0
         var running: Task<ServerSnapshot, any Error>?
         var queued: Task<ServerSnapshot, any Error>?
         /// `.shared`: until when notifications keep the snapshot fresh.
@@ -37,7 +41,7 @@ final class SnapshotCache: Sendable {
 
     /// Marks the snapshot stale (call after a local write commits).
     func invalidate() {
-        state.withLock { $0.dirty = true }
+        state.withLock { $0.invalidations += 1 }
     }
 
     /// `.shared`: reads skip the generation check until `instant` (the listener renews it).
@@ -59,7 +63,7 @@ final class SnapshotCache: Sendable {
     /// with a lease: every write whose admin request has been answered).
     func current() async throws -> ServerSnapshot {
         let fresh = state.withLock { state -> ServerSnapshot? in
-            guard !state.dirty, let snapshot = state.snapshot else { return nil }
+            guard state.freshAsOf == state.invalidations, let snapshot = state.snapshot else { return nil }
             if mode == .local { return snapshot }
             guard let until = state.notifiedUntil, ContinuousClock.now < until else { return nil }
             return snapshot
@@ -88,10 +92,7 @@ final class SnapshotCache: Sendable {
     }
 
     private func refresh() async throws -> ServerSnapshot {
-        let previous = state.withLock { state -> ServerSnapshot? in
-            state.dirty = false
-            return state.snapshot
-        }
+        let (previous, seen) = state.withLock { state in (state.snapshot, state.invalidations) }
         do {
             let snapshot: ServerSnapshot
             if let previous, try await storage.generation() == previous.generation {
@@ -105,14 +106,12 @@ final class SnapshotCache: Sendable {
                 } else {
                     state.snapshot = snapshot
                 }
+                state.freshAsOf = max(state.freshAsOf, seen)
                 state.running = nil
             }
             return snapshot
         } catch {
-            state.withLock { state in
-                state.dirty = true
-                state.running = nil
-            }
+            state.withLock { state in state.running = nil }
             throw error
         }
     }
