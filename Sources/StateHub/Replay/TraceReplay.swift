@@ -22,6 +22,8 @@ public final class TraceReplay {
 
     /// The `type` of the record the hub writes when a page stopped an action at its time limit.
     static let stoppedRecordType = "stopped"
+    /// The `type` of the summary record of one chunk of a transfer.
+    static let chunkRecordType = "chunk"
 
     /// Applies one record and describes what it changed in the mirrors, or `nil` when it
     /// changed nothing.
@@ -30,8 +32,10 @@ public final class TraceReplay {
         guard record.channel == TraceChannel.nativeBridge else { return nil }
         guard record.direction == .webToNative else { return Self.describeOutgoing(record) }
         // The hub writes this record itself when a page stops an action; it is not a message
-        // the page sent, so it is not fed back (the resync that followed it is).
-        guard record.type != Self.stoppedRecordType else { return nil }
+        // the page sent, so it is not fed back (the resync that followed it is). A `chunk`
+        // record is only a summary of one piece of a transfer (PROTOCOL.md A.11); the message
+        // the chunks rebuilt is recorded whole after them, and that one is fed back.
+        guard record.type != Self.stoppedRecordType, record.type != Self.chunkRecordType else { return nil }
         if !pages.contains(record.engine) {
             pages.insert(record.engine)
             hub.attachOffline(ReplayPage(pageID: record.engine))
