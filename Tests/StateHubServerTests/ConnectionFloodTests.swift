@@ -153,14 +153,18 @@ final class RawConnection {
         return received
     }
 
-    /// Whether the peer has closed, without waiting.
+    /// Whether the peer has closed, without waiting. Whatever it wrote before closing (an error
+    /// answer to the unfinished request) is read and dropped: closed is the end of the stream.
     func isClosedNow() throws -> Bool {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
-        guard poller.revents != 0 else { return false }
-        var byte: UInt8 = 0
-        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK))
-        return count == 0 || (count < 0 && errno == ECONNRESET)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 { continue }
+            if count == 0 { return true }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return false }
+            if errno == ECONNRESET { return true }
+            throw FloodError("recv: errno \(errno)")
+        }
     }
 
     /// Sends a whole request and reads the answer until the server closes (within a generous bound).
