@@ -6,7 +6,7 @@ import SharedDocument
 extension StateHubServer {
     /// The router the WebSocket upgrade goes through: `GET /sync/{document}` (docs/sync.md §1.1).
     /// An upgrade it refuses (bad name, no token, another document's token, too many connections)
-    /// is answered with the JSON problem by ``UpgradeRefusalWriter``; a plain `GET` (no upgrade)
+    /// is answered with the JSON problem by `UpgradeRefusalWriter`; a plain `GET` (no upgrade)
     /// reaches the HTTP router, whose `/sync/{document}` route answers with the same problem.
     public func makeSyncRouter() -> Router<SyncRequestContext> {
         let router = Router(context: SyncRequestContext.self)
