@@ -1,7 +1,7 @@
 import SharedDocument
 
 /// A shared document that works offline and syncs with a y-websocket server
-/// (docs/sync.md §3): every local edit is on disk before ``transact(_:)`` returns, is sent
+/// (docs/sync.md §3): every local edit is on disk before ``transact(origin:_:)`` returns, is sent
 /// when a connection is up, and leaves the disk queue once the server is known to keep it.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import SharedDocument
 /// ```
 ///
 /// The document itself is not thread-safe, so it lives inside this actor: read and edit it
-/// through ``transact(_:)``. The connection reconnects by itself, with back-off, until
+/// through ``transact(origin:_:)``. The connection reconnects by itself, with back-off, until
 /// ``close()``.
 public actor SyncedDocument {
     public nonisolated let name: String
