@@ -35,7 +35,7 @@ public final class SharedStore: Sendable {
         // Subscribed before the first copy, so no change between the two is missed.
         let storeChanges = hub.changes(of: storeId)
         let documentChanges = await document.changes()
-        let documentState = try await document.transact { try $0.map(root).toJSON().storeJSON }
+        let documentState = try await state(of: document, root: root)
         if case .object(let members) = documentState, !members.isEmpty {
             try hub.write(store: storeId, ops: [.set(path: [], value: documentState)], type: tag)
         } else {
@@ -64,7 +64,7 @@ public final class SharedStore: Sendable {
                     }
                 case .snapshot(let reason) where reason == "created":
                     // A new instance of the store (a reload): the document holds the state.
-                    let state = try? await document.transact { try $0.map(root).toJSON().storeJSON }
+                    let state = try? await state(of: document, root: root)
                     if let state, state != change.state {
                         do { try hub.write(store: storeId, ops: [.set(path: [], value: state)], type: tag) } catch { binding?.record("\(error)") }
                     }
@@ -88,7 +88,7 @@ public final class SharedStore: Sendable {
                     try hub.write(store: storeId, ops: ops, type: tag)
                 } catch {
                     binding?.record("a document change did not apply to the store (\(error)); the store was set from the document")
-                    if let state = try? await document.transact({ try $0.map(root).toJSON().storeJSON }) {
+                    if let state = try? await state(of: document, root: root) {
                         try? hub.write(store: storeId, ops: [.set(path: [], value: state)], type: tag)
                     }
                 }
@@ -96,6 +96,11 @@ public final class SharedStore: Sendable {
         }
         binding.tasks.withLock { $0 = [toDocument, fromDocument] }
         return binding
+    }
+
+    /// The document's root map as the store's JSON.
+    private static func state(of document: SyncedDocument, root: String) async throws -> JSONValue {
+        try await document.transact { try $0.map(root).toJSON().storeJSON }
     }
 
     private init(storeId: String, root: String) {

@@ -49,7 +49,7 @@ import Trace
 
         // Device A goes offline (the server stops); both sides edit different keys.
         await live.stop()
-        _ = try await waitForStatusOf(document) { $0.state == .offline }
+        _ = try await waitForStatus(document) { $0.state == .offline }
         _ = try await page.hub.dispatch(store: "board", action: "put", args: ["offlineA", "a"])
         try await peer.set("offlineWeb", "b")
         live = try await LiveSyncServer.start(.sqlite(directory: serverFolder), port: port)
@@ -79,16 +79,6 @@ private func waitForStore(_ page: HostedPage, key: String, _ value: String) asyn
         try await Task.sleep(for: .milliseconds(20))
     }
     throw SyncTestError("the store never had \(key) = \(value); mirror \(String(describing: page.hub.state(of: "board")))")
-}
-
-private func waitForStatusOf(_ document: SyncedDocument, _ matches: @Sendable (SyncStatus) -> Bool) async throws -> SyncStatus {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-        let status = await document.currentStatus
-        if matches(status) { return status }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    throw SyncTestError("status never matched; last \(await document.currentStatus)")
 }
 
 /// Issue 16 item 6: the board. Device A (a store in our engine, bound to a document) goes
@@ -136,7 +126,7 @@ private func waitForStatusOf(_ document: SyncedDocument, _ matches: @Sendable (S
         while try await page.hub.dispatch(store: "board", action: "count") != 3, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        _ = try await waitForStatusOf(document) { $0.state == .synced && $0.pendingUpdates == 0 }
+        _ = try await waitForStatus(document) { $0.state == .synced && $0.pendingUpdates == 0 }
         // The shell's view.
         #expect(try await page.hub.dispatch(store: "board", action: "count") == 3)
         #expect(await document.currentStatus == SyncStatus(state: .synced, pendingUpdates: 0))

@@ -33,9 +33,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // A port nobody listens on: the client stays offline and keeps its edits on disk.
-        let unused = try await LiveSyncServer.start(.sqlite(directory: folder.appendingPathComponent("unused")))
-        let deadPort = unused.port
-        await unused.stop()
+        let deadPort = try await refusingPort(folder: folder)
         let storePath = folder.appendingPathComponent("app.sqlite").path
         let offline = try await SyncedDocument.open("notes", store: DocumentStore(path: storePath),
                                                     configuration: SyncConfiguration(server: "ws://127.0.0.1:\(deadPort)/sync", maximumRetryDelay: .milliseconds(200)))
@@ -71,9 +69,7 @@ import Testing
         let storePath = folder.appendingPathComponent("app.sqlite").path
         let store = try DocumentStore(path: storePath)
         // No server yet: a configuration whose port refuses connections.
-        let unused = try await LiveSyncServer.start(.sqlite(directory: folder.appendingPathComponent("unused")))
-        let deadPort = unused.port
-        await unused.stop()
+        let deadPort = try await refusingPort(folder: folder)
         let offline = try await SyncedDocument.open("list", store: store, configuration: SyncConfiguration(server: "ws://127.0.0.1:\(deadPort)/sync"))
         for index in 0..<10_000 { try await offline.transact { try $0.array("items").push([.int(Int64(index))]) } }
         #expect(try store.pendingCount(document: "list") == 10_000)
@@ -176,9 +172,16 @@ private func openClient(_ name: String, _ configuration: SyncConfiguration, fold
     return (try await SyncedDocument.open(name, store: store, configuration: configuration), store)
 }
 
+/// A loopback port a server just left, so connecting to it is refused: a client stays offline.
+private func refusingPort(folder: URL) async throws -> Int {
+    let unused = try await LiveSyncServer.start(.sqlite(directory: folder.appendingPathComponent("unused")))
+    await unused.stop()
+    return unused.port
+}
+
 /// The first status that `matches`; fails after 60 s (a bound for a hang, not a timing).
 @discardableResult
-private func waitForStatus(_ document: SyncedDocument, _ matches: @Sendable (SyncStatus) -> Bool) async throws -> SyncStatus {
+func waitForStatus(_ document: SyncedDocument, _ matches: @Sendable (SyncStatus) -> Bool) async throws -> SyncStatus {
     let deadline = ContinuousClock.now + .seconds(60)
     var last: SyncStatus?
     while ContinuousClock.now < deadline {
