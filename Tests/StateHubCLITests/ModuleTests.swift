@@ -63,6 +63,59 @@ struct ModuleTests {
         #expect(!atTop.stderr.contains("\(file.path):2"), "a bundle line number is left: \(atTop.stderr)")
     }
 
+    /// Review finding 5 (issue 12 item 2): a stop in an ES module named the bundle's line in
+    /// `--json`'s `error.stop`, the hub's problem and the trace (`trace show` printed
+    /// `spin.mjs:20` for line 8). The bundle is now evaluated as `spin.mjs#bundle` with the
+    /// map handed to the engine, and the page's own text (an action's failure stack) is
+    /// mapped on its way into the trace: every place names the module's own line, once.
+    @Test func aStopAndAThrowInAModuleNameItsOwnLinesInJSONAndTheTrace() throws {
+        let source = """
+            import { defineStore } from 'pinia'
+
+            export const useM = defineStore('m', {
+              state: () => ({ n: 0 }),
+              actions: {
+                spin() {
+                  let i = 0; while (true) { i++ }
+                },
+                boom() {
+                  throw new Error('boom on line 10')
+                },
+              },
+            })
+            useM()
+            """
+        let file = try StateHubBinary.script(source, named: "spin.mjs")
+        let trace = file.deletingLastPathComponent().appendingPathComponent("spin.ndjson")
+        let arguments = ["run", file.path, "--time-limit", "0.5", "--dispatch", "m.spin()", "--dispatch", "m.boom()"]
+        let text = try StateHubBinary.run(arguments + ["--trace", trace.path])
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stderr.contains("\(file.path):7: stopped after 0.5 s"), "\(text.stderr)")
+        #expect(text.stderr.contains("boom@\(file.path):10:"), "\(text.stderr)")
+        #expect(!text.stderr.contains("#bundle"), "\(text.stderr)")
+
+        let json = try StateHubBinary.run(arguments + ["--json"])
+        let object = try JSONOutputTests.object(json)
+        let stop = try #require((object["error"] as? [String: Any])?["stop"] as? [String: Any], "\(json.stdout)")
+        #expect(stop["file"] as? String == file.path, "\(stop)")
+        #expect(stop["line"] as? Int == 7, "\(stop)")
+        let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
+        #expect(dispatches.map { $0["line"] as? Int } == [7, 10], "\(json.stdout)")
+        #expect(dispatches.map { $0["file"] as? String } == [file.path, file.path], "\(json.stdout)")
+        #expect((dispatches.first?["stop"] as? [String: Any])?["line"] as? Int == 7, "\(json.stdout)")
+        let problems = try #require(object["problems"] as? [String], "\(json.stdout)")
+        #expect(problems.count == 1 && problems[0].contains("\(file.path):7: stopped"), "\(problems)")
+        #expect(!json.stdout.contains("#bundle"), "\(json.stdout)")
+
+        let recorded = try String(contentsOf: trace, encoding: .utf8)
+        #expect(!recorded.contains("#bundle"), "\(recorded)")
+        #expect(recorded.contains("\(file.path):10:"), "the failure's stack: \(recorded)")
+        let shown = try StateHubBinary.run(["trace", "show", trace.path])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("! \(file.path):7: stopped after 0.5 s"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("#bundle"), "\(shown.stdout)")
+    }
+
     @Test func bundleWritesAClassicScriptThatEvalLoads() throws {
         let file = try moduleFolder()
         let out = file.deletingLastPathComponent().appendingPathComponent("counter.bundle.js")

@@ -33,7 +33,7 @@ struct BundleCommand: AsyncParsableCommand {
         if sourcemap, output == nil { throw CLIError.badArgument("--sourcemap needs -o OUT: the map is written beside it, as OUT.map").exit() }
         var text: String
         let map: JSONValue?
-        do { (text, map) = try ModuleBundler.bundleWithMap(path: input, sourcesContent: sourcemap) } catch {
+        do { (text, map, _) = try ModuleBundler.bundleWithMap(path: input, sourcesContent: sourcemap) } catch {
             Output.error(error.description)
             if case .esbuildMissing = error { throw ExitCode(2) }
             throw ExitCode(1)

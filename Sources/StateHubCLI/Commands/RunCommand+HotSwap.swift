@@ -23,15 +23,18 @@ extension RunCommand {
         var succeeded = true
         for file in files {
             var source = file.source
+            var sourceURL = file.path
             if ModuleBundler.needsBundling(file) {
-                do { source = try ModuleBundler.bundle(path: file.path) } catch {
+                // Its own name (the engine has no map for a swap: the CLI's rewriting maps it).
+                sourceURL = file.path + "#hot-swap"
+                do { source = try ModuleBundler.bundle(path: file.path, sourceURL: sourceURL).code } catch {
                     Output.error(error.description)
                     if case .esbuildMissing = error { throw ExitCode(2) }
                     throw ExitCode(1)
                 }
             }
             do {
-                let stores = try await engine.hotSwap(source, sourceURL: file.path, trace: trace)
+                let stores = try await engine.hotSwap(source, sourceURL: sourceURL, trace: trace)
                 Output.line("⟳ hot-swapped \(file.path): \(stores.isEmpty ? "no live store" : stores.joined(separator: ", "))")
             } catch let error as JavaScriptError {
                 succeeded = false

@@ -1,14 +1,19 @@
 import Foundation
+import JSEngine
 import Synchronization
 
-/// The source maps of the bundles this process loaded, by the path pages know them under,
-/// and the rewriting of `PATH:LINE:COLUMN` in error text back to the original sources.
+/// The source maps of the bundles this process loaded, by the name pages know them under,
+/// and the rewriting of `NAME:LINE:COLUMN` in error text back to the original sources.
 ///
-/// ``ModuleBundler`` registers each bundle's map (esbuild's `--sourcemap`) with the number of
-/// lines it put before esbuild's output. ``Output`` passes every line it prints through
-/// ``rewrite(_:)``, so error stacks, time-limit locations and `console.error(e.stack)` all
-/// name the module's own lines: `bad.mjs:7:9`, not the bundle's `bad.mjs:17:11`. A place in
-/// the wrapper around the module (no mapping) is printed as `bad.mjs (bundle wrapper, line 27)`.
+/// A bundle of `bad.mjs` is evaluated under its own name, `bad.mjs#bundle`, never the
+/// module's path: the engine maps what it reports itself (stops, errors, hub problems,
+/// trace records: ``lineMap(for:)``), and text the page builds (an `Error`'s `stack` read by a
+/// script, `console.error(e.stack)`, an action's failure) still names the bundle. ``Output``
+/// passes every line it prints through ``rewrite(_:)``, and `--trace` each record
+/// (``rewriteJSON(_:)``), so that text names the module's own lines too — `bad.mjs:7:9`,
+/// not `bad.mjs#bundle:17:11` — and a place the engine already mapped (`bad.mjs:7`) is not
+/// mapped a second time. A place in the wrapper around the module (no mapping) is printed
+/// as `bad.mjs (bundle wrapper, line 27)`.
 final class SourceMaps: Sendable {
     static let shared = SourceMaps()
 
@@ -22,24 +27,52 @@ final class SourceMaps: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
-    /// Remembers the map of the script loaded as `path`.
-    func register(_ map: SourceMap, for path: String, lineOffset: Int) {
-        entries.withLock { $0[path] = Entry(map: map, lineOffset: lineOffset, inputPath: path) }
+    /// Remembers the map of the script loaded as `name`, bundled from the file the user named
+    /// `inputPath`.
+    func register(_ map: SourceMap, for name: String, lineOffset: Int, inputPath: String) {
+        entries.withLock { $0[name] = Entry(map: map, lineOffset: lineOffset, inputPath: inputPath) }
     }
 
-    /// `text` with every `PATH:LINE[:COLUMN]` of a registered path mapped to its source.
-    /// O(text length × registered paths); nothing is done when no map is registered.
+    /// The engine's view of the map registered as `name`: each line of the loaded script
+    /// (1-based) to its original file, as printed, and line. `nil` when none is registered.
+    func lineMap(for name: String) -> ScriptLineMap? {
+        guard let entry = entries.withLock({ $0[name] }) else { return nil }
+        return ScriptLineMap { line, column in
+            guard let place = entry.map.place(line: line - entry.lineOffset, column: column) else { return nil }
+            return ScriptLineMap.Place(sourceURL: Self.display(place.source, inputPath: entry.inputPath), line: place.line,
+                                       column: column == nil ? nil : place.column)
+        }
+    }
+
+    /// The file the user named for a script loaded as `name` (`bad.mjs` for `bad.mjs#bundle`),
+    /// or `name` itself when it is not a registered bundle.
+    func inputPath(of name: String) -> String {
+        entries.withLock { $0[name]?.inputPath } ?? name
+    }
+
+    /// `text` with every `NAME:LINE[:COLUMN]` of a registered name mapped to its source.
+    /// O(text length × registered names); nothing is done when no map is registered.
     func rewrite(_ text: String) -> String {
+        rewrite(text, json: false)
+    }
+
+    /// ``rewrite(_:)`` for JSON text (a trace record): a place whose original file name would
+    /// need escaping in a JSON string is left as it is, so the text stays valid JSON.
+    func rewriteJSON(_ text: String) -> String {
+        rewrite(text, json: true)
+    }
+
+    private func rewrite(_ text: String, json: Bool) -> String {
         let entries = entries.withLock { $0 }
         guard !entries.isEmpty else { return text }
         var result = text
-        for (path, entry) in entries where result.contains(path + ":") {
-            result = Self.rewrite(result, path: path, entry.map, lineOffset: entry.lineOffset, inputPath: entry.inputPath)
+        for (name, entry) in entries where result.contains(name + ":") {
+            result = Self.rewrite(result, path: name, entry.map, lineOffset: entry.lineOffset, inputPath: entry.inputPath, json: json)
         }
         return result
     }
 
-    private static func rewrite(_ text: String, path: String, _ map: SourceMap, lineOffset: Int, inputPath: String) -> String {
+    private static func rewrite(_ text: String, path: String, _ map: SourceMap, lineOffset: Int, inputPath: String, json: Bool) -> String {
         var out = ""
         var rest = text[...]
         let marker = path + ":"
@@ -58,11 +91,17 @@ final class SourceMaps: Sendable {
                 column = columnNumber.value
                 cursor = columnNumber.end
             }
+            let replacement: String
             if let place = map.place(line: line - lineOffset, column: column) {
-                out += "\(display(place.source, inputPath: inputPath)):\(place.line)" + (column == nil ? "" : ":\(place.column)")
+                replacement = "\(display(place.source, inputPath: inputPath)):\(place.line)" + (column == nil ? "" : ":\(place.column)")
             } else {
                 // A line of the wrapper esbuild and the bundler add: no source line to name.
-                out += "\(path) (bundle wrapper, line \(line))"
+                replacement = "\(inputPath) (bundle wrapper, line \(line))"
+            }
+            if json, replacement.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }) {
+                out += rest[found.lowerBound ..< cursor]
+            } else {
+                out += replacement
             }
             rest = rest[cursor...]
         }

@@ -9,7 +9,8 @@ import JSEngine
 /// `import { defineStore } from 'pinia'` reads the runtime's `defineStore` and nothing leaks
 /// into the page's globals. Other bare imports are bundled from `NODE_PATH` as esbuild
 /// finds them. esbuild also writes a source map (`--sourcemap=inline`, taken off the end of
-/// its output and registered with ``SourceMaps``), so errors name the module's own lines.
+/// its output), which ``bundle(path:sourceURL:)`` hands to the engine and ``SourceMaps``, so
+/// errors name the module's own lines.
 enum ModuleBundler {
     static let mappedModules = ["pinia", "vue", "@vue/reactivity"]
 
@@ -40,17 +41,29 @@ enum ModuleBundler {
 
     static let missingHint = "esbuild is not installed: ES modules (import/export) are bundled with it. Install it with `apt-get install esbuild` (Debian/Ubuntu; scripts/ensure-deps.sh does), or bundle the file yourself as an IIFE."
 
-    /// Bundles the module at `path` into one classic script.
+    /// Lines the wrapper puts before esbuild's output (the banner's).
+    static let bannerLines = 1
+
+    /// Bundles the module at `path` into one classic script, to be evaluated under `sourceURL`
+    /// (the name the page's stacks give it, which must not be `path` itself: see
+    /// ``SourceMaps``). esbuild's map is registered with ``SourceMaps`` under `sourceURL`, so
+    /// text the page prints is rewritten, and returned as a `ScriptLineMap` for the engine,
+    /// so what the engine reports (stops, errors, problems, traces) names the module's own
+    /// lines; `nil` when esbuild wrote no map.
     ///
     /// - Throws: ``BundleError``.
-    static func bundle(path: String) throws(BundleError) -> String {
-        try bundleWithMap(path: path, sourcesContent: false).code
+    static func bundle(path: String, sourceURL: String) throws(BundleError) -> (code: String, lineMap: ScriptLineMap?) {
+        let bundled = try bundleWithMap(path: path, sourcesContent: false)
+        guard let map = bundled.sourceMap else { return (bundled.code, nil) }
+        SourceMaps.shared.register(map, for: sourceURL, lineOffset: bannerLines, inputPath: path)
+        return (bundled.code, SourceMaps.shared.lineMap(for: sourceURL))
     }
 
     /// Bundles the module at `path`; also returns esbuild's own source map (version 3 JSON)
     /// of the result, its mappings shifted one line for the wrapper's first line, `nil` when
-    /// esbuild wrote none. `sourcesContent` embeds the sources in the map.
-    static func bundleWithMap(path: String, sourcesContent: Bool) throws(BundleError) -> (code: String, map: JSONValue?) {
+    /// esbuild wrote none, and the same map decoded for the unshifted output. `sourcesContent`
+    /// embeds the sources in the map.
+    static func bundleWithMap(path: String, sourcesContent: Bool) throws(BundleError) -> (code: String, map: JSONValue?, sourceMap: SourceMap?) {
         guard let esbuild = esbuildPath() else { throw .esbuildMissing }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: esbuild)
@@ -76,9 +89,10 @@ enum ModuleBundler {
         }
         var code = String(decoding: stdoutData, as: UTF8.self)
         var raw: JSONValue?
+        var decoded: SourceMap?
         if let taken = takeSourceMap(code) {
             code = taken.code
-            SourceMaps.shared.register(taken.map, for: path, lineOffset: 1) // the banner's line
+            decoded = taken.map
             raw = taken.json
         }
         // One generated line with no mappings (a leading `;`) for the banner.
@@ -86,7 +100,7 @@ enum ModuleBundler {
             members["mappings"] = .string(";" + mappings)
             raw = .object(members)
         }
-        return (banner + "\n" + code + footer + "\n", raw)
+        return (banner + "\n" + code + footer + "\n", raw, decoded)
     }
 
     static let sourceMapPrefix = "//# sourceMappingURL=data:application/json;base64,"

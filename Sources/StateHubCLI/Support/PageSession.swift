@@ -52,7 +52,11 @@ struct PageSession {
         for script in scripts {
             guard ModuleBundler.needsBundling(script) else { loaded.append(script); continue }
             do {
-                loaded.append(ScriptFile(path: script.path, source: try ModuleBundler.bundle(path: script.path)))
+                // Under a name of its own: the engine maps what it reports to the module's lines,
+                // and the CLI's text rewriting maps only what still names the bundle.
+                let sourceURL = script.path + "#bundle"
+                let bundled = try ModuleBundler.bundle(path: script.path, sourceURL: sourceURL)
+                loaded.append(ScriptFile(path: script.path, source: bundled.code, sourceURL: sourceURL, lineMap: bundled.lineMap))
             } catch {
                 Output.error(error.description)
                 report?.fail(kind: "bundle", printed: error.description)
@@ -64,7 +68,10 @@ struct PageSession {
         var recorder: TraceRecorder?
         let redactionReport = RedactionReport()
         if let path = options.trace {
-            do { recorder = try TraceRecorder(filePath: path, redactor: redaction.redactor(reporting: redactionReport)) } catch {
+            // Then places in text the page built (an action's failure stack) that still name a
+            // bundle are mapped to the module's lines, as they are on stderr.
+            let redactor = TraceRedactor.chain([redaction.redactor(reporting: redactionReport), { _, _, message in SourceMaps.shared.rewriteJSON(message) }])
+            do { recorder = try TraceRecorder(filePath: path, redactor: redactor) } catch {
                 throw CLIError.badArgument("cannot write the trace: \(error)").exit()
             }
         }
@@ -107,7 +114,7 @@ struct PageSession {
         for script in loaded {
             current.value = script.path
             do {
-                try await page.load(.init(path: script.path, source: script.source))
+                try await page.load(.init(path: script.sourceURL, source: script.source, lineMap: script.lineMap))
             } catch {
                 if case .bundle(_, let underlying) = error {
                     if let stop = (underlying as? EngineError)?.stop {

@@ -57,7 +57,7 @@ enum Report {
         let file = stop.sourceURL.flatMap { $0.isEmpty ? nil : $0 }
         return .object([
             "kind": .string(stop.kind.rawValue),
-            "file": file.map { .string(SourceMaps.shared.rewrite($0)) } ?? .null,
+            "file": file.map { .string(SourceMaps.shared.inputPath(of: $0)) } ?? .null,
             "line": stop.line.map { .number(Double($0)) } ?? .null,
             "function": stop.function.map(JSONValue.string) ?? .null,
             "seconds": .string(stop.seconds),

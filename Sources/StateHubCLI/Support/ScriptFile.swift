@@ -1,9 +1,22 @@
 import Foundation
+import JSEngine
 
 /// A script named on the command line, read whole.
 struct ScriptFile {
     let path: String
     let source: String
+    /// The name the page knows the script by: `path`, or `PATH#bundle` for an ES module
+    /// bundled with esbuild (``ModuleBundler``).
+    var sourceURL: String
+    /// Where a bundle's lines came from, for the engine.
+    var lineMap: ScriptLineMap?
+
+    init(path: String, source: String, sourceURL: String? = nil, lineMap: ScriptLineMap? = nil) {
+        self.path = path
+        self.source = source
+        self.sourceURL = sourceURL ?? path
+        self.lineMap = lineMap
+    }
 
     /// Fails on the first path that is missing, a folder or not readable, without reading
     /// any (for commands that read a file themselves, with their own size cap).
