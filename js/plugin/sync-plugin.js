@@ -1083,81 +1083,104 @@
   }
 
   // docs/PROTOCOL.md A.5.1 `actionParameters`: `"actionParameters":{...},` (or '') for a created store, so a trace
-  // hides `login(user, password)`'s password by position without being told.
+  // hides `login(user, password)`'s password by position without being told. An action whose list the scanner gives
+  // up on is left out and warned about: a trace would record its arguments in clear.
   function actionParametersMember(record) {
     let acts = actionNames(record), out = null;
     if (!acts) return '';
     for (let name in acts) {
-      let names = hasOwn.call(acts, name) && typeof acts[name] === 'function' ? parameterNames(acts[name]) : null;
-      if (names) (out || (out = {}))[name] = names;
+      if (!hasOwn.call(acts, name) || typeof acts[name] !== 'function') continue;
+      let names = parameterNames(acts[name]);
+      if (typeof names === 'string') {
+        warn('store ' + JSON.stringify(record.id) + ', action ' + JSON.stringify(name) + ': its parameter names could not be read (' + names +
+          '), so a trace cannot hide a secret argument by its name; hide it by position: statehub run --redact-argument ' +
+          record.id + '.' + name + ':INDEX (TraceRedaction.arguments in Swift)');
+      } else if (names.length) (out || (out = {}))[name] = names;
     }
     return out ? '"actionParameters":' + JSON.stringify(out) + ',' : '';
   }
 
+  // Captured when the plugin loads: a page that replaces it later cannot feed the scanner a made-up list.
+  const functionToString = Function.prototype.toString;
+  const MAX_PARAMETER_TEXT = 20000;
+
   // The declared parameter names of a function, from its source: a name (default dropped), "...name" for a rest
-  // parameter, null for a destructured one. A small tolerant scanner (strings, comments, nesting); null when it
-  // cannot be sure (native code, template literals with ${}, no parameters, anything unexpected).
+  // parameter, null for a destructured one; [] for none. A small scanner (strings, comments, nesting) that gives up
+  // — returning why, as a string — on anything it cannot be sure of: a regular expression (any `/` that is not a
+  // comment; a division is refused with it), an escape outside a string (`p\u0061ssword`), a template literal with
+  // `${}`, a head and list over MAX_PARAMETER_TEXT characters, a replaced Function.prototype.toString, native or
+  // bound code that declares parameters (fn.length > 0) without showing them, and any other unexpected text.
   function parameterNames(fn) {
     let src;
-    try { src = Function.prototype.toString.call(fn); } catch (_) { return null; }
-    if (typeof src !== 'string' || src.length > 200000) return null;
+    if (Function.prototype.toString !== functionToString) return 'Function.prototype.toString was replaced';
+    try { src = functionToString.call(fn); } catch (_) { return 'its source could not be read'; }
+    if (typeof src !== 'string') return 'its source could not be read';
+    const unexpected = 'text the scanner does not understand';
     let n = src.length, i = 0, depth = 0, seg = '', segs = [], c, quote, end;
-    // The head: up to the first '(' at depth 0 (method, function, arrow), or a lone name before '=>'.
-    let head = '';
-    for (; i < n; i++) {
-      c = src[i];
-      if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) {
-        end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
-        if (end < 0) return null;
-        i = src[i + 1] === '/' ? end : end + 1; head += ' '; continue;
+    // Skips the comment at i (src[i] === '/'), or returns false; -1 for one that never ends.
+    function comment() {
+      if (src[i + 1] !== '/' && src[i + 1] !== '*') return false;
+      end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
+      if (end < 0) return -1;
+      i = src[i + 1] === '/' ? end : end + 1;
+      return true;
+    }
+    // Skips the string or template literal at i, honouring escapes; a reason when it cannot.
+    function literal() {
+      for (quote = src[i], i++; i < n && src[i] !== quote; i++) {
+        if (src[i] === '\\') i++;
+        else if (quote === '`' && src[i] === '$' && src[i + 1] === '{') return 'a template literal with ${…} in the list';
       }
-      if (c === '"' || c === "'") { end = src.indexOf(c, i + 1); if (end < 0) return null; i = end; head += ' x '; continue; }
+      return i >= n ? unexpected : null;
+    }
+    // The head: up to the first '(' at depth 0 (method, function, arrow), or a lone name before '=>'.
+    let head = '', why;
+    for (; i < n; i++) {
+      if (i > MAX_PARAMETER_TEXT) return 'the parameter list is over ' + MAX_PARAMETER_TEXT + ' characters';
+      c = src[i];
+      if (c === '/') { why = comment(); if (why === -1) return unexpected; if (!why) return 'a regular expression or a division before the list'; head += ' '; continue; }
+      if (c === '\\') return 'an escape sequence in a name';
+      if (c === '"' || c === "'") { if ((why = literal())) return why; head += ' x '; continue; }
       if (c === '[') { depth++; continue; }
       if (c === ']') { depth--; continue; }
       if (depth > 0) continue;
       if (c === '(') break;
-      if (c === '{' || c === '`') return null;
+      if (c === '{' || c === '`') return unexpected;
       if (c === '=' && src[i + 1] === '>') {
         let m = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(head);
-        return m ? [m[1]] : null;
+        return m ? [m[1]] : unexpected;
       }
       head += c;
     }
-    if (i >= n || /^\s*class\b/.test(head)) return null;
+    if (i >= n) return unexpected;
+    if (/^\s*class\b/.test(head)) return [];
     for (i++, depth = 0; i < n; i++) {
+      if (i > MAX_PARAMETER_TEXT) return 'the parameter list is over ' + MAX_PARAMETER_TEXT + ' characters';
       c = src[i];
-      if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) {
-        end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
-        if (end < 0) return null;
-        i = src[i + 1] === '/' ? end : end + 1; seg += ' '; continue;
-      }
-      if (c === '"' || c === "'" || c === '`') {
-        for (quote = c, i++; i < n && src[i] !== quote; i++) {
-          if (src[i] === '\\') i++;
-          else if (quote === '`' && src[i] === '$' && src[i + 1] === '{') return null;
-        }
-        if (i >= n) return null;
-        seg += '""'; continue;
-      }
+      if (c === '/') { why = comment(); if (why === -1) return unexpected; if (!why) return 'a regular expression or a division in the list'; seg += ' '; continue; }
+      if (c === '\\') return 'an escape sequence in a name';
+      if (c === '"' || c === "'" || c === '`') { if ((why = literal())) return why; seg += '""'; continue; }
       if (c === '(' || c === '[' || c === '{') depth++;
       else if (c === ']' || c === '}') depth--;
       else if (c === ')') { if (depth === 0) break; depth--; }
       else if (c === ',' && depth === 0) { segs.push(seg); seg = ''; continue; }
-      if (depth < 0) return null;
+      if (depth < 0) return unexpected;
       seg += c;
     }
-    if (i >= n) return null;
+    if (i >= n) return unexpected;
     segs.push(seg);
     let names = [];
     for (let k = 0; k < segs.length; k++) {
       let p = segs[k].trim(), m;
-      if (p === '') { if (k === segs.length - 1 && k > 0) break; return null; }   // a trailing comma; `()` gives nothing
+      if (p === '') { if (k === segs.length - 1) break; return unexpected; }   // a trailing comma; `()` gives nothing
       if (p[0] === '{' || p[0] === '[') { names.push(null); continue; }
       if ((m = /^(\.\.\.)?\s*([A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)\s*(=[\s\S]*)?$/.exec(p))) names.push((m[1] ? '...' : '') + m[2]);
       else if (/^\.\.\.\s*[{[]/.test(p)) names.push(null);
-      else return null;
+      else return unexpected;
     }
-    return names.length ? names : null;
+    // Native or bound code shows `()` whatever it takes.
+    if (!names.length && fn.length > 0) return 'native or bound code, whose source shows no parameters';
+    return names;
   }
 
   function handleDispatchAction(msg, record, post) {
