@@ -19,7 +19,8 @@ struct StateHubCommand: AsyncParsableCommand {
     // files do (ArgumentParser's own usage errors would exit 64).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            // `run --dispatch` values reach ArgumentParser as one option (it is quadratic in repeats).
+            var command = try parseAsRoot(DispatchArguments.gather(Array(CommandLine.arguments.dropFirst())))
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -51,6 +51,10 @@ struct RunCommand: AsyncParsableCommand {
             help: ArgumentHelp("STORE.ACTION, optionally followed by its arguments as a JSON array (or STORE.ACTION(ARG, ...) with JSON arguments).", valueName: "STORE.ACTION ARGS_JSON"))
     var dispatchValues: [String] = []
 
+    /// Every `--dispatch` value, gathered before parsing (``DispatchArguments``).
+    @Option(name: .customLong("dispatch-list"), help: .hidden)
+    var dispatchList: String?
+
     @OptionGroup var page: PageOptions
 
     @Option(help: .hidden)
@@ -89,7 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         let filesAfterDispatch: [String]
         var options = page
         do {
-            (dispatches, filesAfterDispatch) = try PlannedDispatch.parse(dispatchValues)
+            (dispatches, filesAfterDispatch) = try PlannedDispatch.parse(try DispatchArguments.values(of: dispatchList) + dispatchValues)
             // `--timeout` was the dispatch limit before `--time-limit` covered everything.
             if let timeout {
                 _ = try PageOptions.seconds(timeout, option: "--timeout", maximum: 86_400)
@@ -102,15 +106,17 @@ struct RunCommand: AsyncParsableCommand {
         if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
             throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
         }
+        // Built once: each dispatch hands the guard a slice of it (a copy per dispatch was quadratic).
+        let callTexts = dispatches.map(\.callText)
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
-                                               dispatches: dispatches.map(\.callText))
+                                               dispatches: callTexts)
         let hub = session.page.hub
         var failed = false
         var stops = StopPrinter()
         for (position, planned) in dispatches.enumerated() {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
             let name = "\(planned.store).\(planned.action)"
-            session.guardian.dispatching(planned.callText, later: dispatches[(position + 1)...].map(\.callText))
+            session.guardian.dispatching(callTexts[position], later: callTexts[(position + 1)...])
             do {
                 let result = try await hub.dispatch(store: planned.store, action: planned.action, args: planned.arguments)
                 guard session.guardian.finishedDispatch() else { break }
@@ -299,7 +305,12 @@ struct PlannedDispatch {
             var called = false
             if let open = parts[1].firstIndex(of: "("), parts[1].hasSuffix(")"), open > parts[1].startIndex {
                 let inside = parts[1][parts[1].index(after: open) ..< parts[1].index(before: parts[1].endIndex)]
-                guard case .array(let array)? = try? JSONValue(parsing: "[" + inside + "]") else {
+                let parsed: JSONValue?
+                do { parsed = try JSONValue(parsing: "[" + inside + "]") } catch {
+                    if case .tooDeep(let maximum) = error.reason { throw tooDeep(parts[0], String(parts[1][..<open]), maximum: maximum) }
+                    parsed = nil
+                }
+                guard case .array(let array)? = parsed else {
                     if let fix = JavaScriptisms("[" + inside + "]") {
                         let call = "\(parts[0]).\(parts[1][..<open])(\(fix.rewritten.dropFirst().dropLast()))"
                         throw .badArgument("--dispatch \(target): \(fix.explanation). Write it as: --dispatch \(JavaScriptisms.shellQuoted(call))")
@@ -322,6 +333,8 @@ struct PlannedDispatch {
                 do {
                     guard case .array(let array) = try JSONValue(parsing: text) else { throw CLIError.badArgument("") }
                     arguments = array
+                } catch let error as JSONParseError where error.isTooDeep {
+                    throw tooDeep(parts[0], parts[1], maximum: JSONParsingOptions.defaultMaximumDepth)
                 } catch {
                     if let fix = JavaScriptisms(text) {
                         throw .badArgument("--dispatch \(target) \(text): \(fix.explanation). Write it as: --dispatch \(target) \(JavaScriptisms.shellQuoted(fix.rewritten))")
@@ -338,6 +351,12 @@ struct PlannedDispatch {
             result.append(PlannedDispatch(store: parts[0], action: parts[1], arguments: arguments))
         }
         return (result, files)
+    }
+
+    /// The refusal of arguments nested past the parser's cap, naming the depth (the array of
+    /// arguments is the first level; every array, object or value inside another adds one).
+    static func tooDeep(_ store: String, _ action: String, maximum: Int) -> CLIError {
+        .badArgument("the arguments of --dispatch \(store).\(action) nest deeper than \(maximum) levels, the most --dispatch reads (the array of arguments is level 1, and each array, object or value inside another adds one). Pass a flatter value, or build the deep one in the page")
     }
 
     /// A JSON array holding `text`: the value itself when it is JSON (`5` → `[5]`), else as a
@@ -376,4 +395,12 @@ enum DemoShell {
     static let allowedHosts = ["shop.example.com"]
     static let root = ShellDestination.web(url: "https://shop.example.com/", title: "Shop")
     static let initialData: JSONValue = ["apiBaseURL": "https://api.example.com", "userId": "u-42", "token": "demo-token", "locale": "en-US"]
+}
+
+extension JSONParseError {
+    /// Whether the text nests deeper than the parser reads.
+    var isTooDeep: Bool {
+        if case .tooDeep = reason { return true }
+        return false
+    }
 }

@@ -78,7 +78,7 @@ struct PageSession {
         let current = CurrentStep()
         let guardian = RunGuard(recorder: recorder, redactionReport: redactionReport, memoryLimit: memoryLimit, report: report, context: { current.value })
         // A file that fails ends the run before `run`'s dispatches: each is listed as skipped.
-        guardian.dispatching(nil, later: dispatches)
+        guardian.dispatching(nil, later: dispatches[...])
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.
         guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)

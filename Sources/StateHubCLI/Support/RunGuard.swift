@@ -18,7 +18,7 @@ final class RunGuard: Sendable {
     private let memoryWatch: Mutex<MemoryWatch?> = Mutex(nil)
     private let exiting = Mutex(false)
     /// `run`'s dispatch running now and those after it, for a run that ends in the middle.
-    private let plan = Mutex<(current: String?, later: [String])>((nil, []))
+    private let plan = Mutex<(current: String?, later: ArraySlice<String>)>((nil, []))
 
     init(recorder: TraceRecorder?, redactionReport: RedactionReport? = nil, memoryLimit: Int?, report: RunReport? = nil,
          context: @escaping @Sendable () -> String) {
@@ -93,7 +93,7 @@ final class RunGuard: Sendable {
     /// Records that `run` is about to dispatch `current` (`STORE.ACTION(ARGS)`; nil while
     /// the files load), with `later` still to come, so a run ended in the middle can say
     /// what it left undone.
-    func dispatching(_ current: String?, later: [String]) {
+    func dispatching(_ current: String?, later: ArraySlice<String>) {
         plan.withLock { $0 = (current, later) }
     }
 
