@@ -33,6 +33,12 @@ struct PageSession {
         let initialData: JSONValue
         let scripts: [ScriptFile]
         var redaction = extraRedaction
+        // Before anything: under a low `ulimit -v` JavaScriptCore aborts with no message.
+        if let problem = AddressSpaceLimit.problem() {
+            Output.error(problem)
+            report?.fail(kind: "setup", printed: problem)
+            throw ExitCode(1)
+        }
         do {
             timeLimit = try options.timeLimitDuration()
             wallLimit = try options.wallLimitDuration()
