@@ -52,4 +52,31 @@ struct StopKindJSONTests {
             #expect((failed["stop"] as? [String: Any])?["kind"] as? String == stopKind, "\(failed)")
         }
     }
+
+    /// Issue 12 item 6: an `await` loop a dispatched action started named no page file (the
+    /// turn enters through the plugin, and the held thread's stack cannot be read). The run
+    /// now names the file that defined the dispatched store, in the printed stop and in
+    /// `error.stop.file` (a bundled module by its own path); the line stays unknown.
+    @Test(arguments: ["loops.js", "loops.mjs"])
+    func anAwaitLoopStartedByADispatchNamesItsStoresFile(name: String) throws {
+        let source = (name.hasSuffix(".mjs") ? "import { defineStore } from 'pinia'\n" : "") + """
+            const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {
+              inc() { this.n++ },
+              async spinAwait() { for (;;) { await null } },
+            } });
+            useS();
+            """
+        let file = try StateHubBinary.script(source, named: name)
+        let result = try StateHubBinary.run(["run", file.path, "--time-limit", "0.5", "--dispatch", "s.spinAwait()", "--dispatch", "s.inc()", "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("\(file.path): stopped after "), "\(result.stderr)")
+        #expect(result.stderr.contains("in dispatch s.spinAwait (the file that defines its store"), "\(result.stderr)")
+        let error = try #require(try JSONOutputTests.object(result)["error"] as? [String: Any], "\(result.stdout)")
+        #expect(error["kind"] as? String == "unresponsive", "\(error)")
+        #expect(error["file"] as? String == file.path, "\(error)")
+        let stop = try #require(error["stop"] as? [String: Any], "\(error)")
+        #expect(stop["kind"] as? String == "unstoppable", "\(stop)")
+        #expect(stop["file"] as? String == file.path, "\(stop)")
+        #expect(stop["line"] is NSNull, "\(stop)")
+    }
 }

@@ -117,6 +117,7 @@ struct RunCommand: AsyncParsableCommand {
         var stops = StopPrinter()
         for (position, planned) in dispatches.enumerated() {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
+            session.current.file = session.storeFiles[planned.store]
             let name = "\(planned.store).\(planned.action)"
             session.guardian.dispatching(callTexts[position], later: callTexts[(position + 1)...])
             do {

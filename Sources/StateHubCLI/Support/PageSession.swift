@@ -22,6 +22,9 @@ struct PageSession {
     let current: CurrentStep
     /// `run --json`'s object, printed on every way the process exits.
     let report: RunReport?
+    /// The file that defined each store, read once the files have loaded: the place a stop
+    /// names when it cannot read the stack (an `await` loop a dispatched action started).
+    var storeFiles: [String: String] = [:]
 
     /// Validates the options, reads the files, builds the page and runs the files.
     static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction(),
@@ -102,7 +105,14 @@ struct PageSession {
                 shell: shell,
                 onConsole: ConsolePrinter.handler,
                 onUnresponsive: { activity in
-                    guardian.exit(1, kind: "unresponsive", message: current.describeUnresponsive(activity, timeLimit: timeLimit))
+                    let (message, file) = current.describeUnresponsive(activity, timeLimit: timeLimit)
+                    if let file {
+                        // The engine's stop names no file here: `--json`'s error.stop takes this one.
+                        var failure = RunReport.Failure(kind: "unresponsive", printed: message)
+                        failure.file = file
+                        report?.fail(failure)
+                    }
+                    guardian.exit(1, kind: "unresponsive", message: message)
                 }))
         } catch {
             guardian.exit(1, kind: "setup", message: "statehub: \(error)")
@@ -115,7 +125,7 @@ struct PageSession {
         }
         current.engine = page.engine
         // Past the wall limit, so that limit's message (which says what was pending) comes first.
-        let session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: wallLimit + .seconds(5),
+        var session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: wallLimit + .seconds(5),
                                   recorder: recorder, shell: shell, current: current, report: report)
         for script in loaded {
             current.value = script.path
@@ -135,6 +145,7 @@ struct PageSession {
             await session.failOnUnhandled()
         }
         current.value = files.last ?? "statehub"
+        if !options.bare { session.storeFiles = await Suggestions.storeFiles(page.engine) }
         return session
     }
 
@@ -220,6 +231,7 @@ struct PageSession {
 final class CurrentStep: Sendable {
     private let state = Mutex("statehub")
     private let page = Mutex<JavaScriptEngine?>(nil)
+    private let storeFile = Mutex<String?>(nil)
     var value: String {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
@@ -227,6 +239,11 @@ final class CurrentStep: Sendable {
     var engine: JavaScriptEngine? {
         get { page.withLock { $0 } }
         set { page.withLock { $0 = newValue } }
+    }
+    /// The file that defined the store of the dispatch running (``PageSession/storeFiles``).
+    var file: String? {
+        get { storeFile.withLock { $0 } }
+        set { storeFile.withLock { $0 = newValue } }
     }
 
     /// `STEP: stopped after N s (--wall-limit): …` naming what was still running or pending.
@@ -243,10 +260,15 @@ final class CurrentStep: Sendable {
         return head + "; the page was idle, waiting for an answer"
     }
 
-    /// `STEP: stopped after N s: …` for a turn the engine reported it cannot stop.
-    func describeUnresponsive(_ activity: EngineActivity.Snapshot, timeLimit: Duration) -> String {
-        let place = activity.entry.flatMap { $0.hasPrefix("statehub:") ? nil : $0 } ?? value
-        return "\(place): stopped after \((activity.busyFor ?? timeLimit).tenthsText): one turn of the page ran past the time limit of \(timeLimit.secondsText)"
+    /// `FILE: stopped after N s: …` for a turn the engine reported it cannot stop, and the
+    /// file named when it is the dispatched store's (the engine names none: a dispatch enters
+    /// the page through the plugin, and the held thread's stack cannot be read).
+    func describeUnresponsive(_ activity: EngineActivity.Snapshot, timeLimit: Duration) -> (message: String, file: String?) {
+        let entry = activity.entry.flatMap { $0.hasPrefix("statehub:") ? nil : $0 }
+        let storeFile = entry == nil ? file : nil
+        let head = "\(entry ?? storeFile ?? value): stopped after \((activity.busyFor ?? timeLimit).tenthsText): one turn of the page ran past the time limit of \(timeLimit.secondsText)"
             + " without calling anything the limit can stop at: microtasks that keep queueing microtasks (an await loop, a promise chain that re-queues itself)"
+        guard let storeFile else { return (head, nil) }
+        return (head + ", in \(value) (the file that defines its store; the loop may be in code it calls, and no line can be read while the loop holds the page)", storeFile)
     }
 }

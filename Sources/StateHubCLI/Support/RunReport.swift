@@ -141,7 +141,10 @@ final class RunReport: Sendable {
             case "stopped": problems.first(where: { $0.stop != nil })?.stop
             default: ScriptStop?.none
             }
-            snapshot.failure?.stop = recorded.map(Report.json)
+            // An unstoppable turn's stop names no file; the run may know the dispatched store's.
+            var stop = recorded
+            if let file = snapshot.failure?.file, stop != nil, stop?.sourceURL?.isEmpty ?? true { stop?.sourceURL = file }
+            snapshot.failure?.stop = stop.map(Report.json)
         }
         var object = JSONValue.ObjectMembers()
         object["ok"] = .bool(ok && snapshot.failure == nil)

@@ -4,18 +4,44 @@ import StateHub
 /// Errors about names, with what exists and the nearest name ("did you mean").
 enum Suggestions {
     /// Loaded after the runtime: remembers every `defineStore` id, so a store defined but
-    /// never created (no `useStore()` yet) can be told apart from a typo.
+    /// never created (no `useStore()` yet) can be told apart from a typo, and where it was
+    /// defined (`__statehubStoreSites`: id → `URL:LINE:COLUMN` of the first frame outside
+    /// StateHub's scripts), so a stop that cannot read the stack can name the store's file.
     static let definedStoresScript = """
         (function () {
           if (typeof globalThis.defineStore !== 'function') return;
           var define = globalThis.defineStore, ids = globalThis.__statehubDefinedStores = [];
+          var sites = globalThis.__statehubStoreSites = {};
+          function site() {
+            var frames = String(new Error().stack || '').split('\\n');
+            for (var i = 0; i < frames.length; i++) {
+              var at = frames[i].indexOf('@'), place = at >= 0 ? frames[i].slice(at + 1) : frames[i];
+              if (place.indexOf('statehub:') !== 0 && /:[0-9]+:[0-9]+$/.test(place)) return place;
+            }
+            return null;
+          }
           globalThis.defineStore = function (idOrOptions) {
             var id = typeof idOrOptions === 'string' ? idOrOptions : (idOrOptions && idOrOptions.id);
-            if (typeof id === 'string' && ids.indexOf(id) < 0) ids.push(id);
+            if (typeof id === 'string' && ids.indexOf(id) < 0) {
+              ids.push(id);
+              try { sites[id] = site(); } catch (e) {}
+            }
             return define.apply(this, arguments);
           };
         })();
         """
+
+    /// The file that defined each store (`defineStore`), as the CLI prints files (a bundled
+    /// module's own path), from what ``definedStoresScript`` recorded.
+    static func storeFiles(_ engine: JavaScriptEngine) async -> [String: String] {
+        guard case .object(let sites)? = try? await engine.evaluate("globalThis.__statehubStoreSites || {}") else { return [:] }
+        var files: [String: String] = [:]
+        for (id, site) in sites {
+            guard let site = site.stringValue, let place = RunReport.Failure.leadingPlace(SourceMaps.shared.rewrite(site)) else { continue }
+            files[id.string] = place.file
+        }
+        return files
+    }
 
     static func explain(_ error: StateHubError, hub: GlobalStateHub, engine: JavaScriptEngine, timeLimit: Duration) async -> String {
         switch error {
