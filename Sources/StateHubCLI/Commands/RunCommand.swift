@@ -31,8 +31,9 @@ struct RunCommand: AsyncParsableCommand {
             action, timer or microtask leaves the page usable: the stop is printed and the \
             later dispatches run. A run that ends in the middle prints each dispatch it did \
             not run as skipped (⤼ STORE.ACTION(ARGS) skipped: …), and lists it in --json. \
-            JavaScriptCore needs about 6 GiB of address space (5 GiB with JSC_useJIT=0): under \
-            a lower `ulimit -v` the run exits 1 naming the limit before it starts an engine.
+            A run needs 7 GiB of address space (6 GiB with JSC_useJIT=0; JavaScriptCore \
+            reserves it): under a lower `ulimit -v` the run exits 1 naming the limit before it \
+            starts an engine.
 
             Exit status: 0; 1 if a script throws or is stopped, a promise rejection is \
             unhandled, a timer callback throws, a dispatch fails, a mirror differs from the \

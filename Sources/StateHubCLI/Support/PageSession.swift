@@ -36,12 +36,6 @@ struct PageSession {
         let initialData: JSONValue
         let scripts: [ScriptFile]
         var redaction = extraRedaction
-        // Before anything: under a low `ulimit -v` JavaScriptCore aborts with no message.
-        if let problem = AddressSpaceLimit.problem() {
-            Output.error(problem)
-            report?.fail(kind: "setup", printed: problem)
-            throw ExitCode(1)
-        }
         do {
             timeLimit = try options.timeLimitDuration()
             wallLimit = try options.wallLimitDuration()
@@ -57,6 +51,13 @@ struct PageSession {
             }
             scripts = try ScriptFile.readAll(files)
         } catch let error as CLIError { throw error.exit() }
+        // Once arguments and files are known good (they exit 2 first), before esbuild or an
+        // engine starts: under a low `ulimit -v` JavaScriptCore aborts with no message.
+        if let problem = AddressSpaceLimit.problem() {
+            Output.error(problem)
+            report?.fail(kind: "setup", printed: problem)
+            throw ExitCode(1)
+        }
         var loaded: [ScriptFile] = []
         for script in scripts {
             guard ModuleBundler.needsBundling(script) else { loaded.append(script); continue }
