@@ -66,7 +66,10 @@ final class SourceMaps: Sendable {
         let entries = entries.withLock { $0 }
         guard !entries.isEmpty else { return text }
         var result = text
-        for (name, entry) in entries where result.contains(name + ":") {
+        // Longest name first, each only as a whole file token (``startsAToken(after:)``): `b.mjs#bundle:`
+        // is not the end of `ab.mjs#bundle:17:24` nor of `sub/b.mjs#bundle:3`, and `ace.mjs#bundle`
+        // cannot be read inside `sp ace.mjs#bundle`, which is mapped (and so gone) first.
+        for (name, entry) in entries.sorted(by: { $0.key.count > $1.key.count }) where result.contains(name + ":") {
             result = Self.rewrite(result, path: name, entry.map, lineOffset: entry.lineOffset, inputPath: entry.inputPath, json: json)
         }
         return result
@@ -79,7 +82,7 @@ final class SourceMaps: Sendable {
         while let found = rest.range(of: marker) {
             out += rest[..<found.lowerBound]
             var cursor = found.upperBound
-            guard let lineNumber = number(in: rest, at: cursor) else {
+            guard startsAToken(after: out.last), let lineNumber = number(in: rest, at: cursor) else {
                 out += rest[found]
                 rest = rest[found.upperBound...]
                 continue
@@ -106,6 +109,14 @@ final class SourceMaps: Sendable {
             rest = rest[cursor...]
         }
         return out + rest
+    }
+
+    /// Whether a file name may start after `previous` (the text's start, a space, `@`, `(`, a
+    /// quote…): not after a letter, digit or path character, where it would be the end of a
+    /// longer name.
+    private static func startsAToken(after previous: Character?) -> Bool {
+        guard let previous else { return true }
+        return !(previous.isLetter || previous.isNumber || "/\\._-~+".contains(previous))
     }
 
     private static func number(in text: Substring, at start: Substring.Index) -> (value: Int, end: Substring.Index)? {
