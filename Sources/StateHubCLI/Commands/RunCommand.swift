@@ -139,7 +139,8 @@ struct RunCommand: AsyncParsableCommand {
                 guard session.guardian.finishedDispatch() else { break }
                 failed = true
                 if case .stopped(let store, let action, _, _) = error { stops.printedByDispatch("\(store).\(action)") }
-                let text = await Suggestions.explain(error, hub: hub, engine: session.page.engine, timeLimit: session.timeLimit)
+                let stop = Self.stop(of: error, in: hub.problems)
+                let text = await Suggestions.explain(error, hub: hub, engine: session.page.engine, timeLimit: session.timeLimit, stop: stop)
                 var stack: String?
                 if case .actionThrew(_, _, let failure) = error, !failure.stack.isEmpty {
                     stack = failure.stack.split(separator: "\n").map { "    at \($0)" }.joined(separator: "\n")
@@ -148,8 +149,8 @@ struct RunCommand: AsyncParsableCommand {
                 if let stack { Output.error(stack) }
                 if let report {
                     var failure = RunReport.Failure(kind: error.isStop ? "stopped" : "dispatch", printed: "\(name) failed: \(text)" + (stack.map { "\n" + $0 } ?? ""))
-                    failure.locate(in: error)
-                    failure.stop = Self.stop(of: error, in: hub.problems).map(Report.json)
+                    failure.locate(in: error, stop: stop)
+                    failure.stop = stop.map(Report.json)
                     var entry: JSONValue.ObjectMembers = ["dispatch": .string(name), "ok": false, "error": .string(SourceMaps.shared.rewrite(text)), "kind": .string(failure.kind)]
                     if let file = failure.file { entry["file"] = .string(file) }
                     if let line = failure.line { entry["line"] = .number(Double(line)) }
@@ -257,21 +258,24 @@ extension HubProblem {
 }
 
 extension RunReport.Failure {
-    /// Takes the file and line from the error when the printed text did not start with them:
-    /// the first frame of a thrown error's stack, or the place a stop names.
-    mutating func locate(in error: StateHubError) {
-        guard file == nil else { return }
-        var candidate: String?
+    /// Takes the file and line from the error's own data, not the printed text (a file name
+    /// may hold spaces and `:7 `): the place a stop names, or the first frame of a thrown
+    /// error's stack read from its end.
+    mutating func locate(in error: StateHubError, stop: ScriptStop?) {
         switch error {
         case .actionThrew(_, _, let failure):
-            candidate = failure.stack.split(separator: "\n").first.map { frame in String(frame.split(separator: "@").last ?? frame) }
-        case .stopped(_, _, _, let reason):
-            candidate = Report.location(in: reason)
+            guard let frame = failure.stack.split(separator: "\n").first else { return }
+            // `function@FILE:LINE:COLUMN`: a function name holds no `@`, a path may.
+            let site = frame.firstIndex(of: "@").map { String(frame[frame.index(after: $0)...]) } ?? String(frame)
+            guard let place = Self.trailingPlace(SourceMaps.shared.rewrite(site)) else { return }
+            (file, line, column) = (place.file, place.line, place.column)
+        case .stopped:
+            guard let stop else { return }
+            (file, line, column) = (nil, nil, nil)
+            place(file: stop.sourceURL, line: stop.line, column: nil)
         default:
             break
         }
-        guard let candidate, let place = Self.leadingPlace(SourceMaps.shared.rewrite(candidate)) else { return }
-        (file, line, column) = (place.file, place.line, place.column)
     }
 }
 

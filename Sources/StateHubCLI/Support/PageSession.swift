@@ -156,7 +156,7 @@ struct PageSession {
         do {
             try await page.engine.waitUntilIdle(timeout: idleLimit)
         } catch let error as JavaScriptError {
-            fail(ConsolePrinter.describe(error), kind: "uncaughtException")
+            fail(error, kind: "uncaughtException")
         } catch {
             fail(Report.describe(error, file: nil, timeLimit: timeLimit, source: nil), kind: Report.kind(of: error))
         }
@@ -204,15 +204,25 @@ struct PageSession {
         switch first.kind {
         case .unhandledRejection:
             error.message = "unhandled promise rejection: " + error.message
-            fail(ConsolePrinter.describe(error), kind: "unhandledRejection")
+            fail(error, kind: "unhandledRejection")
         case .uncaughtException:
             error.message = "uncaught exception: " + error.message
-            fail(ConsolePrinter.describe(error), kind: "uncaughtException")
+            fail(error, kind: "uncaughtException")
         case .timeLimitExceeded:
             let (printed, stop) = describeStop(first)
             report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
             fail(printed, kind: "stopped")
         }
+    }
+
+    /// Prints `error`, exits 1; `--json`'s error takes its file, line and column from the
+    /// error's own fields (a file name may hold spaces and `:7 `).
+    private func fail(_ error: JavaScriptError, kind: String) -> Never {
+        let printed = ConsolePrinter.describe(error)
+        var failure = RunReport.Failure(kind: kind, printed: SourceMaps.shared.rewrite(printed))
+        failure.place(file: error.sourceURL, line: error.line, column: error.column)
+        report?.fail(failure)
+        fail(printed, kind: kind)
     }
 
     /// Prints `message`, closes the trace, prints the `--json` object and exits 1.

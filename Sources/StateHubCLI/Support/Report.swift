@@ -8,7 +8,8 @@ enum Report {
     /// - Parameters:
     ///   - file: the script being evaluated, when the failure happened at its top level.
     ///   - source: its text, to recognise an ES module behind a raw syntax error.
-    static func describe(_ error: any Error, file: String?, timeLimit: Duration, source: String?) -> String {
+    ///   - stop: the engine's data about a stopped dispatch, whose own file and line are named.
+    static func describe(_ error: any Error, file: String?, timeLimit: Duration, source: String?, stop: ScriptStop? = nil) -> String {
         if let engineError = error as? EngineError, case .executionTimeLimitExceeded = engineError {
             return stopped(engineError, file: file, timeLimit: timeLimit)
         }
@@ -21,7 +22,8 @@ enum Report {
             return ConsolePrinter.describe(error)
         }
         if let error = error as? StateHubError, case .stopped(let store, let action, _, let reason) = error {
-            return "\(location(in: reason) ?? "\(store).\(action)"): stopped after \(timeLimit.secondsText) (\(store).\(action) ran past the time limit; --time-limit changes it). The page is still usable."
+            let place = stop.flatMap(Self.place(of:)) ?? location(in: reason) ?? "\(store).\(action)"
+            return "\(place): stopped after \(timeLimit.secondsText) (\(store).\(action) ran past the time limit; --time-limit changes it). The page is still usable."
         }
         return "statehub: \(error)"
     }
@@ -64,9 +66,20 @@ enum Report {
         ])
     }
 
-    /// A `FILE:LINE` (or `FILE:LINE:COLUMN`) the engine put in its description, if any:
-    /// the first word that has a `:` followed by digits.
+    /// `FILE:LINE` of a stop, from its own fields (the module's path for a bundle), or `nil`
+    /// when it names no file or line.
+    static func place(of stop: ScriptStop) -> String? {
+        guard let file = stop.sourceURL, !file.isEmpty, let line = stop.line else { return nil }
+        return "\(SourceMaps.shared.inputPath(of: file)):\(line)"
+    }
+
+    /// A `FILE:LINE` (or `FILE:LINE:COLUMN`) the engine put in its description, if any: the
+    /// one the text starts with (a file name may hold spaces and `:7 `), else the first word
+    /// that has a `:` followed by digits.
     static func location(in text: String) -> String? {
+        if let place = RunReport.Failure.leadingPlace(text) {
+            return "\(place.file):\(place.line)" + (place.column.map { ":\($0)" } ?? "")
+        }
         for word in text.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" || $0 == "," }) {
             var candidate = Substring(word)
             if candidate.hasSuffix(":") { candidate = candidate.dropLast() }

@@ -52,16 +52,60 @@ final class RunReport: Sendable {
             return .object(object)
         }
 
-        /// `FILE:LINE[:COLUMN]` when the text starts with one followed by `: ` (or ends there).
+        /// `FILE:LINE[:COLUMN]` when the text starts with one followed by `: ` (or ends there):
+        /// the first `:LINE[:COLUMN]` so followed ends the file, so a name with spaces or with
+        /// `:7 ` inside (`sp ace:7 é.mjs:5: …`) is read whole; none after the first `: `.
         static func leadingPlace(_ text: String) -> (file: String, line: Int, column: Int?)? {
-            let head = text.split(separator: " ", maxSplits: 1).first.map(String.init) ?? text
-            guard head.hasSuffix(":") || head == text else { return nil }
-            let parts = head.split(separator: ":", omittingEmptySubsequences: false).filter { !$0.isEmpty }
-            guard parts.count >= 2 else { return nil }
-            let numbers = parts.reversed().prefix(while: { $0.allSatisfy(\.isNumber) }).reversed().compactMap { Int($0) }
-            guard (1...2).contains(numbers.count), numbers.count < parts.count else { return nil }
+            let head = text[..<(text.firstIndex(of: "\n") ?? text.endIndex)]
+            var index = head.startIndex
+            while let colon = head[index...].firstIndex(of: ":") {
+                index = head.index(after: colon)
+                // Past the first `: ` the text is a message, not a file (`w.spin failed: …`).
+                if index < head.endIndex, head[index] == " " { return nil }
+                guard colon > head.startIndex, let line = digits(head, from: index) else { continue }
+                var end = line.end
+                var column: Int?
+                if end < head.endIndex, head[end] == ":", let second = digits(head, from: head.index(after: end)) {
+                    column = second.value
+                    end = second.end
+                }
+                guard end == head.endIndex || head[end...].hasPrefix(": ") else { continue }
+                return (String(head[..<colon]), line.value, column)
+            }
+            return nil
+        }
+
+        /// `FILE:LINE[:COLUMN]` read from the end of `frame` (a stack frame `function@FILE:LINE:COLUMN`
+        /// with the function already cut off, or a place): any file name is read whole.
+        static func trailingPlace(_ frame: String) -> (file: String, line: Int, column: Int?)? {
+            let parts = frame.split(separator: ":", omittingEmptySubsequences: false)
+            let numbers = parts.reversed().prefix(2).prefix(while: { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }).reversed().compactMap { Int($0) }
+            guard !numbers.isEmpty, numbers.count < parts.count else { return nil }
             let file = parts.dropLast(numbers.count).joined(separator: ":")
+            guard !file.isEmpty else { return nil }
             return (file, numbers[0], numbers.count == 2 ? numbers[1] : nil)
+        }
+
+        /// Takes the place from data the engine gave (an error's or a stop's own file and line),
+        /// never from printed text; a place in a bundle goes through its source map.
+        mutating func place(file: String?, line: Int?, column: Int?) {
+            guard let file, !file.isEmpty, let line else { return }
+            if file != SourceMaps.shared.inputPath(of: file) {
+                // Still a bundle's line (the engine maps most): the map names the module's place.
+                let mapped = SourceMaps.shared.rewrite("\(file):\(line)" + (column.map { ":\($0)" } ?? ""))
+                if let place = Self.trailingPlace(mapped), !mapped.contains("bundle wrapper") {
+                    (self.file, self.line, self.column) = (place.file, place.line, place.column)
+                }
+                return
+            }
+            (self.file, self.line, self.column) = (file, line, column)
+        }
+
+        private static func digits(_ text: Substring, from start: Substring.Index) -> (value: Int, end: Substring.Index)? {
+            var end = start
+            while end < text.endIndex, text[end].isASCII, text[end].isNumber { end = text.index(after: end) }
+            guard end > start, let value = Int(text[start ..< end]) else { return nil }
+            return (value, end)
         }
     }
 

@@ -43,7 +43,7 @@ enum Suggestions {
         return files
     }
 
-    static func explain(_ error: StateHubError, hub: GlobalStateHub, engine: JavaScriptEngine, timeLimit: Duration) async -> String {
+    static func explain(_ error: StateHubError, hub: GlobalStateHub, engine: JavaScriptEngine, timeLimit: Duration, stop: ScriptStop? = nil) async -> String {
         switch error {
         case .unknownStore(let store):
             let hosted = hub.storeIDs.sorted()
@@ -61,7 +61,7 @@ enum Suggestions {
             let actions = (try? await engine.evaluate(script))?.arrayValue?.compactMap(\.stringValue).sorted() ?? []
             return "store \"\(store)\" has no action \"\(action)\"" + listing("actions", actions, nearest: action)
         case .stopped:
-            return Report.describe(error, file: nil, timeLimit: timeLimit, source: nil)
+            return Report.describe(error, file: nil, timeLimit: timeLimit, source: nil, stop: stop)
         default:
             return String(describing: error).cutLine()
         }
