@@ -60,7 +60,10 @@ struct SourceMapBoundaryTests {
             let dispatches = try #require(try JSONOutputTests.object(result)["dispatches"] as? [[String: Any]], "\(result.stdout)")
             let stack = try #require(dispatches.first?["stack"] as? String, "\(dispatches)")
             #expect(stack.contains("ab.mjs:10:"), "run \(run): \(stack)")
-            for text in [result.stderr, stack] {
+            // `--json`'s error.details too (it named `ab.mjs#bundle:17:24`; hostile review 4).
+            let details = try #require((try JSONOutputTests.object(result)["error"] as? [String: Any])?["details"] as? String, "\(result.stdout)")
+            #expect(details.contains("ab.mjs:10:"), "run \(run): \(details)")
+            for text in [result.stderr, stack, details] {
                 #expect(!text.contains("#bundle"), "run \(run): \(text.prefix(900))")
                 #expect(!text.contains("bundle wrapper"), "run \(run): \(text.prefix(900))")
             }

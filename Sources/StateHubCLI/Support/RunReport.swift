@@ -26,9 +26,12 @@ final class RunReport: Sendable {
         /// For a stop: what ran away, where, after how long (the engine's ``ScriptStop``).
         var stop: JSONValue?
 
-        /// Reads `FILE:LINE[:COLUMN]: ` off the front of the printed text (after source maps).
-        init(kind: String, printed text: String) {
+        /// Reads `FILE:LINE[:COLUMN]: ` off the front of the printed text, mapped here (again, if
+        /// the caller did: a mapped place names no bundle) so neither `message` nor `details`
+        /// ever names a bundle's line (`FILE.mjs#bundle:17:24`).
+        init(kind: String, printed: String) {
             self.kind = kind
+            let text = SourceMaps.shared.rewrite(printed)
             let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
             message = lines.first.map(String.init) ?? text
             details = lines.count > 1 ? String(lines[1]) : nil
