@@ -104,6 +104,22 @@ struct SecretTests {
         #expect(show.stdout.contains(#"auth.setToken("[redacted]")"#), "\(show.stdout)")
     }
 
+    /// Hostile review (session 14) 5: the scanner's give-up warning reached stderr only, never
+    /// `--json`'s diagnostics, so a machine reading the object could not know the trace held
+    /// an argument in clear.
+    @Test func theScannersWarningIsADiagnosticInJSON() throws {
+        let file = try StateHubBinary.script("defineStore('r', { state: () => ({ n: 0 }), actions: { login(user, password = /x/) {} } })();", named: "re.js")
+        let run = try StateHubBinary.run(["run", file.path, "--dispatch", #"r.login("u", "p")"#, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let diagnostics = try #require(try JSONOutputTests.object(run)["diagnostics"] as? [String], "\(run.stdout)")
+        #expect(diagnostics.contains { $0.hasPrefix("[StateHubSync] store \"r\", action \"login\": its parameter names could not be read") && $0.contains("--redact-argument r.login:INDEX") },
+                "\(diagnostics)")
+        // A script's own console.warn stays out.
+        let own = try StateHubBinary.script("console.warn('mine')", named: "own.js")
+        let quiet = try StateHubBinary.run(["run", own.path, "--json"])
+        #expect((try JSONOutputTests.object(quiet)["diagnostics"] as? [String]) == [], "\(quiet.stdout)")
+    }
+
     /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets
     /// written as prose (`token=…`, `password: …`, `Authorization: Bearer …`) in a page's
     /// `error` message, in an exception's text and in a stop, leaked.

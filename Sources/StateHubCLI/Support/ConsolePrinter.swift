@@ -5,10 +5,17 @@ import JSEngine
 enum ConsolePrinter {
     static let handler: @Sendable (ConsoleMessage) -> Void = { message in
         switch message.level {
-        case .warn, .error: Output.consoleError(message.text)
+        // The sync plugin's own warnings (the one prefix it reports with: a trace that
+        // cannot hide an argument, a message it dropped) are the run's diagnostics, in
+        // `--json` too; a script's own output is not.
+        case .warn, .error:
+            if message.text.hasPrefix(pluginPrefix) { Output.error(message.text) } else { Output.consoleError(message.text) }
         case .log, .info, .debug: Output.line(message.text)
         }
     }
+
+    /// What every warning of the sync plugin starts with (js/plugin/sync-plugin.js, `warn`).
+    static let pluginPrefix = "[StateHubSync] "
 
     /// `FILE:LINE:COLUMN: message` then the stack, the form editors jump to.
     static func describe(_ error: JavaScriptError) -> String {
