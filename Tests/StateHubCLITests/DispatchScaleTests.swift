@@ -40,6 +40,22 @@ struct DispatchScaleTests {
         }
     }
 
+    /// Hostile review (session 14) 8: a `--dispatch-list` typed by hand silently dropped the
+    /// user's `--dispatch` (either order). Only the gatherer writes it: typed, it is refused.
+    @Test func aTypedDispatchListIsRefused() throws {
+        let file = try StateHubBinary.script("const useC = defineStore('c', { state: () => ({ n: 0 }), actions: { add(k) { this.n += k } } }); useC();", named: "list.js")
+        for arguments in [["--dispatch-list", #"["c.add(1)"]"#, "--dispatch", "c.add(2)"],
+                          ["--dispatch", "c.add(2)", "--dispatch-list", #"["c.add(1)"]"#],
+                          [#"--dispatch-list=["c.add(1)"]"#],
+                          ["--dispatch-list", #"["c.add(1)"]"#]] {
+            let result = try StateHubBinary.run(["run", file.path] + arguments + ["--json"])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--dispatch-list is written by statehub itself from --dispatch"), "\(arguments): \(result.stderr)")
+            let error = try #require(try JSONOutputTests.object(result)["error"] as? [String: Any], "\(result.stdout)")
+            #expect(error["kind"] as? String == "usage", "\(error)")
+        }
+    }
+
     /// The real binary: 2,000 dispatches all run, in order.
     @Test func twoThousandDispatchesRun() throws {
         let file = try StateHubBinary.script("const useC = defineStore('c', { state: () => ({ n: 0 }), actions: { add(k) { this.n = this.n * 0 + k + 1 } } }); useC();", named: "many.js")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSEngine
+import Synchronization
 
 /// `run`'s `--dispatch` values, gathered before ArgumentParser reads the command line.
 ///
@@ -20,6 +21,10 @@ enum DispatchArguments {
     /// itself; `--` ends the options, and what follows is left as it is. Other commands'
     /// arguments are returned unchanged. O(total length of the arguments).
     static func gather(_ arguments: [String]) -> [String] {
+        if arguments.first == "run" {
+            let typed = arguments.prefix(while: { $0 != "--" }).contains { $0 == listOption || $0.hasPrefix(listOption + "=") }
+            typedByUser.withLock { $0 = typed }
+        }
         guard arguments.first == "run", arguments.contains(where: { $0 == dispatchOption || $0.hasPrefix(dispatchOption + "=") }) else {
             return arguments
         }
@@ -54,8 +59,16 @@ enum DispatchArguments {
         return kept
     }
 
-    /// The values ``gather(_:)`` put in `--dispatch-list`, in order.
+    /// Whether the command line ``gather(_:)`` read had a `--dispatch-list` of its own: only
+    /// the gatherer may write one (a typed one would be merged with, or dropped for, the
+    /// gathered `--dispatch` values), so `run` refuses it.
+    private static let typedByUser = Mutex(false)
+
+    /// The values ``gather(_:)`` put in `--dispatch-list`, in order; refuses one a user typed.
     static func values(of list: String?) throws(CLIError) -> [String] {
+        if typedByUser.withLock({ $0 }) {
+            throw .badArgument("\(listOption) is written by statehub itself from --dispatch; give each dispatch as --dispatch STORE.ACTION [ARGS_JSON] (or --dispatch 'STORE.ACTION(ARGS)')")
+        }
         guard let list else { return [] }
         guard case .array(let items)? = try? JSONValue(parsing: list) else {
             throw .badArgument("\(listOption) must be a JSON array of strings (it is written by statehub itself from --dispatch)")
