@@ -78,5 +78,14 @@ struct StopKindJSONTests {
         #expect(stop["kind"] as? String == "unstoppable", "\(stop)")
         #expect(stop["file"] as? String == file.path, "\(stop)")
         #expect(stop["line"] is NSNull, "\(stop)")
+        // Hostile review (session 14) 7: the dispatch the loop ended the run in carries the
+        // same stop and the file, as cli.md says a dispatch failed by a stop does.
+        let dispatches = try #require(try JSONOutputTests.object(result)["dispatches"] as? [[String: Any]], "\(result.stdout)")
+        let spun = try #require(dispatches.first, "\(dispatches)")
+        #expect(spun["dispatch"] as? String == "s.spinAwait" && spun["kind"] as? String == "unresponsive", "\(spun)")
+        #expect(spun["file"] as? String == file.path, "\(spun)")
+        let spunStop = try #require(spun["stop"] as? [String: Any], "\(spun)")
+        #expect(spunStop["kind"] as? String == "unstoppable" && spunStop["file"] as? String == file.path, "\(spunStop)")
+        #expect(dispatches.count == 2 && dispatches[1]["skipped"] as? Bool == true && dispatches[1]["stop"] == nil, "\(dispatches)")
     }
 }

@@ -193,6 +193,19 @@ final class RunReport: Sendable {
             if let file = snapshot.failure?.file, stop != nil, stop?.sourceURL?.isEmpty ?? true { stop?.sourceURL = file }
             snapshot.failure?.stop = stop.map(Report.json)
         }
+        // The dispatch that stop ended the run in (``RunGuard`` lists it as not finished, before
+        // the stop is known) carries the same stop and the file the run knows, as a dispatch
+        // a stop failed does.
+        if let failure = snapshot.failure, let stop = failure.stop, ["unresponsive", "stopped"].contains(failure.kind) {
+            snapshot.dispatches = snapshot.dispatches.map { entry in
+                guard case .object(var members) = entry, members["ok"] == .bool(false), members["skipped"] == nil,
+                      members["kind"] == .string(failure.kind), members["stop"] == nil else { return entry }
+                members["stop"] = stop
+                if members["file"] == nil, let file = failure.file { members["file"] = .string(file) }
+                if members["line"] == nil, let line = failure.line { members["line"] = .number(Double(line)) }
+                return .object(members)
+            }
+        }
         var object = JSONValue.ObjectMembers()
         object["ok"] = .bool(ok && snapshot.failure == nil)
         if let failure = snapshot.failure { object["error"] = failure.json }
