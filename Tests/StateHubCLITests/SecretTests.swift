@@ -120,6 +120,52 @@ struct SecretTests {
         #expect((try JSONOutputTests.object(quiet)["diagnostics"] as? [String]) == [], "\(quiet.stdout)")
     }
 
+    /// Hostile review (session 14) 6: the scanner leaked silently (the secret in clear in the
+    /// trace, no warning) on a bound function with defaults, a Proxy whose `length` is 0, an
+    /// HTML-like comment in the list, array patterns, a renamed binding, and a page that
+    /// replaced String.prototype.trim or RegExp.prototype.exec. Each now either hides the
+    /// argument or warns naming the store and action; the tampered builtins change nothing.
+    @Test func theScannerHidesOrWarnsNeverLeaksSilently() throws {
+        let source = """
+            function mk(id, actions) { defineStore(id, { state: () => ({ n: 0 }), actions })(); }
+            function lg(user = '', password = '') {}
+            mk('bound', { login: lg.bind(undefined) });
+            mk('prox', { login: new Proxy(function (user, password) {}, { get(t, k) { return k === 'length' ? 0 : t[k]; } }) });
+            mk('html', { login: Function('user', 'x = 1 <!--, y\\n, password', '') });
+            mk('arr', { login(user, [name, password]) {} });
+            mk('restd', { login(user, ...[password]) {} });
+            mk('ren', { login({ user, pw: password }) {} });
+            defineStore('setup', () => { function login(user, [a, password]) {} return { login }; })();
+            const trim = String.prototype.trim, exec = RegExp.prototype.exec, test = RegExp.prototype.test, push = Array.prototype.push;
+            String.prototype.trim = function () { return 'harmless'; };
+            RegExp.prototype.exec = function () { return null; };
+            RegExp.prototype.test = function () { return false; };
+            Array.prototype.push = function () { return 0; };
+            mk('tampered', { login(user, password) {} });
+            String.prototype.trim = trim; RegExp.prototype.exec = exec; RegExp.prototype.test = test; Array.prototype.push = push;
+            """
+        let file = try StateHubBinary.script(source, named: "leaks.js")
+        let trace = file.deletingLastPathComponent().appendingPathComponent("leaks.ndjson")
+        let warned = ["bound", "prox", "html", "arr", "restd", "ren", "setup"]
+        var arguments = ["run", file.path, "--trace", trace.path, "--json"]
+        for store in warned {
+            arguments += ["--dispatch", store == "ren" ? #"\#(store).login({"user": "u", "pw": "SECRET-\#(store)"})"# : store == "arr" || store == "setup" ? #"\#(store).login("u", ["n", "SECRET-\#(store)"])"# : store == "restd" ? #"\#(store).login("u", "SECRET-\#(store)")"# : #"\#(store).login("u", "SECRET-\#(store)")"#]
+        }
+        arguments += ["--dispatch", #"tampered.login("u", "SECRET-tampered")"#]
+        let run = try StateHubBinary.run(arguments)
+        #expect(run.status == 0, "\(run.stderr.prefix(2000))")
+        let diagnostics = try #require(try JSONOutputTests.object(run)["diagnostics"] as? [String], "\(run.stdout)")
+        for store in warned {
+            #expect(diagnostics.contains { $0.hasPrefix("[StateHubSync] store \"\(store)\", action \"login\": its parameter names could not be read") }, "\(store): \(diagnostics)")
+        }
+        #expect(!diagnostics.contains { $0.contains("\"tampered\"") }, "\(diagnostics)")
+        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains(#"tampered.login("u", "[redacted]")"#), "\(show.stdout.prefix(3000))")
+        let recorded = try String(contentsOf: trace, encoding: .utf8)
+        #expect(!show.stdout.contains("SECRET-tampered") && !recorded.contains("SECRET-tampered"))
+    }
+
     /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets
     /// written as prose (`token=…`, `password: …`, `Authorization: Bearer …`) in a page's
     /// `error` message, in an exception's text and in a stop, leaked.

@@ -1100,30 +1100,69 @@
     return out ? '"actionParameters":' + JSON.stringify(out) + ',' : '';
   }
 
-  // Captured when the plugin loads: a page that replaces it later cannot feed the scanner a made-up list.
+  // Captured when the plugin loads: a page that replaces it later cannot feed the scanner a made-up list. The
+  // scanner calls nothing else a page could replace (no String, RegExp or Array method): indexing and loops only.
   const functionToString = Function.prototype.toString;
+  const reflectApply = Reflect.apply;
   const MAX_PARAMETER_TEXT = 20000;
 
+  // Where `needle` starts in `text` at or after `from`, or -1 (String.prototype.indexOf is the page's to replace).
+  function textIndex(text, needle, from) {
+    for (let a = from; a + needle.length <= text.length; a++) {
+      let b = 0;
+      while (b < needle.length && text[a + b] === needle[b]) b++;
+      if (b === needle.length) return a;
+    }
+    return -1;
+  }
+  function isSpace(c) { return c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f' || c === '\u00a0' || c === '\ufeff' || c === '\u2028' || c === '\u2029'; }
+  function isNameStart(c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c >= '\u0080'; }
+  function isNamePart(c) { return isNameStart(c) || (c >= '0' && c <= '9'); }
+  function trimmed(text) {
+    let a = 0, b = text.length;
+    while (a < b && isSpace(text[a])) a++;
+    while (b > a && isSpace(text[b - 1])) b--;
+    let out = '';
+    for (; a < b; a++) out += text[a];
+    return out;
+  }
+  // The name at `at` in `text` and where it ends, or null.
+  function nameAt(text, at) {
+    if (at >= text.length || !isNameStart(text[at])) return null;
+    let name = '';
+    while (at < text.length && isNamePart(text[at])) name += text[at++];
+    return { name: name, end: at };
+  }
+  function skipSpace(text, at) { while (at < text.length && isSpace(text[at])) at++; return at; }
+
   // The declared parameter names of a function, from its source: a name (default dropped), "...name" for a rest
-  // parameter, null for a destructured one; [] for none. A small scanner (strings, comments, nesting) that gives up
-  // — returning why, as a string — on anything it cannot be sure of: a regular expression (any `/` that is not a
-  // comment; a division is refused with it), an escape outside a string (`p\u0061ssword`), a template literal with
-  // `${}`, a head and list over MAX_PARAMETER_TEXT characters, a replaced Function.prototype.toString, native or
-  // bound code that declares parameters (fn.length > 0) without showing them, and any other unexpected text.
+  // parameter, null for an object pattern (its keys are hidden by name as members); [] for none. A small scanner
+  // (strings, comments, nesting) that gives up — returning why, as a string — on anything it cannot be sure of: a
+  // regular expression (any `/` that is not a comment; a division is refused with it), an escape outside a string
+  // (`p\u0061ssword`), a template literal with `${}`, an HTML-like comment (`<!--`, `-->`), a head and list over
+  // MAX_PARAMETER_TEXT characters, a replaced Function.prototype.toString, native, bound or Proxy code (its source
+  // shows `[native code]`, whatever its `length` says), an array pattern or a renamed binding (`[a, password]`,
+  // `{ pw: password }`: no member name would hide the value), and any other unexpected text.
   function parameterNames(fn) {
     let src;
     if (Function.prototype.toString !== functionToString) return 'Function.prototype.toString was replaced';
-    try { src = functionToString.call(fn); } catch (_) { return 'its source could not be read'; }
+    try { src = reflectApply(functionToString, fn, []); } catch (_) { return 'its source could not be read'; }
     if (typeof src !== 'string') return 'its source could not be read';
+    if (textIndex(src, '[native code]', 0) >= 0) return 'native, bound or Proxy code, whose source shows no parameters';
     const unexpected = 'text the scanner does not understand';
+    const htmlComment = 'an HTML-like comment (<!-- or -->) near the list';
     let n = src.length, i = 0, depth = 0, seg = '', segs = [], c, quote, end;
     // Skips the comment at i (src[i] === '/'), or returns false; -1 for one that never ends.
     function comment() {
       if (src[i + 1] !== '/' && src[i + 1] !== '*') return false;
-      end = src.indexOf(src[i + 1] === '/' ? '\n' : '*/', i + 2);
+      end = textIndex(src, src[i + 1] === '/' ? '\n' : '*/', i + 2);
       if (end < 0) return -1;
       i = src[i + 1] === '/' ? end : end + 1;
       return true;
+    }
+    function htmlLike() {
+      return (src[i] === '<' && src[i + 1] === '!' && src[i + 2] === '-' && src[i + 3] === '-') ||
+        (src[i] === '-' && src[i + 1] === '-' && src[i + 2] === '>');
     }
     // Skips the string or template literal at i, honouring escapes; a reason when it cannot.
     function literal() {
@@ -1138,6 +1177,7 @@
     for (; i < n; i++) {
       if (i > MAX_PARAMETER_TEXT) return 'the parameter list is over ' + MAX_PARAMETER_TEXT + ' characters';
       c = src[i];
+      if (htmlLike()) return htmlComment;
       if (c === '/') { why = comment(); if (why === -1) return unexpected; if (!why) return 'a regular expression or a division before the list'; head += ' '; continue; }
       if (c === '\\') return 'an escape sequence in a name';
       if (c === '"' || c === "'") { if ((why = literal())) return why; head += ' x '; continue; }
@@ -1147,39 +1187,53 @@
       if (c === '(') break;
       if (c === '{' || c === '`') return unexpected;
       if (c === '=' && src[i + 1] === '>') {
-        let m = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(head);
-        return m ? [m[1]] : unexpected;
+        // `name =>` or `async name =>`.
+        let t = trimmed(head), at = 0, m = nameAt(t, 0);
+        if (m && m.name === 'async' && m.end < t.length && isSpace(t[m.end])) m = nameAt(t, at = skipSpace(t, m.end));
+        return m && m.end === t.length ? [m.name] : unexpected;
       }
       head += c;
     }
     if (i >= n) return unexpected;
-    if (/^\s*class\b/.test(head)) return [];
+    let h = trimmed(head), k0 = nameAt(h, 0);
+    if (k0 && k0.name === 'class') return [];
     for (i++, depth = 0; i < n; i++) {
       if (i > MAX_PARAMETER_TEXT) return 'the parameter list is over ' + MAX_PARAMETER_TEXT + ' characters';
       c = src[i];
+      if (htmlLike()) return htmlComment;
       if (c === '/') { why = comment(); if (why === -1) return unexpected; if (!why) return 'a regular expression or a division in the list'; seg += ' '; continue; }
       if (c === '\\') return 'an escape sequence in a name';
       if (c === '"' || c === "'" || c === '`') { if ((why = literal())) return why; seg += '""'; continue; }
       if (c === '(' || c === '[' || c === '{') depth++;
       else if (c === ']' || c === '}') depth--;
       else if (c === ')') { if (depth === 0) break; depth--; }
-      else if (c === ',' && depth === 0) { segs.push(seg); seg = ''; continue; }
+      else if (c === ',' && depth === 0) { segs[segs.length] = seg; seg = ''; continue; }
       if (depth < 0) return unexpected;
       seg += c;
     }
     if (i >= n) return unexpected;
-    segs.push(seg);
+    segs[segs.length] = seg;
     let names = [];
     for (let k = 0; k < segs.length; k++) {
-      let p = segs[k].trim(), m;
+      let p = trimmed(segs[k]), at = 0, rest = false, m;
       if (p === '') { if (k === segs.length - 1) break; return unexpected; }   // a trailing comma; `()` gives nothing
-      if (p[0] === '{' || p[0] === '[') { names.push(null); continue; }
-      if ((m = /^(\.\.\.)?\s*([A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)\s*(=[\s\S]*)?$/.exec(p))) names.push((m[1] ? '...' : '') + m[2]);
-      else if (/^\.\.\.\s*[{[]/.test(p)) names.push(null);
-      else return unexpected;
+      if (p[0] === '.' && p[1] === '.' && p[2] === '.') { rest = true; at = skipSpace(p, 3); }
+      if (p[at] === '{' || p[at] === '[') {
+        // An object pattern's keys are hidden as member names; an array pattern has none, and a renamed binding's
+        // key is not its name: either could hold a secret no name would hide.
+        for (let q = at; q < p.length; q++) {
+          if (p[q] === '[') return 'an array pattern or computed key in the list';
+          if (p[q] === ':' && isNameStart(p[skipSpace(p, q + 1)] || '')) return 'a renamed binding ({ key: name }) in the list';
+        }
+        names[names.length] = null;
+        continue;
+      }
+      m = nameAt(p, at);
+      if (!m) return unexpected;
+      let after = skipSpace(p, m.end);
+      if (after < p.length && p[after] !== '=') return unexpected;
+      names[names.length] = (rest ? '...' : '') + m.name;
     }
-    // Native or bound code shows `()` whatever it takes.
-    if (!names.length && fn.length > 0) return 'native or bound code, whose source shows no parameters';
     return names;
   }
 
