@@ -35,6 +35,8 @@ final class NativeFunction {
                 return JSValueMakeUndefined(context)
             }
             owner.checkTurnBudget()
+            let started = owner.beginNativeCall()
+            defer { owner.endNativeCall(started) }
             do {
                 return try box.body(owner, this, UnsafeBufferPointer(start: arguments, count: count)) ?? JSValueMakeUndefined(context)
             } catch let error as JavaScriptError {
