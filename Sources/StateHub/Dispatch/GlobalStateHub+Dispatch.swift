@@ -90,7 +90,23 @@ extension GlobalStateHub {
             // The stop dropped the page's queued microtasks, the plugin's flush among them:
             // writes made before it would never reach the mirrors. Every store of that page is
             // resynced (PROTOCOL.md A.5.9, reason `stopped`).
-            for (id, entry) in state.stores where entry.hosts.contains(where: { $0.pageID == pageID && !$0.awaitingSync }) {
+            // A store already awaiting a resync is asked again: the stop may have cut the
+            // answer short (a large state's `chunk`s, abandoned mid-transfer), and nothing
+            // else would ever ask. Only a few times in a row: a state whose answer the limit
+            // always stops would loop, so the hub then says the mirror is stale instead.
+            for (id, entry) in state.stores {
+                guard let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else { continue }
+                let host = entry.hosts[index]
+                if host.awaitingSync {
+                    guard host.stale == nil, stop.kind != .unstoppable else { continue }
+                    if host.stoppedResyncs >= Self.stoppedResyncLimit {
+                        let reason = "\(host.stoppedResyncs + 1) stops in a row cut the page's answer to a resync short (\(stop)); the mirror keeps its last state until the page sends its whole state"
+                        state.stores[id]?.hosts[index].stale = reason
+                        effects.append(problemEffect(HubProblem(pageID: pageID, storeId: id, kind: .mirrorStale(reason: reason)), in: &state))
+                        continue
+                    }
+                    state.stores[id]?.hosts[index].stoppedResyncs += 1
+                }
                 if let request = requestSyncEffect(pageID: pageID, storeId: id, reason: "stopped", detail: "a script was stopped at the time limit: \(stop)", in: &state) {
                     effects.append(request)
                 }
@@ -107,6 +123,9 @@ extension GlobalStateHub {
             return effects
         }
     }
+
+    /// How many times in a row a stop makes the hub ask again for a resync it is waiting for.
+    static let stoppedResyncLimit = 3
 
     func failPending(_ messageId: String, with error: StateHubError) {
         let pending = state.withLock { $0.pending.removeValue(forKey: messageId) }

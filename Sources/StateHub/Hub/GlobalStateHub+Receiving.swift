@@ -177,6 +177,8 @@ extension GlobalStateHub {
         }
         entry.hosts[index].expectedSeq = nextSeq
         entry.hosts[index].awaitingSync = false
+        entry.hosts[index].stoppedResyncs = 0
+        entry.hosts[index].stale = nil
         let host = entry.hosts[index]
         let alone = entry.hosts.count == 1
         switch reason {

@@ -55,6 +55,11 @@ struct StoreHost {
     var lastSent: String?
     /// The `messageId` of the last hydration the hub sent this page.
     var lastHydration: String?
+    /// Resync requests sent again because a stop may have cut the answer short, since the
+    /// last `sync_state` from this page (docs/PROTOCOL.md A.5.9, reason `stopped`).
+    var stoppedResyncs = 0
+    /// Set when the hub gave up waiting for this page's answer: why (`MirrorStatus.stale`).
+    var stale: String?
 }
 
 /// A dispatch waiting for its `action_result`.
