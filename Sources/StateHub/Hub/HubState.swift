@@ -68,7 +68,9 @@ struct PendingDispatch {
     let action: String
     let pageID: String
     /// By the hub's clock (`HubClock`: time since the hub was created).
-    let deadline: Duration
+    var deadline: Duration
+    /// The latest the deadline may be moved to while the page keeps running a script.
+    var waitsAtMost: Duration?
     let timeout: Duration
     let continuation: CheckedContinuation<JSONValue, any Error>
     /// Writes of this dispatch were dropped (a message tagged with its `dispatch` arrived
