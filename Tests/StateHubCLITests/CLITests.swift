@@ -23,14 +23,25 @@ struct StateHubBinary {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
+        // Both streams go to files, not pipes: reading one pipe to its end while the child fills
+        // the other (64 KB) deadlocks both, which a ThreadSanitizer run (reports on stderr) hit.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout")
+        let errURL = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try? out.close()
+        try? err.close()
+        let outData = try Data(contentsOf: outURL)
+        let errData = try Data(contentsOf: errURL)
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 
