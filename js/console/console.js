@@ -37,6 +37,14 @@
     return 'the server answered ' + answer.status;
   }
 
+  /**
+   * Sets top-level state in one notification, replacing objects whole: `$patch(object)` merges
+   * nested objects and never deletes a key (a lifted pin would stay in `detail`).
+   */
+  function replace(store, values) {
+    store.$patch(function (state) { Object.keys(values).forEach(function (key) { state[key] = values[key]; }); });
+  }
+
   function when(seconds) { return seconds ? new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'; }
   function bytes(count) { return count < 1024 ? count + ' B' : (count / 1024).toFixed(1) + ' KiB'; }
 
@@ -84,10 +92,10 @@
         var text = this.text;
         this.$patch({ status: 'Checking…', failed: false });
         return request('POST', '/admin/console/theme-check', text).then(function (answer) {
-          if (answer.status !== 200) { self.$patch({ status: failure(answer), failed: true, check: null }); return; }
+          if (answer.status !== 200) { replace(self, { status: failure(answer), failed: true, check: null }); return; }
           var check = answer.body;
           var errors = check.problems.filter(function (p) { return p.severity === 'error'; }).length;
-          self.$patch({
+          replace(self, {
             check: check, checkedText: text, failed: !check.valid,
             status: check.valid
               ? 'Theme ' + check.version + ' is valid (' + check.problems.length + ' warning(s)). Preview below.'
@@ -119,7 +127,7 @@
           if (answer.status !== 200) throw new Error(failure(answer));
           return self.currentOf(major);
         }).then(function (after) {
-          self.$patch({ previous: previous, current: after, failed: false,
+          replace(self, { previous: previous, current: after, failed: false,
             status: 'Published ' + version + '. /themes/current for major ' + major + ' now answers ' +
               (after ? after.version + ' with ETag ' + after.etag : 'nothing') + '.' });
           return self.loadPublished();
@@ -160,7 +168,7 @@
           request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/versions')
         ]).then(function (answers) {
           if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return; }
-          self.$patch({ detail: answers[0].body, versions: answers[1].status === 200 ? answers[1].body : [] });
+          replace(self, { detail: answers[0].body, versions: answers[1].status === 200 ? answers[1].body : [] });
           fillReleaseForm(answers[0].body);
         });
       },
@@ -401,7 +409,7 @@
       var release = detail.release;
       var text = release ? 'Now: stable ' + release.stable + (release.arms || []).map(function (arm) {
         return ', ' + arm.percent + '% ' + arm.version + (arm.label ? ' (arm ' + arm.label + ')' : '');
-      }).join('') + (release.users ? ', ' + Object.keys(release.users).length + ' explicit user(s)' : '') : 'Now: no release';
+      }).join('') + (Object.keys(release.users || {}).length ? ', ' + Object.keys(release.users).length + ' explicit user(s)' : '') : 'Now: no release';
       now.textContent = text + (detail.pinnedVersion ? '; pinned to ' + detail.pinnedVersion : '') + '.';
     }
     var answer = byId('ask-answer');
