@@ -71,9 +71,12 @@ def wait_for(condition, seconds=20):
         return False
 
 
-def shot(name):
+def shot(name, at=None):
+    """A screenshot of the window, scrolled to the element with id `at` (docs/console.md shows them)."""
     if screenshots:
         os.makedirs(screenshots, exist_ok=True)
+        if at:
+            driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", at)
         driver.save_screenshot(os.path.join(screenshots, "console-%s.png" % name))
 
 
@@ -175,7 +178,7 @@ try:
     check(driver.find_element(By.CSS_SELECTOR, "#theme-line-9 mark").text.strip().startswith('"accent"'), "line 9 is marked at \"accent\"")
     check(not driver.find_element(By.ID, "theme-publish").is_enabled(), "an invalid theme cannot be published")
     check(not driver.find_element(By.ID, "theme-preview-section").is_displayed(), "an invalid theme has no preview")
-    shot("theme-problems")
+    shot("theme-problems", "theme-problems-section")
 
     # The fixed theme: preview in light and dark with the server's variables.
     fixed = open(os.path.join(ROOT, "examples/themes/standard-dark.json"), encoding="utf-8").read()
@@ -204,7 +207,7 @@ try:
     check(panels == ["rgb(242, 242, 247)", "rgb(0, 0, 0)"], "the panels take the theme's background in each mode (%s)" % panels)
     fonts = driver.execute_script("return Array.from(document.querySelectorAll('#preview-light .font-sample')).map(e => getComputedStyle(e).fontSize)")
     check(fonts == ["28px", "17px", "12px"], "a line of text per font at its size (%s)" % fonts)
-    shot("theme-preview")
+    shot("theme-preview", "theme-preview-section")
 
     # Publish; /themes/current answers it with a new ETag.
     driver.find_element(By.ID, "theme-publish").click()
@@ -217,6 +220,25 @@ try:
     check(old_etag in driver.find_element(By.ID, "theme-current").text, "and the one before")
     rows = [row[:2] for row in table("theme-list")]
     check(rows == [["1.2.0", "current"], ["1.1.0", "published"]], "the theme list shows both, 1.2.0 current (%s)" % rows)
+
+    # Theme history: rolling back unpublishes 1.2.0, and /themes/current answers 1.1.0 again.
+    def theme_action(version):
+        driver.find_element(By.CSS_SELECTOR, "#theme-list button.theme-action[data-version='%s']" % version).click()
+
+    check(driver.find_element(By.CSS_SELECTOR, "#theme-list button[data-version='1.2.0']").text == "Roll back (unpublish 1.2.0)",
+          "the current theme offers a rollback")
+    theme_action("1.2.0")
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-current").get_attribute("data-version") == "1.1.0"), "the console rolls the theme back")
+    status, headers, body = call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)
+    check(status == 200 and body["metadata"]["version"] == "1.1.0" and headers.get("ETag") == old_etag,
+          "/themes/current answers 1.1.0 again, with its old ETag")
+    check(driver.find_element(By.ID, "theme-current").get_attribute("data-etag") == old_etag, "the console shows that ETag")
+    check(wait_for(lambda: [row[:2] for row in table("theme-list")] == [["1.2.0", "uploaded"], ["1.1.0", "current"]]),
+          "the history shows 1.1.0 current, 1.2.0 uploaded (%s)" % table("theme-list"))
+    theme_action("1.2.0")
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-current").get_attribute("data-version") == "1.2.0"), "publishing from the history")
+    check(call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)[1].get("ETag") == new_etag, "/themes/current answers 1.2.0 again")
+    shot("themes", "theme-current-title")
 
     # Micro-apps: versions, a 50% rollout, "what does user X get?".
     driver.find_element(By.ID, "nav-apps").click()
@@ -255,7 +277,7 @@ try:
         check(shown == served, "%s (bucket %d) gets what the manifest route says: %s" % (user, bucket("shop", user), shown))
         seen.add(shown["version"])
     check(seen == {"1.0.0", "1.1.0"}, "the 50%% rollout hands out both versions (%s)" % sorted(seen))
-    shot("apps")
+    shot("apps", "version-table")
 
     # Pin, lift the pin, roll back.
     Select(driver.find_element(By.ID, "pin-version")).select_by_value("1.0.0")

@@ -133,6 +133,25 @@
           return self.loadPublished();
         }).catch(function (error) { self.$patch({ status: 'Publishing failed: ' + error.message, failed: true }); });
       },
+      /** Publishes or unpublishes an uploaded theme; unpublishing the current one is the theme rollback. */
+      setPublished: function (version, published) {
+        var self = this;
+        var major = version.split('.')[0];
+        var previous;
+        this.$patch({ status: (published ? 'Publishing ' : 'Unpublishing ') + version + '…', failed: false });
+        return this.currentOf(major).then(function (before) {
+          previous = before;
+          return request('POST', '/admin/themes/' + encodeURIComponent(version) + (published ? '/publish' : '/unpublish'));
+        }).then(function (answer) {
+          if (answer.status !== 200) throw new Error(failure(answer));
+          return self.currentOf(major);
+        }).then(function (after) {
+          replace(self, { previous: previous, current: after, failed: false,
+            status: (published ? 'Published ' : 'Unpublished ') + version + '. /themes/current for major ' + major + ' now answers ' +
+              (after ? after.version + ' with ETag ' + after.etag : 'nothing (404)') + '.' });
+          return self.loadPublished();
+        }).catch(function (error) { self.$patch({ status: error.message, failed: true }); });
+      },
       loadPublished: function () {
         var self = this;
         return request('GET', '/admin/console/themes').then(function (answer) {
@@ -291,7 +310,8 @@
         'background-color': 'var(' + v + '-background-color, transparent)',
         'color': 'var(' + v + '-text-color, inherit)',
         'border-radius': 'var(' + v + '-corner-radius, 0px)',
-        'font-family': 'var(' + v + '-font-family, inherit)',
+        // A family the browser lacks (an app font) falls back to the system's, as a list can.
+        'font-family': 'var(' + v + '-font-family, system-ui), system-ui, sans-serif',
         'font-size': 'var(' + v + '-font-size, inherit)',
         'box-shadow': 'var(' + v + '-shadow-x, 0px) var(' + v + '-shadow-y, 0px) var(' + v + '-shadow-radius, 0px) ' +
           'color-mix(in srgb, var(' + v + '-shadow-color, transparent) calc(var(' + v + '-shadow-opacity, 0) * 100%), transparent)'
@@ -370,9 +390,10 @@
     var current = byId('theme-current');
     current.textContent = themes.current
       ? 'GET /themes/current answers ' + themes.current.version + ', ETag ' + themes.current.etag +
-        (themes.previous ? ' (before publishing: ' + themes.previous.version + ', ETag ' + themes.previous.etag + ')' : ' (before publishing: none)')
+        (themes.previous ? ' (before: ' + themes.previous.version + ', ETag ' + themes.previous.etag + ')' : ' (before: none)')
       : '';
-    if (themes.current) current.dataset.etag = themes.current.etag;
+    if (themes.current) { current.dataset.etag = themes.current.etag; current.dataset.version = themes.current.version; }
+    else { delete current.dataset.etag; delete current.dataset.version; }
     var body = byId('theme-list').tBodies[0];
     body.textContent = '';
     themes.published.forEach(function (theme) {
@@ -381,6 +402,14 @@
       cell(row, theme.current ? 'current' : theme.published ? 'published' : 'uploaded');
       cell(row, theme.sha256.slice(0, 16) + '…').title = theme.sha256;
       cell(row, when(theme.createdAt));
+      var action = document.createElement('button');
+      action.type = 'button';
+      action.className = 'theme-action';
+      action.dataset.version = theme.version;
+      action.dataset.publish = String(!theme.published);
+      action.textContent = theme.current ? 'Roll back (unpublish ' + theme.version + ')'
+        : theme.published ? 'Unpublish ' + theme.version : 'Publish ' + theme.version;
+      cell(row, '').appendChild(action);
       body.appendChild(row);
     });
   }
@@ -506,6 +535,10 @@
   });
   submit('theme-form', function () { themes.text = byId('theme-text').value; themes.runCheck(); });
   byId('theme-publish').addEventListener('click', function () { themes.publish(); });
+  byId('theme-list').addEventListener('click', function (event) {
+    var button = event.target.closest('button.theme-action');
+    if (button) themes.setPublished(button.dataset.version, button.dataset.publish === 'true');
+  });
   byId('app-select').addEventListener('change', function (event) { apps.select(event.target.value); });
   byId('release-mode').addEventListener('change', showArms);
   submit('release-form', function () { apps.saveRelease(releaseFromForm()); });
