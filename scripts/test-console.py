@@ -207,6 +207,17 @@ try:
     check(panels == ["rgb(242, 242, 247)", "rgb(0, 0, 0)"], "the panels take the theme's background in each mode (%s)" % panels)
     fonts = driver.execute_script("return Array.from(document.querySelectorAll('#preview-light .font-sample')).map(e => getComputedStyle(e).fontSize)")
     check(fonts == ["28px", "17px", "12px"], "a line of text per font at its size (%s)" % fonts)
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-diff-section").is_displayed()), "the diff against the published theme shows")
+    changes = driver.execute_script("return Array.from(document.querySelectorAll('#theme-diff tbody tr'))"
+                                    ".map(r => [r.dataset.path, r.dataset.kind].concat(Array.from(r.cells).slice(2).map(c => c.textContent)))")
+    check(changes == [["metadata.version", "changed", '"1.1.0"', '"1.2.0"'],
+                      ["metadata.description", "changed", '"Standard theme with updated primary button style."',
+                       '"Standard theme with dark-appearance colours."']]
+          + [["dark.colors." + name, "added", "—", '"%s"' % value] for name, value in
+             [("primary", "#0A84FF"), ("secondary", "#5E5CE6"), ("background", "#000000"), ("textPrimary", "#FFFFFF"),
+              ("textSecondary", "#8D8D93"), ("error", "#FF453A")]],
+          "the diff against 1.1.0 lists every changed and added path (%s)" % changes)
+    check("against 1.1.0" in driver.find_element(By.ID, "theme-diff-summary").text, "the diff names the published theme")
     shot("theme-preview", "theme-preview-section")
 
     # Publish; /themes/current answers it with a new ETag.

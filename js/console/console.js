@@ -45,6 +45,40 @@
     store.$patch(function (state) { Object.keys(values).forEach(function (key) { state[key] = values[key]; }); });
   }
 
+  /** What the page keeps of a /themes/current answer: its version and ETag. */
+  function summary(current) { return current ? { version: current.version, etag: current.etag } : null; }
+
+  /** Every leaf of a JSON value by its path (`colors.primary`, `list[0]`), in document order. */
+  function leaves(value, path, into) {
+    if (value !== null && typeof value === 'object') {
+      var keys = Object.keys(value);
+      if (keys.length === 0) into.push([path, JSON.stringify(value)]);
+      keys.forEach(function (key) {
+        leaves(value[key], Array.isArray(value) ? path + '[' + key + ']' : (path ? path + '.' : '') + key, into);
+      });
+    } else {
+      into.push([path, JSON.stringify(value)]);
+    }
+    return into;
+  }
+
+  /** The changes from `published` to `theme`, path by path: changed and added in the new theme's order, then removed. */
+  function themeDiff(published, theme) {
+    var before = new Map(leaves(published, '', []));
+    var after = leaves(theme, '', []);
+    var changes = [];
+    var seen = new Set();
+    after.forEach(function (pair) {
+      seen.add(pair[0]);
+      if (!before.has(pair[0])) changes.push({ path: pair[0], kind: 'added', before: null, after: pair[1] });
+      else if (before.get(pair[0]) !== pair[1]) changes.push({ path: pair[0], kind: 'changed', before: before.get(pair[0]), after: pair[1] });
+    });
+    before.forEach(function (value, path) {
+      if (!seen.has(path)) changes.push({ path: path, kind: 'removed', before: value, after: null });
+    });
+    return changes;
+  }
+
   function when(seconds) { return seconds ? new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'; }
   function bytes(count) { return count < 1024 ? count + ' B' : (count / 1024).toFixed(1) + ' KiB'; }
 
@@ -81,7 +115,7 @@
 
   var useThemes = defineStore('themes', {
     state: function () {
-      return { text: '', check: null, checkedText: '', status: '', failed: false, published: [], current: null, previous: null };
+      return { text: '', check: null, checkedText: '', status: '', failed: false, published: [], current: null, previous: null, diff: null };
     },
     getters: {
       canPublish: function (state) { return !!(state.check && state.check.valid && state.checkedText === state.text); }
@@ -96,17 +130,28 @@
           var check = answer.body;
           var errors = check.problems.filter(function (p) { return p.severity === 'error'; }).length;
           replace(self, {
-            check: check, checkedText: text, failed: !check.valid,
+            check: check, checkedText: text, failed: !check.valid, diff: null,
             status: check.valid
               ? 'Theme ' + check.version + ' is valid (' + check.problems.length + ' warning(s)). Preview below.'
               : 'The theme has ' + errors + ' error(s) and ' + (check.problems.length - errors) + ' warning(s).'
           });
+          if (check.valid) return self.compare(text, check.version.split('.')[0]);
+        });
+      },
+      /** Compares a valid theme with the one /themes/current answers for its major version. */
+      compare: function (text, major) {
+        var self = this;
+        return this.currentOf(major).then(function (published) {
+          if (self.checkedText !== text) return;
+          self.diff = published
+            ? { against: published.version, changes: themeDiff(published.body, JSON.parse(text)) }
+            : { against: null, changes: [] };
         });
       },
       currentOf: function (major) {
         return request('GET', '/themes/current?nativeVersion=' + major + '.0.0', undefined, { anonymous: true }).then(function (answer) {
           if (answer.status !== 200) return null;
-          return { version: answer.body.metadata && answer.body.metadata.version, etag: answer.headers.get('ETag') };
+          return { version: answer.body.metadata && answer.body.metadata.version, etag: answer.headers.get('ETag'), body: answer.body };
         });
       },
       publish: function () {
@@ -127,7 +172,7 @@
           if (answer.status !== 200) throw new Error(failure(answer));
           return self.currentOf(major);
         }).then(function (after) {
-          replace(self, { previous: previous, current: after, failed: false,
+          replace(self, { previous: summary(previous), current: summary(after), failed: false,
             status: 'Published ' + version + '. /themes/current for major ' + major + ' now answers ' +
               (after ? after.version + ' with ETag ' + after.etag : 'nothing') + '.' });
           return self.loadPublished();
@@ -146,7 +191,7 @@
           if (answer.status !== 200) throw new Error(failure(answer));
           return self.currentOf(major);
         }).then(function (after) {
-          replace(self, { previous: previous, current: after, failed: false,
+          replace(self, { previous: summary(previous), current: summary(after), failed: false,
             status: (published ? 'Published ' : 'Unpublished ') + version + '. /themes/current for major ' + major + ' now answers ' +
               (after ? after.version + ' with ETag ' + after.etag : 'nothing (404)') + '.' });
           return self.loadPublished();
@@ -386,6 +431,26 @@
       var parts = splitStylesheet(check.stylesheet);
       renderPreview(byId('preview-light'), check, parts[0], 'Light');
       renderPreview(byId('preview-dark'), check, parts[0].concat(parts[1]), 'Dark');
+    }
+    var diff = themes.diff;
+    byId('theme-diff-section').hidden = !(preview && diff);
+    var diffBody = byId('theme-diff').tBodies[0];
+    diffBody.textContent = '';
+    if (diff) {
+      byId('theme-diff-summary').textContent = diff.against
+        ? diff.changes.length + ' change(s) against ' + diff.against + ', the theme /themes/current answers for this major version.'
+        : 'Nothing of this major version is published yet: everything is new.';
+      diff.changes.forEach(function (change) {
+        var row = document.createElement('tr');
+        row.className = 'change ' + change.kind;
+        row.dataset.path = change.path;
+        row.dataset.kind = change.kind;
+        cell(row, change.path);
+        cell(row, change.kind);
+        cell(row, change.before === null ? '—' : change.before);
+        cell(row, change.after === null ? '—' : change.after);
+        diffBody.appendChild(row);
+      });
     }
     var current = byId('theme-current');
     current.textContent = themes.current
