@@ -308,6 +308,36 @@ try:
     check(wait_for(lambda: "nothing-to-roll-back" in driver.find_element(By.ID, "app-status").text),
           "a rollback past the first release shows the server's refusal")
 
+    # Upload a version from the page: the bundle and stylesheet are files the browser reads.
+    def upload(version, bundle_text, stylesheet_text=None):
+        bundle_file = os.path.join(work, "bundle-%s.js" % secrets.token_hex(4))
+        open(bundle_file, "w").write(bundle_text)
+        for id in ["upload-app", "upload-version", "upload-native"]:
+            driver.find_element(By.ID, id).clear()
+        driver.find_element(By.ID, "upload-app").send_keys("shop")
+        driver.find_element(By.ID, "upload-version").send_keys(version)
+        driver.find_element(By.ID, "upload-native").send_keys("1.0.0")
+        driver.find_element(By.ID, "upload-bundle").send_keys(bundle_file)
+        if stylesheet_text is not None:
+            stylesheet_file = os.path.join(work, "style-%s.css" % secrets.token_hex(4))
+            open(stylesheet_file, "w").write(stylesheet_text)
+            driver.find_element(By.ID, "upload-stylesheet").send_keys(stylesheet_file)
+        driver.execute_script("document.getElementById('app-status').textContent = ''")
+        driver.find_element(By.ID, "upload").click()
+        wait_for(lambda: driver.find_element(By.ID, "app-status").text not in ("", "Uploading shop %s…" % version))
+        return driver.find_element(By.ID, "app-status").text
+
+    driver.execute_script("document.getElementById('upload-stylesheet').value = ''")
+    said = upload("1.2.0", "globalThis.shop = '1.2.0';", "body{color:red}")
+    check(said == "Uploaded shop 1.2.0.", "a version is uploaded from the page (%s)" % said)
+    check(wait_for(lambda: [row[0] for row in table("version-table")] == ["1.0.0", "1.1.0", "1.2.0"]), "it shows in the versions")
+    served = urllib.request.urlopen(base + "/apps/shop/1.2.0/style.css", timeout=10).read().decode()
+    check(served == "body{color:red}", "the server serves its stylesheet")
+    check(table("version-table")[2][2] == "%d B" % (len("globalThis.shop = '1.2.0';") + len("body{color:red}")), "its size counts both files")
+    driver.execute_script("document.getElementById('upload-stylesheet').value = ''")
+    said = upload("1.2.0", "globalThis.shop = 'other';")
+    check("409 version-exists" in said, "other bytes under an uploaded version are refused (%s)" % said)
+
     # A phone-sized window: one column, nothing wider than the screen.
     driver.set_window_size(390, 844)
     for screen in ["apps", "themes"]:
@@ -321,7 +351,7 @@ try:
     check(wait_for(lambda: driver.find_element(By.ID, "sign-in-screen").is_displayed()), "signing out shows the sign-in again")
     errors = [entry["message"] for entry in driver.get_log("browser")
               if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"] and " 401 " not in entry["message"]
-              and " 409 " not in entry["message"]]
+              and " 409 " not in entry["message"]]  # the refused token, rollback and upload
     check(not errors, "no errors in the browser console but the refused token and rollback %s" % errors[:3])
 finally:
     if driver is not None:

@@ -259,6 +259,24 @@
       rollback: function () {
         return this.write('POST', '/admin/apps/' + encodeURIComponent(this.selected) + '/rollback', undefined, 'Rolled back to the previous release.');
       },
+      /** Uploads a version (bundle and optional stylesheet as text), then shows its app. */
+      upload: function (app, version, bundle, stylesheet, minNativeVersion) {
+        var self = this;
+        var body = { bundle: bundle };
+        if (stylesheet) body.stylesheet = stylesheet;
+        if (minNativeVersion) body.minNativeVersion = minNativeVersion;
+        this.$patch({ status: 'Uploading ' + app + ' ' + version + '…', failed: false });
+        return request('PUT', '/admin/apps/' + encodeURIComponent(app) + '/versions/' + encodeURIComponent(version), JSON.stringify(body))
+          .then(function (answer) {
+            if (answer.status !== 200 && answer.status !== 201) { self.$patch({ status: failure(answer), failed: true }); return; }
+            self.selected = app;
+            return self.reload().then(function () {
+              self.$patch({ failed: false, status: answer.status === 201
+                ? 'Uploaded ' + app + ' ' + version + '.'
+                : app + ' ' + version + ' was already uploaded with these bytes.' });
+            });
+          });
+      },
       /** The manifest route's own answer for this user: never recomputed here. */
       ask: function (user, nativeVersion) {
         var self = this;
@@ -610,6 +628,16 @@
   submit('pin-form', function () { apps.pin(byId('pin-version').value); });
   byId('unpin').addEventListener('click', function () { apps.unpin(); });
   byId('rollback').addEventListener('click', function () { apps.rollback(); });
+  submit('upload-form', function () {
+    function read(id) {
+      var file = byId(id).files && byId(id).files[0];
+      return file ? file.text() : Promise.resolve('');
+    }
+    Promise.all([read('upload-bundle'), read('upload-stylesheet')]).then(function (texts) {
+      apps.upload(byId('upload-app').value.trim(), byId('upload-version').value.trim(), texts[0], texts[1],
+        byId('upload-native').value.trim());
+    });
+  });
   submit('ask-form', function () { apps.ask(byId('ask-user').value.trim(), byId('ask-native').value.trim()); });
   showArms();
   document.documentElement.dataset.ready = 'true';
