@@ -14,36 +14,23 @@ named by STATEHUB_SCREENSHOTS when it is set. Fails, never skips, when a tool is
 
 Usage: scripts/test-console.py PATH/TO/statehub
 """
-import hashlib, json, os, re, secrets, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import hashlib, json, os, re, secrets, sys, tempfile, time, urllib.error, urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_support import Checks, headless_chromium, start_server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 statehub = sys.argv[1]
 work = tempfile.mkdtemp(prefix="statehub-console-")
 screenshots = os.environ.get("STATEHUB_SCREENSHOTS")
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-probe = socket.socket()
-probe.bind(("127.0.0.1", 0))
-port = probe.getsockname()[1]
-probe.close()
+check = Checks()
 token = secrets.token_hex(16)
-base = "http://127.0.0.1:%d" % port
-server = subprocess.Popen([statehub, "serve", "--data", os.path.join(work, "data"), "--port", str(port), "--log-level", "error"],
-                          env=dict(os.environ, STATEHUB_ADMIN_TOKEN=token), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+server, base = start_server(statehub, os.path.join(work, "data"), token)
 driver = None
 
 
@@ -91,13 +78,6 @@ def bucket(app, user):
 
 
 try:
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-
     # What a pipeline did before anyone opened the console.
     for version in ["1.0.0", "1.1.0"]:
         status, _, _ = call("PUT", "/admin/apps/shop/versions/" + version,
@@ -116,12 +96,7 @@ try:
         status, headers, body = call("GET", path, auth=False)
         check(status == 401 and headers.get("WWW-Authenticate") == "Bearer", "%s without a token is 401" % path)
 
-    options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"]:
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless_chromium(1200, 900)
     driver.get(base + "/console")
     check(wait_for(lambda: driver.execute_script("return document.documentElement.dataset.ready === 'true'")),
           "the console starts (its script ran on the runtime)")
@@ -359,7 +334,4 @@ finally:
     server.terminate()
     server.wait(timeout=30)
 
-if failures:
-    print("%d check(s) failed" % len(failures))
-    sys.exit(1)
-print("all console checks passed")
+check.finish("console")

@@ -41,6 +41,16 @@ extension StateHubServer {
         }
     }
 
+    /// A storage read of the console's own; a failure is logged and answered `500 storage`.
+    private func consoleRead<T: Sendable>(_ what: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            logger.error("\(what) failed: \(String(reflecting: error))")
+            throw ServerError.storage
+        }
+    }
+
     private static func consoleFile(_ page: ConsolePage, _ name: String) throws -> Response {
         guard let file = page.files[name] else {
             throw ServerError.notFound("unknown-console-file", "the console has no file named \(name)")
@@ -104,13 +114,7 @@ extension StateHubServer {
 
     private func consoleThemes() async throws -> Response {
         let snapshot = try await snapshot()
-        let rows: [ServerStorage.ConsoleThemeRow]
-        do {
-            rows = try await storage.consoleThemes()
-        } catch {
-            logger.error("listing themes failed: \(String(reflecting: error))")
-            throw ServerError.storage
-        }
+        let rows = try await consoleRead("listing themes") { try await self.storage.consoleThemes() }
         let themes = rows.map { row in
             ConsoleTheme(version: row.version, major: row.major, sha256: row.sha256, published: row.published,
                          current: snapshot.currentThemes[row.major]?.version == row.version, createdAt: row.createdAt)
@@ -148,14 +152,8 @@ extension StateHubServer {
     private func consoleVersions(_ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
         guard let view = try await snapshot().apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
-        let times: [String: Int]
-        do {
-            times = Dictionary(try await storage.consoleVersionTimes(app: app.value).map { ($0.version, $0.createdAt) },
-                               uniquingKeysWith: { first, _ in first })
-        } catch {
-            logger.error("listing versions failed: \(String(reflecting: error))")
-            throw ServerError.storage
-        }
+        let rows = try await consoleRead("listing versions") { try await self.storage.consoleVersionTimes(app: app.value) }
+        let times = Dictionary(rows.map { ($0.version, $0.createdAt) }, uniquingKeysWith: { first, _ in first })
         let versions = view.ascending.compactMap { view.versions[$0.text] }.map { version in
             ConsoleVersion(version: version.version, minNativeVersion: version.minNativeVersion, createdAt: times[version.version] ?? 0,
                            bundle: version.bundle, stylesheet: version.stylesheet, assetCount: version.assets.count,
