@@ -3,7 +3,8 @@
 
 Starts `statehub serve` on a fresh SQLite folder, uploads two versions of a micro-app and
 publishes theme 1.1.0 through the admin API (what a pipeline does), then drives /console in
-headless Chromium (Debian's chromium + chromium-driver, selenium from PyPI):
+headless Chromium (Debian's chromium + chromium-driver, selenium from PyPI), the server being a
+copy of the binary in a temporary folder (the console is embedded, no build folder beside it):
 a wrong token is refused; sign in with the keyboard; an invalid theme shows every problem at its
 JSON path with its line marked; the fixed theme previews in light and dark mode with the very
 custom properties the server produces, publishes, and GET /themes/current then returns it with a
@@ -14,7 +15,7 @@ named by STATEHUB_SCREENSHOTS when it is set. Fails, never skips, when a tool is
 
 Usage: scripts/test-console.py PATH/TO/statehub
 """
-import hashlib, json, os, re, secrets, sys, tempfile, time, urllib.error, urllib.request
+import hashlib, json, os, re, secrets, shutil, sys, tempfile, time, urllib.error, urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -25,8 +26,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_support import Checks, headless_chromium, start_server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-statehub = sys.argv[1]
 work = tempfile.mkdtemp(prefix="statehub-console-")
+# A copy of the binary, away from its build folder: the console is embedded in it (issue 17).
+statehub = shutil.copy(sys.argv[1], os.path.join(work, "statehub"))
 screenshots = os.environ.get("STATEHUB_SCREENSHOTS")
 check = Checks()
 token = secrets.token_hex(16)
@@ -333,5 +335,6 @@ finally:
         driver.quit()
     server.terminate()
     server.wait(timeout=30)
+    shutil.rmtree(work, ignore_errors=True)
 
 check.finish("console")
