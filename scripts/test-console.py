@@ -281,6 +281,10 @@ try:
     driver.find_element(By.ID, "rollback").click()
     check(wait_for(lambda: driver.find_element(By.ID, "release-now").text == "Now: stable 1.0.0."), "rolled back in the console")
     check(call("GET", "/admin/apps/shop")[2]["release"] == {"stable": "1.0.0", "arms": [], "users": {}}, "the server's release is the previous one")
+    history = [row[1:] for row in table("release-history")]
+    check(history == [["stable 1.0.0", "current"], ["stable 1.0.0, 50% 1.1.0", ""], ["stable 1.0.0", ""]],
+          "the release history lists the rollback, the rollout and the first release (%s)" % history)
+    check(all(row[0].endswith("UTC") for row in table("release-history")), "each with the time it was set")
     driver.find_element(By.ID, "rollback").click()
     check(wait_for(lambda: "nothing-to-roll-back" in driver.find_element(By.ID, "app-status").text),
           "a rollback past the first release shows the server's refusal")

@@ -173,6 +173,38 @@ import Testing
         }
     }
 
+    struct ReleaseRow: Decodable, Equatable {
+        var id: Int
+        var release: App.Release
+        var previousID: Int?
+        var createdAt: Int
+        var current: Bool
+    }
+
+    @Test func theReleaseHistoryListsEachReleaseAndRollbackNewestFirst() async throws {
+        try await TestServer.sqlite().test(.router) { client in try await Self.checkReleaseHistory(client) }
+    }
+
+    static func checkReleaseHistory(_ client: any TestClientProtocol) async throws {
+        try await client.upload("menu", "1.0.0")
+        try await client.upload("menu", "1.1.0")
+        let before = Int(Date().timeIntervalSince1970)
+        #expect(try await client.admin(.put, "/admin/apps/menu/release", json: #"{"stable":"1.0.0"}"#).status == .ok)
+        #expect(try await client.admin(.put, "/admin/apps/menu/release", json: #"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":5}]}"#).status == .ok)
+        #expect(try await client.admin(.put, "/admin/apps/menu/release", json: #"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":50}]}"#).status == .ok)
+        #expect(try await client.admin(.post, "/admin/apps/menu/rollback").status == .ok)
+        let after = Int(Date().timeIntervalSince1970)
+        let rows = try decode([ReleaseRow].self, try await client.admin(.get, "/admin/console/apps/menu/releases"))
+        let five = App.Release(stable: "1.0.0", arms: [.init(version: "1.1.0", percent: 5)], users: [:])
+        let fifty = App.Release(stable: "1.0.0", arms: [.init(version: "1.1.0", percent: 50)], users: [:])
+        let first = App.Release(stable: "1.0.0", arms: [], users: [:])
+        #expect(rows.map(\.release) == [five, fifty, five, first], "newest first: the rollback restored 5%")
+        #expect(rows.map(\.current) == [true, false, false, false])
+        #expect(rows.count == 4 && rows[0].previousID == rows[3].id && rows[1].previousID == rows[2].id && rows[3].previousID == nil,
+                "a rollback's row names the release before the one it restored")
+        #expect(rows.allSatisfy { (before...after).contains($0.createdAt) })
+    }
+
     @Test func theThemeListMarksWhatThemesCurrentAnswers() async throws {
         try await TestServer.sqlite().test(.router) { client in try await Self.checkThemeList(client) }
     }
@@ -223,6 +255,8 @@ import Testing
         #expect(versions[0].totalBytes == bundle.utf8.count + 3 && versions[0].assetCount == 0)
         #expect(versions[1].stylesheet == nil && versions[1].minNativeVersion == "1.0.0")
         #expect(try await client.admin(.get, "/admin/console/apps/nope/versions").status == .notFound)
+        #expect(try await client.admin(.get, "/admin/console/apps/nope/releases").status == .notFound)
+        #expect(try decode([ReleaseRow].self, try await client.admin(.get, "/admin/console/apps/about/releases")).isEmpty)
         #expect(try await client.admin(.get, "/admin/console/apps/Not_A_Name/versions").status == .badRequest)
     }
 }
@@ -234,6 +268,7 @@ struct ConsolePostgresTests {
         try await TestServer.postgres(url: try await PostgresTestDatabase.fresh()).test(.router) { client in
             try await ConsoleRoutesTests.checkAppLists(client)
             try await ConsoleRoutesTests.checkThemeList(client)
+            try await ConsoleRoutesTests.checkReleaseHistory(client)
         }
     }
 }

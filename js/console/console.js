@@ -208,7 +208,7 @@
 
   var useApps = defineStore('apps', {
     state: function () {
-      return { list: [], selected: '', detail: null, versions: [], status: '', failed: false, answer: null };
+      return { list: [], selected: '', detail: null, versions: [], releases: [], status: '', failed: false, answer: null };
     },
     actions: {
       receive: function (list) {
@@ -229,10 +229,12 @@
         this.$patch({ selected: name, answer: null });
         return Promise.all([
           request('GET', '/admin/apps/' + encodeURIComponent(name)),
-          request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/versions')
+          request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/versions'),
+          request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/releases')
         ]).then(function (answers) {
           if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return; }
-          replace(self, { detail: answers[0].body, versions: answers[1].status === 200 ? answers[1].body : [] });
+          replace(self, { detail: answers[0].body, versions: answers[1].status === 200 ? answers[1].body : [],
+            releases: answers[2].status === 200 ? answers[2].body : [] });
           fillReleaseForm(answers[0].body);
         });
       },
@@ -518,12 +520,19 @@
     var now = byId('release-now');
     if (!detail) now.textContent = apps.list.length ? '' : 'No micro-app has been uploaded yet.';
     else {
-      var release = detail.release;
-      var text = release ? 'Now: stable ' + release.stable + (release.arms || []).map(function (arm) {
-        return ', ' + arm.percent + '% ' + arm.version + (arm.label ? ' (arm ' + arm.label + ')' : '');
-      }).join('') + (Object.keys(release.users || {}).length ? ', ' + Object.keys(release.users).length + ' explicit user(s)' : '') : 'Now: no release';
+      var text = detail.release ? 'Now: ' + describeRelease(detail.release) : 'Now: no release';
       now.textContent = text + (detail.pinnedVersion ? '; pinned to ' + detail.pinnedVersion : '') + '.';
     }
+    var history = byId('release-history').tBodies[0];
+    history.textContent = '';
+    apps.releases.forEach(function (entry) {
+      var row = document.createElement('tr');
+      row.dataset.id = String(entry.id);
+      cell(row, when(entry.createdAt));
+      cell(row, describeRelease(entry.release));
+      cell(row, entry.current ? 'current' : '');
+      history.appendChild(row);
+    });
     var answer = byId('ask-answer');
     var result = apps.answer;
     answer.className = result && result.error ? 'error' : '';
@@ -538,6 +547,14 @@
       answer.dataset.variant = result.variant || '';
       answer.dataset.bucket = String(result.bucket);
     }
+  }
+
+  /** `stable 1.0.0, 50% 1.1.0 (arm A), 2 explicit user(s)`. */
+  function describeRelease(release) {
+    var users = Object.keys(release.users || {}).length;
+    return 'stable ' + release.stable + (release.arms || []).map(function (arm) {
+      return ', ' + arm.percent + '% ' + arm.version + (arm.label ? ' (arm ' + arm.label + ')' : '');
+    }).join('') + (users ? ', ' + users + ' explicit user(s)' : '');
   }
 
   /** Puts the app's current release into the editor (on selecting an app and after each write). */

@@ -1,7 +1,8 @@
 import Foundation
 import SQLKit
 
-/// What the console lists that the read snapshot does not keep: upload times (docs/console.md).
+/// What the console lists that the read snapshot does not keep: upload times and the history of
+/// releases (docs/console.md).
 /// Read straight from the database on each request; the console is not a hot path.
 extension ServerStorage {
     struct ConsoleVersionRow: Sendable, Hashable {
@@ -15,6 +16,31 @@ extension ServerStorage {
         var sha256: String
         var published: Bool
         var createdAt: Int
+    }
+
+    struct ConsoleReleaseRow: Sendable, Hashable {
+        var id: Int
+        /// The release JSON as stored (`ReleaseSpec`, sorted keys).
+        var spec: String
+        var previousID: Int?
+        var createdAt: Int
+        var current: Bool
+    }
+
+    /// The newest `limit` releases of `app`, newest first; `current` marks the app's release.
+    func consoleReleases(app: String, limit: Int) async throws -> [ConsoleReleaseRow] {
+        try await backend.read { db in
+            let currentID = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first()?
+                .decode(column: "release_id", as: Int?.self)
+            return try await db.raw("""
+                SELECT id, spec, previous_id, created_at FROM releases WHERE app = \(bind: app) ORDER BY id DESC LIMIT \(bind: limit)
+                """).all().map { row in
+                let id = try row.decode(column: "id", as: Int.self)
+                return ConsoleReleaseRow(id: id, spec: try row.decode(column: "spec", as: String.self),
+                                         previousID: try row.decode(column: "previous_id", as: Int?.self),
+                                         createdAt: try row.decode(column: "created_at", as: Int?.self) ?? 0, current: id == currentID)
+            }
+        }
     }
 
     /// Each version of `app` with the time it was uploaded (seconds since 1970).

@@ -39,6 +39,9 @@ extension StateHubServer {
         admin.get("console/apps/:app/versions") { _, context in
             try await self.consoleVersions(context)
         }
+        admin.get("console/apps/:app/releases") { _, context in
+            try await self.consoleReleases(context)
+        }
     }
 
     /// A storage read of the console's own; a failure is logged and answered `500 storage`.
@@ -160,5 +163,34 @@ extension StateHubServer {
                            totalBytes: version.bundle.size + (version.stylesheet?.size ?? 0) + version.assets.reduce(0) { $0 + $1.ref.size })
         }
         return try Self.json(versions)
+    }
+
+    struct ConsoleRelease: Encodable {
+        var id: Int
+        var release: ReleaseSpec
+        /// The release this one replaced (a rollback's row names the one before the release it restored).
+        var previousID: Int?
+        /// Seconds since 1970.
+        var createdAt: Int
+        var current: Bool
+    }
+
+    /// At most this many releases are listed: the newest ones.
+    static let consoleReleaseLimit = 50
+
+    private func consoleReleases(_ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        guard try await snapshot().apps[app.value] != nil else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        let rows = try await consoleRead("listing releases") {
+            try await self.storage.consoleReleases(app: app.value, limit: Self.consoleReleaseLimit)
+        }
+        let releases = try rows.map { row in
+            guard let spec = try? JSONDecoder().decode(ReleaseSpec.self, from: Data(row.spec.utf8)) else {
+                logger.error("release \(row.id) of \(app) is not a release")
+                throw ServerError.storage
+            }
+            return ConsoleRelease(id: row.id, release: spec, previousID: row.previousID, createdAt: row.createdAt, current: row.current)
+        }
+        return try Self.json(releases)
     }
 }
