@@ -228,6 +228,12 @@ try:
     check(call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)[1].get("ETag") == new_etag, "/themes/current answers 1.2.0 again")
     shot("themes", "theme-current-title")
 
+    # Opening a theme file checks it the same way as pasting.
+    driver.find_element(By.ID, "theme-file").send_keys(os.path.join(ROOT, "examples/themes/broken.json"))
+    check(wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#theme-problems li")) == len(expected)),
+          "an opened file is checked: its problems show")
+    check(driver.execute_script("return document.getElementById('theme-text').value") == broken, "and its text is in the editor")
+
     # Micro-apps: versions, a 50% rollout, "what does user X get?".
     driver.find_element(By.ID, "nav-apps").click()
     check(wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#version-table tbody tr")) == 2), "the versions show")
