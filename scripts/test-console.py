@@ -153,6 +153,9 @@ try:
     check(all(driver.find_element(By.ID, "theme-line-%d" % n).text == lines[n - 1] for n in marked),
           "each marked line shows the pasted text of that line")
     check(driver.find_element(By.CSS_SELECTOR, "#theme-line-9 mark").text.strip().startswith('"accent"'), "line 9 is marked at \"accent\"")
+    driver.find_element(By.CSS_SELECTOR, "#theme-problems li[data-path='colors.accent'] a").send_keys(Keys.ENTER)
+    check(wait_for(lambda: driver.execute_script("return document.activeElement.id") == "theme-line-9"),
+          "a problem's link moves the focus to its line (keyboard)")
     check(not driver.find_element(By.ID, "theme-publish").is_enabled(), "an invalid theme cannot be published")
     check(not driver.find_element(By.ID, "theme-preview-section").is_displayed(), "an invalid theme has no preview")
     shot("theme-problems", "theme-problems-section")
