@@ -328,6 +328,32 @@ try:
     said = upload("1.2.0", "globalThis.shop = 'other';")
     check("409 version-exists" in said, "other bytes under an uploaded version are refused (%s)" % said)
 
+    # An A/B split between 1.1.0 and 1.2.0: the arm each user lands in is the manifest route's.
+    Select(driver.find_element(By.ID, "release-mode")).select_by_value("ab")
+    Select(driver.find_element(By.ID, "arm-a-version")).select_by_value("1.1.0")
+    Select(driver.find_element(By.ID, "arm-b-version")).select_by_value("1.2.0")
+    for id, value in [("arm-a-percent", "50"), ("arm-b-percent", "50")]:
+        driver.find_element(By.ID, id).clear()
+        driver.find_element(By.ID, id).send_keys(value)
+    driver.find_element(By.ID, "release-users").clear()
+    driver.find_element(By.ID, "release-users").send_keys("qa-1=1.0.0")
+    driver.find_element(By.ID, "release-save").click()
+    check(wait_for(lambda: "(arm B)" in driver.find_element(By.ID, "release-now").text), "an A/B split is saved (%s)" % driver.find_element(By.ID, "release-now").text)
+    check(call("GET", "/admin/apps/shop")[2]["release"]["arms"] == [{"version": "1.1.0", "percent": 50, "label": "A"},
+                                                                    {"version": "1.2.0", "percent": 50, "label": "B"}], "the server has both arms")
+    arms = set()
+    for user in users[:8]:
+        shown = ask(user)
+        shown["variant"] = driver.find_element(By.ID, "ask-answer").get_attribute("data-variant")
+        _, _, manifest = call("GET", "/apps/shop/manifest?user=" + user, auth=False)
+        check(shown == {"version": manifest["version"], "reason": "variant", "bucket": str(manifest["bucket"]), "variant": manifest["variant"]},
+              "%s gets the arm the manifest route gives: %s" % (user, shown))
+        arms.add(shown["variant"])
+    check(arms == {"A", "B"}, "both arms are handed out (%s)" % sorted(arms))
+    check(call("GET", "/admin/apps/shop")[2]["release"]["users"] == {"qa-1": "1.0.0"}, "the explicit user is saved")
+    check(ask("qa-1") == {"version": "1.0.0", "reason": "user", "bucket": str(bucket("shop", "qa-1"))},
+          "an explicit user gets their version, as the manifest route says")
+
     # A phone-sized window: one column, nothing wider than the screen.
     driver.set_window_size(390, 844)
     for screen in ["apps", "themes"]:
