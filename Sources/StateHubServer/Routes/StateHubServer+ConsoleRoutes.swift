@@ -4,7 +4,8 @@ import NIOCore
 import StyleTokens
 
 /// The console (docs/console.md): its page under `/console`, and the read-only admin routes under
-/// `/admin/console/` that the admin API lacked (a theme check with lines, lists with upload times).
+/// `/admin/console/` that the admin API lacked (a theme check with lines, lists with upload times,
+/// the release history).
 extension StateHubServer {
     /// Adds `GET /console` and its files to `router`, and the console's admin routes to `admin`
     /// (a group behind the bearer check).
