@@ -365,6 +365,19 @@ try:
 
     driver.find_element(By.ID, "sign-out").click()
     check(wait_for(lambda: driver.find_element(By.ID, "sign-in-screen").is_displayed()), "signing out shows the sign-in again")
+
+    # A token revoked while signed in: the next request signs the page out.
+    driver.set_window_size(1200, 900)
+    status, _, made = call("POST", "/admin/tokens", {"label": "console-test"})
+    check(status == 201, "a second token is made")
+    driver.find_element(By.ID, "token").send_keys(made["token"], Keys.ENTER)
+    check(wait_for(lambda: driver.find_element(By.ID, "nav").is_displayed()), "signed in with it")
+    check(call("DELETE", "/admin/tokens/%d" % made["id"])[0] == 204, "it is revoked")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "sign-in-screen").is_displayed()
+                   and "no longer accepts" in driver.find_element(By.ID, "sign-in-status").text),
+          "the next request signs the page out (%s)" % driver.find_element(By.ID, "sign-in-status").text)
+    check(not driver.find_element(By.ID, "apps-screen").is_displayed(), "nothing of the console shows then")
     errors = [entry["message"] for entry in driver.get_log("browser")
               if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"] and " 401 " not in entry["message"]
               and " 409 " not in entry["message"]]  # the refused token, rollback and upload

@@ -25,6 +25,10 @@
           if ((response.headers.get('Content-Type') || '').indexOf('application/json') === 0 && text) {
             try { parsed = JSON.parse(text); } catch (error) { parsed = text; }
           }
+          // A token revoked while signed in (DELETE /admin/tokens/{id}): forget it and sign out.
+          if (response.status === 401 && headers.Authorization && useSession().signedIn) {
+            useSession().refuse('The server no longer accepts this token: sign in again.');
+          }
           return { status: response.status, headers: response.headers, body: parsed };
         });
       });
@@ -108,6 +112,10 @@
       signOut: function () {
         token = null;
         this.$patch({ signedIn: false, message: 'Signed out.', refused: false });
+      },
+      refuse: function (message) {
+        token = null;
+        this.$patch({ signedIn: false, message: message, refused: true });
       },
       show: function (screen) { this.screen = screen; }
     }
