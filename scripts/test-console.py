@@ -327,6 +327,16 @@ try:
     driver.execute_script("document.getElementById('upload-stylesheet').value = ''")
     said = upload("1.2.0", "globalThis.shop = 'other';")
     check("409 version-exists" in said, "other bytes under an uploaded version are refused (%s)" % said)
+    logo = os.path.join(work, "logo.png")
+    logo_bytes = bytes(range(256)) * 3  # every byte value: base64 in the page must keep them all
+    open(logo, "wb").write(logo_bytes)
+    driver.find_element(By.ID, "upload-assets").send_keys(logo)
+    said = upload("1.3.0", "globalThis.shop = '1.3.0';")
+    check(said == "Uploaded shop 1.3.0.", "a version with an asset is uploaded (%s)" % said)
+    check(urllib.request.urlopen(base + "/apps/shop/1.3.0/logo.png", timeout=10).read() == logo_bytes, "the server serves the asset's bytes")
+    check(wait_for(lambda: len(table("version-table")) == 4 and "(1 assets)" in table("version-table")[3][2]),
+          "the versions list counts it (%s)" % table("version-table")[-1])
+    driver.execute_script("document.getElementById('upload-assets').value = ''")
 
     # An A/B split between 1.1.0 and 1.2.0: the arm each user lands in is the manifest route's.
     Select(driver.find_element(By.ID, "release-mode")).select_by_value("ab")

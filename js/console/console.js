@@ -270,10 +270,11 @@
         return this.write('POST', '/admin/apps/' + encodeURIComponent(this.selected) + '/rollback', undefined, 'Rolled back to the previous release.');
       },
       /** Uploads a version (bundle and optional stylesheet as text), then shows its app. */
-      upload: function (app, version, bundle, stylesheet, minNativeVersion) {
+      upload: function (app, version, bundle, stylesheet, minNativeVersion, assets) {
         var self = this;
         var body = { bundle: bundle };
         if (stylesheet) body.stylesheet = stylesheet;
+        if (assets && assets.length) body.assets = assets;
         if (minNativeVersion) body.minNativeVersion = minNativeVersion;
         this.$patch({ status: 'Uploading ' + app + ' ' + version + '…', failed: false });
         return request('PUT', '/admin/apps/' + encodeURIComponent(app) + '/versions/' + encodeURIComponent(version), JSON.stringify(body))
@@ -658,10 +659,20 @@
       var file = byId(id).files && byId(id).files[0];
       return file ? file.text() : Promise.resolve('');
     }
-    Promise.all([read('upload-bundle'), read('upload-stylesheet')]).then(function (texts) {
-      apps.upload(byId('upload-app').value.trim(), byId('upload-version').value.trim(), texts[0], texts[1],
-        byId('upload-native').value.trim());
-    });
+    // Each asset at its file name, its bytes as standard base64 (docs/server.md, "Assets").
+    function asset(file) {
+      return new Promise(function (resolve, reject) {
+        var reader = new FileReader();
+        reader.onload = function () { resolve({ path: file.name, data: String(reader.result).replace(/^data:[^,]*,/, '') }); };
+        reader.onerror = function () { reject(reader.error); };
+        reader.readAsDataURL(file);
+      });
+    }
+    var files = Array.prototype.slice.call(byId('upload-assets').files || []);
+    Promise.all([read('upload-bundle'), read('upload-stylesheet'), Promise.all(files.map(asset))]).then(function (parts) {
+      apps.upload(byId('upload-app').value.trim(), byId('upload-version').value.trim(), parts[0], parts[1],
+        byId('upload-native').value.trim(), parts[2]);
+    }, function (error) { apps.$patch({ status: 'Could not read a file: ' + error.message, failed: true }); });
   });
   submit('ask-form', function () { apps.ask(byId('ask-user').value.trim(), byId('ask-native').value.trim()); });
   showArms();
