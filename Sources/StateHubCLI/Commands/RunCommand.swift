@@ -103,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
             throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
         }
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
-                                               dispatches: dispatches.map(\.callText))
+                                               dispatches: dispatches.map(\.callText), scriptURLs: delivered.scriptURLs)
         let hub = session.page.hub
         var failed = false
         var stops = StopPrinter()
