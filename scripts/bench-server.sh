@@ -4,6 +4,8 @@
 # bundle and a 16 KB asset (img/logo.png, docs/server.md "Assets"), on SQLite and on PostgreSQL
 # (started by scripts/with-postgres.sh); prints requests/s, p99 and the server's resident memory
 # after the runs. A run with any non-2xx/3xx answer fails the script (a figure over errors is void).
+# Each run first measures the baseline, a bare Hummingbird server with one fixed route on the same
+# event loops (`statehub bench http-baseline`), and prints every route's requests/s as a ratio to it.
 # Usage: scripts/bench-server.sh [seconds per run, default 10] [sqlite|postgres|both]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +21,8 @@ if [ "$which_backend" = both ]; then
 fi
 
 dir=$(mktemp -d /tmp/statehub-bench.XXXXXX)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+port=$(free_port)
 token="bench-$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
 if [ "$which_backend" = postgres ]; then
   storage=(--database "${STATEHUB_TEST_DATABASE_URL:?run through scripts/with-postgres.sh}")
@@ -56,17 +59,30 @@ request = function()
 end
 LUA
 
+baseline_rps=
 run() { # name, wrk arguments...
   local name=$1; shift
   wrk -t2 -c64 -d"${seconds}s" --latency "$@" > "$dir/wrk.txt" 2>&1 || { cat "$dir/wrk.txt" >&2; exit 1; }
-  local rps p99 non2xx
+  local rps p99 non2xx ratio
   rps=$(awk '/Requests\/sec/{print $2}' "$dir/wrk.txt")
   p99=$(awk '$1=="99%"{print $2}' "$dir/wrk.txt")
   non2xx=$(awk '/Non-2xx/{print $5}' "$dir/wrk.txt")
-  printf '%-10s %-12s %12s req/s   p99 %8s   non-2xx/3xx %s\n' "$which_backend" "$name" "$rps" "$p99" "${non2xx:-0}"
+  [ -n "$baseline_rps" ] || baseline_rps=$rps
+  ratio=$(awk -v a="$rps" -v b="$baseline_rps" 'BEGIN{printf "%.2f", a / b}')
+  printf '%-10s %-12s %12s req/s   %5sx baseline   p99 %8s   non-2xx/3xx %s\n' "$which_backend" "$name" "$rps" "$ratio" "$p99" "${non2xx:-0}"
   if [ "${non2xx:-0}" != 0 ]; then echo "bench-server: $name had error answers; see $dir/server.log" >&2; exit 1; fi
 }
+
+# The baseline first, alone on the machine: the bare HTTP stack's ceiling for this run.
+baseline_port=$(free_port)
+"$bin" bench http-baseline --port "$baseline_port" >"$dir/baseline.log" 2>&1 &
+baseline=$!
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$baseline_port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+run baseline "http://127.0.0.1:$baseline_port/healthz"
+kill $baseline; wait $baseline 2>/dev/null || true
+
 curl -fs -o /dev/null "$base/apps/cart/manifest?user=warm&nativeVersion=1.2.0"
+run healthz "$base/healthz"
 run manifest -s "$dir/manifest.lua" "$base"
 run theme-304 -H "If-None-Match: $etag" "$base/themes/current?nativeVersion=1.0.0"
 run bundle "$base/apps/cart/1.0.0/bundle.js"

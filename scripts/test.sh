@@ -23,3 +23,5 @@ bash scripts/fuzz.sh 20
 "$(swift build --show-bin-path)/statehub" soak --seconds 45
 # sync (issue 16): the board example the README runs (a server, a device offline, a Yjs web client).
 swift run --skip-build board-example
+# console (issue 17): /console in headless Chromium against a real `statehub serve` (docs/console.md).
+python3 scripts/test-console.py "$(swift build --show-bin-path)/statehub"

@@ -13,11 +13,17 @@ extension HostedPage {
         /// Where the bundle's lines came from (its source map), so stops, errors, problems and
         /// traces name the original files and lines (`ScriptLineMap`).
         public var lineMap: ScriptLineMap?
+        /// The URL the bundle was delivered from, given to its top level as
+        /// `document.currentScript.src` as a browser does, so it finds files beside it with
+        /// `new URL('img/logo.png', document.currentScript.src)` (docs/server.md, "Assets").
+        /// `nil`: no `document.currentScript`.
+        public var scriptURL: String?
 
-        public init(path: String, source: String, lineMap: ScriptLineMap? = nil) {
+        public init(path: String, source: String, lineMap: ScriptLineMap? = nil, scriptURL: String? = nil) {
             self.path = path
             self.source = source
             self.lineMap = lineMap
+            self.scriptURL = scriptURL
         }
     }
 

@@ -96,11 +96,25 @@ public final class HostedPage: Sendable {
     /// - Throws: ``HostedPageError/bundle(path:underlying:)`` wrapping the `JavaScriptError`
     ///   or `EngineError` (a time-limit stop is `EngineError.executionTimeLimitExceeded`).
     public func load(_ bundle: Bundle) async throws(HostedPageError) {
+        // server (issue 14): `document.currentScript` for the bundle's top level only.
+        if let scriptURL = bundle.scriptURL {
+            do {
+                try await engine.execute(CurrentScript.enter(scriptURL), sourceURL: "statehub:page/current-script.js")
+            } catch {
+                throw .bundle(path: bundle.path, underlying: error)
+            }
+        }
+        var failure: (any Error)?
         do {
             try await engine.execute(bundle.source, sourceURL: bundle.path, lineMap: bundle.lineMap)
         } catch {
-            throw .bundle(path: bundle.path, underlying: error)
+            failure = error
         }
+        if bundle.scriptURL != nil {
+            // After a stop too; when the engine refuses even this, the bundle's own error is the news.
+            try? await engine.execute(CurrentScript.leave, sourceURL: "statehub:page/current-script.js")
+        }
+        if let failure { throw .bundle(path: bundle.path, underlying: failure) }
     }
 
     /// Detaches the page from the hub and the bridge and closes the engine.

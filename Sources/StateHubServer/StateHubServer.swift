@@ -56,5 +56,6 @@ public final class StateHubServer: Sendable {
         let admin = router.group("admin").add(middleware: AdminAuthMiddleware(storage: storage))
         addAdminRoutes(to: admin)
         addSyncAdminRoutes(to: admin)
+        addConsoleRoutes(to: router, admin: admin)
     }
 }

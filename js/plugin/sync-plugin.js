@@ -868,17 +868,18 @@
     if (ops.length > 1) ops = coalesced(ops);
     if (pending === null) {
       record.pending = [makeMutation(type, action, ops)];
-      record.pendingOps = ops.length;
+      record.pendingOps = batchWeight(ops);
       markDirty(record);
     } else {
       let last = pending[pending.length - 1];
       if (type === 'direct' && last.type === 'direct' && last[CALL] === action) {
         let before = last.ops.length;
+        joinedItems = 0;
         for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
-        record.pendingOps += last.ops.length - before;
+        record.pendingOps += last.ops.length - before + joinedItems;
       } else {
         pending.push(makeMutation(type, action, ops));
-        record.pendingOps += ops.length;
+        record.pendingOps += batchWeight(ops);
       }
     }
     if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
@@ -890,6 +891,16 @@
   // unstoppable turn and ended the run (issue 11 finding 4). Sending early calls native code, where the
   // time limit's turn check stops the loop as it does under `flush: 'sync'`.
   const MAX_BATCH_OPS = 1024;
+  // What the bound counts: one per op, plus one per item an insert carries, since inserts joined into one
+  // splice grow without adding ops (a Set filled and cleared in a loop, `tags.add(Math.random())`, sent
+  // one splice of 100,000s of items: a message of many MB, cut into chunks, that the stop then cut short,
+  // review finding 3). So a batch is also sent once it carries 1,024 items, whatever its op count.
+  let joinedItems = 0;
+  function batchWeight(ops) {
+    let weight = ops.length;
+    for (let i = 0; i < ops.length; i++) if (ops[i].op === OpKind.splice && ops[i].items) weight += ops[i].items.length;
+    return weight;
+  }
   // A set (lazy or not) supersedes the one just before it at the same path; an insert
   // right after the previous insert into the same array joins it (a Map filled or an array pushed in a
   // loop is one splice per tick). The runtime's op objects are shared, so a joined splice is a copy.
@@ -912,6 +923,7 @@
         ops[ops.length - 1] = previous;
       }
       for (let i = 0; i < op.items.length; i++) previous.items.push(op.items[i]);
+      joinedItems += op.items.length;
     } else ops.push(op);
   }
   function coalesced(ops) {

@@ -25,6 +25,13 @@ public final class EngineActivity: Sendable {
     private let turnStartedCPU = Atomic<UInt64>(0)
     /// What the running turn entered: a script's source URL, or nil for a call into a function.
     private let entry = Mutex<String?>(nil)
+    /// Wall-clock and CPU time the running turn spent in finished native calls, and when the
+    /// native call under way began (0: none): native work is not the page's, so the
+    /// unresponsive watch leaves it out as the time limit does (docs/engine.md).
+    private let nativeWall = Atomic<UInt64>(0)
+    private let nativeCPU = Atomic<UInt64>(0)
+    private let nativeCallWall = Atomic<UInt64>(0)
+    private let nativeCallCPU = Atomic<UInt64>(0)
 
     init() {}
 
@@ -69,8 +76,53 @@ public final class EngineActivity: Sendable {
         return .nanoseconds(Int64(cpu > start ? cpu - start : 0))
     }
 
+    /// Wall-clock and CPU time the running turn spent in the page's own code: the turn's
+    /// time without its native calls (finished ones and the one under way).
+    var pageTime: (wall: Duration, cpu: Duration)? {
+        let started = turnStarted.load(ordering: .acquiring)
+        guard started != 0 else { return nil }
+        let now = Self.now()
+        var wall = now > started ? now - started : 0
+        // An unknown CPU clock counts as busy all along (the watch then goes by wall time).
+        var cpuNanos = turnCPUTime.map { UInt64($0.components.seconds) * 1_000_000_000 + UInt64($0.components.attoseconds / 1_000_000_000) } ?? wall
+        wall = wall &- min(wall, nativeWall.load(ordering: .relaxed))
+        cpuNanos = cpuNanos &- min(cpuNanos, nativeCPU.load(ordering: .relaxed))
+        let callWall = nativeCallWall.load(ordering: .relaxed)
+        if callWall != 0 {
+            wall = wall &- min(wall, now > callWall ? now - callWall : 0)
+            if let callCPU = engineThreadCPU() {
+                let since = nativeCallCPU.load(ordering: .relaxed)
+                cpuNanos = cpuNanos &- min(cpuNanos, callCPU > since ? callCPU - since : 0)
+            }
+        }
+        return (.nanoseconds(Int64(wall)), .nanoseconds(Int64(cpuNanos)))
+    }
+
+    private func engineThreadCPU() -> UInt64? {
+        let clock = cpuClock.load(ordering: .relaxed)
+        guard clock != -1 else { return nil }
+        var now = timespec()
+        guard clock_gettime(clockid_t(clock), &now) == 0 else { return nil }
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// Called on the engine thread as an outermost native call begins and ends.
+    func beginNativeCall(wall: UInt64, cpu: UInt64) {
+        nativeCallCPU.store(cpu, ordering: .relaxed)
+        nativeCallWall.store(wall, ordering: .relaxed)
+    }
+
+    func endNativeCall(wall: UInt64, cpu: UInt64) {
+        nativeWall.add(wall, ordering: .relaxed)
+        nativeCPU.add(cpu, ordering: .relaxed)
+        nativeCallWall.store(0, ordering: .relaxed)
+    }
+
     func beginTurn(at start: UInt64, cpu: UInt64, entry: String?) {
         self.entry.withLock { $0 = entry }
+        nativeWall.store(0, ordering: .relaxed)
+        nativeCPU.store(0, ordering: .relaxed)
+        nativeCallWall.store(0, ordering: .relaxed)
         turnStartedCPU.store(cpu, ordering: .relaxed)
         turnStarted.store(start, ordering: .releasing)
     }

@@ -44,6 +44,9 @@ extension ScriptContext {
             stopLocation = nil
             forcedStopLocation = nil
             declinedTraps = 0
+            nativeCPUInTurn = 0
+            nativeWallInTurn = 0
+            nativeCPUSinceRearm = 0
             turnStartCPU = Self.threadCPUTime()
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
         }
@@ -52,8 +55,9 @@ extension ScriptContext {
         defer {
             entryDepth -= 1
             if outermost {
-                if forcingStop {
+                if forcingStop || timeLimitRearmed {
                     forcingStop = false
+                    timeLimitRearmed = false
                     if let limit = configuration.executionTimeLimit { _ = installTimeLimit(seconds: limit.inSeconds) }
                 }
                 if stoppedInEntry { settleStop() }
@@ -69,13 +73,19 @@ extension ScriptContext {
     ///
     /// Counted in the engine thread's CPU time, as JavaScriptCore counts its own limit, so a
     /// loaded machine does not stop a turn early; wall-clock time (cheap to read) filters
-    /// first, since it is never less than CPU time.
+    /// first, since it is never less than CPU time. Time spent inside native calls (the hub
+    /// applying, recording and redacting a message) is not the page's and is left out; the
+    /// whole turn, native time included, is still held to ``nativeAllowance`` times the limit,
+    /// so a loop of writes that each cost much native work is stopped too.
     @inline(__always)
     func checkTurnBudget() {
-        guard let turnLimitNanos, entryDepth > 0, !forcingStop else { return }
+        guard let turnLimitNanos, entryDepth > 0, nativeDepth == 0, !forcingStop else { return }
         let started = activity.turnStart
-        guard started != 0, EngineActivity.now() &- started > turnLimitNanos,
-              Self.threadCPUTime() &- turnStartCPU > turnLimitNanos else { return }
+        guard started != 0 else { return }
+        let wall = EngineActivity.now() &- started
+        guard wall &- nativeWallInTurn > turnLimitNanos || wall > turnLimitNanos &* Self.nativeAllowance else { return }
+        let cpu = Self.threadCPUTime() &- turnStartCPU
+        guard cpu &- nativeCPUInTurn > turnLimitNanos || cpu > turnLimitNanos &* Self.nativeAllowance else { return }
         forcingStop = true
         activity.markStopRequested()
         // Where the page was when its turn ran out: the stop itself often lands where

@@ -49,6 +49,17 @@ final class ScriptContext {
     var declinedTraps = 0
     /// The engine thread's CPU time when the running turn began.
     var turnStartCPU: UInt64 = 0
+    /// Native calls under way (a native call can run JavaScript that calls native code).
+    var nativeDepth = 0
+    /// CPU and wall-clock time the running turn spent in outermost native calls: not the
+    /// page's, so not counted against its limit (`ScriptContext+NativeTime.swift`).
+    var nativeCPUInTurn: UInt64 = 0
+    var nativeWallInTurn: UInt64 = 0
+    /// Native CPU time since JavaScriptCore's own limit was last started again.
+    var nativeCPUSinceRearm: UInt64 = 0
+    /// Set when JavaScriptCore's limit was started again with what is left of the turn's
+    /// budget; the configured limit comes back when the turn ends.
+    var timeLimitRearmed = false
     /// What the running turn was entered through (`script`, `call`, `timer`).
     var entryKind: ScriptStop.Kind = .script
     /// The stop of the running turn, once known; handed to `stopHandlers` when the turn ends.

@@ -15,9 +15,14 @@ final class NativeFunction {
 
     weak var owner: ScriptContext?
     let body: Body
+    /// Whether its time is native work left out of the page's limit (docs/engine.md,
+    /// "Native time is not the page's"): false for the task runner, whose body is JavaScript
+    /// the page runs (a dispatched action), entered from Swift.
+    let timed: Bool
 
-    init(owner: ScriptContext, body: @escaping Body) {
+    init(owner: ScriptContext, timed: Bool = true, body: @escaping Body) {
         self.owner = owner
+        self.timed = timed
         self.body = body
     }
 
@@ -35,6 +40,9 @@ final class NativeFunction {
                 return JSValueMakeUndefined(context)
             }
             owner.checkTurnBudget()
+            let timed = box.timed
+            let started = timed ? owner.beginNativeCall() : nil
+            defer { if timed { owner.endNativeCall(started) } }
             do {
                 return try box.body(owner, this, UnsafeBufferPointer(start: arguments, count: count)) ?? JSValueMakeUndefined(context)
             } catch let error as JavaScriptError {
@@ -74,9 +82,9 @@ extension NativeErrorConvertible {
 extension ScriptContext {
     /// A JS function object that runs `body`. Its prototype is `Function.prototype`, so
     /// `call`, `apply` and `bind` work on it.
-    func makeFunction(named name: String, body: @escaping NativeFunction.Body) throws -> JSObjectRef {
+    func makeFunction(named name: String, timed: Bool = true, body: @escaping NativeFunction.Body) throws -> JSObjectRef {
         let context = try live()
-        let box = NativeFunction(owner: self, body: body)
+        let box = NativeFunction(owner: self, timed: timed, body: body)
         guard let object = JSObjectMake(context, NativeFunction.jsClass, Unmanaged.passRetained(box).toOpaque()) else {
             throw EngineError.invalidName(name)
         }

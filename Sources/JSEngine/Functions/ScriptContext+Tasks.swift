@@ -33,7 +33,8 @@ extension ScriptContext {
     private func taskRunnerFunction() throws -> JSObjectRef {
         if let taskRunner { return taskRunner }
         let context = try live()
-        let runner = try makeFunction(named: "task") { owner, _, _ in
+        // Not timed as native work: the body runs the page's JavaScript (an action).
+        let runner = try makeFunction(named: "task", timed: false) { owner, _, _ in
             owner.taskBody?()
             return nil
         }

@@ -5,6 +5,9 @@ import JavaScriptCore
 #endif
 
 extension JavaScriptEngine: PageTransport {
+    /// Whether the engine thread is inside a turn now (`EngineActivity`).
+    public nonisolated var isRunningScript: Bool { activity.busyFor != nil }
+
     public nonisolated var pageID: String { configuration.name }
 
     public func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) throws {

@@ -29,9 +29,17 @@ public protocol PageTransport: AnyObject, Sendable {
     /// call made through ``send(_:toFunction:onFailure:)`` also reaches that call's `onFailure`
     /// (``ScriptStop/entry`` is then `.call`). Transports without a time limit never call it.
     func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void)
+
+    /// Whether the page's thread is running a script now (a turn that its host's time limit
+    /// will end, or report). A caller waiting for the page's answer keeps waiting while this
+    /// is true rather than give up on a page that is working, only slowly (a loaded machine).
+    /// Readable from any thread.
+    var isRunningScript: Bool { get }
 }
 
 extension PageTransport {
     /// A page whose host has no time limit never reports a stop.
     public func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void) {}
+    /// A host that cannot tell says no: waits end at their deadline.
+    public var isRunningScript: Bool { false }
 }

@@ -338,7 +338,8 @@ enum WebGlobalsScript {
       const special = protocol in specialPorts;
       if (special) rest = rest.replace(/\\/g, '/');
       if (rest.startsWith('//') || (special && protocol !== 'file:')) {
-        rest = rest.replace(/^\/*/, '');
+        // `file:///tmp/a` has an empty host: only its two slashes go, or `tmp` became the host.
+        rest = protocol === 'file:' && rest.startsWith('//') ? rest.slice(2) : rest.replace(/^\/*/, '');
         const slash = rest.indexOf('/');
         let authority = slash < 0 ? rest : rest.slice(0, slash);
         rest = slash < 0 ? '' : rest.slice(slash);

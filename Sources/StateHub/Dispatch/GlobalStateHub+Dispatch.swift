@@ -90,7 +90,23 @@ extension GlobalStateHub {
             // The stop dropped the page's queued microtasks, the plugin's flush among them:
             // writes made before it would never reach the mirrors. Every store of that page is
             // resynced (PROTOCOL.md A.5.9, reason `stopped`).
-            for (id, entry) in state.stores where entry.hosts.contains(where: { $0.pageID == pageID && !$0.awaitingSync }) {
+            // A store already awaiting a resync is asked again: the stop may have cut the
+            // answer short (a large state's `chunk`s, abandoned mid-transfer), and nothing
+            // else would ever ask. Only a few times in a row: a state whose answer the limit
+            // always stops would loop, so the hub then says the mirror is stale instead.
+            for (id, entry) in state.stores {
+                guard let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else { continue }
+                let host = entry.hosts[index]
+                if host.awaitingSync {
+                    guard host.stale == nil, stop.kind != .unstoppable else { continue }
+                    if host.stoppedResyncs >= Self.stoppedResyncLimit {
+                        let reason = "\(host.stoppedResyncs + 1) stops in a row cut the page's answer to a resync short (\(stop)); the mirror keeps its last state until the page sends its whole state"
+                        state.stores[id]?.hosts[index].stale = reason
+                        effects.append(problemEffect(HubProblem(pageID: pageID, storeId: id, kind: .mirrorStale(reason: reason)), in: &state))
+                        continue
+                    }
+                    state.stores[id]?.hosts[index].stoppedResyncs += 1
+                }
                 if let request = requestSyncEffect(pageID: pageID, storeId: id, reason: "stopped", detail: "a script was stopped at the time limit: \(stop)", in: &state) {
                     effects.append(request)
                 }
@@ -107,6 +123,12 @@ extension GlobalStateHub {
             return effects
         }
     }
+
+    /// How many timeouts a dispatch waits in all while its page keeps running a script.
+    static let busyPageTimeouts = 10
+
+    /// How many times in a row a stop makes the hub ask again for a resync it is waiting for.
+    static let stoppedResyncLimit = 3
 
     func failPending(_ messageId: String, with error: StateHubError) {
         let pending = state.withLock { $0.pending.removeValue(forKey: messageId) }
@@ -139,6 +161,16 @@ extension GlobalStateHub {
             state.timeoutSweeper = nil
             var expired: [PendingDispatch] = []
             for (id, pending) in state.pending where pending.deadline <= now {
+                // The page is still running a script (most likely this action, slowed by a
+                // loaded machine or by native work that is not the page's): its time limit
+                // will end it, or its host will report it, so wait on, up to ten timeouts in
+                // all, instead of calling a working page unresponsive (review finding 3).
+                let latest = pending.waitsAtMost ?? pending.deadline + pending.timeout * (Self.busyPageTimeouts - 1)
+                if state.pages[pending.pageID]?.transport.isRunningScript == true, now < latest {
+                    state.pending[id]?.deadline = min(latest, now + min(pending.timeout, .seconds(1)))
+                    state.pending[id]?.waitsAtMost = latest
+                    continue
+                }
                 state.pending.removeValue(forKey: id)
                 expired.append(pending)
             }

@@ -61,9 +61,12 @@ extension GlobalStateHub {
                                       "detail": ["transfer": .string(transfer), "bytes": .number(Double(bytes)), "limit": .number(Double(limit))]]
             if let send = sendEffect(to: pageID, storeId: storeId, type: .error, payload: payload, in: &state) { effects.append(send) }
             if let storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
-                // The dropped transfer held this store's writes: a dispatch result that follows
-                // must not report them kept (A.7, "Dispatch results stay true").
-                state.stores[storeId]?.hosts[index].lastWriteDiscarded = true
+                // The dropped transfer held this store's writes, unread, so whose they were is
+                // unknown: no dispatch of this store pending in this page may report them kept
+                // (A.7, "Dispatch results stay true").
+                for (id, pending) in state.pending where pending.pageID == pageID && pending.storeId == storeId {
+                    state.pending[id]?.writesDiscarded = true
+                }
                 if state.stores[storeId]?.hosts[index].awaitingSync == false,
                    let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "oversize", detail: reason, in: &state) {
                     effects.append(request)

@@ -177,6 +177,8 @@ extension GlobalStateHub {
         }
         entry.hosts[index].expectedSeq = nextSeq
         entry.hosts[index].awaitingSync = false
+        entry.hosts[index].stoppedResyncs = 0
+        entry.hosts[index].stale = nil
         let host = entry.hosts[index]
         let alone = entry.hosts.count == 1
         switch reason {
@@ -235,10 +237,14 @@ extension GlobalStateHub {
         let host = entry.hosts[index]
         // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining {
-            state.stores[storeId]?.hosts[index].lastWriteDiscarded = true
+            // Charged to the dispatches these writes belong to (their `dispatch` tags), not
+            // to whichever result comes next: a stopped action's late batches name its own,
+            // already failed, dispatch.
+            for id in message.dispatches where state.pending[id]?.pageID == pageID {
+                state.pending[id]?.writesDiscarded = true
+            }
             return []
         }
-        entry.hosts[index].lastWriteDiscarded = false
         let mutations: [AppliedMutation]
         switch message.mutations {
         case .success(let decoded)?: mutations = decoded
@@ -337,13 +343,10 @@ extension GlobalStateHub {
             return effects
         }
         var outcome = Self.outcome(of: message.payload, for: pending)
-        // The action's writes (posted just before this result) were discarded: say so rather
-        // than report a success the mirror does not hold (docs/PROTOCOL.md A.7).
-        if let storeId = message.storeId, let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) {
-            if case .success = outcome, state.stores[storeId]?.hosts[index].lastWriteDiscarded == true {
-                outcome = .failure(StateHubError.writesDiscarded(store: pending.storeId, action: pending.action, pageID: pageID))
-            }
-            state.stores[storeId]?.hosts[index].lastWriteDiscarded = false
+        // Writes of this dispatch were discarded: say so rather than report a success the
+        // mirror does not hold (docs/PROTOCOL.md A.7).
+        if case .success = outcome, pending.writesDiscarded {
+            outcome = .failure(StateHubError.writesDiscarded(store: pending.storeId, action: pending.action, pageID: pageID))
         }
         effects.append(.resume(pending.continuation, outcome))
         return effects

@@ -156,6 +156,18 @@ public final class GlobalStateHub: Sendable {
         state.withLock { $0.stores[storeId]?.hosts.map(\.pageID) ?? [] }
     }
 
+    /// Whether the mirror of `storeId` can be trusted now (docs/hub.md, "Mirror status"):
+    /// `stale` if the hub gave up waiting for a page's whole state, `resyncing` while it waits
+    /// for one (or for a joining page's acknowledgement), `current` otherwise; `nil` when no
+    /// page hosts the store.
+    public func mirrorStatus(of storeId: String) -> MirrorStatus? {
+        state.withLock { state in
+            guard let hosts = state.stores[storeId]?.hosts else { return nil }
+            if let reason = hosts.lazy.compactMap(\.stale).first { return .stale(reason: reason) }
+            return hosts.contains { $0.awaitingSync || $0.joining } ? .resyncing : .current
+        }
+    }
+
     /// Problems noticed so far, oldest first (the newest `problemLimit`).
     public var problems: [HubProblem] { state.withLock { Array($0.problems) } }
 

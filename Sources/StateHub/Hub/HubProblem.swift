@@ -33,6 +33,10 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         /// The page stopped a script at its time limit that no dispatch ran (a script's top
         /// level, a timer, a microtask), or reported a turn the limit cannot stop.
         case scriptStopped(ScriptStop)
+        /// The hub stopped asking a page for the store's whole state: every answer was stopped
+        /// at the page's time limit. The mirror may stay behind the page
+        /// (``MirrorStatus/stale(reason:)``) until the page sends a whole state again.
+        case mirrorStale(reason: String)
     }
 
     public var pageID: String
@@ -65,6 +69,7 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case .tooDeep(let depth, let limit): return "\(place): state would nest \(depth > limit ? "more than \(limit)" : "\(depth)") levels deep, over the cap of \(limit); message refused"
         case .stopped(let action, let reason): return "\(place): action \(action) stopped: \(reason)"
         case .scriptStopped(let stop): return "\(place): \(stop) (\(stop.what))"
+        case .mirrorStale(let reason): return "\(place): the mirror may be behind the page (stale): \(reason)"
         }
     }
 }

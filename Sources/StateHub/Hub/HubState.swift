@@ -55,11 +55,11 @@ struct StoreHost {
     var lastSent: String?
     /// The `messageId` of the last hydration the hub sent this page.
     var lastHydration: String?
-    /// Whether the page's latest `apply_mutation` about this store was discarded (while
-    /// joining or awaiting a resync). The plugin posts an action's writes just before its
-    /// `action_result`, so a result that follows a discarded message reports writes the
-    /// hub did not keep: the dispatch fails truthfully. Cleared by each `action_result`.
-    var lastWriteDiscarded = false
+    /// Resync requests sent again because a stop may have cut the answer short, since the
+    /// last `sync_state` from this page (docs/PROTOCOL.md A.5.9, reason `stopped`).
+    var stoppedResyncs = 0
+    /// Set when the hub gave up waiting for this page's answer: why (`MirrorStatus.stale`).
+    var stale: String?
 }
 
 /// A dispatch waiting for its `action_result`.
@@ -68,9 +68,17 @@ struct PendingDispatch {
     let action: String
     let pageID: String
     /// By the hub's clock (`HubClock`: time since the hub was created).
-    let deadline: Duration
+    var deadline: Duration
+    /// The latest the deadline may be moved to while the page keeps running a script.
+    var waitsAtMost: Duration?
     let timeout: Duration
     let continuation: CheckedContinuation<JSONValue, any Error>
+    /// Writes of this dispatch were dropped (a message tagged with its `dispatch` arrived
+    /// while its page was joining or awaiting a resync, or a transfer of its store from its
+    /// page was refused): an `ok` result must not report them kept, so the dispatch fails
+    /// with `writesDiscarded` (docs/PROTOCOL.md A.7). Kept on the dispatch itself so a drop
+    /// is charged to the action that wrote, never to a later one.
+    var writesDiscarded = false
 }
 
 /// Work decided under the lock. Sends and change-stream elements are delivered while the

@@ -11,6 +11,9 @@ struct StoreMessage {
     var payload: JSONValue.ObjectMembers
     /// For `apply_mutation`: the decoded mutations, or why they could not be read.
     var mutations: Result<[AppliedMutation], MutationOpError>?
+    /// For `apply_mutation`: the `dispatch` tags of its mutations (PROTOCOL.md A.5.2), as
+    /// messageIds, in order, without repeats in a row.
+    var dispatches: [String] = []
 
     /// Version this hub speaks.
     static let protocolVersion = 1
@@ -97,6 +100,18 @@ struct StoreMessage {
         self.payload = payload
         if type == .applyMutation {
             mutations = Self.readMutations(payload["mutations"])
+            for case .object(let mutation) in payload["mutations"]?.arrayValue ?? [] {
+                if let id = Self.dispatchId(mutation["dispatch"]), dispatches.last != id { dispatches.append(id) }
+            }
+        }
+    }
+
+    /// A `dispatch` tag as the messageId it echoes (a number is written as JSON writes it).
+    static func dispatchId(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let id)?: id
+        case .number(let n)?: JSONValue.number(n).jsonText()
+        default: nil
         }
     }
 

@@ -42,6 +42,7 @@ struct StoreMessageDecoder {
         var type: StoreMessageType?
         var payload: JSONValue.ObjectMembers?
         var mutations: [AppliedMutation]?
+        var dispatches: [String] = []
         try expect(.beginObject)
         var seen: UInt8 = 0 // one bit per envelope key: no allocation per message
         repeat {
@@ -70,7 +71,7 @@ struct StoreMessageDecoder {
             case .payload:
                 guard let type else { throw GiveUp() }
                 if type == .applyMutation {
-                    mutations = try mutationsPayload()
+                    (mutations, dispatches) = try mutationsPayload()
                     payload = [:]
                 } else {
                     guard case .object(let members) = try value() else { throw GiveUp() }
@@ -82,23 +83,32 @@ struct StoreMessageDecoder {
         } while try commaOrEnd(.endObject)
         guard try next().kind == .end, let type, let payload, storeId != nil || type == .error else { throw GiveUp() }
         if let version, version != .number(Double(StoreMessage.protocolVersion)) { throw GiveUp() }
-        return StoreMessage(type: type, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: payload, mutations: mutations.map { .success($0) })
+        var message = StoreMessage(type: type, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: payload, mutations: mutations.map { .success($0) })
+        message.dispatches = dispatches
+        return message
     }
 
     /// `{"mutations":[{"type":…,"ops":[…]},…]}`
-    private mutating func mutationsPayload() throws(GiveUp) -> [AppliedMutation] {
+    private mutating func mutationsPayload() throws(GiveUp) -> ([AppliedMutation], [String]) {
         try expect(.beginObject)
         try expectKey("mutations")
         var result: [AppliedMutation] = []
-        try list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in result.append(try decoder.mutation()) }
+        var dispatches: [String] = []
+        try list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in
+            let (mutation, dispatch) = try decoder.mutation()
+            result.append(mutation)
+            if let dispatch, dispatches.last != dispatch { dispatches.append(dispatch) }
+        }
         try expect(.endObject)
-        return result
+        return (result, dispatches)
     }
 
-    private mutating func mutation() throws(GiveUp) -> AppliedMutation {
+    /// One mutation and the `dispatch` it is tagged with, if any (PROTOCOL.md A.5.2).
+    private mutating func mutation() throws(GiveUp) -> (AppliedMutation, String?) {
         try expect(.beginObject)
         var type = "direct"
         var ops: [MutationOp]?
+        var dispatch: String?
         repeat {
             let key = try next()
             try expect(.colon)
@@ -108,9 +118,12 @@ struct StoreMessageDecoder {
                 var list: [MutationOp] = []
                 try self.list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in list.append(try decoder.operation()) }
                 ops = list
+            } else if tokenizer.isString(key, equalTo: "dispatch") {
+                // The native dispatch whose writes these are: if the hub drops them, that
+                // dispatch (and no other) must not report success (PROTOCOL.md A.7).
+                dispatch = StoreMessage.dispatchId(try value())
             } else if tokenizer.isString(key, equalTo: "action") || tokenizer.isString(key, equalTo: "call")
-                        || tokenizer.isString(key, equalTo: "parent") || tokenizer.isString(key, equalTo: "root")
-                        || tokenizer.isString(key, equalTo: "dispatch") {
+                        || tokenizer.isString(key, equalTo: "parent") || tokenizer.isString(key, equalTo: "root") {
                 // The action call running when the writes happened and how it nests (PROTOCOL.md
                 // A.5.2): for traces, which keep the raw message; the mirror does not need it.
                 _ = try value()
@@ -119,7 +132,7 @@ struct StoreMessageDecoder {
             }
         } while try commaOrEnd(.endObject)
         guard let ops else { throw GiveUp() }
-        return AppliedMutation(type: type, ops: ops)
+        return (AppliedMutation(type: type, ops: ops), dispatch)
     }
 
     private mutating func operation() throws(GiveUp) -> MutationOp {

@@ -13,7 +13,8 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure StateHub: the raw engine baseline, and everything else against it.",
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
         subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self]
-            + [CRDTBench.self], // crdt
+            + [CRDTBench.self] // crdt
+            + [HTTPBaselineBench.self], // server: scripts/bench-server.sh's baseline (hidden)
         defaultSubcommand: EngineBench.self
     )
 }

@@ -29,8 +29,9 @@ extension RunCommand {
     /// and the last good version is used instead (printed with the reason). `delivery` is the
     /// status for `--json`: app, version, `source` (`network` or `cache`), `status` (`fresh`,
     /// `offline`, `fallback`) and the fallback's `reason`.
-    func deliveredFiles() async throws -> (files: [String], delivery: JSONValue?) {
-        guard let serverText = remote.server else { return ([], nil) }
+    /// `scriptURLs`: the delivered bundle's file URL, its `document.currentScript.src`.
+    func deliveredFiles() async throws -> (files: [String], delivery: JSONValue?, scriptURLs: [String: String]) {
+        guard let serverText = remote.server else { return ([], nil, [:]) }
         guard let url = URL(string: serverText), url.scheme == "http" || url.scheme == "https" else {
             throw CLIError.badArgument("--server must be an http(s) URL, not \(serverText)").exit()
         }
@@ -44,10 +45,12 @@ extension RunCommand {
                 let source = try String(contentsOf: candidate.bundleFile, encoding: .utf8)
                 let probe = try await HostedPage.makeEmpty()
                 defer { Task { await probe.close() } }
-                try await probe.load(.init(path: candidate.bundleFile.path, source: source))
+                try await probe.load(.init(path: candidate.bundleFile.path, source: source,
+                                           scriptURL: candidate.bundleFile.absoluteURL.absoluteString))
             }
             Output.error("statehub: \(app) \(delivered.version) from \(serverText): \(delivered.status)")
-            return ([delivered.bundleFile.path], Self.deliveryJSON(app: app, delivered.status))
+            return ([delivered.bundleFile.path], Self.deliveryJSON(app: app, delivered.status),
+                    [delivered.bundleFile.path: delivered.bundleFile.absoluteURL.absoluteString])
         } catch {
             Output.error("statehub: \(error)")
             throw ExitCode(1)

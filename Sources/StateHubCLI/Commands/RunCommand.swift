@@ -112,7 +112,7 @@ struct RunCommand: AsyncParsableCommand {
         // Built once: each dispatch hands the guard a slice of it (a copy per dispatch was quadratic).
         let callTexts = dispatches.map(\.callText)
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
-                                               dispatches: callTexts)
+                                               dispatches: callTexts, scriptURLs: delivered.scriptURLs)
         let hub = session.page.hub
         var failed = false
         var stops = StopPrinter()

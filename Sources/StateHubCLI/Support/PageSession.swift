@@ -28,7 +28,8 @@ struct PageSession {
 
     /// Validates the options, reads the files, builds the page and runs the files.
     static func start(options: PageOptions, files: [String], name: String, extraRedaction: TraceRedaction = TraceRedaction(),
-                      report: RunReport? = nil, dispatches: [String] = []) async throws -> PageSession {
+                      report: RunReport? = nil, dispatches: [String] = [],
+                      scriptURLs: [String: String] = [:]) async throws -> PageSession {
         let timeLimit: Duration
         let wallLimit: Duration
         let memoryLimit: Int?
@@ -131,7 +132,7 @@ struct PageSession {
         for script in loaded {
             current.value = script.path
             do {
-                try await page.load(.init(path: script.sourceURL, source: script.source, lineMap: script.lineMap))
+                try await page.load(.init(path: script.sourceURL, source: script.source, lineMap: script.lineMap, scriptURL: scriptURLs[script.path]))
             } catch {
                 if case .bundle(_, let underlying) = error {
                     if let stop = (underlying as? EngineError)?.stop {

@@ -57,7 +57,7 @@ final class FirstRequestHeadTimeout: ChannelInboundHandler, RemovableChannelHand
 }
 
 /// Hummingbird's HTTP/1 channel with the WebSocket upgrade, behind ``FirstRequestHeadTimeout``
-/// and ``UpgradeRefusalWriter``.
+/// and ``UpgradeRefusalWriter``, with ``RequestHeadErrorWriter`` after it.
 struct GuardedWebSocketUpgradeChannel: ServerChildChannel {
     let inner: HTTP1WebSocketUpgradeChannel
     let firstHeadTimeout: TimeAmount
@@ -66,7 +66,11 @@ struct GuardedWebSocketUpgradeChannel: ServerChildChannel {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(UpgradeRefusalWriter())
             try channel.pipeline.syncOperations.addHandler(FirstRequestHeadTimeout(timeout: firstHeadTimeout))
-        }.flatMap { inner.setup(channel: channel, logger: logger) }
+        }.flatMap { inner.setup(channel: channel, logger: logger) }.flatMapThrowing { value in
+            // After the upgrade handler: the first head's decoder errors end there.
+            try channel.pipeline.syncOperations.addHandler(RequestHeadErrorWriter())
+            return value
+        }
     }
 
     func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {

@@ -1,0 +1,57 @@
+/// Native work is not the page's: time spent in StateHub's own callbacks (the hub applying,
+/// recording and redacting a store message inside `postMessage`) is left out of the page's
+/// execution time limit (docs/engine.md, "Native time is not the page's").
+///
+/// Two clocks count a turn: the turn check at native calls (`checkTurnBudget`), which
+/// subtracts the time measured here, and JavaScriptCore's own watchdog, which counts the
+/// thread's CPU time however it was spent. After native calls worth `rearmAfterNanos` of CPU
+/// time, the watchdog is started again with what is left of the page's budget, so a single
+/// large write whose native work outlasts the limit is not stopped inside the plugin.
+extension ScriptContext {
+    /// The start of one native call, from `beginNativeCall`.
+    struct NativeCallStart {
+        let cpu: UInt64
+        let wall: UInt64
+    }
+
+    /// Called as a native function starts its body; `nil` when it is nested in another
+    /// native call (only the outermost one counts) or no limit is set.
+    @inline(__always)
+    func beginNativeCall() -> NativeCallStart? {
+        nativeDepth += 1
+        guard nativeDepth == 1, turnLimitNanos != nil, entryDepth > 0 else { return nil }
+        let start = NativeCallStart(cpu: Self.threadCPUTime(), wall: EngineActivity.now())
+        activity.beginNativeCall(wall: start.wall, cpu: start.cpu)
+        return start
+    }
+
+    /// Called as a native function's body returns (or throws).
+    @inline(__always)
+    func endNativeCall(_ start: NativeCallStart?) {
+        nativeDepth -= 1
+        guard let start else { return }
+        let cpu = Self.threadCPUTime() &- start.cpu
+        let wall = EngineActivity.now() &- start.wall
+        nativeCPUInTurn &+= cpu
+        nativeWallInTurn &+= wall
+        activity.endNativeCall(wall: wall, cpu: cpu)
+        nativeCPUSinceRearm &+= cpu
+        guard nativeCPUSinceRearm >= Self.rearmAfterNanos, !forcingStop, let turnLimitNanos else { return }
+        nativeCPUSinceRearm = 0
+        // What the page has used of its budget in this turn, native time left out. Spent:
+        // the next native call's check stops the turn; until then the watchdog keeps what it had.
+        let used = (Self.threadCPUTime() &- turnStartCPU) &- nativeCPUInTurn
+        guard used < turnLimitNanos else { return }
+        // Started again with what is left: JavaScriptCore's `setTimeLimit` restarts its timer
+        // from now, and later microtasks of this turn get no more than that either.
+        if installTimeLimit(seconds: Double(turnLimitNanos - used) / 1e9) { timeLimitRearmed = true }
+    }
+
+    /// Native CPU time after which JavaScriptCore's watchdog is started again: restarting
+    /// it costs a timer, so cheap calls (a `console.log`, a small post) are let add up first.
+    static let rearmAfterNanos: UInt64 = 1_000_000
+    /// How many times the limit a whole turn may take with native time counted: a loop whose
+    /// every write costs the hub far more than the page (a 4 MB string per iteration) is still
+    /// stopped, after at most this many limits.
+    static let nativeAllowance: UInt64 = 10
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StyleTokens
+
+/// The console (docs/console.md): its page under `/console`, and the read-only admin routes under
+/// `/admin/console/` that the admin API lacked (a theme check with lines, lists with upload times,
+/// the release history).
+extension StateHubServer {
+    /// Adds `GET /console` and its files to `router`, and the console's admin routes to `admin`
+    /// (a group behind the bearer check).
+    func addConsoleRoutes<Context: RequestContext>(to router: Router<Context>, admin: RouterGroup<Context>) {
+        let page: ConsolePage
+        do {
+            page = try ConsolePage(runtime: loaderPage.runtime)
+        } catch {
+            // A build without js/console/: say so on every console request instead of failing the server.
+            logger.error("the console is unavailable: \(error)")
+            router.get("console") { _, _ -> Response in throw ServerError.notFound("no-console", "this build has no console") }
+            return
+        }
+        router.get("console") { _, _ in try Self.consoleFile(page, "index.html") }
+        router.get("console/:file") { _, context in
+            try Self.consoleFile(page, context.parameters.get("file") ?? "")
+        }
+        admin.post("console/theme-check") { request, context in
+            let buffer = try await Self.body(request, context, limit: self.configuration.maxThemeBytes)
+            return try Self.json(ThemeCheckAnswer(Data(buffer.readableBytesView)))
+        }
+        admin.get("console/themes") { _, _ in
+            try await self.consoleThemes()
+        }
+        admin.get("console/apps") { _, _ in
+            let snapshot = try await self.snapshot()
+            let apps = snapshot.apps.values.sorted { $0.name < $1.name }.map {
+                ConsoleApp(name: $0.name, release: $0.release, pinnedVersion: $0.pinned, versions: $0.ascending.map(\.text))
+            }
+            return try Self.json(apps)
+        }
+        admin.get("console/apps/:app/versions") { _, context in
+            try await self.consoleVersions(context)
+        }
+        admin.get("console/apps/:app/releases") { _, context in
+            try await self.consoleReleases(context)
+        }
+    }
+
+    /// A storage read of the console's own; a failure is logged and answered `500 storage`.
+    private func consoleRead<T: Sendable>(_ what: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            logger.error("\(what) failed: \(String(reflecting: error))")
+            throw ServerError.storage
+        }
+    }
+
+    private static func consoleFile(_ page: ConsolePage, _ name: String) throws -> Response {
+        guard let file = page.files[name] else {
+            throw ServerError.notFound("unknown-console-file", "the console has no file named \(name)")
+        }
+        var headers = ConsolePage.headers
+        headers[.contentType] = file.contentType
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: file.bytes))
+    }
+
+    // MARK: Themes
+
+    /// The answer of `POST /admin/console/theme-check`: every issue with its path and line, and
+    /// for a theme without errors the stylesheet the loader page would inject.
+    struct ThemeCheckAnswer: Encodable {
+        struct Problem: Encodable {
+            var path: String
+            var severity: String
+            var message: String
+            var line: Int?
+            var column: Int?
+        }
+        /// A name with the custom property (or property prefix) ThemeCSS gives it.
+        struct Name: Encodable {
+            var name: String
+            var variable: String
+        }
+        var valid: Bool
+        var version: String?
+        var problems: [Problem]
+        var stylesheet: String?
+        var colors: [Name]
+        var fonts: [Name]
+        var components: [Name]
+
+        init(_ data: Data) {
+            let (issues, theme) = ThemeLoader.inspect(data)
+            problems = issues.map {
+                Problem(path: $0.path, severity: $0.severity.rawValue, message: $0.problem.message, line: $0.line, column: $0.column)
+            }
+            let resolved = issues.contains { $0.severity == .error } ? nil : theme
+            valid = resolved != nil
+            version = resolved?.version.description
+            stylesheet = resolved.map(ThemeCSS.stylesheet(for:))
+            colors = resolved?.light.colors.keys.map { Name(name: $0, variable: CSSPropertyNames.color($0)) } ?? []
+            fonts = resolved?.fonts.keys.map { Name(name: $0, variable: "--font-\(CSSPropertyNames.kebabCase($0))") } ?? []
+            components = resolved?.contract.components.keys.map {
+                Name(name: $0, variable: "--\(CSSPropertyNames.kebabCase($0))")
+            } ?? []
+        }
+    }
+
+    struct ConsoleTheme: Encodable {
+        var version: String
+        var major: Int
+        var sha256: String
+        var published: Bool
+        /// The theme `/themes/current` answers for its major version.
+        var current: Bool
+        var createdAt: Int
+    }
+
+    private func consoleThemes() async throws -> Response {
+        let snapshot = try await snapshot()
+        let rows = try await consoleRead("listing themes") { try await self.storage.consoleThemes() }
+        let themes = rows.map { row in
+            ConsoleTheme(version: row.version, major: row.major, sha256: row.sha256, published: row.published,
+                         current: snapshot.currentThemes[row.major]?.version == row.version, createdAt: row.createdAt)
+        }.sorted { left, right in
+            switch (VersionText.parse(left.version), VersionText.parse(right.version)) {
+            case let (l?, r?): r < l
+            default: left.version > right.version
+            }
+        }
+        return try Self.json(themes)
+    }
+
+    // MARK: Apps
+
+    struct ConsoleApp: Encodable {
+        var name: String
+        var release: ReleaseSpec?
+        var pinnedVersion: String?
+        /// Version numbers, lowest first.
+        var versions: [String]
+    }
+
+    struct ConsoleVersion: Encodable {
+        var version: String
+        var minNativeVersion: String
+        /// Seconds since 1970.
+        var createdAt: Int
+        var bundle: AssetRef
+        var stylesheet: AssetRef?
+        var assetCount: Int
+        /// Bundle, stylesheet and assets together.
+        var totalBytes: Int
+    }
+
+    private func consoleVersions(_ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        guard let view = try await snapshot().apps[app.value] else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        let rows = try await consoleRead("listing versions") { try await self.storage.consoleVersionTimes(app: app.value) }
+        let times = Dictionary(rows.map { ($0.version, $0.createdAt) }, uniquingKeysWith: { first, _ in first })
+        let versions = view.ascending.compactMap { view.versions[$0.text] }.map { version in
+            ConsoleVersion(version: version.version, minNativeVersion: version.minNativeVersion, createdAt: times[version.version] ?? 0,
+                           bundle: version.bundle, stylesheet: version.stylesheet, assetCount: version.assets.count,
+                           totalBytes: version.bundle.size + (version.stylesheet?.size ?? 0) + version.assets.reduce(0) { $0 + $1.ref.size })
+        }
+        return try Self.json(versions)
+    }
+
+    struct ConsoleRelease: Encodable {
+        var id: Int
+        var release: ReleaseSpec
+        /// The release this one replaced (a rollback's row names the one before the release it restored).
+        var previousID: Int?
+        /// Seconds since 1970.
+        var createdAt: Int
+        var current: Bool
+    }
+
+    /// At most this many releases are listed: the newest ones.
+    static let consoleReleaseLimit = 50
+
+    private func consoleReleases(_ context: some RequestContext) async throws -> Response {
+        let app = try Self.appName(context)
+        guard try await snapshot().apps[app.value] != nil else { throw ServerError.notFound("unknown-app", "no app named \(app)") }
+        let rows = try await consoleRead("listing releases") {
+            try await self.storage.consoleReleases(app: app.value, limit: Self.consoleReleaseLimit)
+        }
+        let releases = try rows.map { row in
+            guard let spec = try? JSONDecoder().decode(ReleaseSpec.self, from: Data(row.spec.utf8)) else {
+                logger.error("release \(row.id) of \(app) is not a release")
+                throw ServerError.storage
+            }
+            return ConsoleRelease(id: row.id, release: spec, previousID: row.previousID, createdAt: row.createdAt, current: row.current)
+        }
+        return try Self.json(releases)
+    }
+}

@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+"""The console (issue 17) in a real browser, against a real `statehub serve`.
+
+Starts `statehub serve` on a fresh SQLite folder, uploads two versions of a micro-app and
+publishes theme 1.1.0 through the admin API (what a pipeline does), then drives /console in
+headless Chromium (Debian's chromium + chromium-driver, selenium from PyPI), the server being a
+copy of the binary in a temporary folder (the console is embedded, no build folder beside it):
+a wrong token is refused; sign in with the keyboard; an invalid theme shows every problem at its
+JSON path with its line marked; the fixed theme previews in light and dark mode with the very
+custom properties the server produces, publishes, and GET /themes/current then returns it with a
+new ETag; a 50% rollout saved in the release editor answers "what does user X get?" for several
+users exactly as the manifest route does; pin, lift the pin and roll back; the page fits a
+phone-sized window and every field has a label. Saves a screenshot of each screen into the folder
+named by STATEHUB_SCREENSHOTS when it is set. Fails, never skips, when a tool is missing.
+
+Usage: scripts/test-console.py PATH/TO/statehub
+"""
+import hashlib, json, os, re, secrets, shutil, sys, tempfile, time, urllib.error, urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_support import Checks, headless_chromium, start_server
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+work = tempfile.mkdtemp(prefix="statehub-console-")
+# A copy of the binary, away from its build folder: the console is embedded in it (issue 17).
+statehub = shutil.copy(sys.argv[1], os.path.join(work, "statehub"))
+screenshots = os.environ.get("STATEHUB_SCREENSHOTS")
+check = Checks()
+token = secrets.token_hex(16)
+server, base = start_server(statehub, os.path.join(work, "data"), token)
+driver = None
+
+
+def call(method, path, body=None, auth=True, raw=None):
+    """(status, headers, parsed body) of one request; HTTP errors are answers, not exceptions."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    headers = {"Content-Type": "application/json"}
+    if auth:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read().decode()
+            return response.status, response.headers, (json.loads(text) if text else None)
+    except urllib.error.HTTPError as error:
+        text = error.read().decode()
+        return error.code, error.headers, (json.loads(text) if text.startswith("{") else text)
+
+
+def wait_for(condition, seconds=20):
+    try:
+        WebDriverWait(driver, seconds).until(lambda d: condition())
+        return True
+    except Exception:
+        return False
+
+
+def shot(name, at=None):
+    """A screenshot of the window, scrolled to the element with id `at` (docs/console.md shows them)."""
+    if screenshots:
+        os.makedirs(screenshots, exist_ok=True)
+        if at:
+            driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", at)
+        driver.save_screenshot(os.path.join(screenshots, "console-%s.png" % name))
+
+
+def table(id):
+    """The cells of a table's body, read in one call (each render replaces the rows)."""
+    return driver.execute_script("return Array.from(document.getElementById(arguments[0]).tBodies[0].rows)"
+                                 ".map(r => Array.from(r.cells).map(c => c.textContent))", id)
+
+
+def bucket(app, user):
+    return int.from_bytes(hashlib.sha256(("%s:%s" % (app, user)).encode()).digest()[:4], "big") % 10000
+
+
+try:
+    # What a pipeline did before anyone opened the console.
+    for version in ["1.0.0", "1.1.0"]:
+        status, _, _ = call("PUT", "/admin/apps/shop/versions/" + version,
+                            {"bundle": "globalThis.shop = '%s';" % version, "minNativeVersion": "1.0.0"})
+        check(status == 201, "version %s is uploaded" % version)
+    check(call("PUT", "/admin/apps/shop/release", {"stable": "1.0.0"})[0] == 200, "the first release is set")
+    standard = open(os.path.join(ROOT, "examples/themes/standard.json"), encoding="utf-8").read()
+    check(call("PUT", "/admin/themes/1.1.0", raw=standard.encode())[0] == 201, "theme 1.1.0 is uploaded")
+    check(call("POST", "/admin/themes/1.1.0/publish")[0] == 200, "theme 1.1.0 is published")
+    status, headers, before = call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)
+    old_etag = headers.get("ETag")
+    check(status == 200 and before["metadata"]["version"] == "1.1.0" and old_etag, "/themes/current answers 1.1.0 before")
+
+    # The console's own routes refuse a wrong token like every admin route.
+    for path in ["/admin/console/apps", "/admin/console/themes"]:
+        status, headers, body = call("GET", path, auth=False)
+        check(status == 401 and headers.get("WWW-Authenticate") == "Bearer", "%s without a token is 401" % path)
+
+    driver = headless_chromium(1200, 900)
+    driver.get(base + "/console")
+    check(wait_for(lambda: driver.execute_script("return document.documentElement.dataset.ready === 'true'")),
+          "the console starts (its script ran on the runtime)")
+    check(driver.execute_script("return typeof StateHubPinia === 'object' && typeof defineStore === 'function'"),
+          "the page runs on the store runtime the loader page ships")
+    unlabelled = driver.execute_script(
+        "return Array.from(document.querySelectorAll('input, select, textarea')).filter(e => !e.labels || e.labels.length === 0).map(e => e.id)")
+    check(unlabelled == [], "every field has a label (%s)" % unlabelled)
+
+    # A wrong token is refused.
+    field = driver.find_element(By.ID, "token")
+    field.send_keys("shk_wrong-token", Keys.ENTER)
+    check(wait_for(lambda: "refused" in driver.find_element(By.ID, "sign-in-status").text),
+          "a wrong token is refused (%s)" % driver.find_element(By.ID, "sign-in-status").text)
+    check(not driver.find_element(By.ID, "themes-screen").is_displayed() and not driver.find_element(By.ID, "nav").is_displayed(),
+          "nothing of the console shows after a refused token")
+    shot("sign-in")
+
+    # Sign in with the keyboard: the field, Enter.
+    field.send_keys(token, Keys.ENTER)
+    check(wait_for(lambda: driver.find_element(By.ID, "themes-screen").is_displayed()), "signed in, the themes screen shows")
+    kept = driver.execute_script("""
+        var token = arguments[0];
+        return { url: location.href.indexOf(token) >= 0, cookie: document.cookie, local: localStorage.length, session: sessionStorage.length,
+                 stores: JSON.stringify(getActivePinia().state.value).indexOf(token) >= 0,
+                 field: document.getElementById('token').value };""", token)
+    check(kept == {"url": False, "cookie": "", "local": 0, "session": 0, "stores": False, "field": ""},
+          "the token is in no URL, cookie, storage, store state or field (%s)" % kept)
+
+    # An invalid theme: every problem at its path, each line marked.
+    def paste(text):
+        driver.execute_script("var t = document.getElementById('theme-text'); t.value = arguments[0]; "
+                              "t.dispatchEvent(new Event('input'));", text)
+        driver.find_element(By.ID, "theme-check").click()
+
+    broken = open(os.path.join(ROOT, "examples/themes/broken.json"), encoding="utf-8").read()
+    paste(broken)
+    check(wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#theme-problems li")) > 0), "the check answers")
+    shown = [(e.get_attribute("data-path"), e.get_attribute("data-line"))
+             for e in driver.find_elements(By.CSS_SELECTOR, "#theme-problems li")]
+    expected = [("metadata.version", "3"), ("metadata.author", "5"), ("colors.accent", "9"), ("fonts.body.size", "13"),
+                ("components.primaryButton.backgroundColor", "17"), ("components.primaryButton.cornerRadius", "19"),
+                ("components.primaryButton.font", "20"), ("components.cardView.elevation", "24"),
+                ("components.cardView.shadow.opacity", "25"), ("dark.colors.secondary", "29")]
+    check(shown == expected, "every problem shows at its JSON path and line (%s)" % shown)
+    problem_texts = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#theme-problems li")]
+    check(all(path in text for (path, _), text in zip(expected, problem_texts)) and "#12345G" in problem_texts[2],
+          "each problem names its path and the server's message")
+    marked = sorted(int(e.get_attribute("id").split("-")[-1]) for e in driver.find_elements(By.CSS_SELECTOR, "#theme-source li.marked"))
+    check(marked == sorted({int(line) for _, line in expected}), "the offending lines are marked (%s)" % marked)
+    lines = broken.split("\n")
+    check(all(driver.find_element(By.ID, "theme-line-%d" % n).text == lines[n - 1] for n in marked),
+          "each marked line shows the pasted text of that line")
+    check(driver.find_element(By.CSS_SELECTOR, "#theme-line-9 mark").text.strip().startswith('"accent"'), "line 9 is marked at \"accent\"")
+    driver.find_element(By.CSS_SELECTOR, "#theme-problems li[data-path='colors.accent'] a").send_keys(Keys.ENTER)
+    check(wait_for(lambda: driver.execute_script("return document.activeElement.id") == "theme-line-9"),
+          "a problem's link moves the focus to its line (keyboard)")
+    check(not driver.find_element(By.ID, "theme-publish").is_enabled(), "an invalid theme cannot be published")
+    check(not driver.find_element(By.ID, "theme-preview-section").is_displayed(), "an invalid theme has no preview")
+    shot("theme-problems", "theme-problems-section")
+
+    # The fixed theme: preview in light and dark with the server's variables.
+    fixed = open(os.path.join(ROOT, "examples/themes/standard-dark.json"), encoding="utf-8").read()
+    paste(fixed)
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-preview-section").is_displayed()), "the fixed theme previews")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#theme-problems li")) == 0, "the fixed theme has no problems")
+    _, _, served = call("POST", "/admin/console/theme-check", raw=fixed.encode())
+    stylesheet = served["stylesheet"]
+    root, dark_part = stylesheet.split("@media (prefers-color-scheme: dark)")
+    declarations = dict(re.findall(r"(--[a-z0-9-]+): ([^;]+);", root))
+    dark = dict(declarations, **dict(re.findall(r"(--[a-z0-9-]+): ([^;]+);", dark_part)))
+    read = "return Object.fromEntries(arguments[1].map(n => [n, getComputedStyle(document.getElementById(arguments[0])).getPropertyValue(n).trim()]))"
+    check(driver.execute_script(read, "preview-light", list(declarations)) == declarations,
+          "the light preview carries every variable of the server's stylesheet, with its value")
+    check(driver.execute_script(read, "preview-dark", list(dark)) == dark,
+          "the dark preview carries the stylesheet's dark values over its root ones")
+    style = "var e = document.querySelector(arguments[0]); var s = getComputedStyle(e); return [s.backgroundColor, s.color, s.borderRadius, s.boxShadow]"
+    light_button = driver.execute_script(style, "#preview-light [data-component=primaryButton]")
+    dark_button = driver.execute_script(style, "#preview-dark [data-component=primaryButton]")
+    card = driver.execute_script(style, "#preview-light [data-component=cardView]")
+    check(light_button[:3] == ["rgb(0, 122, 255)", "rgb(255, 255, 255)", "12px"], "the light button is drawn from the variables (%s)" % light_button)
+    check(dark_button[0] == "rgb(10, 132, 255)", "the dark button takes the dark primary colour (%s)" % dark_button)
+    check(card[0] == "rgb(255, 255, 255)" and card[2] == "16px" and "0px 4px 8px" in card[3] and re.search(r"(rgba\(0, 0, 0, 0\.1\d*\)|color\(srgb 0 0 0 / 0\.1\d*\))", card[3]) is not None,
+          "the card has its radius and its shadow (%s)" % card)
+    panels = driver.execute_script("return ['preview-light', 'preview-dark'].map(id => getComputedStyle(document.getElementById(id)).backgroundColor)")
+    check(panels == ["rgb(242, 242, 247)", "rgb(0, 0, 0)"], "the panels take the theme's background in each mode (%s)" % panels)
+    fonts = driver.execute_script("return Array.from(document.querySelectorAll('#preview-light .font-sample')).map(e => getComputedStyle(e).fontSize)")
+    check(fonts == ["28px", "17px", "12px"], "a line of text per font at its size (%s)" % fonts)
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-diff-section").is_displayed()), "the diff against the published theme shows")
+    changes = driver.execute_script("return Array.from(document.querySelectorAll('#theme-diff tbody tr'))"
+                                    ".map(r => [r.dataset.path, r.dataset.kind].concat(Array.from(r.cells).slice(2).map(c => c.textContent)))")
+    check(changes == [["metadata.version", "changed", '"1.1.0"', '"1.2.0"'],
+                      ["metadata.description", "changed", '"Standard theme with updated primary button style."',
+                       '"Standard theme with dark-appearance colours."']]
+          + [["dark.colors." + name, "added", "—", '"%s"' % value] for name, value in
+             [("primary", "#0A84FF"), ("secondary", "#5E5CE6"), ("background", "#000000"), ("textPrimary", "#FFFFFF"),
+              ("textSecondary", "#8D8D93"), ("error", "#FF453A")]],
+          "the diff against 1.1.0 lists every changed and added path (%s)" % changes)
+    check("against 1.1.0" in driver.find_element(By.ID, "theme-diff-summary").text, "the diff names the published theme")
+    shot("theme-preview", "theme-preview-section")
+
+    # Publish; /themes/current answers it with a new ETag.
+    driver.find_element(By.ID, "theme-publish").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-current").get_attribute("data-etag")), "the console publishes")
+    status, headers, after = call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)
+    new_etag = headers.get("ETag")
+    check(status == 200 and after["metadata"]["version"] == "1.2.0", "/themes/current now answers 1.2.0")
+    check(new_etag and new_etag != old_etag, "with a new ETag (%s, before %s)" % (new_etag, old_etag))
+    check(driver.find_element(By.ID, "theme-current").get_attribute("data-etag") == new_etag, "the console shows that ETag")
+    check(old_etag in driver.find_element(By.ID, "theme-current").text, "and the one before")
+    rows = [row[:2] for row in table("theme-list")]
+    check(rows == [["1.2.0", "current"], ["1.1.0", "published"]], "the theme list shows both, 1.2.0 current (%s)" % rows)
+
+    # Theme history: rolling back unpublishes 1.2.0, and /themes/current answers 1.1.0 again.
+    def theme_action(version):
+        driver.find_element(By.CSS_SELECTOR, "#theme-list button.theme-action[data-version='%s']" % version).click()
+
+    check(driver.find_element(By.CSS_SELECTOR, "#theme-list button[data-version='1.2.0']").text == "Roll back (unpublish 1.2.0)",
+          "the current theme offers a rollback")
+    theme_action("1.2.0")
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-current").get_attribute("data-version") == "1.1.0"), "the console rolls the theme back")
+    status, headers, body = call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)
+    check(status == 200 and body["metadata"]["version"] == "1.1.0" and headers.get("ETag") == old_etag,
+          "/themes/current answers 1.1.0 again, with its old ETag")
+    check(driver.find_element(By.ID, "theme-current").get_attribute("data-etag") == old_etag, "the console shows that ETag")
+    check(wait_for(lambda: [row[:2] for row in table("theme-list")] == [["1.2.0", "uploaded"], ["1.1.0", "current"]]),
+          "the history shows 1.1.0 current, 1.2.0 uploaded (%s)" % table("theme-list"))
+    theme_action("1.2.0")
+    check(wait_for(lambda: driver.find_element(By.ID, "theme-current").get_attribute("data-version") == "1.2.0"), "publishing from the history")
+    check(call("GET", "/themes/current?nativeVersion=1.0.0", auth=False)[1].get("ETag") == new_etag, "/themes/current answers 1.2.0 again")
+    shot("themes", "theme-current-title")
+
+    # Opening a theme file checks it the same way as pasting.
+    driver.find_element(By.ID, "theme-file").send_keys(os.path.join(ROOT, "examples/themes/broken.json"))
+    check(wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#theme-problems li")) == len(expected)),
+          "an opened file is checked: its problems show")
+    check(driver.execute_script("return document.getElementById('theme-text').value") == broken, "and its text is in the editor")
+
+    # Micro-apps: versions, a 50% rollout, "what does user X get?".
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#version-table tbody tr")) == 2), "the versions show")
+    cells = table("version-table")
+    bundle_hash = hashlib.sha256(b"globalThis.shop = '1.0.0';").hexdigest()
+    check(cells[0][0] == "1.0.0" and cells[0][2] == "%d B" % len("globalThis.shop = '1.0.0';") and cells[0][3] == bundle_hash[:16] + "…"
+          and cells[0][4].endswith("UTC"), "each version shows its size, hash and upload time (%s)" % cells[0])
+    Select(driver.find_element(By.ID, "release-stable")).select_by_value("1.0.0")
+    Select(driver.find_element(By.ID, "release-mode")).select_by_value("rollout")
+    Select(driver.find_element(By.ID, "arm-a-version")).select_by_value("1.1.0")
+    percent = driver.find_element(By.ID, "arm-a-percent")
+    percent.clear()
+    percent.send_keys("50")
+    driver.find_element(By.ID, "release-save").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "app-status").text == "Release saved."), "the release is saved")
+    _, _, app = call("GET", "/admin/apps/shop")
+    check(app["release"] == {"stable": "1.0.0", "arms": [{"version": "1.1.0", "percent": 50}], "users": {}}, "the server has the 50%% rollout (%s)" % app["release"])
+    check("50% 1.1.0" in driver.find_element(By.ID, "release-now").text, "the console shows it")
+
+    def ask(user):
+        box = driver.find_element(By.ID, "ask-user")
+        box.clear()
+        box.send_keys(user, Keys.ENTER)
+        answer = driver.find_element(By.ID, "ask-answer")
+        wait_for(lambda: answer.text.startswith(user + " gets") or answer.text.startswith(user + ":"))
+        return {"version": answer.get_attribute("data-version"), "reason": answer.get_attribute("data-reason"),
+                "bucket": answer.get_attribute("data-bucket")}
+
+    users = ["user-%d" % n for n in range(12)]
+    seen = set()
+    for user in users:
+        shown = ask(user)
+        _, _, manifest = call("GET", "/apps/shop/manifest?user=" + user, auth=False)
+        served = {"version": manifest["version"], "reason": manifest["reason"], "bucket": str(manifest["bucket"])}
+        check(shown == served, "%s (bucket %d) gets what the manifest route says: %s" % (user, bucket("shop", user), shown))
+        seen.add(shown["version"])
+    check(seen == {"1.0.0", "1.1.0"}, "the 50%% rollout hands out both versions (%s)" % sorted(seen))
+    shot("apps", "version-table")
+
+    # Pin, lift the pin, roll back.
+    Select(driver.find_element(By.ID, "pin-version")).select_by_value("1.0.0")
+    driver.find_element(By.ID, "pin").click()
+    check(wait_for(lambda: "pinned to 1.0.0" in driver.find_element(By.ID, "release-now").text), "pinned to 1.0.0")
+    rollout_user = next(u for u in users if bucket("shop", u) < 5000)
+    check(ask(rollout_user) == {"version": "1.0.0", "reason": "pinned", "bucket": str(bucket("shop", rollout_user))},
+          "a user of the rollout gets the pinned version")
+    driver.find_element(By.ID, "unpin").click()
+    check(wait_for(lambda: "pinned" not in driver.find_element(By.ID, "release-now").text),
+          "the pin is lifted (%s; %s)" % (driver.find_element(By.ID, "release-now").text, driver.find_element(By.ID, "app-status").text))
+    check(ask(rollout_user)["version"] == "1.1.0", "that user gets the rollout again")
+    driver.find_element(By.ID, "rollback").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "release-now").text == "Now: stable 1.0.0."), "rolled back in the console")
+    check(call("GET", "/admin/apps/shop")[2]["release"] == {"stable": "1.0.0", "arms": [], "users": {}}, "the server's release is the previous one")
+    history = [row[1:] for row in table("release-history")]
+    check(history == [["stable 1.0.0", "current"], ["stable 1.0.0, 50% 1.1.0", ""], ["stable 1.0.0", ""]],
+          "the release history lists the rollback, the rollout and the first release (%s)" % history)
+    check(all(row[0].endswith("UTC") for row in table("release-history")), "each with the time it was set")
+    driver.find_element(By.ID, "rollback").click()
+    check(wait_for(lambda: "nothing-to-roll-back" in driver.find_element(By.ID, "app-status").text),
+          "a rollback past the first release shows the server's refusal")
+
+    # Upload a version from the page: the bundle and stylesheet are files the browser reads.
+    def upload(version, bundle_text, stylesheet_text=None):
+        bundle_file = os.path.join(work, "bundle-%s.js" % secrets.token_hex(4))
+        open(bundle_file, "w").write(bundle_text)
+        for id in ["upload-app", "upload-version", "upload-native"]:
+            driver.find_element(By.ID, id).clear()
+        driver.find_element(By.ID, "upload-app").send_keys("shop")
+        driver.find_element(By.ID, "upload-version").send_keys(version)
+        driver.find_element(By.ID, "upload-native").send_keys("1.0.0")
+        driver.find_element(By.ID, "upload-bundle").send_keys(bundle_file)
+        if stylesheet_text is not None:
+            stylesheet_file = os.path.join(work, "style-%s.css" % secrets.token_hex(4))
+            open(stylesheet_file, "w").write(stylesheet_text)
+            driver.find_element(By.ID, "upload-stylesheet").send_keys(stylesheet_file)
+        driver.execute_script("document.getElementById('app-status').textContent = ''")
+        driver.find_element(By.ID, "upload").click()
+        wait_for(lambda: driver.find_element(By.ID, "app-status").text not in ("", "Uploading shop %s…" % version))
+        return driver.find_element(By.ID, "app-status").text
+
+    driver.execute_script("document.getElementById('upload-stylesheet').value = ''")
+    said = upload("1.2.0", "globalThis.shop = '1.2.0';", "body{color:red}")
+    check(said == "Uploaded shop 1.2.0.", "a version is uploaded from the page (%s)" % said)
+    check(wait_for(lambda: [row[0] for row in table("version-table")] == ["1.0.0", "1.1.0", "1.2.0"]), "it shows in the versions")
+    served = urllib.request.urlopen(base + "/apps/shop/1.2.0/style.css", timeout=10).read().decode()
+    check(served == "body{color:red}", "the server serves its stylesheet")
+    check(table("version-table")[2][2] == "%d B" % (len("globalThis.shop = '1.2.0';") + len("body{color:red}")), "its size counts both files")
+    driver.execute_script("document.getElementById('upload-stylesheet').value = ''")
+    said = upload("1.2.0", "globalThis.shop = 'other';")
+    check("409 version-exists" in said, "other bytes under an uploaded version are refused (%s)" % said)
+    logo = os.path.join(work, "logo.png")
+    logo_bytes = bytes(range(256)) * 3  # every byte value: base64 in the page must keep them all
+    open(logo, "wb").write(logo_bytes)
+    driver.find_element(By.ID, "upload-assets").send_keys(logo)
+    said = upload("1.3.0", "globalThis.shop = '1.3.0';")
+    check(said == "Uploaded shop 1.3.0.", "a version with an asset is uploaded (%s)" % said)
+    check(urllib.request.urlopen(base + "/apps/shop/1.3.0/logo.png", timeout=10).read() == logo_bytes, "the server serves the asset's bytes")
+    check(wait_for(lambda: len(table("version-table")) == 4 and "(1 assets)" in table("version-table")[3][2]),
+          "the versions list counts it (%s)" % table("version-table")[-1])
+    driver.execute_script("document.getElementById('upload-assets').value = ''")
+
+    # An A/B split between 1.1.0 and 1.2.0: the arm each user lands in is the manifest route's.
+    Select(driver.find_element(By.ID, "release-mode")).select_by_value("ab")
+    Select(driver.find_element(By.ID, "arm-a-version")).select_by_value("1.1.0")
+    Select(driver.find_element(By.ID, "arm-b-version")).select_by_value("1.2.0")
+    for id, value in [("arm-a-percent", "50"), ("arm-b-percent", "50")]:
+        driver.find_element(By.ID, id).clear()
+        driver.find_element(By.ID, id).send_keys(value)
+    driver.find_element(By.ID, "release-users").clear()
+    driver.find_element(By.ID, "release-users").send_keys("qa-1=1.0.0")
+    driver.find_element(By.ID, "release-save").click()
+    check(wait_for(lambda: "(arm B)" in driver.find_element(By.ID, "release-now").text), "an A/B split is saved (%s)" % driver.find_element(By.ID, "release-now").text)
+    check(call("GET", "/admin/apps/shop")[2]["release"]["arms"] == [{"version": "1.1.0", "percent": 50, "label": "A"},
+                                                                    {"version": "1.2.0", "percent": 50, "label": "B"}], "the server has both arms")
+    arms = set()
+    for user in users[:8]:
+        shown = ask(user)
+        shown["variant"] = driver.find_element(By.ID, "ask-answer").get_attribute("data-variant")
+        _, _, manifest = call("GET", "/apps/shop/manifest?user=" + user, auth=False)
+        check(shown == {"version": manifest["version"], "reason": "variant", "bucket": str(manifest["bucket"]), "variant": manifest["variant"]},
+              "%s gets the arm the manifest route gives: %s" % (user, shown))
+        arms.add(shown["variant"])
+    check(arms == {"A", "B"}, "both arms are handed out (%s)" % sorted(arms))
+    check(call("GET", "/admin/apps/shop")[2]["release"]["users"] == {"qa-1": "1.0.0"}, "the explicit user is saved")
+    check(ask("qa-1") == {"version": "1.0.0", "reason": "user", "bucket": str(bucket("shop", "qa-1"))},
+          "an explicit user gets their version, as the manifest route says")
+
+    # A phone-sized window: one column, nothing wider than the screen.
+    driver.set_window_size(390, 844)
+    for screen in ["apps", "themes"]:
+        driver.find_element(By.ID, "nav-" + screen).click()
+        time.sleep(0.3)
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(overflow <= 0, "the %s screen fits a phone-sized window (overflow %dpx)" % (screen, overflow))
+    shot("phone")
+
+    driver.find_element(By.ID, "sign-out").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "sign-in-screen").is_displayed()), "signing out shows the sign-in again")
+
+    # A token revoked while signed in: the next request signs the page out.
+    driver.set_window_size(1200, 900)
+    status, _, made = call("POST", "/admin/tokens", {"label": "console-test"})
+    check(status == 201, "a second token is made")
+    driver.find_element(By.ID, "token").send_keys(made["token"], Keys.ENTER)
+    check(wait_for(lambda: driver.find_element(By.ID, "nav").is_displayed()), "signed in with it")
+    check(call("DELETE", "/admin/tokens/%d" % made["id"])[0] == 204, "it is revoked")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "sign-in-screen").is_displayed()
+                   and "no longer accepts" in driver.find_element(By.ID, "sign-in-status").text),
+          "the next request signs the page out (%s)" % driver.find_element(By.ID, "sign-in-status").text)
+    check(not driver.find_element(By.ID, "apps-screen").is_displayed(), "nothing of the console shows then")
+    errors = [entry["message"] for entry in driver.get_log("browser")
+              if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"] and " 401 " not in entry["message"]
+              and " 409 " not in entry["message"]]  # the refused token, rollback and upload
+    check(not errors, "no errors in the browser console but the refused token and rollback %s" % errors[:3])
+finally:
+    if driver is not None:
+        driver.quit()
+    server.terminate()
+    server.wait(timeout=30)
+    shutil.rmtree(work, ignore_errors=True)
+
+check.finish("console")
