@@ -1106,7 +1106,7 @@
       if (typeof names === 'string') {
         warn('store ' + JSON.stringify(record.id) + ', action ' + JSON.stringify(name) + ': its parameter names could not be read (' + names +
           '), so a trace cannot hide a secret argument by its name; hide it by position: statehub run --redact-argument ' +
-          record.id + '.' + name + ':INDEX (TraceRedaction.arguments in Swift)');
+          record.id + '.' + name + ':INDEX (INDEX counts from 0; TraceRedaction.arguments in Swift)');
       } else if (names.length) (out || (out = {}))[name] = names;
     }
     return out ? '"actionParameters":' + JSON.stringify(out) + ',' : '';

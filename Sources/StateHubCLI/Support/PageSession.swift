@@ -147,7 +147,12 @@ struct PageSession {
             await session.failOnUnhandled()
         }
         current.value = files.last ?? "statehub"
-        if !options.bare { session.storeFiles = await Suggestions.storeFiles(page.engine) }
+        if !options.bare {
+            session.storeFiles = await Suggestions.storeFiles(page.engine)
+            if let unmatched = await Suggestions.unmatchedRedactedArgument(options.redactArgument, engine: page.engine) {
+                guardian.exit(2, kind: "usage", message: "statehub: --redact-argument \(unmatched)")
+            }
+        }
         return session
     }
 

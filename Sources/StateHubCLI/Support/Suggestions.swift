@@ -43,6 +43,31 @@ enum Suggestions {
         return files
     }
 
+    /// The first `--redact-argument` naming a store or action the page does not have, said with
+    /// what exists and the nearest name; nil when every one matches. A typo would otherwise
+    /// hide nothing and leave the secret in the trace with no sign. A store defined but not
+    /// created yet has no action list to check, so only its name is checked.
+    static func unmatchedRedactedArgument(_ specs: [String], engine: JavaScriptEngine) async -> String? {
+        guard !specs.isEmpty else { return nil }
+        let defined = (try? await engine.evaluate("globalThis.__statehubDefinedStores || []"))?.arrayValue?.compactMap(\.stringValue) ?? []
+        for spec in specs {
+            // TraceRedaction.add has already refused anything not STORE.ACTION:INDEX.
+            guard let colon = spec.lastIndex(of: ":") else { continue }
+            let parts = spec[..<colon].split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            let (store, action) = (parts[0], parts[1])
+            guard defined.contains(store) else {
+                return "\(spec): no store \"\(store)\" is defined in the page, so it would hide nothing" + listing("stores", defined.sorted(), nearest: store)
+            }
+            let script = "(function(){var p=typeof getActivePinia==='function'&&getActivePinia();var s=p&&p._s.get(\(JSONValue.string(store).jsonText()));if(!s)return null;return Object.keys(s).filter(function(k){return k[0]!=='$'&&k[0]!=='_'&&typeof s[k]==='function'})})()"
+            guard let actions = (try? await engine.evaluate(script))?.arrayValue?.compactMap(\.stringValue).sorted() else { continue }
+            if !actions.contains(action) {
+                return "\(spec): store \"\(store)\" has no action \"\(action)\", so it would hide nothing" + listing("actions", actions, nearest: action)
+            }
+        }
+        return nil
+    }
+
     static func explain(_ error: StateHubError, hub: GlobalStateHub, engine: JavaScriptEngine, timeLimit: Duration, stop: ScriptStop? = nil) async -> String {
         switch error {
         case .unknownStore(let store):
