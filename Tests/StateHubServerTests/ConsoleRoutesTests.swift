@@ -108,7 +108,15 @@ import Testing
             for name in ["index.htm", "other.js", "..", "%2e%2e%2fopenapi.yaml"] {
                 let missing = try await client.get("/console/\(name)")
                 #expect(missing.status == .notFound, "\(name)")
+                if missing.headers[.contentType]?.hasPrefix("application/json") == true {
+                    // Our own 404 (not the router's) carries the console's headers like every console answer.
+                    #expect(missing.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'", "\(name)")
+                    #expect(missing.headers[.xContentTypeOptions] == "nosniff", "\(name)")
+                }
             }
+            let unknown = try await client.get("/console/nope.js")
+            #expect(unknown.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'")
+            #expect(unknown.headers[.xContentTypeOptions] == "nosniff")
             #expect(String(buffer: try await client.get("/console/nope.js").body).contains(#""error":"unknown-console-file""#))
         }
     }
