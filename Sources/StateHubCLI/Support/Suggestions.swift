@@ -59,8 +59,7 @@ enum Suggestions {
             guard defined.contains(store) else {
                 return "\(spec): no store \"\(store)\" is defined in the page, so it would hide nothing" + listing("stores", defined.sorted(), nearest: store)
             }
-            let script = "(function(){var p=typeof getActivePinia==='function'&&getActivePinia();var s=p&&p._s.get(\(JSONValue.string(store).jsonText()));if(!s)return null;return Object.keys(s).filter(function(k){return k[0]!=='$'&&k[0]!=='_'&&typeof s[k]==='function'})})()"
-            guard let actions = (try? await engine.evaluate(script))?.arrayValue?.compactMap(\.stringValue).sorted() else { continue }
+            guard let actions = await createdActions(of: store, engine: engine) else { continue }
             if !actions.contains(action) {
                 return "\(spec): store \"\(store)\" has no action \"\(action)\", so it would hide nothing" + listing("actions", actions, nearest: action)
             }
@@ -82,14 +81,20 @@ enum Suggestions {
             }
             return "unknown store \"\(store)\"" + listing("stores", hosted, nearest: store)
         case .unknownAction(let store, let action):
-            let script = "(function(){var s=getActivePinia()._s.get(\(JSONValue.string(store).jsonText()));if(!s)return[];return Object.keys(s).filter(function(k){return k[0]!=='$'&&k[0]!=='_'&&typeof s[k]==='function'})})()"
-            let actions = (try? await engine.evaluate(script))?.arrayValue?.compactMap(\.stringValue).sorted() ?? []
+            let actions = await createdActions(of: store, engine: engine) ?? []
             return "store \"\(store)\" has no action \"\(action)\"" + listing("actions", actions, nearest: action)
         case .stopped:
             return Report.describe(error, file: nil, timeLimit: timeLimit, source: nil, stop: stop)
         default:
             return String(describing: error).cutLine()
         }
+    }
+
+    /// The actions of the created store `store`, sorted; nil when the page has no such store
+    /// created (or no Pinia).
+    static func createdActions(of store: String, engine: JavaScriptEngine) async -> [String]? {
+        let script = "(function(){var p=typeof getActivePinia==='function'&&getActivePinia();var s=p&&p._s.get(\(JSONValue.string(store).jsonText()));if(!s)return null;return Object.keys(s).filter(function(k){return k[0]!=='$'&&k[0]!=='_'&&typeof s[k]==='function'})})()"
+        return (try? await engine.evaluate(script))?.arrayValue?.compactMap(\.stringValue).sorted()
     }
 
     /// Why a store the page created has no mirror: the problem the hub recorded about it (or
