@@ -21,18 +21,15 @@ struct ThemeSourcePositions {
     /// problem's column from its line's start was O(problems × line length): a one-line theme
     /// with 60,000 problems held the server for an hour.)
     init(_ bytes: [UInt8]) {
-        let offsets = Self.walk(bytes)
-        var byOffset: [Int: [String]] = [:]
-        for (path, offset) in offsets { byOffset[offset, default: []].append(path) }
-        let wanted = byOffset.keys.sorted()
+        let places = Self.walk(bytes).sorted { $0.value < $1.value }
         var next = 0
         var line = 1, column = 1
         for (offset, byte) in bytes.enumerated() {
-            guard next < wanted.count else { break }
-            while next < wanted.count, wanted[next] == offset {
-                for path in byOffset[offset] ?? [] { locations[path] = (line, column) }
+            while next < places.count, places[next].value == offset {
+                locations[places[next].key] = (line, column)
                 next += 1
             }
+            guard next < places.count else { break }
             // As JSONSourceLocation counts: lines at line feeds, columns in Unicode scalars.
             if byte == 0x0A {
                 line += 1
@@ -41,10 +38,7 @@ struct ThemeSourcePositions {
                 column += 1
             }
         }
-        while next < wanted.count { // offsets at the very end of the text
-            for path in byOffset[wanted[next]] ?? [] { locations[path] = (line, column) }
-            next += 1
-        }
+        for place in places[next...] { locations[place.key] = (line, column) } // at the very end of the text
     }
 
     /// The line and column where the place named `path` starts, or `nil` when the document
