@@ -38,6 +38,11 @@ public struct ServerError: Error, HTTPResponseError, Sendable, CustomStringConve
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// The answer, for a route that adds headers of its own before returning it.
+    var response: Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 

@@ -59,11 +59,10 @@ extension StateHubServer {
         guard let file = page.files[name] else {
             // Answered here, not thrown, so the 404 carries the console's CSP and nosniff too
             // (docs/console.md: every console answer does; hostile review, session 14).
-            let error = ServerError.notFound("unknown-console-file", "the console has no file named \(name)")
-            var headers = error.headers
-            headers[.contentSecurityPolicy] = ConsolePage.headers[.contentSecurityPolicy]
-            headers[.xContentTypeOptions] = ConsolePage.headers[.xContentTypeOptions]
-            return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: error.body)))
+            var response = ServerError.notFound("unknown-console-file", "the console has no file named \(name)").response
+            response.headers[.contentSecurityPolicy] = ConsolePage.headers[.contentSecurityPolicy]
+            response.headers[.xContentTypeOptions] = ConsolePage.headers[.xContentTypeOptions]
+            return response
         }
         var headers = ConsolePage.headers
         headers[.contentType] = file.contentType
