@@ -279,7 +279,7 @@ public final class ServerStorage: Sendable {
     /// Publishes or unpublishes a theme; an unpublish that would leave its major with no
     /// published theme is refused. The major's rows are locked first (`FOR UPDATE` on PostgreSQL;
     /// SQLite's `BEGIN IMMEDIATE` already holds the write lock), so two unpublishes at once cannot
-    /// each see the other's theme still published.
+    /// each see the other's theme still published (in one order, by version, so two never deadlock).
     func setThemePublished(version: String, _ published: Bool, by author: AdminIdentity?) async throws -> ThemePublishOutcome {
         try await backend.transaction { db in
             guard let theme = try await db.raw("SELECT major, published FROM themes WHERE version = \(bind: version)").first() else {
@@ -288,7 +288,7 @@ public final class ServerStorage: Sendable {
             let major = try theme.decode(column: "major", as: Int.self)
             let lock = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
             var states: [String: Bool] = [:]
-            for row in try await db.raw("SELECT version, published FROM themes WHERE major = \(bind: major)\(unsafeRaw: lock)").all() {
+            for row in try await db.raw("SELECT version, published FROM themes WHERE major = \(bind: major) ORDER BY version\(unsafeRaw: lock)").all() {
                 states[try row.decode(column: "version", as: String.self)] = try row.decode(column: "published", as: Int.self) != 0
             }
             let was = states[version] ?? false
