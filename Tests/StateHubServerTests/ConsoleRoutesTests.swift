@@ -137,6 +137,19 @@ import Testing
         }
     }
 
+    /// scripts/fuzz-server.sh fuzzes what /openapi.yaml lists: every console admin route must be there.
+    @Test func everyConsoleAdminRouteIsInTheOpenAPIDocument() async throws {
+        try await TestServer.sqlite().test(.router) { client in
+            let document = String(buffer: try await client.get("/openapi.yaml").body)
+            for (path, method) in [("/admin/console/theme-check", "post"), ("/admin/console/themes", "get"), ("/admin/console/apps", "get"),
+                                   ("/admin/console/apps/{app}/versions", "get"), ("/admin/console/apps/{app}/releases", "get"),
+                                   ("/admin/console/audit", "get")] {
+                #expect(document.contains("\n  \(path):\n    \(method):\n"), "\(method) \(path)")
+            }
+            #expect(document.contains("last-published-theme"), "the unpublish's 409")
+        }
+    }
+
     @Test func theCheckReportsEveryProblemAtItsPathAndLineAndStoresNothing() async throws {
         try await TestServer.sqlite().test(.router) { client in
             let answer = try await client.admin(.post, "/admin/console/theme-check", json: try Self.theme("broken.json"))
