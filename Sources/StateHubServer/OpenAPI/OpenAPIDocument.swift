@@ -689,13 +689,15 @@ components:
         message: {type: string}
         problems:
           type: array
-          items:
-            type: object
-            required: [path, severity, message]
-            properties:
-              path: {type: string}
-              severity: {type: string, enum: [error, warning]}
-              message: {type: string}
+          items: {$ref: '#/components/schemas/Problem'}
+    Problem:
+      description: One problem of a document, at its JSON path.
+      type: object
+      required: [path, severity, message]
+      properties:
+        path: {type: string}
+        severity: {type: string, enum: [error, warning]}
+        message: {type: string}
     Asset:
       type: object
       required: [url, sha256, size]
@@ -797,14 +799,12 @@ components:
         problems:
           type: array
           items:
-            type: object
-            required: [path, severity, message]
-            properties:
-              path: {type: string}
-              severity: {type: string, enum: [error, warning]}
-              message: {type: string}
-              line: {type: integer, minimum: 1}
-              column: {type: integer, minimum: 1}
+            allOf:
+              - {$ref: '#/components/schemas/Problem'}
+              - type: object
+                properties:
+                  line: {type: integer, minimum: 1}
+                  column: {type: integer, minimum: 1}
         stylesheet: {type: string}
         colors: {$ref: '#/components/schemas/ThemeNames'}
         fonts: {$ref: '#/components/schemas/ThemeNames'}
