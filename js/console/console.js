@@ -320,6 +320,7 @@
       /** The newest page (`before` absent) or the page after the last one shown. */
       load: function (older) {
         var self = this;
+        if (older && this.next === null) return Promise.resolve();  // the oldest page is shown
         var path = '/admin/console/audit?limit=' + AUDIT_PAGE + (older && this.next !== null ? '&before=' + this.next : '');
         this.$patch({ status: 'Loading…', failed: false });
         return request('GET', path).then(function (answer) {
