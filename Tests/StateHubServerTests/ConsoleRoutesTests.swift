@@ -295,10 +295,13 @@ extension ConsoleRoutesTests {
         var minNativeVersion: String?
         var assetCount: Int?
         var label: String?
+        var access: String?
         init(release: App.Release? = nil, pinnedVersion: String? = nil, published: Bool? = nil, current: String? = nil,
-             sha256: String? = nil, size: Int? = nil, minNativeVersion: String? = nil, assetCount: Int? = nil, label: String? = nil) {
+             sha256: String? = nil, size: Int? = nil, minNativeVersion: String? = nil, assetCount: Int? = nil, label: String? = nil,
+             access: String? = nil) {
             (self.release, self.pinnedVersion, self.published, self.current) = (release, pinnedVersion, published, current)
             (self.sha256, self.size, self.minNativeVersion, self.assetCount, self.label) = (sha256, size, minNativeVersion, assetCount, label)
+            self.access = access
         }
     }
 
@@ -323,6 +326,21 @@ extension ConsoleRoutesTests {
 
     @Test func everyAdminWriteLeavesOneAuditRowNamingItsToken() async throws {
         try await TestServer.sqlite().test(.router) { client in try await Self.checkAudit(client) }
+    }
+
+    @Test func documentTokensAreAuditedToo() async throws {
+        try await TestServer.sqlite().test(.router) { client in
+            let made = try await client.admin(.post, "/admin/documents/board/tokens", json: #"{"access":"read-write","label":"kiosk"}"#)
+            #expect(made.status == .created)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(made.body.readableBytesView)) as? [String: Any])?["id"] as? Int)
+            #expect(try await client.admin(.delete, "/admin/documents/board/tokens/\(id)").status == .noContent)
+            #expect(try await client.admin(.delete, "/admin/documents/board/tokens/\(id)").status == .notFound, "gone: no second row")
+            let rows = try await Self.audit(client)
+            #expect(rows.map(\.action) == ["document-token.delete", "document-token.create"])
+            #expect(rows.allSatisfy { $0.target == "board \(id)" && $0.author == .init(tokenID: 1, label: "initial") })
+            #expect(rows[1].before == nil && rows[1].after == AuditState(label: "kiosk", access: "read-write"))
+            #expect(rows[0].before == AuditState(label: "kiosk", access: "read-write") && rows[0].after == nil)
+        }
     }
 
     @Test func unpublishingTheOnlyPublishedThemeOfAMajorIsRefused() async throws {

@@ -12,6 +12,8 @@ struct AuditEntry: Sendable, Hashable, Codable {
         case pinLift = "pin.lift"
         case tokenCreate = "token.create"
         case tokenDelete = "token.delete"
+        case documentTokenCreate = "document-token.create"
+        case documentTokenDelete = "document-token.delete"
     }
 
     /// Increasing: a later write has a larger id (the page's `before` cursor).

@@ -16,12 +16,14 @@ struct AuditState: Sendable, Hashable, Codable {
     var size: Int?
     var minNativeVersion: String?
     var assetCount: Int?
-    /// A token's label (`token.create`, `token.delete`).
+    /// A token's label (`token.create`, `token.delete`, `document-token.*`).
     var label: String?
+    /// A document token's access, `read` or `read-write` (`document-token.*`).
+    var access: String?
 
     init(release: ReleaseSpec? = nil, pinnedVersion: String? = nil, published: Bool? = nil, current: String? = nil,
                 sha256: String? = nil, size: Int? = nil, minNativeVersion: String? = nil, assetCount: Int? = nil,
-                label: String? = nil) {
+                label: String? = nil, access: String? = nil) {
         self.release = release
         self.pinnedVersion = pinnedVersion
         self.published = published
@@ -31,5 +33,6 @@ struct AuditState: Sendable, Hashable, Codable {
         self.minNativeVersion = minNativeVersion
         self.assetCount = assetCount
         self.label = label
+        self.access = access
     }
 }

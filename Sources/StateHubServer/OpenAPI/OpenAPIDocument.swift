@@ -887,7 +887,7 @@ components:
         action:
           type: string
           enum: [version.upload, theme.upload, theme.publish, theme.unpublish, release.set, release.rollback, pin.set, pin.lift,
-                 token.create, token.delete]
+                 token.create, token.delete, document-token.create, document-token.delete]
         target: {type: string}
         before: {$ref: '#/components/schemas/AuditState'}
         after: {$ref: '#/components/schemas/AuditState'}
@@ -904,5 +904,6 @@ components:
         minNativeVersion: {type: string}
         assetCount: {type: integer, minimum: 0}
         label: {type: string}
+        access: {type: string, enum: [read, read-write]}
 """#
 }
