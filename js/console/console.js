@@ -622,6 +622,7 @@
     if (state.minNativeVersion) parts.push('oldest shell ' + state.minNativeVersion);
     if (state.assetCount) parts.push(state.assetCount + ' asset(s)');
     if (state.label !== undefined) parts.push('label ' + state.label);
+    if (state.access) parts.push(state.access + ' access');
     return parts.join(', ');
   }
 
