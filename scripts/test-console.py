@@ -448,6 +448,17 @@ try:
     check(ask("qa-1") == {"version": "1.0.0", "reason": "user", "bucket": str(bucket("shop", "qa-1"))},
           "an explicit user gets their version, as the manifest route says")
 
+    # Another app chosen: the status line spoke of shop's release, so it is cleared.
+    check(call("PUT", "/admin/apps/zoo/versions/1.0.0", {"bundle": "globalThis.zoo = 1;"})[0] == 201, "a second app is uploaded")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "zoo" in [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#app-select option")]), "it is listed")
+    check(driver.find_element(By.ID, "app-status").text != "", "shop's screen has a status line (%s)" % driver.find_element(By.ID, "app-status").text)
+    Select(driver.find_element(By.ID, "app-select")).select_by_value("zoo")
+    check(wait_for(lambda: [row[0] for row in table("version-table")] == ["1.0.0"] and driver.find_element(By.ID, "app-status").text == ""),
+          "choosing another app clears the status line (%s)" % driver.find_element(By.ID, "app-status").text)
+    Select(driver.find_element(By.ID, "app-select")).select_by_value("shop")
+    check(wait_for(lambda: len(table("version-table")) == 4), "back to shop")
+
     # The audit list: more changes than one page (pin and lift through the API), then the tab.
     for _ in range(26):
         call("PUT", "/admin/apps/shop/pin", {"version": "1.0.0"})

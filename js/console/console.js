@@ -246,7 +246,8 @@
       },
       select: function (name) {
         var self = this;
-        this.$patch({ selected: name, answer: null });
+        // Another app: the status line spoke of the one before, so it is cleared.
+        this.$patch(name === this.selected ? { answer: null } : { selected: name, answer: null, status: '', failed: false });
         return Promise.all([
           request('GET', '/admin/apps/' + encodeURIComponent(name)),
           request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/versions'),
