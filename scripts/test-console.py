@@ -451,7 +451,9 @@ try:
     # Another app chosen: the status line spoke of shop's release, so it is cleared.
     check(call("PUT", "/admin/apps/zoo/versions/1.0.0", {"bundle": "globalThis.zoo = 1;"})[0] == 201, "a second app is uploaded")
     driver.find_element(By.ID, "nav-apps").click()
-    check(wait_for(lambda: "zoo" in [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#app-select option")]), "it is listed")
+    # Read in one call: each render replaces the options, so elements found before may be stale.
+    check(wait_for(lambda: "zoo" in driver.execute_script("return Array.from(document.getElementById('app-select').options).map(o => o.value)")),
+          "it is listed")
     check(driver.find_element(By.ID, "app-status").text != "", "shop's screen has a status line (%s)" % driver.find_element(By.ID, "app-status").text)
     Select(driver.find_element(By.ID, "app-select")).select_by_value("zoo")
     check(wait_for(lambda: [row[0] for row in table("version-table")] == ["1.0.0"] and driver.find_element(By.ID, "app-status").text == ""),
