@@ -390,6 +390,7 @@ extension ConsoleRoutesTests {
         #expect(try await client.admin(.put, "/admin/apps/menu/release", json: rollout, token: secondToken).status == .ok)
         #expect(try await client.admin(.put, "/admin/apps/menu/pin", json: #"{"version":"1.0.0"}"#, token: secondToken).status == .ok)
         #expect(try await client.admin(.delete, "/admin/apps/menu/pin").status == .noContent)
+        #expect(try await client.admin(.delete, "/admin/apps/menu/pin").status == .noContent, "no pin to lift: no change, no row")
         #expect(try await client.admin(.post, "/admin/apps/menu/rollback").status == .ok)
         #expect(try await client.admin(.put, "/admin/themes/1.1.0", json: Fixtures.theme("1.1.0")).status == .created)
         #expect(try await client.admin(.put, "/admin/themes/1.2.0", json: Fixtures.theme("1.2.0", primary: "#FF0000")).status == .created)

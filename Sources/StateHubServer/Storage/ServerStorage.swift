@@ -243,8 +243,10 @@ public final class ServerStorage: Sendable {
             guard let row = try await db.raw("SELECT pinned_version FROM apps WHERE name = \(bind: app)").first() else { return false }
             let before = try row.decode(column: "pinned_version", as: String?.self)
             try await db.raw("UPDATE apps SET pinned_version = \(bind: version) WHERE name = \(bind: app)").run()
-            try await Self.audit(db, by: author, version == nil ? .pinLift : .pinSet, app,
-                                 before: AuditState(pinnedVersion: before), after: AuditState(pinnedVersion: version))
+            if before != version {  // pinning to the pinned version, or lifting no pin, changes nothing: no row
+                try await Self.audit(db, by: author, version == nil ? .pinLift : .pinSet, app,
+                                     before: AuditState(pinnedVersion: before), after: AuditState(pinnedVersion: version))
+            }
             try await Self.bumpGeneration(db)
             return true
         }
