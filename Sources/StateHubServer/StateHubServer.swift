@@ -35,7 +35,7 @@ public final class StateHubServer: Sendable {
 
     /// Stores the hash of `token` as an admin token unless it is there. Never logs the token.
     public func installAdminToken(_ token: String, label: String = "initial") async throws {
-        try await storage.addToken(hash: AdminToken.hash(token), label: label)
+        try await storage.addToken(hash: AdminToken.hash(token), label: label, by: nil)
     }
 
     /// A router with the server's routes and middleware (metrics, request logging, admin CORS);

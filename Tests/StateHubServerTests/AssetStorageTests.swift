@@ -14,16 +14,16 @@ import Testing
         let logo = asset("img/logo.png", "PNG bytes")
         let shared = asset("data/prices.json", #"{"pen":1.5}"#)
         #expect(try await storage.putVersion(app: "cart", version: "1.0.0", bundle: Data("a".utf8), stylesheet: nil,
-                                             minNativeVersion: "1.0.0", assets: [logo, shared]) == .created)
+                                             minNativeVersion: "1.0.0", assets: [logo, shared], by: nil) == .created)
         #expect(try await storage.putVersion(app: "cart", version: "1.1.0", bundle: Data("b".utf8), stylesheet: nil,
-                                             minNativeVersion: "1.0.0", assets: [shared]) == .created)
+                                             minNativeVersion: "1.0.0", assets: [shared], by: nil) == .created)
         // The same version again: the same assets in another order are unchanged; other assets conflict.
         #expect(try await storage.putVersion(app: "cart", version: "1.0.0", bundle: Data("a".utf8), stylesheet: nil,
-                                             minNativeVersion: "1.0.0", assets: [shared, logo]) == .unchanged)
+                                             minNativeVersion: "1.0.0", assets: [shared, logo], by: nil) == .unchanged)
         #expect(try await storage.putVersion(app: "cart", version: "1.0.0", bundle: Data("a".utf8), stylesheet: nil,
-                                             minNativeVersion: "1.0.0", assets: [logo]) == .conflict)
+                                             minNativeVersion: "1.0.0", assets: [logo], by: nil) == .conflict)
         #expect(try await storage.putVersion(app: "cart", version: "1.0.0", bundle: Data("a".utf8), stylesheet: nil,
-                                             minNativeVersion: "1.0.0", assets: [logo, asset("data/prices.json", "other")]) == .conflict)
+                                             minNativeVersion: "1.0.0", assets: [logo, asset("data/prices.json", "other")], by: nil) == .conflict)
 
         let state = try await storage.state()
         let versions = Dictionary(uniqueKeysWithValues: state.versions.map { ($0.version, $0) })
@@ -41,13 +41,13 @@ import Testing
         // The database itself refuses two paths of one version that differ only in case.
         await #expect(throws: (any Error).self) {
             _ = try await storage.putVersion(app: "cart", version: "2.0.0", bundle: Data("c".utf8), stylesheet: nil,
-                                             minNativeVersion: "1.0.0", assets: [asset("img/a.png", "1"), asset("IMG/A.png", "2")])
+                                             minNativeVersion: "1.0.0", assets: [asset("img/a.png", "1"), asset("IMG/A.png", "2")], by: nil)
         }
         #expect(try await storage.state().versions.count == 2) // the failed upload left nothing behind
         let migrations = try await storage.backend.read { db in
             try await db.raw("SELECT id FROM statehub_migrations ORDER BY id").all().map { try $0.decode(column: "id", as: Int.self) }
         }
-        #expect(migrations == [1, 2, 3, 4])
+        #expect(migrations == [1, 2, 3, 4, 5])
     }
 
     @Test func assetsAreStoredDeduplicatedAndCaseFoldedOnSQLite() async throws {

@@ -137,6 +137,19 @@ import Testing
         }
     }
 
+    /// scripts/fuzz-server.sh fuzzes what /openapi.yaml lists: every console admin route must be there.
+    @Test func everyConsoleAdminRouteIsInTheOpenAPIDocument() async throws {
+        try await TestServer.sqlite().test(.router) { client in
+            let document = String(buffer: try await client.get("/openapi.yaml").body)
+            for (path, method) in [("/admin/console/theme-check", "post"), ("/admin/console/themes", "get"), ("/admin/console/apps", "get"),
+                                   ("/admin/console/apps/{app}/versions", "get"), ("/admin/console/apps/{app}/releases", "get"),
+                                   ("/admin/console/audit", "get")] {
+                #expect(document.contains("\n  \(path):\n    \(method):\n"), "\(method) \(path)")
+            }
+            #expect(document.contains("last-published-theme"), "the unpublish's 409")
+        }
+    }
+
     @Test func theCheckReportsEveryProblemAtItsPathAndLineAndStoresNothing() async throws {
         try await TestServer.sqlite().test(.router) { client in
             let answer = try await client.admin(.post, "/admin/console/theme-check", json: try Self.theme("broken.json"))
@@ -269,6 +282,193 @@ import Testing
     }
 }
 
+/// The audit list (docs/server.md, "Audit list") and the refused last unpublish: every admin write
+/// leaves one row naming its token, in the write's transaction.
+extension ConsoleRoutesTests {
+    struct AuditState: Decodable, Equatable {
+        var release: App.Release?
+        var pinnedVersion: String?
+        var published: Bool?
+        var current: String?
+        var sha256: String?
+        var size: Int?
+        var minNativeVersion: String?
+        var assetCount: Int?
+        var label: String?
+        var access: String?
+        init(release: App.Release? = nil, pinnedVersion: String? = nil, published: Bool? = nil, current: String? = nil,
+             sha256: String? = nil, size: Int? = nil, minNativeVersion: String? = nil, assetCount: Int? = nil, label: String? = nil,
+             access: String? = nil) {
+            (self.release, self.pinnedVersion, self.published, self.current) = (release, pinnedVersion, published, current)
+            (self.sha256, self.size, self.minNativeVersion, self.assetCount, self.label) = (sha256, size, minNativeVersion, assetCount, label)
+            self.access = access
+        }
+    }
+
+    struct AuditRow: Decodable, Equatable {
+        struct Author: Decodable, Equatable {
+            var tokenID: Int
+            var label: String
+        }
+        var id: Int
+        var at: Int
+        var author: Author
+        var action: String
+        var target: String
+        var before: AuditState?
+        var after: AuditState?
+    }
+
+    struct AuditPage: Decodable {
+        var entries: [AuditRow]
+        var next: Int?
+    }
+
+    @Test func everyAdminWriteLeavesOneAuditRowNamingItsToken() async throws {
+        try await TestServer.sqlite().test(.router) { client in try await Self.checkAudit(client) }
+    }
+
+    @Test func documentTokensAreAuditedToo() async throws {
+        try await TestServer.sqlite().test(.router) { client in
+            let made = try await client.admin(.post, "/admin/documents/board/tokens", json: #"{"access":"read-write","label":"kiosk"}"#)
+            #expect(made.status == .created)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(made.body.readableBytesView)) as? [String: Any])?["id"] as? Int)
+            #expect(try await client.admin(.delete, "/admin/documents/board/tokens/\(id)").status == .noContent)
+            #expect(try await client.admin(.delete, "/admin/documents/board/tokens/\(id)").status == .notFound, "gone: no second row")
+            let rows = try await Self.audit(client)
+            #expect(rows.map(\.action) == ["document-token.delete", "document-token.create"])
+            #expect(rows.allSatisfy { $0.target == "board \(id)" && $0.author == .init(tokenID: 1, label: "initial") })
+            #expect(rows[1].before == nil && rows[1].after == AuditState(label: "kiosk", access: "read-write"))
+            #expect(rows[0].before == AuditState(label: "kiosk", access: "read-write") && rows[0].after == nil)
+        }
+    }
+
+    @Test func unpublishingTheOnlyPublishedThemeOfAMajorIsRefused() async throws {
+        try await TestServer.sqlite().test(.router) { client in try await Self.checkLastThemeRefused(client) }
+    }
+
+    @Test func theAuditListPagesNewestFirstAndRefusesBadQueries() async throws {
+        try await TestServer.sqlite().test(.router) { client in
+            for n in 0..<5 {
+                #expect(try await client.admin(.put, "/admin/themes/1.\(n).0", json: Fixtures.theme("1.\(n).0")).status == .created)
+            }
+            let first = try Self.decode(AuditPage.self, try await client.admin(.get, "/admin/console/audit?limit=2"))
+            #expect(first.entries.map(\.target) == ["1.4.0", "1.3.0"])
+            let next = try #require(first.next)
+            let second = try Self.decode(AuditPage.self, try await client.admin(.get, "/admin/console/audit?limit=2&before=\(next)"))
+            #expect(second.entries.map(\.target) == ["1.2.0", "1.1.0"])
+            let last = try Self.decode(AuditPage.self, try await client.admin(.get, "/admin/console/audit?limit=2&before=\(try #require(second.next))"))
+            #expect(last.entries.map(\.target) == ["1.0.0"] && last.next == nil, "the last page says so")
+            let all = try Self.decode(AuditPage.self, try await client.admin(.get, "/admin/console/audit"))
+            #expect(all.entries.count == 5 && all.next == nil)
+            for query in ["limit=0", "limit=201", "limit=x", "before=0", "before=-3", "before=1.5"] {
+                #expect(try await client.admin(.get, "/admin/console/audit?\(query)").status == .badRequest, "\(query)")
+            }
+            #expect(try await client.get("/admin/console/audit").status == .unauthorized)
+        }
+    }
+
+    static func audit(_ client: any TestClientProtocol) async throws -> [AuditRow] {
+        try decode(AuditPage.self, try await client.admin(.get, "/admin/console/audit?limit=200")).entries
+    }
+
+    static func checkAudit(_ client: any TestClientProtocol) async throws {
+        let start = Int(Date().timeIntervalSince1970)
+        #expect(try await audit(client).isEmpty, "installing the first token at start is no admin request")
+        // A second admin, so the rows can be told apart by their author.
+        let made = try await client.admin(.post, "/admin/tokens", json: #"{"label":"release-manager"}"#)
+        let second = try JSONSerialization.jsonObject(with: Data(made.body.readableBytesView)) as? [String: Any]
+        let secondID = try #require(second?["id"] as? Int)
+        let secondToken = try #require(second?["token"] as? String)
+
+        try await client.upload("menu", "1.0.0", stylesheet: "p{}")
+        let again = #"{"bundle":"globalThis.loaded = 'menu@1.0.0';","minNativeVersion":"1.0.0","stylesheet":"p{}"}"#
+        #expect(try await client.admin(.put, "/admin/apps/menu/versions/1.0.0", json: again).status == .ok, "the same bytes again: no change, no row")
+        try await client.upload("menu", "1.1.0")
+        let rollout = #"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":50}]}"#
+        #expect(try await client.admin(.put, "/admin/apps/menu/release", json: #"{"stable":"1.0.0"}"#).status == .ok)
+        #expect(try await client.admin(.put, "/admin/apps/menu/release", json: rollout, token: secondToken).status == .ok)
+        #expect(try await client.admin(.put, "/admin/apps/menu/pin", json: #"{"version":"1.0.0"}"#, token: secondToken).status == .ok)
+        #expect(try await client.admin(.delete, "/admin/apps/menu/pin").status == .noContent)
+        #expect(try await client.admin(.delete, "/admin/apps/menu/pin").status == .noContent, "no pin to lift: no change, no row")
+        #expect(try await client.admin(.post, "/admin/apps/menu/rollback").status == .ok)
+        #expect(try await client.admin(.put, "/admin/themes/1.1.0", json: Fixtures.theme("1.1.0")).status == .created)
+        #expect(try await client.admin(.put, "/admin/themes/1.2.0", json: Fixtures.theme("1.2.0", primary: "#FF0000")).status == .created)
+        #expect(try await client.admin(.post, "/admin/themes/1.1.0/publish").status == .ok)
+        #expect(try await client.admin(.post, "/admin/themes/1.2.0/publish", token: secondToken).status == .ok)
+        #expect(try await client.admin(.post, "/admin/themes/1.2.0/publish").status == .ok, "already published: no change, no row")
+        #expect(try await client.admin(.post, "/admin/themes/1.2.0/unpublish").status == .ok)
+        // Refused writes change nothing and leave no row.
+        #expect(try await client.admin(.put, "/admin/apps/menu/pin", json: #"{"version":"9.9.9"}"#).status == .unprocessableContent)
+        #expect(try await client.admin(.post, "/admin/themes/1.1.0/unpublish").status == .conflict)
+        #expect(try await client.admin(.delete, "/admin/tokens/\(secondID)").status == .noContent)
+        let end = Int(Date().timeIntervalSince1970)
+
+        let rows = try await audit(client)
+        let admin = AuditRow.Author(tokenID: 1, label: "initial")
+        let manager = AuditRow.Author(tokenID: secondID, label: "release-manager")
+        let stable = App.Release(stable: "1.0.0", arms: [], users: [:])
+        let fifty = App.Release(stable: "1.0.0", arms: [.init(version: "1.1.0", percent: 50)], users: [:])
+        let bundle = "globalThis.loaded = 'menu@1.0.0';"
+        let newestFirst: [(AuditRow.Author, String, String, AuditState?, AuditState?)] = [
+            (admin, "token.delete", "\(secondID)", AuditState(label: "release-manager"), nil),
+            (admin, "theme.unpublish", "1.2.0", AuditState(published: true, current: "1.2.0"), AuditState(published: false, current: "1.1.0")),
+            (manager, "theme.publish", "1.2.0", AuditState(published: false, current: "1.1.0"), AuditState(published: true, current: "1.2.0")),
+            (admin, "theme.publish", "1.1.0", AuditState(published: false), AuditState(published: true, current: "1.1.0")),
+            (admin, "theme.upload", "1.2.0", nil, AuditState(published: false, sha256: sha256Hex(Fixtures.theme("1.2.0", primary: "#FF0000")),
+                                                              size: Fixtures.theme("1.2.0", primary: "#FF0000").utf8.count)),
+            (admin, "theme.upload", "1.1.0", nil, AuditState(published: false, sha256: sha256Hex(Fixtures.theme("1.1.0")),
+                                                              size: Fixtures.theme("1.1.0").utf8.count)),
+            (admin, "release.rollback", "menu", AuditState(release: fifty), AuditState(release: stable)),
+            (admin, "pin.lift", "menu", AuditState(pinnedVersion: "1.0.0"), AuditState()),
+            (manager, "pin.set", "menu", AuditState(), AuditState(pinnedVersion: "1.0.0")),
+            (manager, "release.set", "menu", AuditState(release: stable), AuditState(release: fifty)),
+            (admin, "release.set", "menu", AuditState(), AuditState(release: stable)),
+            (admin, "version.upload", "menu 1.1.0", nil, AuditState(sha256: sha256Hex("globalThis.loaded = 'menu@1.1.0';"),
+                                                                     size: bundle.utf8.count, minNativeVersion: "1.0.0", assetCount: 0)),
+            (admin, "version.upload", "menu 1.0.0", nil, AuditState(sha256: sha256Hex(bundle), size: bundle.utf8.count + 3,
+                                                                     minNativeVersion: "1.0.0", assetCount: 0)),
+            (admin, "token.create", "\(secondID)", nil, AuditState(label: "release-manager")),
+        ]
+        #expect(rows.count == newestFirst.count, "\(rows.map(\.action))")
+        for (row, expected) in zip(rows, newestFirst) {
+            #expect(row.author == expected.0, "\(row.action) \(row.target)")
+            #expect(row.action == expected.1 && row.target == expected.2, "\(row.action) \(row.target)")
+            #expect(row.before == expected.3, "\(row.action) \(row.target) before")
+            #expect(row.after == expected.4, "\(row.action) \(row.target) after")
+            #expect((start...end).contains(row.at))
+        }
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.id > $1.id }, "newest first")
+        #expect(rows.first?.author == admin, "a deleted token's rows keep its label")
+    }
+
+    static func checkLastThemeRefused(_ client: any TestClientProtocol) async throws {
+        #expect(try await client.admin(.put, "/admin/themes/1.1.0", json: Fixtures.theme("1.1.0")).status == .created)
+        #expect(try await client.admin(.put, "/admin/themes/2.0.0", json: Fixtures.theme("2.0.0")).status == .created)
+        #expect(try await client.admin(.post, "/admin/themes/1.1.0/publish").status == .ok)
+        #expect(try await client.admin(.post, "/admin/themes/2.0.0/publish").status == .ok)
+        let before = try await client.get("/themes/current?nativeVersion=1.0.0")
+        let refused = try await client.admin(.post, "/admin/themes/1.1.0/unpublish")
+        #expect(refused.status == .conflict)
+        let body = String(buffer: refused.body)
+        #expect(body.contains(#""error":"last-published-theme""#) && body.contains("only published theme of major version 1"), "\(body)")
+        // Nothing changed: shells of major 1 still get 1.1.0 with the same ETag; a published 2.x theme does not count.
+        let after = try await client.get("/themes/current?nativeVersion=1.0.0")
+        #expect(after.status == .ok && after.headers[.eTag] == before.headers[.eTag])
+        // An unpublished theme of the same major does not help either; once another is published, the rollback goes through.
+        #expect(try await client.admin(.put, "/admin/themes/1.0.0", json: Fixtures.theme("1.0.0")).status == .created)
+        #expect(try await client.admin(.post, "/admin/themes/1.1.0/unpublish").status == .conflict)
+        #expect(try await client.admin(.post, "/admin/themes/1.0.0/publish").status == .ok)
+        #expect(try await client.admin(.post, "/admin/themes/1.1.0/unpublish").status == .ok)
+        let rolledBack = try await client.get("/themes/current?nativeVersion=1.0.0")
+        #expect(String(buffer: rolledBack.body).contains(#""version": "1.0.0""#), "the rollback went to 1.0.0")
+        // Unpublishing what is not published is no change, and never refused.
+        #expect(try await client.admin(.post, "/admin/themes/1.1.0/unpublish").status == .ok)
+        #expect(try await client.admin(.post, "/admin/themes/1.0.0/unpublish").status == .conflict)
+        #expect(try await client.admin(.post, "/admin/themes/9.9.9/unpublish").status == .notFound)
+    }
+}
+
 /// The console's storage reads on PostgreSQL (its own queries; `scripts/with-postgres.sh`).
 @Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
 struct ConsolePostgresTests {
@@ -277,6 +477,15 @@ struct ConsolePostgresTests {
             try await ConsoleRoutesTests.checkAppLists(client)
             try await ConsoleRoutesTests.checkThemeList(client)
             try await ConsoleRoutesTests.checkReleaseHistory(client)
+        }
+    }
+
+    @Test func auditRowsAndTheRefusedUnpublishOnPostgres() async throws {
+        try await TestServer.postgres(url: try await PostgresTestDatabase.fresh()).test(.router) { client in
+            try await ConsoleRoutesTests.checkAudit(client)
+        }
+        try await TestServer.postgres(url: try await PostgresTestDatabase.fresh()).test(.router) { client in
+            try await ConsoleRoutesTests.checkLastThemeRefused(client)
         }
     }
 }

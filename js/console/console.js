@@ -96,7 +96,7 @@
         token = candidate;
         return request('GET', '/admin/console/apps').then(function (answer) {
           if (answer.status === 200) {
-            self.$patch({ signedIn: true, message: '', refused: false });
+            self.$patch({ signedIn: true, message: '', refused: false, screen: 'themes' });
             useApps().receive(answer.body);
             useThemes().loadPublished();
           } else {
@@ -205,6 +205,18 @@
           return self.loadPublished();
         }).catch(function (error) { self.$patch({ status: error.message, failed: true }); });
       },
+      /**
+       * What /themes/current would answer for the major of `version` once it is (un)published,
+       * from the history (newest version first, as the server orders it): the first published one
+       * of that major. `null`: nothing (a 404 for shells of that major).
+       */
+      outcome: function (version, published) {
+        var major = version.split('.')[0];
+        var next = this.published.filter(function (theme) {
+          return theme.major === Number(major) && (theme.version === version ? published : theme.published);
+        })[0];
+        return next ? next.version : null;
+      },
       loadPublished: function () {
         var self = this;
         return request('GET', '/admin/console/themes').then(function (answer) {
@@ -234,7 +246,8 @@
       },
       select: function (name) {
         var self = this;
-        this.$patch({ selected: name, answer: null });
+        // Another app: the status line spoke of the one before, so it is cleared.
+        this.$patch(name === this.selected ? { answer: null } : { selected: name, answer: null, status: '', failed: false });
         return Promise.all([
           request('GET', '/admin/apps/' + encodeURIComponent(name)),
           request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/versions'),
@@ -302,6 +315,27 @@
     }
   });
 
+  var useAudit = defineStore('audit', {
+    state: function () { return { entries: [], next: null, status: '', failed: false }; },
+    actions: {
+      /** The newest page (`before` absent) or the page after the last one shown. */
+      load: function (older) {
+        var self = this;
+        if (older && this.next === null) return Promise.resolve();  // the oldest page is shown
+        var path = '/admin/console/audit?limit=' + AUDIT_PAGE + (older && this.next !== null ? '&before=' + this.next : '');
+        this.$patch({ status: 'Loading…', failed: false });
+        return request('GET', path).then(function (answer) {
+          if (answer.status !== 200) { self.$patch({ status: failure(answer), failed: true }); return; }
+          var entries = older ? self.entries.concat(answer.body.entries) : answer.body.entries;
+          replace(self, { entries: entries, next: answer.body.next === undefined ? null : answer.body.next, failed: false,
+            status: entries.length ? entries.length + ' change(s) shown' + (answer.body.next === undefined ? ', the oldest included.' : '; older ones follow.')
+              : 'No change has been made through the admin API yet.' });
+        });
+      }
+    }
+  });
+  var AUDIT_PAGE = 50;
+
   // MARK: Rendering
 
   function setOptions(select, values, chosen) {
@@ -315,25 +349,43 @@
     if (chosen !== undefined && values.indexOf(chosen) >= 0) select.value = chosen;
   }
 
+  /**
+   * A cell that wraps only at spaces: each run of non-space characters is one unbreakable span, so
+   * a date, hash or label never breaks at a hyphen or mid-word (the table scrolls instead); the
+   * cell's text stays exactly `text`.
+   */
   function cell(row, text) {
     var td = document.createElement('td');
-    td.textContent = text;
+    String(text).split(/(\s+)/).forEach(function (part) {
+      if (part === '') return;
+      if (/^\s+$/.test(part)) { td.appendChild(document.createTextNode(part)); return; }
+      var word = document.createElement('span');
+      word.className = 'word';
+      word.textContent = part;
+      td.appendChild(word);
+    });
     row.appendChild(td);
     return td;
   }
 
+  var shownSignedIn = false;
   function renderSession(session) {
     byId('sign-in-screen').hidden = session.signedIn;
     byId('nav').hidden = !session.signedIn;
     byId('themes-screen').hidden = !session.signedIn || session.screen !== 'themes';
     byId('apps-screen').hidden = !session.signedIn || session.screen !== 'apps';
-    ['themes', 'apps'].forEach(function (screen) {
+    byId('audit-screen').hidden = !session.signedIn || session.screen !== 'audit';
+    ['themes', 'apps', 'audit'].forEach(function (screen) {
       var button = byId('nav-' + screen);
       if (session.screen === screen) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     });
     var status = byId('sign-in-status');
     status.textContent = session.message;
     status.className = session.refused ? 'error' : '';
+    // Just signed in: the focus was on the sign-in form, now hidden; it goes to the first useful
+    // control of the screen that shows (the theme editor), not back to the top of the page.
+    if (session.signedIn && !shownSignedIn) byId('theme-text').focus();
+    shownSignedIn = session.signedIn;
   }
 
   /** The custom properties of ThemeCSS's stylesheet: [light declarations, dark-only declarations]. */
@@ -547,7 +599,7 @@
     answer.className = result && result.error ? 'error' : '';
     ['version', 'reason', 'variant', 'bucket'].forEach(function (key) { delete answer.dataset[key]; });
     if (!result) answer.textContent = '';
-    else if (result.error) answer.textContent = result.user + ': ' + result.error;
+    else if (result.error) answer.textContent = (result.user ? result.user + ': ' : '') + result.error;
     else {
       answer.textContent = result.user + ' gets ' + result.version + ' (reason ' + result.reason +
         (result.variant ? ', arm ' + result.variant : '') + ', bucket ' + result.bucket + ').';
@@ -556,6 +608,44 @@
       answer.dataset.variant = result.variant || '';
       answer.dataset.bucket = String(result.bucket);
     }
+  }
+
+  /** One side of an audit row, in words: `release stable 1.0.0`, `pinned to 1.0.0`, `published, current 1.2.0`. */
+  function describeState(state, action) {
+    if (!state) return '—';
+    var parts = [];
+    if (/^release\./.test(action)) parts.push(state.release ? describeRelease(state.release) : 'no release');
+    if (/^pin\./.test(action)) parts.push(state.pinnedVersion ? 'pinned to ' + state.pinnedVersion : 'not pinned');
+    if (state.published !== undefined) parts.push(state.published ? 'published' : 'not published');
+    if (/^theme\.(un)?publish$/.test(action)) parts.push('shells get ' + (state.current || 'no theme'));
+    if (state.sha256) parts.push('SHA-256 ' + state.sha256.slice(0, 16) + '…');
+    if (state.size !== undefined) parts.push(bytes(state.size));
+    if (state.minNativeVersion) parts.push('oldest shell ' + state.minNativeVersion);
+    if (state.assetCount) parts.push(state.assetCount + ' asset(s)');
+    if (state.label !== undefined) parts.push('label ' + state.label);
+    if (state.access) parts.push(state.access + ' access');
+    return parts.join(', ');
+  }
+
+  function renderAudit(audit) {
+    var status = byId('audit-status');
+    status.textContent = audit.status;
+    status.className = audit.failed ? 'error' : '';
+    byId('audit-older').disabled = audit.next === null;
+    var body = byId('audit-table').tBodies[0];
+    body.textContent = '';
+    audit.entries.forEach(function (entry) {
+      var row = document.createElement('tr');
+      row.dataset.id = String(entry.id);
+      row.dataset.action = entry.action;
+      cell(row, when(entry.at));
+      cell(row, entry.author.label + ' (token ' + entry.author.tokenID + ')');
+      cell(row, entry.action);
+      cell(row, entry.target);
+      cell(row, describeState(entry.before, entry.action));
+      cell(row, describeState(entry.after, entry.action));
+      body.appendChild(row);
+    });
   }
 
   /** `stable 1.0.0, 50% 1.1.0 (arm A), 2 explicit user(s)`. */
@@ -588,7 +678,10 @@
     byId('arm-b').hidden = mode !== 'ab';
   }
 
-  /** The release the editor describes, as PUT /admin/apps/{app}/release takes it. */
+  /**
+   * The release the editor describes, as PUT /admin/apps/{app}/release takes it, or
+   * `{ problem }` naming the first explicit-user line that is not `user=version` (never dropped).
+   */
   function releaseFromForm() {
     var spec = { stable: byId('release-stable').value, arms: [] };
     var mode = byId('release-mode').value;
@@ -599,10 +692,19 @@
     }
     if (mode === 'ab') spec.arms.push({ version: byId('arm-b-version').value, percent: Number(byId('arm-b-percent').value), label: 'B' });
     var users = {};
-    byId('release-users').value.split('\n').forEach(function (line) {
+    var problem = null;
+    byId('release-users').value.split('\n').forEach(function (line, index) {
+      if (problem !== null || line.trim() === '') return;
       var at = line.indexOf('=');
-      if (at > 0) users[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+      var user = at < 0 ? '' : line.slice(0, at).trim();
+      var version = at < 0 ? '' : line.slice(at + 1).trim();
+      var where = 'Explicit users, line ' + (index + 1) + ' ("' + line.trim() + '")';
+      if (at < 0) problem = where + ': no "=", write user=version.';
+      else if (!user || !version) problem = where + ': ' + (user ? 'no version' : 'no user') + ' around the "=".';
+      else if (Object.prototype.hasOwnProperty.call(users, user)) problem = where + ': ' + user + ' is already listed above.';
+      else users[user] = version;
     });
+    if (problem !== null) return { problem: problem };
     if (Object.keys(users).length) spec.users = users;
     return spec;
   }
@@ -612,12 +714,76 @@
   var session = useSession();
   var themes = useThemes();
   var apps = useApps();
+  var audit = useAudit();
   session.$subscribe(function () { renderSession(session); });
   themes.$subscribe(function () { renderThemes(themes); });
   apps.$subscribe(function () { renderApps(apps); });
+  audit.$subscribe(function () { renderAudit(audit); });
   renderSession(session);
   renderThemes(themes);
   renderApps(apps);
+  renderAudit(audit);
+
+  /**
+   * Every production change asks first, in the page (a native confirm() cannot be driven
+   * headless, and it says less): `title` names the change, `lines` what it does to whom; the
+   * dialog opens on "Cancel", so Enter alone never publishes. `cancelled` tells the screen's
+   * status line that nothing was sent.
+   */
+  var pending = null;
+  function confirmChange(title, lines, verb, run, cancelled) {
+    byId('confirm-title').textContent = title;
+    var list = byId('confirm-lines');
+    list.textContent = '';
+    lines.forEach(function (text) {
+      var item = document.createElement('li');
+      item.textContent = text;
+      list.appendChild(item);
+    });
+    byId('confirm-yes').textContent = verb;
+    pending = { run: run, cancelled: cancelled, title: title };
+    byId('confirm').showModal();
+    byId('confirm-no').focus();
+  }
+  byId('confirm-yes').addEventListener('click', function () {
+    var change = pending;
+    pending = null;
+    byId('confirm').close();
+    if (change) change.run();
+  });
+  byId('confirm-no').addEventListener('click', function () { byId('confirm').close(); });
+  // Cancel, Escape, or anything else that closes the dialog without "yes".
+  byId('confirm').addEventListener('close', function () {
+    var change = pending;
+    pending = null;
+    if (change) change.cancelled('Cancelled: ' + change.title + ' Nothing was sent.');
+  });
+  function themeCancelled(message) { themes.$patch({ status: message, failed: false }); }
+  function appCancelled(message) { apps.$patch({ status: message, failed: false }); }
+
+  /**
+   * A form the browser refuses (a required field, a pattern, a range) sends nothing: its
+   * screen's status line says so and which field, instead of keeping an older message.
+   */
+  var refusedFields = null;
+  document.addEventListener('invalid', function (event) {
+    var field = event.target;
+    var form = field.form;
+    if (!form) return;
+    var label = field.labels && field.labels.length ? field.labels[0].textContent : field.id;
+    if (refusedFields === null) {
+      refusedFields = [];
+      Promise.resolve().then(function () {
+        var message = 'Not sent: ' + refusedFields.join('; ');
+        refusedFields = null;
+        if (form.id === 'sign-in-form') session.$patch({ message: message, refused: true });
+        else if (form.id === 'theme-form') themes.$patch({ status: message, failed: true });
+        else if (form.id === 'ask-form') apps.$patch({ answer: { user: '', error: message } });
+        else apps.$patch({ status: message, failed: true });
+      });
+    }
+    refusedFields.push(label + ': ' + field.validationMessage);
+  }, true);
 
   function submit(id, handler) {
     byId(id).addEventListener('submit', function (event) { event.preventDefault(); handler(); });
@@ -633,9 +799,12 @@
     button.addEventListener('click', function () {
       session.show(button.dataset.screen);
       if (button.dataset.screen === 'apps') apps.reload();
+      else if (button.dataset.screen === 'audit') audit.load(false);
       else themes.loadPublished();
     });
   });
+  byId('audit-reload').addEventListener('click', function () { audit.load(false); });
+  byId('audit-older').addEventListener('click', function () { audit.load(true); });
   byId('theme-text').addEventListener('input', function (event) { themes.text = event.target.value; });
   byId('theme-file').addEventListener('change', function (event) {
     var file = event.target.files && event.target.files[0];
@@ -643,17 +812,72 @@
     file.text().then(function (text) { byId('theme-text').value = text; themes.text = text; themes.runCheck(); });
   });
   submit('theme-form', function () { themes.text = byId('theme-text').value; themes.runCheck(); });
-  byId('theme-publish').addEventListener('click', function () { themes.publish(); });
+  function shellsOf(version) { return 'shells of ' + version.split('.')[0] + '.x'; }
+  byId('theme-publish').addEventListener('click', function () {
+    if (!themes.canPublish) return;
+    var version = themes.check.version;
+    var now = themes.outcome(version, false);
+    confirmChange('Publish theme ' + version + '?', [
+      'Uploads ' + version + ' (themes are immutable) and publishes it.',
+      'Now ' + shellsOf(version) + ' get ' + (now || 'no theme') + '; afterwards the newest published ' +
+        version.split('.')[0] + '.x theme.'
+    ], 'Publish ' + version, function () { themes.publish(); }, themeCancelled);
+  });
   byId('theme-list').addEventListener('click', function (event) {
     var button = event.target.closest('button.theme-action');
-    if (button) themes.setPublished(button.dataset.version, button.dataset.publish === 'true');
+    if (!button) return;
+    var version = button.dataset.version;
+    var publish = button.dataset.publish === 'true';
+    var now = themes.outcome(version, !publish);
+    var after = themes.outcome(version, publish);
+    var lines = ['Now ' + shellsOf(version) + ' get ' + (now || 'no theme') + '; afterwards ' + (after || 'no theme') + '.'];
+    if (!publish && after === null) {
+      lines = ['Now ' + shellsOf(version) + ' get ' + (now || 'no theme') + '.',
+        version + ' is the only published theme of major ' + version.split('.')[0] + ': without it ' + shellsOf(version) +
+          ' would get no theme (404), so the server refuses this. Publish another ' + version.split('.')[0] + '.x theme first.'];
+    }
+    confirmChange((publish ? 'Publish' : now === version ? 'Roll back (unpublish)' : 'Unpublish') + ' theme ' + version + '?', lines,
+      publish ? 'Publish ' + version : 'Unpublish ' + version,
+      function () { themes.setPublished(version, publish); }, themeCancelled);
   });
   byId('app-select').addEventListener('change', function (event) { apps.select(event.target.value); });
   byId('release-mode').addEventListener('change', showArms);
-  submit('release-form', function () { apps.saveRelease(releaseFromForm()); });
-  submit('pin-form', function () { apps.pin(byId('pin-version').value); });
-  byId('unpin').addEventListener('click', function () { apps.unpin(); });
-  byId('rollback').addEventListener('click', function () { apps.rollback(); });
+  function appNow() {
+    var detail = apps.detail;
+    if (!detail) return 'no release';
+    return (detail.release ? describeRelease(detail.release) : 'no release') + (detail.pinnedVersion ? ', pinned to ' + detail.pinnedVersion : '');
+  }
+  submit('release-form', function () {
+    var spec = releaseFromForm();
+    if (spec.problem) {
+      apps.$patch({ status: 'Not saved: ' + spec.problem, failed: true });
+      byId('release-users').focus();
+      return;
+    }
+    confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
+      .concat(apps.detail && apps.detail.pinnedVersion ? ['The pin stays: everybody keeps getting ' + apps.detail.pinnedVersion + ' until it is lifted.'] : []),
+    'Save release', function () { apps.saveRelease(spec); }, appCancelled);
+  });
+  submit('pin-form', function () {
+    var version = byId('pin-version').value;
+    confirmChange('Pin everybody on ' + apps.selected + ' to ' + version + '?', ['Now: ' + appNow() + '.',
+      'Afterwards every user gets ' + version + ', whatever the release says, until the pin is lifted.'],
+    'Pin to ' + version, function () { apps.pin(version); }, appCancelled);
+  });
+  byId('unpin').addEventListener('click', function () {
+    confirmChange('Lift the pin of ' + apps.selected + '?', ['Now: ' + appNow() + '.',
+      'Afterwards users get what the release says' + (apps.detail && apps.detail.release ? ': ' + describeRelease(apps.detail.release) : '') + '.'],
+    'Lift the pin', function () { apps.unpin(); }, appCancelled);
+  });
+  byId('rollback').addEventListener('click', function () {
+    var current = apps.releases.filter(function (entry) { return entry.current; })[0];
+    var previous = current && current.previousID !== undefined
+      ? apps.releases.filter(function (entry) { return entry.id === current.previousID; })[0] : undefined;
+    var after = !current || current.previousID === undefined ? 'there is no earlier release: the server will refuse this.'
+      : previous ? describeRelease(previous.release) + ' (the release before the current one).' : 'the release before the current one.';
+    confirmChange('Roll back the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + after],
+      'Roll back', function () { apps.rollback(); }, appCancelled);
+  });
   submit('upload-form', function () {
     function read(id) {
       var file = byId(id).files && byId(id).files[0];
@@ -669,9 +893,15 @@
       });
     }
     var files = Array.prototype.slice.call(byId('upload-assets').files || []);
+    var app = byId('upload-app').value.trim();
+    var version = byId('upload-version').value.trim();
+    var native = byId('upload-native').value.trim();
     Promise.all([read('upload-bundle'), read('upload-stylesheet'), Promise.all(files.map(asset))]).then(function (parts) {
-      apps.upload(byId('upload-app').value.trim(), byId('upload-version').value.trim(), parts[0], parts[1],
-        byId('upload-native').value.trim(), parts[2]);
+      confirmChange('Upload ' + app + ' ' + version + '?', [
+        'Bundle ' + bytes(new TextEncoder().encode(parts[0]).length) + (parts[1] ? ', a stylesheet' : ', no stylesheet') +
+          ', ' + parts[2].length + ' asset(s); oldest shell ' + (native || '0.0.0') + '.',
+        'Versions are immutable: once uploaded, ' + app + ' ' + version + ' cannot be replaced. Nobody gets it until a release or pin names it.'
+      ], 'Upload', function () { apps.upload(app, version, parts[0], parts[1], native, parts[2]); }, appCancelled);
     }, function (error) { apps.$patch({ status: 'Could not read a file: ' + error.message, failed: true }); });
   });
   submit('ask-form', function () { apps.ask(byId('ask-user').value.trim(), byId('ask-native').value.trim()); });

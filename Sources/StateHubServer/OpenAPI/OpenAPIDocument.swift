@@ -378,6 +378,13 @@ paths:
         '400': {$ref: '#/components/responses/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+        '409':
+          description: >-
+            last-published-theme: the only published theme of its major; shells of that major would
+            get no theme. Nothing changed.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
   /admin/tokens:
     post:
       operationId: createToken
@@ -419,6 +426,110 @@ paths:
         '400': {$ref: '#/components/responses/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+  /admin/console/theme-check:
+    post:
+      operationId: consoleThemeCheck
+      description: >-
+        Checks a theme without storing it (docs/console.md). Any body is checked: malformed JSON,
+        an empty body or a value that is no theme is a problem with its place in a 200 answer, never a 400.
+      security: [{bearer: []}]
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema: {description: the theme text as pasted}
+      responses:
+        '200':
+          description: Every problem with its path, line and column; for a theme without errors the stylesheet the loader page injects.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ThemeCheck'}
+        '401': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+  /admin/console/themes:
+    get:
+      operationId: consoleThemes
+      security: [{bearer: []}]
+      responses:
+        '200':
+          description: Every uploaded theme, newest version first.
+          content:
+            application/json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/ConsoleTheme'}
+        '401': {$ref: '#/components/responses/Error'}
+  /admin/console/apps:
+    get:
+      operationId: consoleApps
+      security: [{bearer: []}]
+      responses:
+        '200':
+          description: Every app with its release, pin and version numbers (lowest first), by name.
+          content:
+            application/json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/ConsoleApp'}
+        '401': {$ref: '#/components/responses/Error'}
+  /admin/console/apps/{app}/versions:
+    get:
+      operationId: consoleVersions
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      responses:
+        '200':
+          description: The app's versions, lowest first, with sizes, hashes and upload times.
+          content:
+            application/json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/ConsoleVersion'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/console/apps/{app}/releases:
+    get:
+      operationId: consoleReleases
+      security: [{bearer: []}]
+      parameters:
+        - $ref: '#/components/parameters/App'
+      responses:
+        '200':
+          description: The newest 50 releases of the app, newest first (a rollback is a new row).
+          content:
+            application/json:
+              schema:
+                type: array
+                maxItems: 50
+                items: {$ref: '#/components/schemas/ConsoleRelease'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /admin/console/audit:
+    get:
+      operationId: consoleAudit
+      description: The audit list, newest first (docs/server.md, "Audit list").
+      security: [{bearer: []}]
+      parameters:
+        - name: limit
+          in: query
+          required: false
+          schema: {type: integer, minimum: 1, maximum: 200, default: 50}
+        - name: before
+          in: query
+          required: false
+          description: Only rows with a smaller id (the `next` of the page before).
+          schema: {type: integer, format: int64, minimum: 1, maximum: 9223372036854775807}
+      responses:
+        '200':
+          description: One page of the audit list.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/AuditPage'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
   /admin/documents/{document}:
     get:
       operationId: describeDocument
@@ -578,13 +689,15 @@ components:
         message: {type: string}
         problems:
           type: array
-          items:
-            type: object
-            required: [path, severity, message]
-            properties:
-              path: {type: string}
-              severity: {type: string, enum: [error, warning]}
-              message: {type: string}
+          items: {$ref: '#/components/schemas/Problem'}
+    Problem:
+      description: One problem of a document, at its JSON path.
+      type: object
+      required: [path, severity, message]
+      properties:
+        path: {type: string}
+        severity: {type: string, enum: [error, warning]}
+        message: {type: string}
     Asset:
       type: object
       required: [url, sha256, size]
@@ -677,5 +790,120 @@ components:
           allOf: [{$ref: '#/components/schemas/Release'}]
           nullable: true
         pinnedVersion: {type: string, nullable: true}
+    ThemeCheck:
+      type: object
+      required: [valid, problems, colors, fonts, components]
+      properties:
+        valid: {type: boolean}
+        version: {type: string}
+        problems:
+          type: array
+          items:
+            allOf:
+              - {$ref: '#/components/schemas/Problem'}
+              - type: object
+                properties:
+                  line: {type: integer, minimum: 1}
+                  column: {type: integer, minimum: 1}
+        stylesheet: {type: string}
+        colors: {$ref: '#/components/schemas/ThemeNames'}
+        fonts: {$ref: '#/components/schemas/ThemeNames'}
+        components: {$ref: '#/components/schemas/ThemeNames'}
+    ThemeNames:
+      description: A name with its custom property (a colour) or property prefix (a font, a component).
+      type: array
+      items:
+        type: object
+        required: [name, variable]
+        properties:
+          name: {type: string}
+          variable: {type: string, pattern: '^--'}
+    ConsoleTheme:
+      type: object
+      required: [version, major, sha256, published, current, createdAt]
+      properties:
+        version: {type: string}
+        major: {type: integer, minimum: 0}
+        sha256: {type: string, pattern: '^[0-9a-f]{64}$'}
+        published: {type: boolean}
+        current: {type: boolean, description: the theme /themes/current answers for its major}
+        createdAt: {type: integer, description: seconds since 1970}
+    ConsoleApp:
+      type: object
+      required: [name, versions]
+      properties:
+        name: {type: string}
+        release: {$ref: '#/components/schemas/Release'}
+        pinnedVersion: {type: string}
+        versions:
+          type: array
+          items: {type: string}
+    ConsoleVersion:
+      type: object
+      required: [version, minNativeVersion, createdAt, bundle, assetCount, totalBytes]
+      properties:
+        version: {type: string}
+        minNativeVersion: {type: string}
+        createdAt: {type: integer, description: seconds since 1970}
+        bundle: {$ref: '#/components/schemas/BlobRef'}
+        stylesheet: {$ref: '#/components/schemas/BlobRef'}
+        assetCount: {type: integer, minimum: 0}
+        totalBytes: {type: integer, minimum: 0}
+    BlobRef:
+      type: object
+      required: [sha256, size]
+      properties:
+        sha256: {type: string, pattern: '^[0-9a-f]{64}$'}
+        size: {type: integer, minimum: 0}
+    ConsoleRelease:
+      type: object
+      required: [id, release, createdAt, current]
+      properties:
+        id: {type: integer}
+        release: {$ref: '#/components/schemas/Release'}
+        previousID: {type: integer}
+        createdAt: {type: integer, description: seconds since 1970}
+        current: {type: boolean}
+    AuditPage:
+      type: object
+      required: [entries]
+      properties:
+        entries:
+          type: array
+          items: {$ref: '#/components/schemas/AuditEntry'}
+        next: {type: integer, description: the `before` of the following page; absent on the last}
+    AuditEntry:
+      type: object
+      required: [id, at, author, action, target]
+      properties:
+        id: {type: integer}
+        at: {type: integer, description: seconds since 1970}
+        author:
+          type: object
+          required: [tokenID, label]
+          properties:
+            tokenID: {type: integer}
+            label: {type: string}
+        action:
+          type: string
+          enum: [version.upload, theme.upload, theme.publish, theme.unpublish, release.set, release.rollback, pin.set, pin.lift,
+                 token.create, token.delete, document-token.create, document-token.delete]
+        target: {type: string}
+        before: {$ref: '#/components/schemas/AuditState'}
+        after: {$ref: '#/components/schemas/AuditState'}
+    AuditState:
+      description: One side of a change; which keys an action fills is in docs/server.md ("Audit list"); an absent key means none.
+      type: object
+      properties:
+        release: {$ref: '#/components/schemas/Release'}
+        pinnedVersion: {type: string}
+        published: {type: boolean}
+        current: {type: string}
+        sha256: {type: string, pattern: '^[0-9a-f]{64}$'}
+        size: {type: integer, minimum: 0}
+        minNativeVersion: {type: string}
+        assetCount: {type: integer, minimum: 0}
+        label: {type: string}
+        access: {type: string, enum: [read, read-write]}
 """#
 }

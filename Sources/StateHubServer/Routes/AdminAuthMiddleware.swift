@@ -2,7 +2,8 @@ import Hummingbird
 import Foundation
 
 /// Refuses `/admin/…` without a bearer token whose SHA-256 is stored (`401`). Looks the hash
-/// up on every request, so a token deleted through one instance stops working on all.
+/// up on every request, so a token deleted through one instance stops working on all, and sets
+/// `AdminIdentity.current` to the token's id and label for the rest of the request.
 struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let storage: ServerStorage
 
@@ -10,15 +11,16 @@ struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let token = Self.bearerToken(request.headers[.authorization]), token.utf8.count <= 512 else {
             throw ServerError.unauthorized
         }
-        let known: Bool
+        let identity: AdminIdentity?
         do {
-            known = try await storage.hasToken(hash: AdminToken.hash(token))
+            identity = try await storage.adminIdentity(hash: AdminToken.hash(token))
         } catch {
             context.logger.error("admin token lookup failed: \(error)")
             throw ServerError.storage
         }
-        guard known else { throw ServerError.unauthorized }
-        return try await next(request, context)
+        guard let identity else { throw ServerError.unauthorized }
+        // Who made the request, for the audit row of whatever it changes (docs/server.md, "Audit list").
+        return try await AdminIdentity.$current.withValue(identity) { try await next(request, context) }
     }
 
     /// The token of `Bearer <token>`, the scheme matched without regard to case (RFC 9110 §11.1:

@@ -35,14 +35,16 @@ extension StateHubServer {
         }
         group.delete("apps/:app/pin") { _, context in
             let app = try Self.appName(context)
-            guard try await self.write({ try await self.storage.setPin(app: app.value, version: nil) }) else {
+            let author = try Self.author()
+            guard try await self.write({ try await self.storage.setPin(app: app.value, version: nil, by: author) }) else {
                 throw ServerError.notFound("unknown-app", "no app named \(app)")
             }
             return Response(status: .noContent)
         }
         group.post("apps/:app/rollback") { _, context in
             let app = try Self.appName(context)
-            switch try await self.write({ try await self.storage.rollback(app: app.value) }) {
+            let author = try Self.author()
+            switch try await self.write({ try await self.storage.rollback(app: app.value, by: author) }) {
             case .unknownApp: throw ServerError.notFound("unknown-app", "no app named \(app)")
             case .nothingToRollBack: throw ServerError(.conflict, "nothing-to-roll-back", "\(app) has no earlier release")
             case .rolledBack(let spec): return try Self.json(spec)
@@ -61,12 +63,14 @@ extension StateHubServer {
             let body = try await Self.decode(TokenBody.self, request, context, limit: self.configuration.maxSmallBodyBytes)
             guard !body.label.isEmpty, body.label.utf8.count <= 128 else { throw ServerError.badRequest("label: 1–128 bytes") }
             let token = AdminToken.generate()
-            let id = try await self.write { try await self.storage.addToken(hash: AdminToken.hash(token), label: body.label) }
+            let author = try Self.author()
+            let id = try await self.write { try await self.storage.addToken(hash: AdminToken.hash(token), label: body.label, by: author) }
             return try Self.json(["id": .int(id), "token": .string(token)] as [String: TokenField], status: .created)
         }
         group.delete("tokens/:id") { _, context in
             guard let id = context.parameters.get("id", as: Int.self) else { throw ServerError.badRequest("the token id is a number") }
-            guard try await self.write({ try await self.storage.deleteToken(id: id) }) else {
+            let author = try Self.author()
+            guard try await self.write({ try await self.storage.deleteToken(id: id, by: author) }) else {
                 throw ServerError.notFound("unknown-token", "no token \(id)")
             }
             return Response(status: .noContent)
@@ -85,6 +89,13 @@ extension StateHubServer {
     }
 
     // MARK: Helpers
+
+    /// The admin token of this request, for the audit row of its change. Every admin route sits
+    /// behind `AdminAuthMiddleware`, which sets it; without it the request is not an admin's.
+    static func author() throws -> AdminIdentity {
+        guard let identity = AdminIdentity.current else { throw ServerError.unauthorized }
+        return identity
+    }
 
     /// Runs a storage write, maps failures to `500 storage`, and invalidates the snapshot.
     func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {
@@ -156,10 +167,11 @@ extension StateHubServer {
         guard VersionText.parse(minimum) != nil else { throw ServerError.badRequest("minNativeVersion must be a semantic version") }
         guard !upload.bundle.isEmpty else { throw ServerError.badRequest("the bundle is empty") }
         let assets = try checkAssets(upload.assets ?? [])
+        let author = try Self.author()
         let outcome = try await write {
             try await self.storage.putVersion(app: app.value, version: version.text, bundle: Data(upload.bundle.utf8),
                                               stylesheet: upload.stylesheet.map { Data($0.utf8) }, minNativeVersion: minimum,
-                                              assets: assets)
+                                              assets: assets, by: author)
         }
         switch outcome {
         case .created: return Response(status: .created, headers: [.location: AssetPaths.bundle(app: app.value, version: version.text)])
@@ -255,7 +267,8 @@ extension StateHubServer {
         guard missing.isEmpty else {
             throw ServerError(.unprocessableContent, "unknown-version", "not uploaded: \(missing.joined(separator: ", "))")
         }
-        guard try await write({ try await self.storage.setRelease(app: app.value, spec: spec) }) else {
+        let author = try Self.author()
+        guard try await write({ try await self.storage.setRelease(app: app.value, spec: spec, by: author) }) else {
             throw ServerError.notFound("unknown-app", "no app named \(app)")
         }
         return try Self.json(spec)
@@ -269,7 +282,8 @@ extension StateHubServer {
         guard view.versions[body.version] != nil else {
             throw ServerError(.unprocessableContent, "unknown-version", "not uploaded: \(body.version)")
         }
-        guard try await write({ try await self.storage.setPin(app: app.value, version: body.version) }) else {
+        let author = try Self.author()
+        guard try await write({ try await self.storage.setPin(app: app.value, version: body.version, by: author) }) else {
             throw ServerError.notFound("unknown-app", "no app named \(app)")
         }
         return try Self.json(["pinnedVersion": body.version])
@@ -292,7 +306,10 @@ extension StateHubServer {
                               problems: problems + [.init(path: "metadata.version", severity: "error",
                                                           message: "must equal the version in the URL, \(version.text)")])
         }
-        let outcome = try await write { try await self.storage.putTheme(version: version.text, major: version.semver.major, data: data) }
+        let author = try Self.author()
+        let outcome = try await write {
+            try await self.storage.putTheme(version: version.text, major: version.semver.major, data: data, by: author)
+        }
         switch outcome {
         case .created: return Response(status: .created)
         case .unchanged: return Response(status: .ok)
@@ -302,9 +319,16 @@ extension StateHubServer {
 
     private func publishTheme(_ context: some RequestContext, _ published: Bool) async throws -> Response {
         let version = try Self.version(context)
-        guard try await write({ try await self.storage.setThemePublished(version: version.text, published) }) else {
+        let author = try Self.author()
+        switch try await write({ try await self.storage.setThemePublished(version: version.text, published, by: author) }) {
+        case .unknownTheme:
             throw ServerError.notFound("no-theme", "no theme \(version.text)")
+        case .lastPublished(let major):
+            throw ServerError(.conflict, "last-published-theme",
+                              "\(version.text) is the only published theme of major version \(major): unpublishing it would leave shells of "
+                                + "\(major).x with no theme (/themes/current 404); publish another \(major).x theme first")
+        case .done:
+            return try Self.json(["version": version.text, "state": published ? "published" : "unpublished"])
         }
-        return try Self.json(["version": version.text, "state": published ? "published" : "unpublished"])
     }
 }

@@ -43,6 +43,9 @@ extension StateHubServer {
         admin.get("console/apps/:app/releases") { _, context in
             try await self.consoleReleases(context)
         }
+        admin.get("console/audit") { request, _ in
+            try await self.consoleAudit(request)
+        }
     }
 
     /// A storage read of the console's own; a failure is logged and answered `500 storage`.
@@ -198,5 +201,38 @@ extension StateHubServer {
             return ConsoleRelease(id: row.id, release: spec, previousID: row.previousID, createdAt: row.createdAt, current: row.current)
         }
         return try Self.json(releases)
+    }
+
+    // MARK: Audit
+
+    /// A page of `GET /admin/console/audit`: `next` is the `before` of the following page, absent
+    /// on the last one.
+    struct AuditPage: Encodable {
+        var entries: [AuditEntry]
+        var next: Int?
+    }
+
+    /// Rows per page unless `limit` says otherwise, and the most `limit` may ask for.
+    static let auditPageDefault = 50
+    static let auditPageMaximum = 200
+
+    private func consoleAudit(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        var limit = Self.auditPageDefault
+        if let text = query["limit"] {
+            guard let value = Int(String(text)), (1...Self.auditPageMaximum).contains(value) else {
+                throw ServerError.badRequest("limit must be a whole number from 1 to \(Self.auditPageMaximum)")
+            }
+            limit = value
+        }
+        var before: Int?
+        if let text = query["before"] {
+            guard let value = Int(String(text)), value > 0 else { throw ServerError.badRequest("before must be an audit id (a whole number above 0)") }
+            before = value
+        }
+        // One row more than asked says whether another page follows.
+        let rows = try await consoleRead("listing the audit list") { try await self.storage.auditEntries(limit: limit + 1, before: before) }
+        let entries = Array(rows.prefix(limit))
+        return try Self.json(AuditPage(entries: entries, next: rows.count > limit ? entries.last?.id : nil))
     }
 }

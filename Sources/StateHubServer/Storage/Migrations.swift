@@ -52,6 +52,8 @@ enum Migrations {
         Migrations.sync,
         // Hot reads across instances: who has seen which generation.
         Migrations.instances,
+        // The audit list of admin writes (docs/server.md, "Audit list").
+        Migrations.audit,
     ]
 
     /// Applies every migration not yet recorded. On PostgreSQL an advisory lock makes

@@ -147,7 +147,7 @@ public final class ServerStorage: Sendable {
     /// Stores a version with its assets (paths already checked by `AssetPath` and for
     /// collisions). Asset bytes are blobs, stored once however many versions ship them.
     func putVersion(app: String, version: String, bundle: Data, stylesheet: Data?, minNativeVersion: String,
-                    assets: [UploadedAsset] = []) async throws -> UploadOutcome {
+                    assets: [UploadedAsset] = [], by author: AdminIdentity?) async throws -> UploadOutcome {
         let bundleHash = Self.sha256Hex(bundle)
         let stylesheetHash = stylesheet.map(Self.sha256Hex)
         let assetHashes = Set(assets.map { [$0.path, Self.sha256Hex($0.data)] })
@@ -180,18 +180,23 @@ public final class ServerStorage: Sendable {
                     VALUES (\(bind: app), \(bind: version), \(bind: asset.path), \(bind: asset.folded), \(bind: ref.sha256))
                     """).run()
             }
+            let size = bundle.count + (stylesheet?.count ?? 0) + assets.reduce(0) { $0 + $1.data.count }
+            try await Self.audit(db, by: author, .versionUpload, "\(app) \(version)", before: nil,
+                                 after: AuditState(sha256: bundleHash, size: size, minNativeVersion: minNativeVersion, assetCount: assets.count))
             try await Self.bumpGeneration(db)
             return .created
         }
     }
 
     /// Makes `spec` the app's release, remembering the one it replaces. `false` when the app is unknown.
-    func setRelease(app: String, spec: ReleaseSpec) async throws -> Bool {
+    func setRelease(app: String, spec: ReleaseSpec, by author: AdminIdentity?) async throws -> Bool {
         let json = String(decoding: try JSONEncoder.sorted.encode(spec), as: UTF8.self)
         return try await backend.transaction { db in
             guard let row = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first() else { return false }
             let previous = try row.decode(column: "release_id", as: Int?.self)
+            let before = try await Self.releaseSpec(db, id: previous)
             try await Self.insertRelease(db, app: app, json: json, previous: previous)
+            try await Self.audit(db, by: author, .releaseSet, app, before: AuditState(release: before), after: AuditState(release: spec))
             try await Self.bumpGeneration(db)
             return true
         }
@@ -205,10 +210,16 @@ public final class ServerStorage: Sendable {
         try await db.raw("UPDATE apps SET release_id = \(bind: id) WHERE name = \(bind: app)").run()
     }
 
+    /// The stored release with that id (`nil` for no id).
+    private static func releaseSpec(_ db: any SQLDatabase, id: Int?) async throws -> ReleaseSpec? {
+        guard let id, let row = try await db.raw("SELECT spec FROM releases WHERE id = \(bind: id)").first() else { return nil }
+        return try JSONDecoder().decode(ReleaseSpec.self, from: Data(try row.decode(column: "spec", as: String.self).utf8))
+    }
+
     enum RollbackOutcome: Sendable { case unknownApp, nothingToRollBack, rolledBack(ReleaseSpec) }
 
     /// The previous release becomes current again (as a new row whose predecessor is the previous one's).
-    func rollback(app: String) async throws -> RollbackOutcome {
+    func rollback(app: String, by author: AdminIdentity?) async throws -> RollbackOutcome {
         try await backend.transaction { db in
             guard let appRow = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first() else { return .unknownApp }
             guard let currentID = try appRow.decode(column: "release_id", as: Int?.self),
@@ -217,23 +228,31 @@ public final class ServerStorage: Sendable {
                   let previous = try await db.raw("SELECT spec, previous_id FROM releases WHERE id = \(bind: previousID)").first()
             else { return .nothingToRollBack }
             let json = try previous.decode(column: "spec", as: String.self)
+            let restored = try JSONDecoder().decode(ReleaseSpec.self, from: Data(json.utf8))
+            let before = try await Self.releaseSpec(db, id: currentID)
             try await Self.insertRelease(db, app: app, json: json, previous: try previous.decode(column: "previous_id", as: Int?.self))
+            try await Self.audit(db, by: author, .releaseRollback, app, before: AuditState(release: before), after: AuditState(release: restored))
             try await Self.bumpGeneration(db)
-            return .rolledBack(try JSONDecoder().decode(ReleaseSpec.self, from: Data(json.utf8)))
+            return .rolledBack(restored)
         }
     }
 
     /// Pins (or with `nil` unpins) the app. `false` when the app is unknown.
-    func setPin(app: String, version: String?) async throws -> Bool {
+    func setPin(app: String, version: String?, by author: AdminIdentity?) async throws -> Bool {
         try await backend.transaction { db in
-            guard try await db.raw("SELECT name FROM apps WHERE name = \(bind: app)").first() != nil else { return false }
+            guard let row = try await db.raw("SELECT pinned_version FROM apps WHERE name = \(bind: app)").first() else { return false }
+            let before = try row.decode(column: "pinned_version", as: String?.self)
             try await db.raw("UPDATE apps SET pinned_version = \(bind: version) WHERE name = \(bind: app)").run()
+            if before != version {  // pinning to the pinned version, or lifting no pin, changes nothing: no row
+                try await Self.audit(db, by: author, version == nil ? .pinLift : .pinSet, app,
+                                     before: AuditState(pinnedVersion: before), after: AuditState(pinnedVersion: version))
+            }
             try await Self.bumpGeneration(db)
             return true
         }
     }
 
-    func putTheme(version: String, major: Int, data: Data) async throws -> UploadOutcome {
+    func putTheme(version: String, major: Int, data: Data, by author: AdminIdentity?) async throws -> UploadOutcome {
         let hash = Self.sha256Hex(data)
         return try await backend.transaction { db in
             if let existing = try await db.raw("SELECT sha256 FROM themes WHERE version = \(bind: version)").first() {
@@ -243,19 +262,55 @@ public final class ServerStorage: Sendable {
             try await db.raw("""
                 INSERT INTO themes (version, major, sha256, published, created_at) VALUES (\(bind: version), \(bind: major), \(bind: hash), 0, \(bind: Self.now))
                 """).run()
+            try await Self.audit(db, by: author, .themeUpload, version, before: nil,
+                                 after: AuditState(published: false, sha256: hash, size: data.count))
             try await Self.bumpGeneration(db)
             return .created
         }
     }
 
-    /// `false` when no theme has that version.
-    func setThemePublished(version: String, _ published: Bool) async throws -> Bool {
+    enum ThemePublishOutcome: Sendable, Equatable {
+        case unknownTheme
+        /// Unpublishing the only published theme of its major version would leave shells of that
+        /// major with no theme (`/themes/current` 404): refused, nothing changed.
+        case lastPublished(major: Int)
+        /// Done; `current` is the version `/themes/current` answers for the major afterwards.
+        case done(current: String?)
+    }
+
+    /// Publishes or unpublishes a theme; an unpublish that would leave its major with no
+    /// published theme is refused. The major's rows are locked first (`FOR UPDATE` on PostgreSQL;
+    /// SQLite's `BEGIN IMMEDIATE` already holds the write lock), so two unpublishes at once cannot
+    /// each see the other's theme still published (in one order, by version, so two never deadlock).
+    func setThemePublished(version: String, _ published: Bool, by author: AdminIdentity?) async throws -> ThemePublishOutcome {
         try await backend.transaction { db in
-            guard try await db.raw("SELECT version FROM themes WHERE version = \(bind: version)").first() != nil else { return false }
+            guard let theme = try await db.raw("SELECT major, published FROM themes WHERE version = \(bind: version)").first() else {
+                return .unknownTheme
+            }
+            let major = try theme.decode(column: "major", as: Int.self)
+            let lock = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+            var states: [String: Bool] = [:]
+            for row in try await db.raw("SELECT version, published FROM themes WHERE major = \(bind: major) ORDER BY version\(unsafeRaw: lock)").all() {
+                states[try row.decode(column: "version", as: String.self)] = try row.decode(column: "published", as: Int.self) != 0
+            }
+            let was = states[version] ?? false
+            let before = Self.currentTheme(states)
+            states[version] = published
+            let after = Self.currentTheme(states)
+            if was == published { return .done(current: after) }
+            if !published && after == nil { return .lastPublished(major: major) }
             try await db.raw("UPDATE themes SET published = \(bind: published ? 1 : 0) WHERE version = \(bind: version)").run()
+            try await Self.audit(db, by: author, published ? .themePublish : .themeUnpublish, version,
+                                 before: AuditState(published: was, current: before), after: AuditState(published: published, current: after))
             try await Self.bumpGeneration(db)
-            return true
+            return .done(current: after)
         }
+    }
+
+    /// The newest published version among `states` (version → published), as `ServerSnapshot` chooses it.
+    private static func currentTheme(_ states: [String: Bool]) -> String? {
+        states.compactMap { version, published in published ? VersionText.parse(version).map { ($0, version) } : nil }
+            .max { $0.0 < $1.0 }?.1
     }
 
     // MARK: Admin tokens (only their SHA-256 is stored)
@@ -268,7 +323,7 @@ public final class ServerStorage: Sendable {
 
     /// Stores `hash` unless it is there; returns its id.
     @discardableResult
-    func addToken(hash: String, label: String) async throws -> Int {
+    func addToken(hash: String, label: String, by author: AdminIdentity?) async throws -> Int {
         try await backend.transaction { db in
             if let row = try await db.raw("SELECT id FROM admin_tokens WHERE sha256 = \(bind: hash)").first() {
                 return try row.decode(column: "id", as: Int.self)
@@ -276,14 +331,18 @@ public final class ServerStorage: Sendable {
             guard let row = try await db.raw("""
                 INSERT INTO admin_tokens (sha256, label, created_at) VALUES (\(bind: hash), \(bind: label), \(bind: Self.now)) RETURNING id
                 """).first() else { throw StorageError("inserting a token returned no id") }
-            return try row.decode(column: "id", as: Int.self)
+            let id = try row.decode(column: "id", as: Int.self)
+            try await Self.audit(db, by: author, .tokenCreate, String(id), before: nil, after: AuditState(label: label))
+            return id
         }
     }
 
-    func deleteToken(id: Int) async throws -> Bool {
+    func deleteToken(id: Int, by author: AdminIdentity?) async throws -> Bool {
         try await backend.transaction { db in
-            guard try await db.raw("SELECT id FROM admin_tokens WHERE id = \(bind: id)").first() != nil else { return false }
+            guard let row = try await db.raw("SELECT label FROM admin_tokens WHERE id = \(bind: id)").first() else { return false }
             try await db.raw("DELETE FROM admin_tokens WHERE id = \(bind: id)").run()
+            try await Self.audit(db, by: author, .tokenDelete, String(id),
+                                 before: AuditState(label: try row.decode(column: "label", as: String.self)), after: nil)
             return true
         }
     }

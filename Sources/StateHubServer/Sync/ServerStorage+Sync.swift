@@ -122,13 +122,16 @@ extension ServerStorage {
 
     // MARK: Document tokens
 
-    func addDocumentToken(hash: String, document: String, access: DocumentAccess, label: String) async throws -> Int {
+    func addDocumentToken(hash: String, document: String, access: DocumentAccess, label: String, by author: AdminIdentity?) async throws -> Int {
         try await backend.transaction { db in
             guard let row = try await db.raw("""
                 INSERT INTO document_tokens (sha256, document, access, label, created_at)
                 VALUES (\(bind: hash), \(bind: document), \(bind: access.rawValue), \(bind: label), \(bind: Self.syncNow)) RETURNING id
                 """).first() else { throw StorageError("inserting a document token returned no id") }
-            return try row.decode(column: "id", as: Int.self)
+            let id = try row.decode(column: "id", as: Int.self)
+            try await Self.audit(db, by: author, .documentTokenCreate, "\(document) \(id)", before: nil,
+                                 after: AuditState(label: label, access: access.rawValue))
+            return id
         }
     }
 
@@ -151,12 +154,16 @@ extension ServerStorage {
 
     /// Deletes token `id` of `document`; `false` when there is none. On PostgreSQL other
     /// instances hear of it (`r <id>`) and close its connections.
-    func deleteDocumentToken(document: String, id: Int) async throws -> Bool {
+    func deleteDocumentToken(document: String, id: Int, by author: AdminIdentity?) async throws -> Bool {
         let postgres = backend.isPostgres
         return try await backend.transaction { db in
-            guard try await db.raw("SELECT id FROM document_tokens WHERE id = \(bind: id) AND document = \(bind: document)").first() != nil
+            guard let row = try await db.raw("SELECT label, access FROM document_tokens WHERE id = \(bind: id) AND document = \(bind: document)")
+                .first()
             else { return false }
             try await db.raw("DELETE FROM document_tokens WHERE id = \(bind: id)").run()
+            try await Self.audit(db, by: author, .documentTokenDelete, "\(document) \(id)",
+                                 before: AuditState(label: try row.decode(column: "label", as: String.self),
+                                                    access: try row.decode(column: "access", as: String.self)), after: nil)
             if postgres { try await db.raw("SELECT pg_notify(\(bind: Self.syncChannel), \(bind: "r \(id)"))").run() }
             return true
         }

@@ -51,8 +51,9 @@ extension StateHubServer {
             let label = body.label ?? ""
             guard label.utf8.count <= 128 else { throw ServerError.badRequest("label: at most 128 bytes") }
             let token = DocumentToken.generate()
+            let author = try Self.author()
             let id = try await self.write {
-                try await self.storage.addDocumentToken(hash: AdminToken.hash(token), document: document, access: access, label: label)
+                try await self.storage.addDocumentToken(hash: AdminToken.hash(token), document: document, access: access, label: label, by: author)
             }
             return try Self.json(IssuedDocumentToken(id: id, document: document, access: access.rawValue, token: token), status: .created)
         }
@@ -66,7 +67,8 @@ extension StateHubServer {
         group.delete("documents/:document/tokens/:id") { _, context in
             let document = try Self.documentName(context)
             guard let id = context.parameters.get("id", as: Int.self) else { throw ServerError.badRequest("the token id is a number") }
-            guard try await self.write({ try await self.storage.deleteDocumentToken(document: document, id: id) }) else {
+            let author = try Self.author()
+            guard try await self.write({ try await self.storage.deleteDocumentToken(document: document, id: id, by: author) }) else {
                 throw ServerError.notFound("unknown-token", "document \(document) has no token \(id)")
             }
             await self.sync.hub.closeConnections(tokenID: id)
