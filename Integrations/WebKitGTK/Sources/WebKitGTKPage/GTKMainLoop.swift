@@ -32,7 +32,13 @@ public final class GTKMainLoop: Sendable {
     /// Work posted from any thread, run on `gtk:main` in posting order.
     private let queue = Mutex<(work: [@Sendable () -> Void], scheduled: Bool)>(([], false))
 
-    private init() {}
+    /// The one `WebKitWebContext` of every web view (a web process per view, no disk).
+    /// Touched on `gtk:main` only; never released.
+    nonisolated(unsafe) let context: UnsafeMutableRawPointer?
+
+    private init(context: UnsafeMutableRawPointer?) {
+        self.context = context
+    }
 
     /// Runs `work` on `gtk:main` after everything posted before it, never from within `post`.
     func post(_ work: @escaping @Sendable () -> Void) {
@@ -72,9 +78,13 @@ public final class GTKMainLoop: Sendable {
                 return
             }
             current.withLock { $0 = pthread_self() }
-            // WebKit initialises itself (and WTF's main thread) here, on this thread.
-            _ = webkit_web_context_get_default()
-            outcome.withLock { $0 = .success(GTKMainLoop()) }
+            // WebKit initialises itself (and WTF's main thread) here, on this thread, with a
+            // context of our own: WebKit's default context is a C++ static whose destructor
+            // runs at exit on whichever thread calls `exit`, and aborts off its main thread.
+            // Ours lives as long as the process, so nothing of WebKit's runs at exit.
+            // Ephemeral: pages leave nothing on disk (docs/webview.md).
+            let context = UnsafeMutableRawPointer(webkit_web_context_new_ephemeral())
+            outcome.withLock { $0 = .success(GTKMainLoop(context: context)) }
             ready.signal()
             while true { g_main_context_iteration(nil, 1) }
         }

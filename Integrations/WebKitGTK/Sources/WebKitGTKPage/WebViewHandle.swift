@@ -27,7 +27,7 @@ final class WebViewHandle {
             webkit_user_content_manager_add_script(manager, userScript)
             webkit_user_script_unref(userScript)
         }
-        let widget = webkit_web_view_new_with_user_content_manager(manager)
+        let widget = try Self.makeView(context: GTKMainLoop.start().context, manager: manager)
         let view = UnsafeMutableRawPointer(widget).map { $0.assumingMemoryBound(to: WebKitWebView.self) }
         self.view = view
         if configuration.consoleToStandardOutput, let settings = webkit_web_view_get_settings(view) {
@@ -130,28 +130,8 @@ final class WebViewHandle {
             Unmanaged.passRetained(box).toOpaque())
     }
 
-    /// Evaluates `source` in the page's world and returns its result as JSON text (`nil`: undefined).
-    func evaluate(_ source: String, sourceURL: String) async throws -> String? {
-        guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
-        let pageID = self.pageID
-        return try await withCheckedThrowingContinuation { continuation in
-            let box = ScriptBox.resuming(continuation, pageID: pageID)
-            webkit_web_view_evaluate_javascript(
-                view, source, -1, nil, sourceURL, nil,
-                { object, result, data in
-                    guard let data else { return }
-                    let box = Unmanaged<ScriptBox>.fromOpaque(data).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    let value = webkit_web_view_evaluate_javascript_finish(
-                        UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
-                    box.finish(value, error)
-                },
-                Unmanaged.passRetained(box).toOpaque())
-        }
-    }
-
     /// Runs `body` as the body of an async function whose parameters are `arguments`' keys
-    /// (each a string), awaits what it returns and gives its result as JSON text (`nil`: undefined).
+    /// (each a string) and returns what it returns (awaited), which must be a string or undefined.
     func callAsyncFunction(_ body: String, arguments: KeyValuePairs<String, String>, sourceURL: String) async throws -> String? {
         guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
         let pageID = self.pageID
@@ -175,13 +155,25 @@ final class WebViewHandle {
     // MARK: Going away
 
     /// Destroys the view and marks the page gone (the first reason wins). Loads waiting fail.
+    ///
+    /// The page is gone at once (nothing more is sent to it); the widget is destroyed on a later
+    /// turn of the loop, because this may run inside one of the view's own signals
+    /// (`web-process-terminated`), after which WebKit still uses the view.
     func destroy(_ reason: WebViewPage.CloseReason) {
-        guard let window else { return }
-        self.window = nil
+        guard window != nil else { return }
         view = nil
         finishLoads(WebViewError.pageGone(pageID: pageID, reason: reason))
         lifecycle.close(reason)
+        guard let loop = try? GTKMainLoop.start() else { return }
+        loop.post { GTKActor.assumeIsolated { self.destroyWidget() } }
+    }
+
+    private func destroyWidget() {
+        guard let window else { return }
+        self.window = nil
         gtk_widget_destroy(window)
+        // The view held its own reference; ours goes now (and with it the channels' boxes).
+        g_object_unref(manager)
     }
 
     /// Ends the page's web process through WebKit (`webkit_web_view_terminate_web_process`).
@@ -190,6 +182,27 @@ final class WebViewHandle {
     }
 
     // MARK: GLib
+
+    /// A web view in the loop's web context with `manager` (both construct-only properties:
+    /// `g_object_new` is variadic, so through `g_object_new_with_properties`).
+    private static func makeView(context: UnsafeMutableRawPointer?, manager: UnsafeMutablePointer<WebKitUserContentManager>) -> UnsafeMutablePointer<GtkWidget>? {
+        var values = [GValue(), GValue()]
+        g_value_init(&values[0], webkit_web_context_get_type())
+        g_value_set_object(&values[0], context)
+        g_value_init(&values[1], webkit_user_content_manager_get_type())
+        g_value_set_object(&values[1], manager)
+        defer {
+            g_value_unset(&values[0])
+            g_value_unset(&values[1])
+        }
+        let object = "web-context".withCString { contextName in
+            "user-content-manager".withCString { managerName in
+                var names: [UnsafePointer<CChar>?] = [contextName, managerName]
+                return g_object_new_with_properties(webkit_web_view_get_type(), 2, &names, values)
+            }
+        }
+        return UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: GtkWidget.self)
+    }
 
     private func connect(_ instance: UnsafeMutablePointer<WebKitWebView>?, _ signal: String, _ callback: GCallback, _ data: UnsafeMutableRawPointer) {
         g_signal_connect_data(instance, signal, callback, data, nil, GConnectFlags(rawValue: 0))
@@ -274,16 +287,17 @@ final class ScriptBox {
         self.completion = completion
     }
 
-    /// A box that resumes `continuation` with the value's JSON text (`nil`: undefined) or a typed error.
+    /// A box that resumes `continuation` with the string the call returned (`nil`: undefined)
+    /// or a typed error.
     static func resuming(_ continuation: CheckedContinuation<String?, any Error>, pageID: String) -> ScriptBox {
         ScriptBox { value, error in
             if let error { return continuation.resume(throwing: WebViewError.scriptFailed(pageID: pageID, message: error)) }
             guard let value, jsc_value_is_undefined(value) == 0 else { return continuation.resume(returning: nil) }
-            guard let json = jsc_value_to_json(value, 0) else {
-                return continuation.resume(throwing: WebViewError.resultNotJSON(pageID: pageID, message: "JSON.stringify gave nothing"))
+            guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {
+                return continuation.resume(throwing: WebViewError.resultNotJSON(pageID: pageID, message: "the call returned no JSON text"))
             }
-            defer { g_free(json) }
-            continuation.resume(returning: String(cString: json))
+            defer { g_free(text) }
+            continuation.resume(returning: String(cString: text))
         }
     }
 

@@ -73,13 +73,14 @@ public final class WebViewPage: PageTransport {
         try await handle.reload()
     }
 
-    /// Evaluates `source` in the page and returns its result through JSON (`undefined`: `null`).
+    /// Evaluates `source` as global code in the page and returns its result through JSON made
+    /// in the page, so objects keep their key order (`undefined`: `null`).
     ///
     /// - Throws: ``WebViewError/scriptFailed(pageID:message:)`` when it throws,
     ///   ``WebViewError/resultNotJSON(pageID:message:)``, ``WebViewError/pageGone(pageID:reason:)``.
     @discardableResult
     public func evaluate(_ source: String, sourceURL: String = "statehub:evaluate") async throws -> JSONValue {
-        try parse(try await handle.evaluate(source, sourceURL: sourceURL))
+        try parse(try await handle.callAsyncFunction(WebViewScripts.evaluateBody, arguments: ["source": source], sourceURL: sourceURL))
     }
 
     /// Runs `body` as the body of an async function whose parameters are the keys of
@@ -89,7 +90,7 @@ public final class WebViewPage: PageTransport {
     /// - Throws: as ``evaluate(_:sourceURL:)``; a rejection is ``WebViewError/scriptFailed(pageID:message:)``.
     @discardableResult
     public func callAsyncFunction(_ body: String, arguments: KeyValuePairs<String, String> = [:], sourceURL: String = "statehub:call") async throws -> JSONValue {
-        try parse(try await handle.callAsyncFunction(body, arguments: arguments, sourceURL: sourceURL))
+        try parse(try await handle.callAsyncFunction(WebViewScripts.callBody(body), arguments: arguments, sourceURL: sourceURL))
     }
 
     private func parse(_ text: String?) throws -> JSONValue {

@@ -54,4 +54,20 @@ enum WebViewScripts {
         f.call(holder, message);
         return true;
         """
+
+    /// The body `WebViewPage.evaluate` calls with `{source}`: global code, as
+    /// `webkit_web_view_evaluate_javascript` runs it, but its result is turned into JSON text
+    /// in the page, so objects keep JavaScript's key order (WebKit's own transfer of a result
+    /// to the UI process does not keep it).
+    static let evaluateBody = """
+        const value = (0, eval)(source);
+        return value === undefined ? undefined : JSON.stringify(value);
+        """
+
+    /// Wraps the body of `WebViewPage.callAsyncFunction` so that its awaited result comes back
+    /// as JSON text made in the page (key order kept). The body is code by definition; its
+    /// arguments stay arguments.
+    static func callBody(_ body: String) -> String {
+        "const value = await (async () => {\n\(body)\n})();\nreturn value === undefined ? undefined : JSON.stringify(value);"
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JSEngine
 import StateHub
+import Testing
 import WebKitGTKPage
 
 /// What the web view tests share: the repository's files, a page set up as `HostedPage` sets
@@ -51,3 +52,8 @@ func mirror(of hub: GlobalStateHub, _ store: String, becomes condition: @escapin
         return first
     }
 }
+
+/// Every web view test, one at a time: the crash test tells its page's web process from the
+/// others by the processes that appear while it loads, and the machine has two cores.
+@Suite("WebKitGTK page", .serialized)
+struct WebKitGTKPageTests {}

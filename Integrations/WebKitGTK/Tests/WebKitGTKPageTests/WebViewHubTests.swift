@@ -4,14 +4,14 @@ import Testing
 import WebKitGTKPage
 
 /// The hub mirroring stores from a real WebKitGTK page (issue 19, docs/webview.md).
+extension WebKitGTKPageTests {
 @Suite("Web view and the hub")
-struct WebViewHubTests {
+struct HubTests {
     @Test func mirrorsTheExampleStoresAndDispatches() async throws {
         let hub = GlobalStateHub()
         let page = try await WebViewFixtures.loadedPage(hub, .init(name: "shop", bundles: [
             try WebViewFixtures.example("user"), try WebViewFixtures.example("cart"),
         ]))
-        defer { Task { await page.close() } }
         #expect(await mirror(of: hub, "cart") { $0 == ["items": []] })
         #expect(await mirror(of: hub, "user") { $0 == ["id": .null, "name": "", "loggedIn": false, "roles": []] })
 
@@ -27,5 +27,7 @@ struct WebViewHubTests {
         #expect(hub.state(of: "user") == ["id": "u-ana-lima", "name": "Ana Lima", "loggedIn": true, "roles": ["user"]])
         // The page's own state is what the mirror says.
         #expect(try await page.evaluate("getActivePinia().state.value.user.name") == "Ana Lima")
+        await page.close()
     }
+}
 }
