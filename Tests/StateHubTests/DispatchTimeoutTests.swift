@@ -32,6 +32,38 @@ struct DispatchTimeoutTests {
         await #expect(throws: StateHubError.timeout(store: "s", action: "never", after: .seconds(30))) { try await pending.value }
     }
 
+    /// A page that is running a script (or ran one a moment ago) is working on the answer,
+    /// only slowly: the hub waits past the deadline, up to ten timeouts in all; a page idle
+    /// for longer than a moment gets the plain deadline.
+    @Test func aWorkingPageIsWaitedForUpToTenTimeouts() async throws {
+        let clock = TestClock()
+        let hub = GlobalStateHub(configuration: .init(clock: clock))
+        let page = InMemoryPage(pageID: "busy")
+        try await hub.attach(page)
+        page.announce(store: "s", state: ["n": 0])
+        page.idleFor = .zero
+        let late = Task { try await hub.dispatch(store: "s", action: "slow", timeout: .milliseconds(100)) }
+        let dispatch = await page.nextSent()
+        await clock.advance(by: .milliseconds(500))
+        page.idleFor = .milliseconds(300)
+        await clock.advance(by: .milliseconds(200))
+        page.answer(dispatch, value: 7)
+        #expect(try await late.value == 7, "answered after seven timeouts while the page worked")
+
+        page.idleFor = .zero
+        let stuck = Task { try await hub.dispatch(store: "s", action: "spin", timeout: .milliseconds(100)) }
+        _ = await page.nextSent()
+        await clock.advance(by: .milliseconds(999))
+        await clock.advance(by: .milliseconds(1))
+        await #expect(throws: StateHubError.timeout(store: "s", action: "spin", after: .milliseconds(100))) { try await stuck.value }
+
+        page.idleFor = .seconds(2)
+        let idle = Task { try await hub.dispatch(store: "s", action: "never", timeout: .milliseconds(100)) }
+        _ = await page.nextSent()
+        await clock.advance(by: .milliseconds(100))
+        await #expect(throws: StateHubError.timeout(store: "s", action: "never", after: .milliseconds(100))) { try await idle.value }
+    }
+
     @Test func onlyThePageADispatchWentToCanAnswerIt() async throws {
         let clock = TestClock()
         let hub = GlobalStateHub(configuration: .init(clock: clock))

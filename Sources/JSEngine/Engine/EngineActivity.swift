@@ -13,6 +13,8 @@ import Synchronization
 public final class EngineActivity: Sendable {
     /// Monotonic nanoseconds when the running turn began; 0 between turns.
     private let turnStarted = Atomic<UInt64>(0)
+    /// Monotonic nanoseconds when the last turn ended; 0 before the first.
+    private let lastTurnEnded = Atomic<UInt64>(0)
     private let timerCount = Atomic<Int>(0)
     /// The start of the last turn reported as unresponsive, so each is reported once.
     private let reportedTurn = Atomic<UInt64>(0)
@@ -32,6 +34,9 @@ public final class EngineActivity: Sendable {
     private let nativeCPU = Atomic<UInt64>(0)
     private let nativeCallWall = Atomic<UInt64>(0)
     private let nativeCallCPU = Atomic<UInt64>(0)
+
+    /// When this activity was created: an engine that never ran a turn is idle since then.
+    private let created = EngineActivity.now()
 
     init() {}
 
@@ -127,7 +132,19 @@ public final class EngineActivity: Sendable {
         turnStarted.store(start, ordering: .releasing)
     }
 
-    func endTurn() { turnStarted.store(0, ordering: .releasing) }
+    func endTurn() {
+        lastTurnEnded.store(Self.now(), ordering: .relaxed)
+        turnStarted.store(0, ordering: .releasing)
+    }
+
+    /// `.zero` during a turn, the time since the last turn ended between turns (since this
+    /// activity was created before the first).
+    var idleFor: Duration {
+        guard turnStarted.load(ordering: .acquiring) == 0 else { return .zero }
+        let ended = max(lastTurnEnded.load(ordering: .relaxed), created)
+        let now = Self.now()
+        return .nanoseconds(Int64(now > ended ? now - ended : 0))
+    }
 
     /// When the running turn began (monotonic nanoseconds), 0 between turns.
     var turnStart: UInt64 { turnStarted.load(ordering: .relaxed) }

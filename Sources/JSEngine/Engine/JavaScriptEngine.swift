@@ -85,7 +85,7 @@ public actor JavaScriptEngine {
     nonisolated(unsafe) let context: ScriptContext
     /// Watches turns for `Configuration.onUnresponsive`; `nil` without a handler.
     private let monitor: UnresponsiveMonitor?
-    private let activityRecord: EngineActivity
+    let activityRecord: EngineActivity
     private let closeHandlers = Mutex<[@Sendable () -> Void]>([])
     private let isClosed = Atomic<Bool>(false)
 

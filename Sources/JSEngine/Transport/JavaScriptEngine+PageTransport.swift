@@ -5,8 +5,9 @@ import JavaScriptCore
 #endif
 
 extension JavaScriptEngine: PageTransport {
-    /// Whether the engine thread is inside a turn now (`EngineActivity`).
-    public nonisolated var isRunningScript: Bool { activity.busyFor != nil }
+    /// `.zero` while the engine thread is inside a turn, the time since its last turn ended
+    /// otherwise (`EngineActivity`).
+    public nonisolated var idleFor: Duration? { activityRecord.idleFor }
 
     public nonisolated var pageID: String { configuration.name }
 

@@ -30,16 +30,17 @@ public protocol PageTransport: AnyObject, Sendable {
     /// (``ScriptStop/entry`` is then `.call`). Transports without a time limit never call it.
     func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void)
 
-    /// Whether the page's thread is running a script now (a turn that its host's time limit
-    /// will end, or report). A caller waiting for the page's answer keeps waiting while this
-    /// is true rather than give up on a page that is working, only slowly (a loaded machine).
+    /// How long the page's thread has been without a script: `.zero` while one runs (a turn
+    /// that its host's time limit will end, or report), the time since the last one ended
+    /// otherwise; `nil` when the host cannot tell. A caller waiting for the page's answer keeps
+    /// waiting while the page works, only slowly (a loaded machine), rather than give up on it.
     /// Readable from any thread.
-    var isRunningScript: Bool { get }
+    var idleFor: Duration? { get }
 }
 
 extension PageTransport {
     /// A page whose host has no time limit never reports a stop.
     public func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void) {}
-    /// A host that cannot tell says no: waits end at their deadline.
-    public var isRunningScript: Bool { false }
+    /// A host that cannot tell: waits end at their deadline.
+    public var idleFor: Duration? { nil }
 }

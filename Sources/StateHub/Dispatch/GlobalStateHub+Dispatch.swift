@@ -126,6 +126,8 @@ extension GlobalStateHub {
 
     /// How many timeouts a dispatch waits in all while its page keeps running a script.
     static let busyPageTimeouts = 10
+    /// How recently the page must have run a script to count as working on a late answer.
+    static let busyPageGrace: Duration = .seconds(1)
 
     /// How many times in a row a stop makes the hub ask again for a resync it is waiting for.
     static let stoppedResyncLimit = 3
@@ -161,12 +163,14 @@ extension GlobalStateHub {
             state.timeoutSweeper = nil
             var expired: [PendingDispatch] = []
             for (id, pending) in state.pending where pending.deadline <= now {
-                // The page is still running a script (most likely this action, slowed by a
-                // loaded machine or by native work that is not the page's): its time limit
-                // will end it, or its host will report it, so wait on, up to ten timeouts in
-                // all, instead of calling a working page unresponsive (review finding 3).
+                // The page is still running a script, or ran one a moment ago (most likely this
+                // action, slowed by a loaded machine or by native work that is not the page's,
+                // its answer on the way): its time limit will end it, or its host will report
+                // it, so wait on, up to ten timeouts in all, instead of calling a working page
+                // unresponsive (review finding 3). "A moment" covers the gap between a turn's
+                // end and its answer reaching the hub, which a loaded machine stretches.
                 let latest = pending.waitsAtMost ?? pending.deadline + pending.timeout * (Self.busyPageTimeouts - 1)
-                if state.pages[pending.pageID]?.transport.isRunningScript == true, now < latest {
+                if let idle = state.pages[pending.pageID]?.transport.idleFor, idle < Self.busyPageGrace, now < latest {
                     state.pending[id]?.deadline = min(latest, now + min(pending.timeout, .seconds(1)))
                     state.pending[id]?.waitsAtMost = latest
                     continue

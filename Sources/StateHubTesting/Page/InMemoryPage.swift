@@ -30,6 +30,7 @@ public final class InMemoryPage: PageTransport {
         var waiters: [CheckedContinuation<SentMessage, Never>] = []
         var seq: [String: Int] = [:]
         var nextMessageNumber = 1
+        var idleFor: Duration?
     }
 
     private let state = Mutex(State())
@@ -67,6 +68,14 @@ public final class InMemoryPage: PageTransport {
             return false
         }
         if runNow { handler() }
+    }
+
+    /// What the page says about its thread (`PageTransport.idleFor`): `nil` (the default)
+    /// cannot tell, so dispatches to it end at their deadline; `.zero` is a page running a
+    /// script, which the hub waits for past a deadline, up to ten timeouts in all.
+    public var idleFor: Duration? {
+        get { state.withLock { $0.idleFor } }
+        set { state.withLock { $0.idleFor = newValue } }
     }
 
     // MARK: For the test
