@@ -119,15 +119,7 @@ final class WebViewHandle {
         }
         webkit_web_view_call_async_javascript_function(
             view, WebViewScripts.sendBody, -1, arguments, nil, "statehub:send", nil,
-            { object, result, data in
-                guard let data else { return }
-                let box = Unmanaged<ScriptBox>.fromOpaque(data).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let value = webkit_web_view_call_async_javascript_function_finish(
-                    UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
-                box.finish(value, error)
-            },
-            Unmanaged.passRetained(box).toOpaque())
+            Self.callFinished, Unmanaged.passRetained(box).toOpaque())
     }
 
     /// Runs `body` as the body of an async function whose parameters are `arguments`' keys
@@ -140,15 +132,7 @@ final class WebViewHandle {
             let box = ScriptBox.resuming(continuation, pageID: pageID)
             webkit_web_view_call_async_javascript_function(
                 view, body, -1, variant, nil, sourceURL, nil,
-                { object, result, data in
-                    guard let data else { return }
-                    let box = Unmanaged<ScriptBox>.fromOpaque(data).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    let value = webkit_web_view_call_async_javascript_function_finish(
-                        UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
-                    box.finish(value, error)
-                },
-                Unmanaged.passRetained(box).toOpaque())
+                Self.callFinished, Unmanaged.passRetained(box).toOpaque())
         }
     }
 
@@ -218,6 +202,17 @@ final class WebViewHandle {
             g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(value))))
         }
         return g_variant_builder_end(builder)
+    }
+
+    /// The end of a `call_async_javascript_function`: its `ScriptBox` (retained for the call)
+    /// gets the value or the error.
+    private static let callFinished: GAsyncReadyCallback = { object, result, data in
+        guard let data else { return }
+        let box = Unmanaged<ScriptBox>.fromOpaque(data).takeRetainedValue()
+        var error: UnsafeMutablePointer<GError>?
+        let value = webkit_web_view_call_async_javascript_function_finish(
+            UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
+        box.finish(value, error)
     }
 
     private static let messageReceived: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, result, data in
