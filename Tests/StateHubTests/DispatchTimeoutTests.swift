@@ -57,7 +57,22 @@ struct DispatchTimeoutTests {
         await clock.advance(by: .milliseconds(1))
         await #expect(throws: StateHubError.timeout(store: "s", action: "spin", after: .milliseconds(100))) { try await stuck.value }
 
+        // A host that ends every script: a script still running after ten timeouts is waited
+        // for, and the wait ends at the deadline once the page is idle.
+        page.endsEveryScript = true
+        let long = Task { try await hub.dispatch(store: "s", action: "long", timeout: .milliseconds(100)) }
+        let longDispatch = await page.nextSent()
+        await clock.advance(by: .milliseconds(3000))
+        page.answer(longDispatch, value: 30)
+        #expect(try await long.value == 30, "answered after thirty timeouts while a script ran")
+        let ending = Task { try await hub.dispatch(store: "s", action: "ending", timeout: .milliseconds(100)) }
+        _ = await page.nextSent()
+        await clock.advance(by: .milliseconds(1500))
         page.idleFor = .seconds(2)
+        await clock.advance(by: .milliseconds(100))
+        await #expect(throws: StateHubError.timeout(store: "s", action: "ending", after: .milliseconds(100))) { try await ending.value }
+        page.endsEveryScript = false
+
         let idle = Task { try await hub.dispatch(store: "s", action: "never", timeout: .milliseconds(100)) }
         _ = await page.nextSent()
         await clock.advance(by: .milliseconds(100))

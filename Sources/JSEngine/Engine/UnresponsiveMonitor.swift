@@ -22,7 +22,7 @@ final class UnresponsiveMonitor: Sendable {
             // Wall-clock and CPU time both past the limit: a turn JavaScriptCore would stop on
             // its own (a plain loop) is not reported just because a loaded machine slowed it.
             // Native work (the hub applying a large message) is not the page's: left out, as
-            // the time limit leaves it out; a turn held ten times as long in all is reported.
+            // the time limit leaves it out; a turn held `nativeAllowance` times as long in all is reported.
             guard started != 0, let total = snapshot.busyFor, let page = activity.pageTime else { return }
             let allowance = limit * Int(ScriptContext.nativeAllowance)
             guard (page.wall >= limit && page.cpu >= limit) || (total >= allowance && (activity.turnCPUTime ?? allowance) >= allowance) else { return }

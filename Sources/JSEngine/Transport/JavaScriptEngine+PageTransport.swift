@@ -9,6 +9,10 @@ extension JavaScriptEngine: PageTransport {
     /// otherwise (`EngineActivity`).
     public nonisolated var idleFor: Duration? { activityRecord.idleFor }
 
+    /// True with a time limit or an unresponsive watch: every turn is stopped, or reported as
+    /// an `unstoppable` stop (the monitor runs whenever either is configured).
+    public nonisolated var endsEveryScript: Bool { configuration.executionTimeLimit != nil || configuration.onUnresponsive != nil }
+
     public nonisolated var pageID: String { configuration.name }
 
     public func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) throws {

@@ -36,6 +36,11 @@ public protocol PageTransport: AnyObject, Sendable {
     /// waiting while the page works, only slowly (a loaded machine), rather than give up on it.
     /// Readable from any thread.
     var idleFor: Duration? { get }
+
+    /// Whether every script the page runs is sure to end or be reported: its host stops it at
+    /// a time limit, or reports through ``onStop(_:)`` (kind `unstoppable`) a turn it cannot
+    /// stop. A caller may then wait for a running script without a bound of its own.
+    var endsEveryScript: Bool { get }
 }
 
 extension PageTransport {
@@ -43,4 +48,6 @@ extension PageTransport {
     public func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void) {}
     /// A host that cannot tell: waits end at their deadline.
     public var idleFor: Duration? { nil }
+    /// A host that cannot tell: callers keep their own bound.
+    public var endsEveryScript: Bool { false }
 }

@@ -168,10 +168,15 @@ extension GlobalStateHub {
                 // its answer on the way): its time limit will end it, or its host will report
                 // it, so wait on, up to ten timeouts in all, instead of calling a working page
                 // unresponsive (review finding 3). "A moment" covers the gap between a turn's
-                // end and its answer reaching the hub, which a loaded machine stretches.
+                // end and its answer reaching the hub, which a loaded machine stretches. A
+                // script running now on a page whose host ends every script is waited for
+                // however long it takes: its end, or its `unstoppable` stop, comes for sure
+                // (a loaded machine's debug build: over a minute for a 1 s limit).
                 let latest = pending.waitsAtMost ?? pending.deadline + pending.timeout * (Self.busyPageTimeouts - 1)
-                if let idle = state.pages[pending.pageID]?.transport.idleFor, idle < Self.busyPageGrace, now < latest {
-                    state.pending[id]?.deadline = min(latest, now + min(pending.timeout, .seconds(1)))
+                if let transport = state.pages[pending.pageID]?.transport, let idle = transport.idleFor, idle < Self.busyPageGrace,
+                   now < latest || (idle == .zero && transport.endsEveryScript) {
+                    let next = now + min(pending.timeout, .seconds(1))
+                    state.pending[id]?.deadline = now < latest ? min(latest, next) : next
                     state.pending[id]?.waitsAtMost = latest
                     continue
                 }

@@ -31,6 +31,7 @@ public final class InMemoryPage: PageTransport {
         var seq: [String: Int] = [:]
         var nextMessageNumber = 1
         var idleFor: Duration?
+        var endsEveryScript = false
     }
 
     private let state = Mutex(State())
@@ -76,6 +77,13 @@ public final class InMemoryPage: PageTransport {
     public var idleFor: Duration? {
         get { state.withLock { $0.idleFor } }
         set { state.withLock { $0.idleFor = newValue } }
+    }
+
+    /// What the page says about its host (`PageTransport.endsEveryScript`): `true` makes the
+    /// hub wait for a running script (``idleFor`` `.zero`) past ten timeouts. `false` by default.
+    public var endsEveryScript: Bool {
+        get { state.withLock { $0.endsEveryScript } }
+        set { state.withLock { $0.endsEveryScript = newValue } }
     }
 
     // MARK: For the test
