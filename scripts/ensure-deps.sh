@@ -11,6 +11,7 @@
 #   nodejs, node-yjs, node-y-protocols,
 #   node-y-websocket, node-ws; pycrdt (pip)   SharedDocument's differential tests against Yjs and Yrs
 #   libsqlite3-dev                            GRDB (the native sync client's document store)
+#   libwebkit2gtk-4.1-dev, xvfb               the WebKitGTK web view package and its tests (docs/webview.md)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -38,6 +39,9 @@ need node-y-websocket             test -d /usr/share/nodejs/y-websocket
 need node-ws                      test -d /usr/share/nodejs/ws
 need python3                      command -v python3
 need libsqlite3-dev               pkg-config --exists sqlite3
+# webview (issue 19): Integrations/WebKitGTK builds against WebKitGTK and tests under xvfb-run.
+need libwebkit2gtk-4.1-dev        pkg-config --exists webkit2gtk-4.1
+need xvfb                         command -v xvfb-run
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else

@@ -25,3 +25,6 @@ bash scripts/fuzz.sh 20
 swift run --skip-build board-example
 # console (issue 17): /console in headless Chromium against a real `statehub serve` (docs/console.md).
 python3 scripts/test-console.py "$(swift build --show-bin-path)/statehub"
+# webview (issue 19): the WebKitGTK package (its own build folder) against real web views under Xvfb
+# (docs/webview.md): first build ~4 min at load, the tests ~10 s.
+(cd Integrations/WebKitGTK && swift build --build-tests && xvfb-run -a swift test --skip-build)

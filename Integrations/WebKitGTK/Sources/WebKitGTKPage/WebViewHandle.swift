@@ -1,0 +1,306 @@
+import CWebKitGTK
+import JSEngine
+
+/// The GTK side of a ``WebViewPage``: the web view, its user content manager, the receivers
+/// of its message channels and whoever waits for a load. Lives on `gtk:main` only.
+@GTKActor
+final class WebViewHandle {
+    let pageID: String
+    let lifecycle: PageLifecycle
+    private let configuration: WebViewPage.Configuration
+    private var window: UnsafeMutablePointer<GtkWidget>?
+    private var view: UnsafeMutablePointer<WebKitWebView>?
+    private let manager: UnsafeMutablePointer<WebKitUserContentManager>
+    private var receivers: [String: @Sendable (String) -> Void] = [:]
+    private var loadWaiters: [CheckedContinuation<Void, any Error>] = []
+
+    init(configuration: WebViewPage.Configuration, lifecycle: PageLifecycle) throws {
+        self.pageID = configuration.name
+        self.configuration = configuration
+        self.lifecycle = lifecycle
+        manager = webkit_user_content_manager_new()
+        for script in try WebViewScripts.scripts(for: configuration) {
+            let userScript = webkit_user_script_new(
+                script.source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                script.time == .documentStart ? WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START : WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END,
+                nil, nil)
+            webkit_user_content_manager_add_script(manager, userScript)
+            webkit_user_script_unref(userScript)
+        }
+        let widget = try Self.makeView(context: GTKMainLoop.start().context, manager: manager)
+        let view = UnsafeMutableRawPointer(widget).map { $0.assumingMemoryBound(to: WebKitWebView.self) }
+        self.view = view
+        if configuration.consoleToStandardOutput, let settings = webkit_web_view_get_settings(view) {
+            webkit_settings_set_enable_write_console_messages_to_stdout(settings, 1)
+        }
+        // In a mapped (offscreen) window the page counts as visible: WebKit throttles the
+        // timers of hidden pages, and the cart's checkout waits on one.
+        let window = gtk_offscreen_window_new()
+        gtk_container_add(UnsafeMutableRawPointer(window)?.assumingMemoryBound(to: GtkContainer.self), widget)
+        gtk_widget_set_size_request(window, 800, 600)
+        gtk_widget_show_all(window)
+        self.window = window
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        connect(view, "load-changed", unsafeBitCast(WebViewHandle.loadChanged, to: GCallback.self), me)
+        connect(view, "load-failed", unsafeBitCast(WebViewHandle.loadFailed, to: GCallback.self), me)
+        connect(view, "web-process-terminated", unsafeBitCast(WebViewHandle.webProcessTerminated, to: GCallback.self), me)
+    }
+
+    // MARK: Channels
+
+    /// Registers `window.webkit.messageHandlers.<channel>` (once) and makes `receiver` its receiver.
+    func receive(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) throws(WebViewError) {
+        guard view != nil else { throw .pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
+        if receivers[channel] == nil {
+            let box = Unmanaged.passRetained(ChannelBox(handle: self, channel: channel)).toOpaque()
+            // Connected before the name is registered, as WebKit advises: no message is missed.
+            g_signal_connect_data(manager, "script-message-received::\(channel)",
+                                  unsafeBitCast(WebViewHandle.messageReceived, to: GCallback.self), box,
+                                  { box, _ in box.map { Unmanaged<ChannelBox>.fromOpaque($0).release() } }, GConnectFlags(rawValue: 0))
+            guard webkit_user_content_manager_register_script_message_handler(manager, channel) != 0 else {
+                throw .channelRefused(pageID: pageID, channel: channel)
+            }
+        }
+        receivers[channel] = receiver
+    }
+
+    private func deliver(_ text: String, on channel: String) {
+        receivers[channel]?(text)
+    }
+
+    // MARK: Loading
+
+    /// Loads the configured document and returns when it has finished loading.
+    func load() async throws {
+        guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
+        try await withCheckedThrowingContinuation { continuation in
+            loadWaiters.append(continuation)
+            webkit_web_view_load_html(view, configuration.html, configuration.baseURI)
+        }
+    }
+
+    /// Reloads the document (a new JavaScript context: every user script runs again).
+    func reload() async throws {
+        guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
+        try await withCheckedThrowingContinuation { continuation in
+            loadWaiters.append(continuation)
+            webkit_web_view_reload(view)
+        }
+    }
+
+    private func finishLoads(_ error: (any Error)?) {
+        let waiters = loadWaiters
+        loadWaiters = []
+        for waiter in waiters {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        }
+    }
+
+    // MARK: Scripts
+
+    /// Calls `sendBody` with `{path, message}`; failures go to `onFailure` (later, on `gtk:main`).
+    func send(_ message: String, toFunction path: String, onFailure: (@Sendable (any Error) -> Void)?) {
+        guard let view else {
+            onFailure?(PageTransportError.closed(pageID: pageID))
+            return
+        }
+        let arguments = Self.dictionary(["path": path, "message": message])
+        let pageID = self.pageID
+        let lifecycle = self.lifecycle
+        let box = ScriptBox { value, error in
+            guard let onFailure else { return }
+            if lifecycle.closeReason != nil {
+                onFailure(PageTransportError.closed(pageID: pageID))
+            } else if let error {
+                onFailure(WebViewError.scriptFailed(pageID: pageID, message: error))
+            } else if let value, jsc_value_is_boolean(value) != 0, jsc_value_to_boolean(value) == 0 {
+                onFailure(PageTransportError.noFunction(pageID: pageID, path: path))
+            }
+        }
+        webkit_web_view_call_async_javascript_function(
+            view, WebViewScripts.sendBody, -1, arguments, nil, "statehub:send", nil,
+            Self.callFinished, Unmanaged.passRetained(box).toOpaque())
+    }
+
+    /// Runs `body` as the body of an async function whose parameters are `arguments`' keys
+    /// (each a string) and returns what it returns (awaited), which must be a string or undefined.
+    func callAsyncFunction(_ body: String, arguments: KeyValuePairs<String, String>, sourceURL: String) async throws -> String? {
+        guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
+        let pageID = self.pageID
+        let variant = Self.dictionary(arguments)
+        return try await withCheckedThrowingContinuation { continuation in
+            let box = ScriptBox.resuming(continuation, pageID: pageID)
+            webkit_web_view_call_async_javascript_function(
+                view, body, -1, variant, nil, sourceURL, nil,
+                Self.callFinished, Unmanaged.passRetained(box).toOpaque())
+        }
+    }
+
+    // MARK: Going away
+
+    /// Destroys the view and marks the page gone (the first reason wins). Loads waiting fail.
+    ///
+    /// The page is gone at once (nothing more is sent to it); the widget is destroyed on a later
+    /// turn of the loop, because this may run inside one of the view's own signals
+    /// (`web-process-terminated`), after which WebKit still uses the view.
+    func destroy(_ reason: WebViewPage.CloseReason) {
+        guard window != nil else { return }
+        view = nil
+        finishLoads(WebViewError.pageGone(pageID: pageID, reason: reason))
+        lifecycle.close(reason)
+        guard let loop = try? GTKMainLoop.start() else { return }
+        loop.post { GTKActor.assumeIsolated { self.destroyWidget() } }
+    }
+
+    private func destroyWidget() {
+        guard let window else { return }
+        self.window = nil
+        gtk_widget_destroy(window)
+        // The view held its own reference; ours goes now (and with it the channels' boxes).
+        g_object_unref(manager)
+    }
+
+    /// Ends the page's web process through WebKit (`webkit_web_view_terminate_web_process`).
+    func terminateWebProcess() {
+        if let view { webkit_web_view_terminate_web_process(view) }
+    }
+
+    // MARK: GLib
+
+    /// A web view in the loop's web context with `manager` (both construct-only properties:
+    /// `g_object_new` is variadic, so through `g_object_new_with_properties`).
+    private static func makeView(context: UnsafeMutableRawPointer?, manager: UnsafeMutablePointer<WebKitUserContentManager>) -> UnsafeMutablePointer<GtkWidget>? {
+        var values = [GValue(), GValue()]
+        g_value_init(&values[0], webkit_web_context_get_type())
+        g_value_set_object(&values[0], context)
+        g_value_init(&values[1], webkit_user_content_manager_get_type())
+        g_value_set_object(&values[1], manager)
+        defer {
+            g_value_unset(&values[0])
+            g_value_unset(&values[1])
+        }
+        let object = "web-context".withCString { contextName in
+            "user-content-manager".withCString { managerName in
+                var names: [UnsafePointer<CChar>?] = [contextName, managerName]
+                return g_object_new_with_properties(webkit_web_view_get_type(), 2, &names, values)
+            }
+        }
+        return UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: GtkWidget.self)
+    }
+
+    private func connect(_ instance: UnsafeMutablePointer<WebKitWebView>?, _ signal: String, _ callback: GCallback, _ data: UnsafeMutableRawPointer) {
+        g_signal_connect_data(instance, signal, callback, data, nil, GConnectFlags(rawValue: 0))
+    }
+
+    /// An `a{sv}` of strings: the argument dictionary of `call_async_javascript_function`.
+    private static func dictionary(_ entries: KeyValuePairs<String, String>) -> OpaquePointer? {
+        let type = g_variant_type_new("a{sv}")
+        defer { g_variant_type_free(type) }
+        let builder = g_variant_builder_new(type)
+        defer { g_variant_builder_unref(builder) }
+        for (key, value) in entries {
+            g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(value))))
+        }
+        return g_variant_builder_end(builder)
+    }
+
+    /// The end of a `call_async_javascript_function`: its `ScriptBox` (retained for the call)
+    /// gets the value or the error.
+    private static let callFinished: GAsyncReadyCallback = { object, result, data in
+        guard let data else { return }
+        let box = Unmanaged<ScriptBox>.fromOpaque(data).takeRetainedValue()
+        var error: UnsafeMutablePointer<GError>?
+        let value = webkit_web_view_call_async_javascript_function_finish(
+            UnsafeMutableRawPointer(object)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
+        box.finish(value, error)
+    }
+
+    private static let messageReceived: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, result, data in
+        guard let data, let result else { return }
+        let box = Unmanaged<ChannelBox>.fromOpaque(data).takeUnretainedValue()
+        let value = webkit_javascript_result_get_js_value(result)
+        // Strings arrive as they are; any other body as its JSON text (PageTransport's rule).
+        let text: String
+        if jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) {
+            text = String(cString: raw)
+            g_free(raw)
+        } else if let raw = jsc_value_to_json(value, 0) {
+            text = String(cString: raw)
+            g_free(raw)
+        } else {
+            text = "null"
+        }
+        GTKActor.assumeIsolated { box.handle?.deliver(text, on: box.channel) }
+    }
+
+    private static let loadChanged: @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void = { _, event, data in
+        guard let data, event == WEBKIT_LOAD_FINISHED else { return }
+        let handle = Unmanaged<WebViewHandle>.fromOpaque(data).takeUnretainedValue()
+        GTKActor.assumeIsolated { handle.finishLoads(nil) }
+    }
+
+    private static let loadFailed: @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> gboolean = { _, _, uri, error, data in
+        guard let data else { return 0 }
+        let handle = Unmanaged<WebViewHandle>.fromOpaque(data).takeUnretainedValue()
+        let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        let failedURI = uri.map { String(cString: $0) } ?? ""
+        GTKActor.assumeIsolated {
+            handle.finishLoads(WebViewError.loadFailed(pageID: handle.pageID, uri: failedURI, message: message))
+        }
+        return 0  // let WebKit show its error page
+    }
+
+    private static let webProcessTerminated: @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void = { _, reason, data in
+        guard let data else { return }
+        let handle = Unmanaged<WebViewHandle>.fromOpaque(data).takeUnretainedValue()
+        let why: WebViewPage.CloseReason = switch reason {
+        case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .webProcessExceededMemoryLimit
+        case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .webProcessTerminated
+        default: .webProcessCrashed
+        }
+        GTKActor.assumeIsolated { handle.destroy(why) }
+    }
+}
+
+/// The channel a `script-message-received::<channel>` connection is for.
+@GTKActor
+final class ChannelBox {
+    weak var handle: WebViewHandle?
+    let channel: String
+
+    init(handle: WebViewHandle, channel: String) {
+        self.handle = handle
+        self.channel = channel
+    }
+}
+
+/// What to do with the outcome of one script call; carried through WebKit as user data.
+final class ScriptBox {
+    private let completion: (UnsafeMutablePointer<JSCValue>?, String?) -> Void
+
+    init(_ completion: @escaping (UnsafeMutablePointer<JSCValue>?, String?) -> Void) {
+        self.completion = completion
+    }
+
+    /// A box that resumes `continuation` with the string the call returned (`nil`: undefined)
+    /// or a typed error.
+    static func resuming(_ continuation: CheckedContinuation<String?, any Error>, pageID: String) -> ScriptBox {
+        ScriptBox { value, error in
+            if let error { return continuation.resume(throwing: WebViewError.scriptFailed(pageID: pageID, message: error)) }
+            guard let value, jsc_value_is_undefined(value) == 0 else { return continuation.resume(returning: nil) }
+            guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {
+                return continuation.resume(throwing: WebViewError.resultNotJSON(pageID: pageID, message: "the call returned no JSON text"))
+            }
+            defer { g_free(text) }
+            continuation.resume(returning: String(cString: text))
+        }
+    }
+
+    /// Hands the value (or the error's message) to the completion, then frees both.
+    func finish(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?) {
+        let message = error.map { String(cString: $0.pointee.message) }
+        completion(value, message)
+        if let error { g_error_free(error) }
+        if let value { g_object_unref(value) }
+    }
+}

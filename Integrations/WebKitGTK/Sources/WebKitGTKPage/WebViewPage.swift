@@ -1,0 +1,134 @@
+import JSEngine
+
+/// A WebKitGTK web view as a StateHub page: the hub, the capability bridge and the theme reach
+/// it through `PageTransport`, as they reach a `JavaScriptEngine` (docs/webview.md).
+///
+/// The page runs the same JavaScript as an engine page, injected as user scripts: the
+/// Pinia runtime, the sync plugin and chunking, then the bridge's page shim and client at
+/// document start; the app's bundles at document end. Messages from the page arrive on
+/// `window.webkit.messageHandlers.<channel>`; messages to it are arguments of
+/// `webkit_web_view_call_async_javascript_function`, never source text.
+///
+/// Set it up in the order `HostedPage` uses, then load the document:
+///
+/// ```swift
+/// let page = try await WebViewPage.make(.init(name: "shop", bundles: [.init(path: "cart.js", source: cart)]))
+/// try await hub.attach(page)                        // before the stores announce themselves
+/// try await bridge.attach(page, app: app, shell: shell)
+/// try await page.load()                             // user scripts run; stores are created
+/// ```
+///
+/// A reload (``reload()``) gives the same page a new JavaScript context: every script runs
+/// again and the stores announce themselves again. When the web process ends (a crash, a
+/// kill, WebKit's memory limit) the page is gone for good: `onClose` handlers run (the hub
+/// fails the page's pending dispatches with `StateHubError.engineGone`) and a new page is
+/// needed. Web views have no script time limit: `onStop` never fires.
+public final class WebViewPage: PageTransport {
+    public let pageID: String
+    public let configuration: Configuration
+    private let lifecycle: PageLifecycle
+    private let handle: WebViewHandle
+    private let loop: GTKMainLoop
+
+    private init(configuration: Configuration, lifecycle: PageLifecycle, handle: WebViewHandle, loop: GTKMainLoop) {
+        self.pageID = configuration.name
+        self.configuration = configuration
+        self.lifecycle = lifecycle
+        self.handle = handle
+        self.loop = loop
+    }
+
+    /// Creates the web view (on `gtk:main`, started if need be) with its user scripts. Nothing
+    /// is loaded yet: attach the hub and the bridge, then call ``load()``.
+    ///
+    /// - Throws: ``WebViewError/noDisplay`` without a display; `BridgeScriptsError` when a
+    ///   script is not embedded in this build.
+    public static func make(_ configuration: Configuration = Configuration()) async throws -> WebViewPage {
+        let loop = try GTKMainLoop.start()
+        let lifecycle = PageLifecycle()
+        let handle = try await makeHandle(configuration, lifecycle)
+        return WebViewPage(configuration: configuration, lifecycle: lifecycle, handle: handle, loop: loop)
+    }
+
+    @GTKActor
+    private static func makeHandle(_ configuration: Configuration, _ lifecycle: PageLifecycle) throws -> WebViewHandle {
+        try WebViewHandle(configuration: configuration, lifecycle: lifecycle)
+    }
+
+    deinit {
+        let handle = self.handle
+        loop.post { GTKActor.assumeIsolated { handle.destroy(.closed) } }
+    }
+
+    /// Loads ``Configuration/html`` and returns when the document has finished loading (every
+    /// user script has run; what the stores posted may still be on its way to the hub).
+    ///
+    /// - Throws: ``WebViewError/loadFailed(pageID:uri:message:)``, ``WebViewError/pageGone(pageID:reason:)``.
+    public func load() async throws {
+        try await handle.load()
+    }
+
+    /// Reloads the document: a new JavaScript context in which every user script runs again.
+    public func reload() async throws {
+        try await handle.reload()
+    }
+
+    /// Evaluates `source` as global code in the page and returns its result through JSON made
+    /// in the page, so objects keep their key order (`undefined`: `null`).
+    ///
+    /// - Throws: ``WebViewError/scriptFailed(pageID:message:)`` when it throws,
+    ///   ``WebViewError/resultNotJSON(pageID:message:)``, ``WebViewError/pageGone(pageID:reason:)``.
+    @discardableResult
+    public func evaluate(_ source: String, sourceURL: String = "statehub:evaluate") async throws -> JSONValue {
+        try parse(try await handle.callAsyncFunction(WebViewScripts.evaluateBody, arguments: ["source": source], sourceURL: sourceURL))
+    }
+
+    /// Runs `body` as the body of an async function whose parameters are the keys of
+    /// `arguments` (strings, passed as arguments: never pasted into the source), awaits the
+    /// promise it returns and gives the result through JSON — WKWebView's `callAsyncJavaScript`.
+    ///
+    /// - Throws: as ``evaluate(_:sourceURL:)``; a rejection is ``WebViewError/scriptFailed(pageID:message:)``.
+    @discardableResult
+    public func callAsyncFunction(_ body: String, arguments: KeyValuePairs<String, String> = [:], sourceURL: String = "statehub:call") async throws -> JSONValue {
+        try parse(try await handle.callAsyncFunction(WebViewScripts.callBody(body), arguments: arguments, sourceURL: sourceURL))
+    }
+
+    private func parse(_ text: String?) throws -> JSONValue {
+        guard let text else { return .null }
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            throw WebViewError.resultNotJSON(pageID: pageID, message: error.description)
+        }
+    }
+
+    /// Why the page went away; `nil` while it is up.
+    public var closeReason: CloseReason? { lifecycle.closeReason }
+
+    /// Destroys the web view; `onClose` handlers run.
+    public func close() async {
+        await handle.destroy(.closed)
+    }
+
+    /// Ends the web process through WebKit (`webkit_web_view_terminate_web_process`); the
+    /// page goes away with ``CloseReason/webProcessTerminated``.
+    public func terminateWebProcess() async {
+        await handle.terminateWebProcess()
+    }
+
+    // MARK: PageTransport
+
+    public func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws {
+        try await handle.receive(on: channel, receiver)
+    }
+
+    public func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {
+        let handle = self.handle
+        // In order, after whatever gtk:main is doing; never calls back from within `send`.
+        loop.post { GTKActor.assumeIsolated { handle.send(message, toFunction: functionPath, onFailure: onFailure) } }
+    }
+
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        lifecycle.onClose(handler)
+    }
+}
