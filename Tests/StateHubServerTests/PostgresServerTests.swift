@@ -101,8 +101,12 @@ struct PostgresServerTests {
     /// is served by the other on the very next request, in 40 alternating rounds.
     @Test func aChangeThroughOneInstanceIsServedFromMemoryByTheOtherNextRequest() async throws {
         let url = try await PostgresTestDatabase.fresh()
-        let first = try await TestServer.postgres(url: url)
-        let second = try await TestServer.postgres(url: url)
+        // The test clients keep one connection each while the listeners take their leases
+        // (up to 30 s apiece on a loaded machine): longer than the default idle timeout, which
+        // then closed a client's connection under it ("I/O on closed channel", CI load).
+        let patient = ServerConfiguration(idleTimeout: .seconds(600))
+        let first = try await TestServer.postgres(url: url, configuration: patient)
+        let second = try await TestServer.postgres(url: url, configuration: patient)
         let logger = Logger(label: "two-instances")
         let appOne = first.server.makeApplication(router: first.server.makeRouter(), logger: logger)
         let appTwo = second.server.makeApplication(router: second.server.makeRouter(), logger: logger)

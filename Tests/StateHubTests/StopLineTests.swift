@@ -83,9 +83,9 @@ private final class StopList: Sendable {
 
     func append(_ stop: ScriptStop) { stops.withLock { $0.append(stop) } }
 
-    /// The next stop not read yet, waiting up to 20 s for it.
+    /// The next stop not read yet, waiting up to 60 s for it (a loaded machine: 20 s were short).
     func next() async -> ScriptStop? {
-        for _ in 0..<400 {
+        for _ in 0..<1_200 {
             let index = read.withLock { $0 }
             if let stop = stops.withLock({ index < $0.count ? $0[index] : nil }) {
                 read.withLock { $0 += 1 }
