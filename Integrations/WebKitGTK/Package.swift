@@ -32,6 +32,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `xvfb-run -a swift run -c debug webview-bench`: a web view against the engine page (docs/webview.md).
+        .executableTarget(
+            name: "webview-bench",
+            dependencies: [
+                "WebKitGTKPage",
+                .product(name: "StateHub", package: "StateHub"),
+                .product(name: "StateHubPage", package: "StateHub"),
+                .product(name: "JSEngine", package: "StateHub"),
+            ]
+        ),
         .testTarget(
             name: "WebKitGTKPageTests",
             dependencies: [
