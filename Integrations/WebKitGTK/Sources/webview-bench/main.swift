@@ -130,6 +130,12 @@ func residentKiB(_ pid: String) -> Double {
 /// sandbox wrapper between): the parent of each pid from /proc/<pid>/stat, walked down from ours.
 /// Pages shared between processes count once per process, so this overstates what the system spends.
 func treeResidentKiB() -> (total: Double, processes: Int) {
+    let tree = descendants()
+    return (tree.reduce(0) { $0 + residentKiB($1) }, tree.count)
+}
+
+/// This process and all its descendants, by the parent named in each /proc/<pid>/stat.
+func descendants() -> [String] {
     let me = String(getpid())
     var children: [String: [String]] = [:]
     let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int($0) != nil } ?? []
@@ -141,18 +147,33 @@ func treeResidentKiB() -> (total: Double, processes: Int) {
         guard fields.count > 1 else { continue }
         children[String(fields[1]), default: []].append(pid)
     }
-    var total = 0.0, count = 0, queue = [me]
+    var tree: [String] = [], queue = [me]
     while let pid = queue.popLast() {
-        total += residentKiB(pid)
-        count += 1
+        tree.append(pid)
         queue.append(contentsOf: children[pid] ?? [])
     }
-    return (total, count)
+    return tree
+}
+
+/// `JSC_useJIT` as the web processes see it (their /proc/<pid>/environ), so the printout says whether
+/// the setting reached the page's JavaScript too: "unset", a value, or "no web process".
+func webProcessJITSetting() -> String {
+    let webProcesses = descendants().filter {
+        (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("WebKitWebProc") == true
+    }
+    guard let pid = webProcesses.first,
+          let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return "no web process" }
+    for entry in environ.split(separator: 0) {
+        let text = String(decoding: entry, as: UTF8.self)
+        if text.hasPrefix("JSC_useJIT=") { return String(text.dropFirst("JSC_useJIT=".count)) }
+    }
+    return "unset"
 }
 
 struct Figures {
     var roundTripP50 = 0.0, roundTripP99 = 0.0, writesPerSecond = 0.0, coldStart = 0.0, memoryPerPage = 0.0
     var processesPerPage = 0.0
+    var webProcessJIT = ""
 }
 
 func measure(_ kind: Kind, _ options: Options) async throws -> Figures {
@@ -218,6 +239,7 @@ func measure(_ kind: Kind, _ options: Options) async throws -> Figures {
     }
     try await Task.sleep(for: .seconds(1))
     let after = treeResidentKiB()
+    figures.webProcessJIT = webProcessJITSetting()
     figures.memoryPerPage = (after.total - before.total) / Double(options.extraPages)
     figures.processesPerPage = Double(after.processes - before.processes) / Double(options.extraPages)
     for page in pages { await page.close() }
@@ -243,7 +265,9 @@ do {
         ("processes per extra page", \.processesPerPage, ""),
     ]
     print("webview-bench: \(options.dispatches) dispatches after \(options.warmUp) warm-up, \(options.writes) writes ×3, "
-        + "\(options.starts) cold starts, \(options.extraPages) extra pages; engine with the JIT")
+        + "\(options.starts) cold starts, \(options.extraPages) extra pages")
+    let jit = ProcessInfo.processInfo.environment["JSC_useJIT"].map { "JSC_useJIT=\($0)" } ?? "JIT on (JSC_useJIT unset)"
+    print("this process: \(jit); the web processes: JSC_useJIT \(web.webProcessJIT)")
     func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
     print(pad("figure", 46) + pad("web view", 12) + pad("engine", 12) + pad("unit", 8) + "web view / engine")
     for (name, path, unit) in rows {
