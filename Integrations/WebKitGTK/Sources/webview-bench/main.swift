@@ -88,22 +88,9 @@ enum Kind: String, CaseIterable {
     }
 }
 
-/// Waits until `condition` holds of the mirror of `store`, following `hub.changes(of:)`; false after 60 s.
+/// Waits until `condition` holds of the mirror of `store`; false after 60 s.
 func mirror(of hub: GlobalStateHub, _ store: String, becomes condition: @escaping @Sendable (JSONValue?) -> Bool) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            if condition(hub.state(of: store)) { return true }
-            for await _ in hub.changes(of: store) where condition(hub.state(of: store)) { return true }
-            return false
-        }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(60))
-            return condition(hub.state(of: store))
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
-    }
+    await hub.mirror(of: store, becomes: condition, within: .seconds(60))
 }
 
 func seconds(_ duration: Duration) -> Double {

@@ -33,24 +33,10 @@ enum WebViewFixtures {
     }
 }
 
-/// Waits until `condition` holds of the hub's mirror of `store`, following `hub.changes(of:)`;
-/// false if it has not after 20 s (a safety net so a broken page fails the test instead of
-/// hanging it; messages cross processes and threads).
+/// Waits until `condition` holds of the hub's mirror of `store` (`GlobalStateHub.mirror(of:becomes:within:)`);
+/// false if it has not after 20 s, so a broken page fails the test instead of hanging it.
 func mirror(of hub: GlobalStateHub, _ store: String, becomes condition: @escaping @Sendable (JSONValue?) -> Bool) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            if condition(hub.state(of: store)) { return true }
-            for await _ in hub.changes(of: store) where condition(hub.state(of: store)) { return true }
-            return false
-        }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(20))
-            return condition(hub.state(of: store))
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
-    }
+    await hub.mirror(of: store, becomes: condition, within: .seconds(20))
 }
 
 /// Every web view test, one at a time: the crash test tells its page's web process from the
