@@ -115,7 +115,17 @@ extension ScriptContext {
             // (StateHub's plugin flushing between an `await` loop's microtasks), with nothing of
             // the page seen before: let a few traps pass, so the stop lands in the page's code
             // and names it; the limit stays 0, so the next check comes at once.
-            if owner.shouldDeclineTrap(at: frame?.location) { return false }
+            if owner.shouldDeclineTrap(at: frame?.location) {
+                // Declined at limit 0, JavaScriptCore's watchdog restarts its timer at 0: the
+                // next trap fires at once on JavaScriptCore's own timer thread while this thread
+                // is still inside the trap handler, and JavaScriptCore 2.50 then aborts the
+                // process (`RELEASE_ASSERT(!m_threadStopRequested)` in
+                // `VMTraps::requestThreadStopIfNeeded`, read from a core dump: the handler took
+                // the new trap before the timer thread asked for the stop). A millisecond lets
+                // the handler finish first (docs/reliability.md).
+                _ = owner.installTimeLimit(seconds: 0.001)
+                return false
+            }
             owner.timeLimitFired = true
             owner.stoppedInEntry = true
             // Every stop names the loop's own line (docs/engine.md, "Which line a stop names"):
