@@ -72,13 +72,13 @@ public final class EngineActivity: Sendable {
 
     /// CPU time the engine thread spent in the running turn; `nil` between turns or when unknown.
     var turnCPUTime: Duration? {
-        let clock = cpuClock.load(ordering: .relaxed)
-        guard clock != -1, turnStarted.load(ordering: .acquiring) != 0 else { return nil }
-        var now = timespec()
-        guard clock_gettime(clockid_t(clock), &now) == 0 else { return nil }
-        let cpu = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        guard turnStarted.load(ordering: .acquiring) != 0, let cpu = engineThreadCPU() else { return nil }
+        return .nanoseconds(Int64(cpuSinceTurnStart(cpu)))
+    }
+
+    private func cpuSinceTurnStart(_ cpu: UInt64) -> UInt64 {
         let start = turnStartedCPU.load(ordering: .relaxed)
-        return .nanoseconds(Int64(cpu > start ? cpu - start : 0))
+        return cpu > start ? cpu - start : 0
     }
 
     /// Wall-clock and CPU time the running turn spent in the page's own code: the turn's
@@ -88,14 +88,16 @@ public final class EngineActivity: Sendable {
         guard started != 0 else { return nil }
         let now = Self.now()
         var wall = now > started ? now - started : 0
+        // One reading of the engine thread's CPU clock serves the turn and the call under way.
         // An unknown CPU clock counts as busy all along (the watch then goes by wall time).
-        var cpuNanos = turnCPUTime.map { UInt64($0.components.seconds) * 1_000_000_000 + UInt64($0.components.attoseconds / 1_000_000_000) } ?? wall
+        let cpuNow = engineThreadCPU()
+        var cpuNanos = cpuNow.map(cpuSinceTurnStart) ?? wall
         wall = wall &- min(wall, nativeWall.load(ordering: .relaxed))
         cpuNanos = cpuNanos &- min(cpuNanos, nativeCPU.load(ordering: .relaxed))
         let callWall = nativeCallWall.load(ordering: .relaxed)
         if callWall != 0 {
             wall = wall &- min(wall, now > callWall ? now - callWall : 0)
-            if let callCPU = engineThreadCPU() {
+            if let callCPU = cpuNow {
                 let since = nativeCallCPU.load(ordering: .relaxed)
                 cpuNanos = cpuNanos &- min(cpuNanos, callCPU > since ? callCPU - since : 0)
             }
