@@ -24,6 +24,17 @@ void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 /// Used inside the time-limit callback to say where a stopped script was.
 JSStringRef JSContextCreateBacktrace(JSContextRef ctx, unsigned maxStackSize);
 
+/// JavaScriptCore's own termination exception for the VM of `group`, or NULL when the library
+/// does not export `JSC::VM::ensureTerminationException()` (C++, looked up by its mangled name;
+/// a context group is its VM). Thrown from a native function it ends the running script as the
+/// watchdog's stop does: JavaScriptCore tells it from any other exception by identity, so no
+/// `catch` or `finally` runs, and the microtasks queued after it are dropped.
+static inline JSValueRef cjs_termination_exception(JSContextGroupRef group) {
+    void *symbol = dlsym(RTLD_DEFAULT, "_ZN3JSC2VM26ensureTerminationExceptionEv");
+    if (symbol == NULL || group == NULL) return NULL;
+    return (JSValueRef)((void *(*)(const void *))symbol)(group);
+}
+
 // GLib helpers: Swift cannot call macros, and G_SOURCE_REMOVE callbacks are simpler here.
 
 static gboolean cjs_source_remove(gpointer data) { (void)data; return G_SOURCE_REMOVE; }

@@ -9,7 +9,7 @@ import Testing
 /// is never stopped keeps its engine thread for good.
 @Suite("Time limit: runaway microtasks in one turn")
 struct RunawayTurnTests {
-    enum Check: Int32 { case wrongReport = 20, laterCallFailed = 21, wrongActivity = 22 }
+    enum Check: Int32 { case wrongReport = 20, laterCallFailed = 21, wrongActivity = 22, pageCaughtTheStop = 23 }
 
     static func engine(_ reported: Recorder<UnhandledError>, onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil) throws -> JavaScriptEngine {
         try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200), onUnhandledError: { reported.append($0) },
@@ -79,6 +79,31 @@ struct RunawayTurnTests {
             let action = try await engine.function("aspin")
             _ = try? await engine.call(action)
             try await RunawayTurnTests.expectStoppedAndUsable(engine, reported, file: "store.js")
+        }
+    }
+
+    /// The stop at a native call is JavaScriptCore's own termination: the page cannot catch it.
+    /// Its `catch` never runs (an `await` loop that swallowed every error would otherwise go
+    /// on forever), nor its `finally`, and what it queued after the stop is dropped.
+    @Test func anAwaitLoopThatCatchesEverythingIsStillStopped() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try RunawayTurnTests.engine(reported)
+            try await engine.execute("""
+                var caught = 0, finallies = 0, after = 0;
+                (async () => {
+                  for (;;) { try { await null; performance.now(); } catch (e) { caught++; } finally { finallies++; } }
+                })();
+                """, sourceURL: "swallow.js")
+            try await RunawayTurnTests.expectStoppedAndUsable(engine, reported, file: "swallow.js", line: 3)
+            // Every `finally` that ran belongs to an iteration that finished; none ran for the stop.
+            guard try await engine.evaluate("caught") == 0,
+                  try await engine.evaluate("typeof finallies === 'number' && finallies > 0") == true else {
+                exit(Check.pageCaughtTheStop.rawValue)
+            }
+            // A loop calling native code synchronously, inside `try`, is stopped the same way.
+            try? await engine.execute("for (;;) { try { performance.now(); } catch (e) { caught++; } }", sourceURL: "sync.js")
+            guard try await engine.evaluate("caught") == 0 else { exit(Check.pageCaughtTheStop.rawValue) }
         }
     }
 

@@ -49,7 +49,11 @@ struct StopDuringTransferTests {
             await #expect(throws: StateHubError.self, "round \(round): bigLoop was not stopped") {
                 try await hub.dispatch(store: "s", action: "bigLoop")
             }
-            let n = try await hub.dispatch(store: "s", action: "inc")
+            let n: JSONValue
+            do { n = try await hub.dispatch(store: "s", action: "inc") } catch {
+                Issue.record("round \(round): inc failed: \(error); the hub's problems: \(hub.problems)")
+                throw error
+            }
             let engineSide = try await engineState(engine, "s")
             #expect(engineSide["n"] == n, "round \(round)")
             #expect(await mirror(of: hub, "s") { $0 == engineSide }, "round \(round): the mirror differs from $state")

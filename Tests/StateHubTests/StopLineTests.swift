@@ -55,9 +55,10 @@ struct StopLineTests {
         for (action, line) in [("spin", 6), ("quiet", 13), ("waits", 19)] {
             await #expect(throws: StateHubError.self) { try await hub.dispatch(store: "s", action: action) }
             let stop = try #require(await stops.next(), "\(action) was not stopped")
-            // Under tick flush the `await` loop's only native call is the plugin's flush, in a
-            // microtask of its own; the forced stop lets traps pass until one lands in the page's
-            // code (it was blamed on the plugin's file about one run in ten before).
+            // Under tick flush the `await` loop's native calls are the plugin's flush, in a
+            // microtask of its own, and the flush's scheduling inside the page's write: a stop
+            // found at the flush is put off to the scheduling, where the page's frame is in sight
+            // (it was blamed on the plugin's file about one run in ten before).
             #expect(stop.sourceURL == "store.js" && stop.line == line, "\(action): \(stop)")
         }
         // A classic top level writing state, and one calling nothing.

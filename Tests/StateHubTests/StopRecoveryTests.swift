@@ -94,7 +94,7 @@ struct StopRecoveryTests {
     /// as an `action_tag_lost` problem the trace shows before that write (issue 11 left).
     @Test func aPendingActionLosesItsTagAndTheTraceSaysSo() async throws {
         let recorder = TraceRecorder(capacity: 10_000)
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(60), trace: recorder))
         let engine = try JavaScriptEngine(configuration: .init(name: "tags", executionTimeLimit: .milliseconds(150)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: .tick)

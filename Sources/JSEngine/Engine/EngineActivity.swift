@@ -113,6 +113,12 @@ public final class EngineActivity: Sendable {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
+    /// The engine thread's CPU clock when the outermost native call under way began; `nil`
+    /// when none is (the time limit leaves that call's time out of the page's).
+    var nativeCallStartCPU: UInt64? {
+        nativeCallWall.load(ordering: .relaxed) != 0 ? nativeCallCPU.load(ordering: .relaxed) : nil
+    }
+
     /// Called on the engine thread as an outermost native call begins and ends.
     func beginNativeCall(wall: UInt64, cpu: UInt64) {
         nativeCallCPU.store(cpu, ordering: .relaxed)

@@ -23,9 +23,9 @@ import JavaScriptCore
 /// microtasks (an `await` loop, a promise chain that re-queues itself) would never be
 /// stopped. The limit is therefore also measured over the whole turn, in wall-clock time,
 /// at every call into a native function (`console`, timers, message handlers, the store
-/// plugin's posts, `queueMicrotask`): past the limit, JavaScriptCore's own limit is lowered
-/// to 0 for the rest of the turn, so the running microtask stops at its next trap check
-/// and the rest of the queue is dropped. A chain that calls nothing native cannot be
+/// plugin's posts, `queueMicrotask`): past the limit, that call throws JavaScriptCore's own
+/// termination exception instead of running, which ends the running microtask as the
+/// watchdog's stop does and drops the rest of the queue. A chain that calls nothing native cannot be
 /// stopped from inside the process; `EngineActivity` and `Configuration.onUnresponsive`
 /// tell the owner about it.
 extension ScriptContext {
@@ -43,10 +43,9 @@ extension ScriptContext {
             stoppedInEntry = false
             stopLocation = nil
             forcedStopLocation = nil
-            declinedTraps = 0
+            deferredStops = 0
             nativeCPUInTurn = 0
             nativeWallInTurn = 0
-            nativeCPUSinceRearm = 0
             turnStartCPU = Self.threadCPUTime()
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
         }
@@ -55,9 +54,10 @@ extension ScriptContext {
         defer {
             entryDepth -= 1
             if outermost {
-                if forcingStop || timeLimitRearmed {
-                    forcingStop = false
-                    timeLimitRearmed = false
+                forcingStop = false
+                if timeLimitRestarted {
+                    timeLimitRestarted = false
+                    // Out of the VM now, so this starts no timer: the next entry starts one.
                     if let limit = configuration.executionTimeLimit { _ = installTimeLimit(seconds: limit.inSeconds) }
                 }
                 if stoppedInEntry { settleStop() }
@@ -69,32 +69,78 @@ extension ScriptContext {
         return try body()
     }
 
-    /// Called at every native call: stops the turn once it has run past the limit.
+    /// Called at every native call: whether the turn has run past the limit, so the call must
+    /// not run and throws JavaScriptCore's termination instead (``turnTermination``).
     ///
     /// Counted in the engine thread's CPU time, as JavaScriptCore counts its own limit, so a
     /// loaded machine does not stop a turn early; wall-clock time (cheap to read) filters
     /// first, since it is never less than CPU time. Time spent inside native calls (the hub
     /// applying, recording and redacting a message) is not the page's and is left out; the
     /// whole turn, native time included, is still held to ``nativeAllowance`` times the limit,
-    /// so a loop of writes that each cost much native work is stopped too.
+    /// so a loop of writes that each cost much native work is stopped too. Once the turn is
+    /// over, every later outermost native call of the turn is refused the same way.
+    ///
+    /// No watchdog timer takes part: a stop here is an exception thrown on this thread, not a
+    /// trap another thread fires (docs/reliability.md, "JavaScriptCore's abort on its signal
+    /// sender thread").
     @inline(__always)
-    func checkTurnBudget() {
-        guard let turnLimitNanos, entryDepth > 0, nativeDepth == 0, !forcingStop else { return }
+    func turnIsOverBudget() -> Bool {
+        guard entryDepth > 0, nativeDepth == 0 else { return false }
+        if forcingStop { return true }
+        guard let turnLimitNanos else { return false }
         let started = activity.turnStart
-        guard started != 0 else { return }
+        guard started != 0 else { return false }
         let wall = EngineActivity.now() &- started
-        guard wall &- nativeWallInTurn > turnLimitNanos || wall > turnLimitNanos &* Self.nativeAllowance else { return }
-        let cpu = Self.threadCPUTime() &- turnStartCPU
-        guard cpu &- nativeCPUInTurn > turnLimitNanos || cpu > turnLimitNanos &* Self.nativeAllowance else { return }
+        guard wall &- nativeWallInTurn > turnLimitNanos || wall > turnLimitNanos &* Self.nativeAllowance else { return false }
+        guard pageRanPastLimit(turnLimitNanos) else { return false }
+        // Where the page was when its turn ran out: the stop often falls where JavaScriptCore's
+        // backtrace holds no page code (between two microtasks, or in StateHub's own scripts),
+        // so this names the runaway code then.
+        // Its line is the page's call, inside the loop's body: the stop names the loop around it.
+        let location = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
+            .map { mapped($0.atLoop(in: sources[$0.sourceURL], atHead: false)) }
+        // No page frame in sight (the plugin's flush between an `await` loop's microtasks):
+        // the stop is put off to one of the next native calls that has one (the flush's
+        // scheduling, inside the page's write), so the stop names the page's loop.
+        if location?.isOurs ?? true, deferredStops < Self.maximumDeferredStops {
+            deferredStops += 1
+            return false
+        }
         forcingStop = true
         activity.markStopRequested()
-        // Where the page was when its turn ran out: the stop itself often lands where
-        // JavaScriptCore's backtrace holds no page code (between two microtasks, or in
-        // StateHub's own scripts), so this names the runaway code then. Read once per stop.
-        // Its line is the page's call, inside the loop's body: the stop names the loop around it.
-        forcedStopLocation = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
-            .map { mapped($0.atLoop(in: sources[$0.sourceURL], atHead: false)) }
-        _ = installTimeLimit(seconds: 0)
+        forcedStopLocation = location
+        // Reported as the watchdog's stops are: the entry's own exception when the entry was
+        // stopped, otherwise once the turn ends (`settleStop`).
+        timeLimitFired = true
+        stoppedInEntry = true
+        stopLocation = ScriptLocation.blame(earlier: stopLocation, here: location, forcedAt: location)
+        return true
+    }
+
+    /// What a native call refused by ``turnIsOverBudget()`` throws: JavaScriptCore's own
+    /// termination exception, which JavaScriptCore tells from any other value by identity, so
+    /// no `catch` or `finally` of the page runs and the microtasks queued after it are dropped,
+    /// as after the watchdog's stop (checked with JavaScriptCore 2.50.6). Where the library does
+    /// not export it, an ordinary `TimeLimitExceeded` error the page could catch.
+    func turnTermination() -> JSValueRef? {
+        if let group, let termination = PrivateJavaScriptCore.terminationException(group) { return termination }
+        return makeErrorObject(message: "the turn ran past the execution time limit", name: "TimeLimitExceeded")
+    }
+
+    /// Whether the running turn has used up its budget (``turnBudgetLeft(_:)`` is 0).
+    func pageRanPastLimit(_ limit: UInt64) -> Bool { turnBudgetLeft(limit) == 0 }
+
+    /// CPU time the running turn may still use: the limit of the page's own CPU time (the
+    /// turn's without its native calls, the one under way included), and ``nativeAllowance``
+    /// limits with native time counted, whichever runs out first.
+    func turnBudgetLeft(_ limit: UInt64) -> UInt64 {
+        let now = Self.threadCPUTime()
+        let turn = now &- turnStartCPU
+        let native = min(turn, nativeCPUInTurn &+ (activity.nativeCallStartCPU.map { now &- $0 } ?? 0))
+        let page = turn - native
+        let whole = limit &* Self.nativeAllowance
+        guard page < limit, turn < whole else { return 0 }
+        return min(limit - page, whole - turn)
     }
 
     /// CPU time of the calling thread, in nanoseconds.
@@ -104,27 +150,36 @@ extension ScriptContext {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
-    /// Sets JavaScriptCore's limit for the group, with the callback that records the stop.
+    /// Sets JavaScriptCore's limit for the group, with the callback that decides each stop.
+    ///
+    /// JavaScriptCore's watchdog fires when a stretch of JavaScript has run past its limit in
+    /// the thread's CPU time, native calls included. The callback stops the turn when the page
+    /// itself ran past its budget (or the turn check already found it over); when the
+    /// clock ran on native work (the hub applying a large write) it lets the page go on.
+    ///
+    /// Only this callback changes the limit while a turn runs, and never to a timer that fires
+    /// at once from inside the trap handler: JavaScriptCore 2.50 aborts the
+    /// process when its timer thread fires a trap the engine thread takes before the timer
+    /// thread asks for the stop (`RELEASE_ASSERT(!m_threadStopRequested)` in
+    /// `VMTraps::requestThreadStopIfNeeded`, read from a core dump; docs/reliability.md). Every
+    /// timer started mid-turn, and every trap it fires, is a chance for that race.
     func installTimeLimit(seconds: Double) -> Bool {
         guard let group else { return false }
         return PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { context, info in
             guard let info else { return true }
             let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
-            let frame = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
-            // A stop the turn check forced (limit 0) that lands where no page frame is in sight
-            // (StateHub's plugin flushing between an `await` loop's microtasks), with nothing of
-            // the page seen before: let a few traps pass, so the stop lands in the page's code
-            // and names it; the limit stays 0, so the next check comes at once.
-            if owner.shouldDeclineTrap(at: frame?.location) {
-                // Declined at limit 0, JavaScriptCore's watchdog restarts its timer at 0: the
-                // next trap fires at once on JavaScriptCore's own timer thread while this thread
-                // is still inside the trap handler, and JavaScriptCore 2.50 then aborts the
-                // process (`RELEASE_ASSERT(!m_threadStopRequested)` in
-                // `VMTraps::requestThreadStopIfNeeded`, read from a core dump: the handler took
-                // the new trap before the timer thread asked for the stop). A millisecond lets
-                // the handler finish first (docs/reliability.md).
-                _ = owner.installTimeLimit(seconds: 0.001)
-                return false
+            if !owner.forcingStop, let limit = owner.turnLimitNanos, owner.entryDepth > 0 {
+                let left = owner.turnBudgetLeft(limit)
+                if left > 0 {
+                    // Native work ran the clock. Declined, JavaScriptCore does not start its
+                    // timer again by itself (it takes the spent deadline for one the callback
+                    // started), so the watchdog is started here with what the page has left, at
+                    // least 1 ms: never a timer that fires while this thread is still inside the
+                    // trap handler. The configured limit comes back when the turn ends.
+                    _ = owner.installTimeLimit(seconds: Double(max(left, ScriptContext.shortestRestart)) / 1e9)
+                    owner.timeLimitRestarted = true
+                    return false
+                }
             }
             owner.timeLimitFired = true
             owner.stoppedInEntry = true
@@ -132,6 +187,7 @@ extension ScriptContext {
             // stopped at the loop's head, JavaScriptCore names the last expression before it
             // (ScriptLocation.loopLine reads forward); stopped inside something the body
             // called, the page's frame has the call's line (the loop around it).
+            let frame = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
             let here = frame.map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) }
             owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
             return true
@@ -176,17 +232,11 @@ extension ScriptContext {
         }
     }
 
-    /// Whether a forced stop's trap at `location` passes (see `installTimeLimit`), counted.
-    func shouldDeclineTrap(at location: ScriptLocation?) -> Bool {
-        guard forcingStop, declinedTraps < Self.maximumDeclinedTraps, stopLocation == nil else { return false }
-        if let location, !location.isOurs { return false }
-        if let forcedStopLocation, !forcedStopLocation.isOurs { return false }
-        declinedTraps += 1
-        return true
-    }
-
     static let probeAttempts = 4
-    static let maximumDeclinedTraps = 64
+    /// The shortest limit the watchdog's callback starts JavaScriptCore's timer with.
+    static let shortestRestart: UInt64 = 1_000_000
+    /// How many native calls past the limit a stop waits for one with the page's frame.
+    static let maximumDeferredStops = 16
 
     /// JavaScriptCore's termination skips `finally` blocks and drops queued microtasks, so a
     /// stop leaves the store runtime's and the plugin's counters where it landed (a write's

@@ -29,7 +29,7 @@ final class ScriptContext {
     /// the turn that names page code wins (a stopped action is followed, in the same turn, by
     /// stops of the plugin's microtasks). Cleared when an outermost entry begins.
     var stopLocation: ScriptLocation?
-    /// Where the page was when a native call found its turn over the limit (`checkTurnBudget`).
+    /// Where the page was when a native call found its turn over the limit (`turnIsOverBudget`).
     var forcedStopLocation: ScriptLocation?
     /// Calls into JavaScript under way on this thread; 0 between tasks.
     var entryDepth = 0
@@ -40,13 +40,16 @@ final class ScriptContext {
     let activity = EngineActivity()
     /// The time limit in nanoseconds, measured over a whole turn at native calls.
     let turnLimitNanos: UInt64?
-    /// Set when a native call found the turn over its limit and JavaScriptCore's limit was
-    /// lowered to 0 so the next trap check stops the running microtask; the configured
-    /// limit comes back when the turn ends (`ScriptContext+TimeLimit.swift`).
+    /// Set when a native call found the turn over its limit: that call and every later
+    /// outermost native call of the turn throw JavaScriptCore's termination instead of
+    /// running (`ScriptContext+TimeLimit.swift`). Cleared when the turn ends.
     var forcingStop = false
-    /// Traps of a forced stop let pass because no page frame was in sight (at most
-    /// `ScriptContext.maximumDeclinedTraps` a turn).
-    var declinedTraps = 0
+    /// Set when the watchdog's callback let the page go on and started JavaScriptCore's timer
+    /// with what was left of the turn's budget; the configured limit comes back when it ends.
+    var timeLimitRestarted = false
+    /// Native calls past the limit at which the stop was put off because no page frame was in
+    /// sight (at most `ScriptContext.maximumDeferredStops` a turn).
+    var deferredStops = 0
     /// The engine thread's CPU time when the running turn began.
     var turnStartCPU: UInt64 = 0
     /// Native calls under way (a native call can run JavaScript that calls native code).
@@ -55,11 +58,6 @@ final class ScriptContext {
     /// page's, so not counted against its limit (`ScriptContext+NativeTime.swift`).
     var nativeCPUInTurn: UInt64 = 0
     var nativeWallInTurn: UInt64 = 0
-    /// Native CPU time since JavaScriptCore's own limit was last started again.
-    var nativeCPUSinceRearm: UInt64 = 0
-    /// Set when JavaScriptCore's limit was started again with what is left of the turn's
-    /// budget; the configured limit comes back when the turn ends.
-    var timeLimitRearmed = false
     /// What the running turn was entered through (`script`, `call`, `timer`).
     var entryKind: ScriptStop.Kind = .script
     /// The stop of the running turn, once known; handed to `stopHandlers` when the turn ends.

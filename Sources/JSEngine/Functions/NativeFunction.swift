@@ -39,7 +39,11 @@ final class NativeFunction {
                 exception?.pointee = nil
                 return JSValueMakeUndefined(context)
             }
-            owner.checkTurnBudget()
+            // Past the turn's limit the call does not run: it ends the turn instead.
+            if owner.turnIsOverBudget() {
+                exception?.pointee = owner.turnTermination()
+                return nil
+            }
             let timed = box.timed
             let started = timed ? owner.beginNativeCall() : nil
             defer { if timed { owner.endNativeCall(started) } }

@@ -4,9 +4,9 @@ import CJSCore
 import JavaScriptCore
 #endif
 
-/// The two JavaScriptCore functions the engine needs that no public header declares.
+/// The JavaScriptCore functions the engine needs that no public header declares.
 ///
-/// On Linux `libjavascriptcoregtk-4.1` exports both and the CJSCore shim declares them.
+/// On Linux `libjavascriptcoregtk-4.1` exports them and the CJSCore shim declares them (or looks them up by name).
 /// On Apple platforms they are private API (`JSContextRefPrivate.h`), so the Apple build does
 /// not call them: `setUnhandledRejectionCallback` and `setExecutionTimeLimit` answer `false`
 /// there and the engine goes without, as `docs/engine.md` ("The Linux/Apple seam") describes:
@@ -48,6 +48,18 @@ enum PrivateJavaScriptCore {
         guard let text = JSContextCreateBacktrace(context, frames) else { return nil }
         defer { JSStringRelease(text) }
         return String(jsString: text)
+        #else
+        return nil
+        #endif
+    }
+
+    /// JavaScriptCore's own termination exception for `group`'s VM: thrown from a native
+    /// function, it stops the running turn as the watchdog does (nothing catches it, `finally`
+    /// blocks are skipped, the queued microtasks are dropped). `nil` where the platform does
+    /// not export it.
+    static func terminationException(_ group: JSContextGroupRef) -> JSValueRef? {
+        #if canImport(CJSCore)
+        return cjs_termination_exception(group)
         #else
         return nil
         #endif
