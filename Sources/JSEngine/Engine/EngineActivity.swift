@@ -116,8 +116,12 @@ public final class EngineActivity: Sendable {
     /// The engine thread's CPU clock when the outermost native call under way began; `nil`
     /// when none is (the time limit leaves that call's time out of the page's).
     var nativeCallStartCPU: UInt64? {
-        nativeCallWall.load(ordering: .relaxed) != 0 ? nativeCallCPU.load(ordering: .relaxed) : nil
+        inNativeCall ? nativeCallCPU.load(ordering: .relaxed) : nil
     }
+
+    /// Whether the engine thread is inside one of StateHub's native calls (the hub applying a
+    /// write, a console call): the page's code resumes when it returns.
+    var inNativeCall: Bool { nativeCallWall.load(ordering: .relaxed) != 0 }
 
     /// Called on the engine thread as an outermost native call begins and ends.
     func beginNativeCall(wall: UInt64, cpu: UInt64) {

@@ -32,6 +32,12 @@ final class UnresponsiveMonitor: Sendable {
             // CPU time, which a loaded machine does not stretch: in wall-clock time a page
             // that got a sixth of a core ran past three limits long before its stop landed.
             if activity.stopRequested(turn: started), page.cpu < limit * 3 { return }
+            // So is a turn inside one of our native calls (the hub applying a large batch): the
+            // turn check stops it at its next native call, or the watchdog at its next trap
+            // check, once this one returns. Seen under load: a `$patch` loop whose native work
+            // took the whole turn past `nativeAllowance` limits in the middle of a hub apply was
+            // reported unresponsive a few milliseconds before its stop.
+            if activity.inNativeCall, total < allowance * 3 { return }
             guard activity.markReported(turn: started) else { return }
             handler(snapshot)
         }
