@@ -18,7 +18,12 @@ for b in blocks:
     hit = None
     for kind, pat in pats:
         if kind in ('race',) and pat in body: hit = pat; break
-        if kind in ('signal', 'called_from_lib') and pat in body and ('signal' in title or kind == 'called_from_lib'): hit = pat; break
+        # called_from_lib covers what an interceptor did for the library, so the library must
+        # be the top frame of a stack, not anywhere in it (session 17: it used to claim the
+        # hub's own races on the engine thread, whose stacks pass through JavaScriptCore).
+        tops = re.findall(r'\n    #0 [^\n]*', body)
+        if kind == 'signal' and pat in body and 'signal' in title: hit = pat; break
+        if kind == 'called_from_lib' and any(pat in t for t in tops): hit = pat; break
     if hit: counts[hit[:60]] += 1
     else: unmatched.append(title + '\n' + '\n'.join(l for l in body.splitlines() if re.match(r'\s+#[0-3] ', l))[:1500])
 print(len(blocks), 'reports'); [print(' ', n, p) for p, n in counts.most_common()]
