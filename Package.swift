@@ -81,6 +81,7 @@ let package = Package(
             name: "StateHub",
             dependencies: [
                 "JSEngine", "Trace", "JSSources",
+                "StateHubJSON",  // re-exported: MutationOp and PathStep live there (docs/layout.md)
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
