@@ -17,7 +17,8 @@
   function request(method, path, body, options) {
     var headers = {};
     if (token !== null && !(options && options.anonymous)) headers.Authorization = 'Bearer ' + token;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (body !== undefined) headers['Content-Type'] = (options && options.contentType) || 'application/json';
+    if (options && options.ifMatch) headers['If-Match'] = options.ifMatch;
     return fetch(path, { method: method, headers: headers, body: body, cache: 'no-store', credentials: 'omit' })
       .then(function (response) {
         return response.text().then(function (text) {
@@ -336,6 +337,56 @@
   });
   var AUDIT_PAGE = 50;
 
+  /**
+   * The Traces screen: a trace file from this computer, read as its timeline by the server
+   * (POST /admin/console/trace-timeline, nothing stored) and shown by js/timeline/timeline.js, the
+   * script `statehub trace view` inlines. The steps stay out of the store: a trace may hold
+   * thousands of steps with whole states, and the timeline owns its own view of them.
+   */
+  var useTraces = defineStore('traces', {
+    state: function () { return { file: '', records: 0, cutLine: null, status: '', failed: false }; },
+    actions: {
+      open: function (file) {
+        var self = this;
+        var limit = Number(byId('trace-file').dataset.maxBytes);
+        showTimeline(null);
+        if (limit > 0 && file.size > limit) {
+          replace(self, { file: file.name, records: 0, cutLine: null, failed: true,
+            status: 'Not sent: ' + file.name + ' is ' + file.size + ' bytes; the server reads traces of at most ' + limit + ' bytes.' });
+          return Promise.resolve();
+        }
+        replace(self, { file: file.name, records: 0, cutLine: null, status: 'Reading ' + file.name + '…', failed: false });
+        return file.arrayBuffer().then(function (content) {
+          return request('POST', '/admin/console/trace-timeline', content, { contentType: 'application/x-ndjson' });
+        }).then(function (answer) {
+          if (answer.status !== 200) {
+            replace(self, { status: 'Cannot show ' + file.name + ': ' + failure(answer), failed: true });
+            return;
+          }
+          var result = answer.body;
+          var cut = result.cutLine === undefined ? null : result.cutLine;
+          var status = result.records === 0 && cut === null ? file.name + ' holds no trace records.'
+            : file.name + ': ' + result.records + ' record(s).';
+          if (cut !== null) {
+            status += ' Its last line (line ' + cut + ') is cut mid-record, as a killed recorder leaves it: the ' +
+              result.records + ' record(s) before it are shown.';
+          }
+          replace(self, { records: result.records, cutLine: cut, status: status, failed: false });
+          showTimeline(result.steps);
+        }, function (error) {
+          replace(self, { status: 'Cannot show ' + file.name + ': ' + error.message, failed: true });
+        });
+      }
+    }
+  });
+
+  /** Mounts the shared timeline for `steps`, or empties the view (`null`). */
+  function showTimeline(steps) {
+    var view = byId('trace-view');
+    if (steps === null || steps.length === 0) { view.textContent = ''; return; }
+    StateHubTimeline.mount(view, steps, { idPrefix: 'trace-', heading: 'h3' });
+  }
+
   // MARK: Rendering
 
   function setOptions(select, values, chosen) {
@@ -375,7 +426,8 @@
     byId('themes-screen').hidden = !session.signedIn || session.screen !== 'themes';
     byId('apps-screen').hidden = !session.signedIn || session.screen !== 'apps';
     byId('audit-screen').hidden = !session.signedIn || session.screen !== 'audit';
-    ['themes', 'apps', 'audit'].forEach(function (screen) {
+    byId('traces-screen').hidden = !session.signedIn || session.screen !== 'traces';
+    ['themes', 'apps', 'audit', 'traces'].forEach(function (screen) {
       var button = byId('nav-' + screen);
       if (session.screen === screen) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     });
@@ -627,6 +679,12 @@
     return parts.join(', ');
   }
 
+  function renderTraces(traces) {
+    var status = byId('trace-status');
+    status.textContent = traces.status;
+    status.className = traces.failed ? 'error' : '';
+  }
+
   function renderAudit(audit) {
     var status = byId('audit-status');
     status.textContent = audit.status;
@@ -715,7 +773,9 @@
   var themes = useThemes();
   var apps = useApps();
   var audit = useAudit();
+  var traces = useTraces();
   session.$subscribe(function () { renderSession(session); });
+  traces.$subscribe(function () { renderTraces(traces); });
   themes.$subscribe(function () { renderThemes(themes); });
   apps.$subscribe(function () { renderApps(apps); });
   audit.$subscribe(function () { renderAudit(audit); });
@@ -723,6 +783,7 @@
   renderThemes(themes);
   renderApps(apps);
   renderAudit(audit);
+  renderTraces(traces);
 
   /**
    * Every production change asks first, in the page (a native confirm() cannot be driven
@@ -800,10 +861,14 @@
       session.show(button.dataset.screen);
       if (button.dataset.screen === 'apps') apps.reload();
       else if (button.dataset.screen === 'audit') audit.load(false);
-      else themes.loadPublished();
+      else if (button.dataset.screen === 'themes') themes.loadPublished();
     });
   });
   byId('audit-reload').addEventListener('click', function () { audit.load(false); });
+  byId('trace-file').addEventListener('change', function (event) {
+    var file = event.target.files && event.target.files[0];
+    if (file) traces.open(file);
+  });
   byId('audit-older').addEventListener('click', function () { audit.load(true); });
   byId('theme-text').addEventListener('input', function (event) { themes.text = event.target.value; });
   byId('theme-file').addEventListener('change', function (event) {
