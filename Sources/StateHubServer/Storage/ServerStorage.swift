@@ -337,10 +337,36 @@ public final class ServerStorage: Sendable {
         }
     }
 
+    /// What installing the first admin token at start did.
+    enum TokenInstallation: Sendable, Equatable {
+        case installed
+        case alreadyInstalled
+        /// The token was deleted with `DELETE /admin/tokens/{id}` before: it stays revoked.
+        case revoked
+    }
+
+    /// Installs the token of `STATEHUB_ADMIN_TOKEN` / `--admin-token-file` (no request, no audit
+    /// row), unless it was revoked: a restart must not bring back a token an admin deleted.
+    func installToken(hash: String, label: String) async throws -> TokenInstallation {
+        try await backend.transaction { db in
+            if try await db.raw("SELECT sha256 FROM revoked_admin_tokens WHERE sha256 = \(bind: hash)").first() != nil { return .revoked }
+            if try await db.raw("SELECT id FROM admin_tokens WHERE sha256 = \(bind: hash)").first() != nil { return .alreadyInstalled }
+            try await db.raw("""
+                INSERT INTO admin_tokens (sha256, label, created_at) VALUES (\(bind: hash), \(bind: label), \(bind: Self.now))
+                """).run()
+            return .installed
+        }
+    }
+
     func deleteToken(id: Int, by author: AdminIdentity?) async throws -> Bool {
         try await backend.transaction { db in
-            guard let row = try await db.raw("SELECT label FROM admin_tokens WHERE id = \(bind: id)").first() else { return false }
+            guard let row = try await db.raw("SELECT label, sha256 FROM admin_tokens WHERE id = \(bind: id)").first() else { return false }
             try await db.raw("DELETE FROM admin_tokens WHERE id = \(bind: id)").run()
+            // Remembered, so the first token, installed again at every start, stays revoked.
+            try await db.raw("""
+                INSERT INTO revoked_admin_tokens (sha256, revoked_at) VALUES (\(bind: try row.decode(column: "sha256", as: String.self)), \(bind: Self.now))
+                ON CONFLICT (sha256) DO NOTHING
+                """).run()
             try await Self.audit(db, by: author, .tokenDelete, String(id),
                                  before: AuditState(label: try row.decode(column: "label", as: String.self)), after: nil)
             return true
