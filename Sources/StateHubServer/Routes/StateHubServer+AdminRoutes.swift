@@ -62,6 +62,7 @@ extension StateHubServer {
         group.post("tokens") { request, context in
             let body = try await Self.decode(TokenBody.self, request, context, limit: self.configuration.maxSmallBodyBytes)
             guard !body.label.isEmpty, body.label.utf8.count <= 128 else { throw ServerError.badRequest("label: 1–128 bytes") }
+            try AdminLabel.check(body.label, field: "label")
             let token = AdminToken.generate()
             let author = try Self.author()
             let id = try await self.write { try await self.storage.addToken(hash: AdminToken.hash(token), label: body.label, by: author) }
@@ -258,6 +259,9 @@ extension StateHubServer {
     private func setRelease(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
         let spec = try await Self.decode(ReleaseSpec.self, request, context, limit: configuration.maxSmallBodyBytes)
+        for (index, arm) in spec.arms.enumerated() {
+            if let label = arm.label { try AdminLabel.check(label, field: "arms[\(index)].label") }
+        }
         let problems = spec.shapeProblems()
         guard problems.isEmpty else {
             throw ServerError(.unprocessableContent, "invalid-release", problems.joined(separator: "; "))
