@@ -448,6 +448,40 @@ try:
     check(ask("qa-1") == {"version": "1.0.0", "reason": "user", "bucket": str(bucket("shop", "qa-1"))},
           "an explicit user gets their version, as the manifest route says")
 
+    # The editor keeps what the API holds, verbatim: an id with spaces around it or an "=" in it,
+    # custom arm labels (review, session 17). Saved unchanged from the editor, the release is the same.
+    verbatim = {"stable": "1.0.0", "arms": [{"version": "1.1.0", "percent": 30, "label": "control"},
+                                             {"version": "1.2.0", "percent": 30, "label": "treatment"}],
+                "users": {" alice": "1.1.0", "a=b": "1.2.0", "bob ": "1.0.0"}}
+    check(call("PUT", "/admin/apps/shop/release", verbatim)[0] == 200, "a release with such ids and labels is set through the API")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "(arm treatment)" in driver.find_element(By.ID, "release-now").text), "the console reads it")
+    check(driver.execute_script("return [document.getElementById('arm-a-label').value, document.getElementById('arm-b-label').value]")
+          == ["control", "treatment"], "the editor shows the arms' labels")
+    driver.find_element(By.ID, "release-save").click()
+    said = confirm()
+    check(wait_for(lambda: driver.find_element(By.ID, "app-status").text == "Release saved."), "saved from the editor unchanged (%s)" % said)
+    check(call("GET", "/admin/apps/shop")[2]["release"] == verbatim, "the server's release is the same, ids and labels verbatim (%s)"
+          % call("GET", "/admin/apps/shop")[2]["release"])
+
+    # A concurrent change: the confirmation re-reads the release and says it changed; a change made
+    # while the dialog is open is refused by the server (If-Match, 412), never overwritten.
+    concurrent = {"stable": "1.1.0", "arms": [], "users": {}}
+    check(call("PUT", "/admin/apps/shop/release", concurrent)[0] == 200, "someone else saves a release meanwhile")
+    driver.find_element(By.ID, "release-save").click()
+    said = confirm_dialog()
+    check(said is not None and "Now: stable 1.1.0." in said and "changed since this screen loaded it" in said,
+          "the confirmation states the current release and that it changed (%s)" % said)
+    check(call("PUT", "/admin/apps/shop/release", {"stable": "1.2.0"})[0] == 200, "and saves again while the dialog is open")
+    driver.find_element(By.ID, "confirm-yes").click()
+    check(wait_for(lambda: "412 release-changed" in driver.find_element(By.ID, "app-status").text),
+          "the save is refused and the console says the release changed (%s)" % driver.find_element(By.ID, "app-status").text)
+    check(call("GET", "/admin/apps/shop")[2]["release"] == {"stable": "1.2.0", "arms": [], "users": {}}, "the other save stands")
+    check(wait_for(lambda: driver.find_element(By.ID, "release-now").text == "Now: stable 1.2.0."), "the console reloads the release")
+    check(call("PUT", "/admin/apps/shop/release", verbatim)[0] == 200, "the verbatim release is set again")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "(arm treatment)" in driver.find_element(By.ID, "release-now").text), "and read")
+
     # Another app chosen: the status line spoke of shop's release, so it is cleared.
     check(call("PUT", "/admin/apps/zoo/versions/1.0.0", {"bundle": "globalThis.zoo = 1;"})[0] == 201, "a second app is uploaded")
     driver.find_element(By.ID, "nav-apps").click()

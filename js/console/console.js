@@ -229,7 +229,8 @@
 
   var useApps = defineStore('apps', {
     state: function () {
-      return { list: [], selected: '', detail: null, versions: [], releases: [], status: '', failed: false, answer: null };
+      // `tag`: the release's ETag as last read, sent back as If-Match by a save or rollback.
+      return { list: [], selected: '', detail: null, tag: null, versions: [], releases: [], status: '', failed: false, answer: null };
     },
     actions: {
       receive: function (list) {
@@ -255,23 +256,49 @@
           request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/releases')
         ]).then(function (answers) {
           if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return; }
-          replace(self, { detail: answers[0].body, versions: answers[1].status === 200 ? answers[1].body : [],
+          replace(self, { detail: answers[0].body, tag: answers[0].headers.get('ETag'), versions: answers[1].status === 200 ? answers[1].body : [],
             releases: answers[2].status === 200 ? answers[2].body : [] });
           fillReleaseForm(answers[0].body);
         });
       },
+      /**
+       * Reads the release (and its history) again without touching the editor, so a confirmation
+       * states what is current now, not what the screen loaded. Resolves to the tag read before
+       * (`{ before }`), or `null` when the read failed (the status line says why).
+       */
+      refresh: function () {
+        var self = this;
+        var before = this.tag;
+        var name = this.selected;
+        return Promise.all([
+          request('GET', '/admin/apps/' + encodeURIComponent(name)),
+          request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/releases')
+        ]).then(function (answers) {
+          if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return null; }
+          replace(self, { detail: answers[0].body, tag: answers[0].headers.get('ETag'),
+            releases: answers[1].status === 200 ? answers[1].body : self.releases });
+          return { before: before };
+        });
+      },
       /** Runs one admin write, reports it, and reads the app again. */
-      write: function (method, path, body, done) {
+      write: function (method, path, body, done, options) {
         var self = this;
         this.$patch({ status: 'Saving…', failed: false });
-        return request(method, path, body).then(function (answer) {
+        return request(method, path, body, options).then(function (answer) {
+          if (answer.status === 412) {
+            // Someone else saved since the confirmation read the release: nothing was written.
+            self.$patch({ status: 'Not saved: the release of ' + self.selected + ' changed since it was read (' + failure(answer) +
+              '). It is reloaded below; check it and save again.', failed: true });
+            return self.select(self.selected);  // the same app: the status line stays
+          }
           if (answer.status >= 300) { self.$patch({ status: failure(answer), failed: true }); return; }
           self.$patch({ status: done, failed: false });
           return self.select(self.selected);
         });
       },
-      saveRelease: function (spec) {
-        return this.write('PUT', '/admin/apps/' + encodeURIComponent(this.selected) + '/release', JSON.stringify(spec), 'Release saved.');
+      saveRelease: function (spec, tag) {
+        return this.write('PUT', '/admin/apps/' + encodeURIComponent(this.selected) + '/release', JSON.stringify(spec), 'Release saved.',
+          { ifMatch: tag });
       },
       pin: function (version) {
         return this.write('PUT', '/admin/apps/' + encodeURIComponent(this.selected) + '/pin', JSON.stringify({ version: version }),
@@ -280,8 +307,9 @@
       unpin: function () {
         return this.write('DELETE', '/admin/apps/' + encodeURIComponent(this.selected) + '/pin', undefined, 'The pin is lifted.');
       },
-      rollback: function () {
-        return this.write('POST', '/admin/apps/' + encodeURIComponent(this.selected) + '/rollback', undefined, 'Rolled back to the previous release.');
+      rollback: function (tag) {
+        return this.write('POST', '/admin/apps/' + encodeURIComponent(this.selected) + '/rollback', undefined, 'Rolled back to the previous release.',
+          { ifMatch: tag });
       },
       /** Uploads a version (bundle and optional stylesheet as text), then shows its app. */
       upload: function (app, version, bundle, stylesheet, minNativeVersion, assets) {
@@ -726,6 +754,10 @@
     byId('release-mode').value = arms.length === 2 ? 'ab' : arms.length === 1 ? 'rollout' : 'stable';
     if (arms[0]) byId('arm-a-percent').value = arms[0].percent;
     if (arms[1]) byId('arm-b-percent').value = arms[1].percent;
+    // Labels as the API holds them (a custom one stays); none: empty, and an A/B split names its arms A and B.
+    byId('arm-a-label').value = arms[0] && arms[0].label !== undefined ? arms[0].label : '';
+    byId('arm-b-label').value = arms[1] && arms[1].label !== undefined ? arms[1].label : '';
+    // Ids verbatim (spaces, "=" and all): a line is split at its last "=", which no version contains.
     byId('release-users').value = Object.keys(release.users || {}).map(function (user) { return user + '=' + release.users[user]; }).join('\n');
     showArms();
   }
@@ -743,20 +775,27 @@
   function releaseFromForm() {
     var spec = { stable: byId('release-stable').value, arms: [] };
     var mode = byId('release-mode').value;
-    if (mode !== 'stable') {
-      var a = { version: byId('arm-a-version').value, percent: Number(byId('arm-a-percent').value) };
-      if (mode === 'ab') a.label = 'A';
-      spec.arms.push(a);
+    // An arm's label is kept as typed (the API's own, when the editor was filled from it); an A/B
+    // arm without one is named A or B, a rollout's arm has none.
+    function arm(side, fallback) {
+      var entry = { version: byId('arm-' + side + '-version').value, percent: Number(byId('arm-' + side + '-percent').value) };
+      var label = byId('arm-' + side + '-label').value;
+      if (label !== '') entry.label = label;
+      else if (fallback) entry.label = fallback;
+      return entry;
     }
-    if (mode === 'ab') spec.arms.push({ version: byId('arm-b-version').value, percent: Number(byId('arm-b-percent').value), label: 'B' });
+    if (mode !== 'stable') spec.arms.push(arm('a', mode === 'ab' ? 'A' : null));
+    if (mode === 'ab') spec.arms.push(arm('b', 'B'));
     var users = {};
     var problem = null;
     byId('release-users').value.split('\n').forEach(function (line, index) {
       if (problem !== null || line.trim() === '') return;
-      var at = line.indexOf('=');
-      var user = at < 0 ? '' : line.slice(0, at).trim();
+      // The last "=": a user id may hold "=" (the API accepts it), a version never does. The id is
+      // kept verbatim, spaces included: it is what the manifest route is asked with.
+      var at = line.lastIndexOf('=');
+      var user = at < 0 ? '' : line.slice(0, at);
       var version = at < 0 ? '' : line.slice(at + 1).trim();
-      var where = 'Explicit users, line ' + (index + 1) + ' ("' + line.trim() + '")';
+      var where = 'Explicit users, line ' + (index + 1) + ' ("' + line + '")';
       if (at < 0) problem = where + ': no "=", write user=version.';
       else if (!user || !version) problem = where + ': ' + (user ? 'no version' : 'no user') + ' around the "=".';
       else if (Object.prototype.hasOwnProperty.call(users, user)) problem = where + ': ' + user + ' is already listed above.';
@@ -912,6 +951,11 @@
     if (!detail) return 'no release';
     return (detail.release ? describeRelease(detail.release) : 'no release') + (detail.pinnedVersion ? ', pinned to ' + detail.pinnedVersion : '');
   }
+  /** The line a confirmation adds when the release changed between loading the screen and asking. */
+  function changedSince(read) {
+    return read.before !== null && read.before !== apps.tag
+      ? ['The release changed since this screen loaded it (someone else saved): "Now" above is the current one.'] : [];
+  }
   submit('release-form', function () {
     var spec = releaseFromForm();
     if (spec.problem) {
@@ -919,9 +963,16 @@
       byId('release-users').focus();
       return;
     }
-    confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
-      .concat(apps.detail && apps.detail.pinnedVersion ? ['The pin stays: everybody keeps getting ' + apps.detail.pinnedVersion + ' until it is lifted.'] : []),
-    'Save release', function () { apps.saveRelease(spec); }, appCancelled);
+    // Re-read before asking: the dialog states the release current now, and the save sends its tag
+    // (If-Match), so a change made after this read is refused (412), never overwritten silently.
+    apps.refresh().then(function (read) {
+      if (read === null) return;
+      var tag = apps.tag;
+      confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
+        .concat(changedSince(read))
+        .concat(apps.detail && apps.detail.pinnedVersion ? ['The pin stays: everybody keeps getting ' + apps.detail.pinnedVersion + ' until it is lifted.'] : []),
+      'Save release', function () { apps.saveRelease(spec, tag); }, appCancelled);
+    });
   });
   submit('pin-form', function () {
     var version = byId('pin-version').value;
@@ -935,13 +986,17 @@
     'Lift the pin', function () { apps.unpin(); }, appCancelled);
   });
   byId('rollback').addEventListener('click', function () {
-    var current = apps.releases.filter(function (entry) { return entry.current; })[0];
-    var previous = current && current.previousID !== undefined
-      ? apps.releases.filter(function (entry) { return entry.id === current.previousID; })[0] : undefined;
-    var after = !current || current.previousID === undefined ? 'there is no earlier release: the server will refuse this.'
-      : previous ? describeRelease(previous.release) + ' (the release before the current one).' : 'the release before the current one.';
-    confirmChange('Roll back the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + after],
-      'Roll back', function () { apps.rollback(); }, appCancelled);
+    apps.refresh().then(function (read) {
+      if (read === null) return;
+      var tag = apps.tag;
+      var current = apps.releases.filter(function (entry) { return entry.current; })[0];
+      var previous = current && current.previousID !== undefined
+        ? apps.releases.filter(function (entry) { return entry.id === current.previousID; })[0] : undefined;
+      var after = !current || current.previousID === undefined ? 'there is no earlier release: the server will refuse this.'
+        : previous ? describeRelease(previous.release) + ' (the release before the current one).' : 'the release before the current one.';
+      confirmChange('Roll back the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + after].concat(changedSince(read)),
+        'Roll back', function () { apps.rollback(tag); }, appCancelled);
+    });
   });
   submit('upload-form', function () {
     function read(id) {

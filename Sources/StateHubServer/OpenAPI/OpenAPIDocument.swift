@@ -241,6 +241,8 @@ paths:
       responses:
         '200':
           description: The app's versions, release and pin.
+          headers:
+            ETag: {description: 'the release''s tag, for If-Match', schema: {type: string}}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/AppState'}
@@ -273,6 +275,7 @@ paths:
       security: [{bearer: []}]
       parameters:
         - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/IfMatchRelease'
       requestBody:
         required: true
         content:
@@ -281,12 +284,15 @@ paths:
       responses:
         '200':
           description: The release now current.
+          headers:
+            ETag: {description: 'the new release''s tag', schema: {type: string}}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Release'}
         '400': {$ref: '#/components/responses/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+        '412': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
         '422': {$ref: '#/components/responses/Error'}
   /admin/apps/{app}/pin:
@@ -327,9 +333,12 @@ paths:
       security: [{bearer: []}]
       parameters:
         - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/IfMatchRelease'
       responses:
         '200':
           description: The release now current.
+          headers:
+            ETag: {description: 'the new release''s tag', schema: {type: string}}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Release'}
@@ -337,6 +346,7 @@ paths:
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
         '409': {$ref: '#/components/responses/Error'}
+        '412': {$ref: '#/components/responses/Error'}
   /admin/themes/{version}:
     put:
       operationId: uploadTheme
@@ -691,6 +701,14 @@ components:
       in: header
       required: false
       schema: {type: string}
+    IfMatchRelease:
+      name: If-Match
+      in: header
+      required: false
+      description: >-
+        The release's tag from GET /admin/apps/{app} (`"release-<id>"`, `"release-none"`) or `*`; when the current
+        release is another one the write is refused with 412 release-changed (docs/server.md, "Saving over a concurrent change").
+      schema: {type: string}
   responses:
     Error:
       description: What was wrong.
@@ -958,8 +976,6 @@ components:
       type: object
       properties:
         release: {$ref: '#/components/schemas/Release'}
-        userCount: {type: integer, minimum: 0, description: the explicit users the release names}
-        usersChanged: {type: integer, minimum: 0, description: the explicit users the change touched; release.users lists at most 20 of them}
         pinnedVersion: {type: string}
         published: {type: boolean}
         current: {type: string}
