@@ -513,6 +513,16 @@ try:
     shown = driver.execute_script("return Array.from(document.querySelectorAll('#audit-table tbody tr')).map(r => [Number(r.dataset.id), r.dataset.action])")
     check(shown == [[row["id"], row["action"]] for row in server_rows], "the tab lists exactly the server's rows, newest first")
     check(not driver.find_element(By.ID, "audit-older").is_enabled(), "the oldest page disables Older")
+    # A release row says what changed for whom, not counts: each arm, each explicit user by id.
+    release_changes = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#audit-table tbody tr[data-action=\"release.set\"] td.audit-change'))"
+        ".map(td => Array.from(td.children).map(d => d.textContent))")
+    expected_change = ['arm 1: 50% 1.1.0 (label "A") → 30% 1.1.0 (label "control")',
+                       'arm 2: 50% 1.2.0 (label "B") → 30% 1.2.0 (label "treatment")',
+                       'user " alice": none → 1.1.0', 'user "a=b": none → 1.2.0', 'user "bob ": none → 1.0.0',
+                       'user "qa-1": 1.0.0 → none (removed)']
+    check(expected_change in release_changes, "a release row lists what changed: arms and each explicit user (%s)" % release_changes[-8:])
+    check(["no change (saved again as it was)"] in release_changes, "a release saved again unchanged says so")
     actions = [row[2] for row in table("audit-table")]
     check(all(action in actions for action in ["version.upload", "theme.upload", "theme.publish", "theme.unpublish", "release.set",
                                                "release.rollback", "pin.set", "pin.lift"]),

@@ -435,16 +435,22 @@
    */
   function cell(row, text) {
     var td = document.createElement('td');
+    words(td, text);
+    row.appendChild(td);
+    return td;
+  }
+
+  /** Appends `text` to `element` as cell() fills a cell: one unbreakable span per run of non-space characters. */
+  function words(element, text) {
     String(text).split(/(\s+)/).forEach(function (part) {
       if (part === '') return;
-      if (/^\s+$/.test(part)) { td.appendChild(document.createTextNode(part)); return; }
+      if (/^\s+$/.test(part)) { element.appendChild(document.createTextNode(part)); return; }
       var word = document.createElement('span');
       word.className = 'word';
       word.textContent = part;
-      td.appendChild(word);
+      element.appendChild(word);
     });
-    row.appendChild(td);
-    return td;
+    return element;
   }
 
   var shownSignedIn = false;
@@ -694,7 +700,7 @@
   function describeState(state, action) {
     if (!state) return '—';
     var parts = [];
-    if (/^release\./.test(action)) parts.push(state.release ? describeRelease(state.release) : 'no release');
+    if (/^release\./.test(action)) parts.push(state.release ? describeRelease(state.release, state.userCount) : 'no release');
     if (/^pin\./.test(action)) parts.push(state.pinnedVersion ? 'pinned to ' + state.pinnedVersion : 'not pinned');
     if (state.published !== undefined) parts.push(state.published ? 'published' : 'not published');
     if (/^theme\.(un)?publish$/.test(action)) parts.push('shells get ' + (state.current || 'no theme'));
@@ -730,13 +736,51 @@
       cell(row, entry.target);
       cell(row, describeState(entry.before, entry.action));
       cell(row, describeState(entry.after, entry.action));
+      var change = cell(row, '');
+      change.className = 'audit-change';
+      changes(entry).forEach(function (line) { change.appendChild(words(document.createElement('div'), line)); });
       body.appendChild(row);
     });
   }
 
-  /** `stable 1.0.0, 50% 1.1.0 (arm A), 2 explicit user(s)`. */
-  function describeRelease(release) {
-    var users = Object.keys(release.users || {}).length;
+  /**
+   * What a release row changed, one line each: the stable version, each arm, each explicit user
+   * (`user " alice": none → 1.1.0`; ids quoted, so spaces show). The server keeps only the users a
+   * change touched (at most 20, `usersChanged` counting them all); rows written before hold both
+   * releases whole, and the same comparison finds the users that differ there.
+   */
+  function changes(entry) {
+    if (!/^release\./.test(entry.action)) return [];
+    var before = entry.before && entry.before.release, after = entry.after && entry.after.release;
+    if (!after) return [];
+    var lines = [];
+    if (!before) lines.push('first release');
+    else if (before.stable !== after.stable) lines.push('stable ' + before.stable + ' → ' + after.stable);
+    function arm(a) { return a ? a.percent + '% ' + a.version + (a.label !== undefined ? ' (label ' + JSON.stringify(a.label) + ')' : '') : 'none'; }
+    var oldArms = (before && before.arms) || [], newArms = after.arms || [];
+    for (var i = 0; i < Math.max(oldArms.length, newArms.length); i++) {
+      var was = arm(oldArms[i]), now = arm(newArms[i]);
+      if (was !== now) lines.push('arm ' + (i + 1) + ': ' + was + ' → ' + now);
+    }
+    var oldUsers = (before && before.users) || {}, newUsers = after.users || {};
+    var ids = Object.keys(oldUsers).concat(Object.keys(newUsers).filter(function (id) { return !Object.prototype.hasOwnProperty.call(oldUsers, id); }));
+    var listed = 0;
+    ids.sort().forEach(function (id) {
+      var was = Object.prototype.hasOwnProperty.call(oldUsers, id) ? oldUsers[id] : null;
+      var now = Object.prototype.hasOwnProperty.call(newUsers, id) ? newUsers[id] : null;
+      if (was === now) return;
+      listed += 1;
+      lines.push('user ' + JSON.stringify(id) + ': ' + (was || 'none') + ' → ' + (now || 'none (removed)'));
+    });
+    var total = entry.after.usersChanged;
+    if (total !== undefined && total > listed) lines.push('and ' + (total - listed) + ' more explicit user(s) changed');
+    if (lines.length === 0) lines.push('no change (saved again as it was)');
+    return lines;
+  }
+
+  /** `stable 1.0.0, 50% 1.1.0 (arm A), 2 explicit user(s)`; `userCount` when the release is an audit row's. */
+  function describeRelease(release, userCount) {
+    var users = userCount !== undefined ? userCount : Object.keys(release.users || {}).length;
     return 'stable ' + release.stable + (release.arms || []).map(function (arm) {
       return ', ' + arm.percent + '% ' + arm.version + (arm.label ? ' (arm ' + arm.label + ')' : '');
     }).join('') + (users ? ', ' + users + ' explicit user(s)' : '');

@@ -976,6 +976,8 @@ components:
       type: object
       properties:
         release: {$ref: '#/components/schemas/Release'}
+        userCount: {type: integer, minimum: 0, description: the explicit users the release names}
+        usersChanged: {type: integer, minimum: 0, description: the explicit users the change touched; release.users lists at most 20 of them}
         pinnedVersion: {type: string}
         published: {type: boolean}
         current: {type: string}

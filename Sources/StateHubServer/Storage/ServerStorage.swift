@@ -216,7 +216,8 @@ public final class ServerStorage: Sendable {
             guard ReleaseTag.satisfies(ifMatch, currentID: previous) else { return .stale(currentID: previous) }
             let before = try await Self.releaseSpec(db, id: previous)
             let id = try await Self.insertRelease(db, app: app, json: json, previous: previous)
-            try await Self.audit(db, by: author, .releaseSet, app, before: AuditState(release: before), after: AuditState(release: spec))
+            let sides = AuditState.releaseChange(from: before, to: spec)
+            try await Self.audit(db, by: author, .releaseSet, app, before: sides.before, after: sides.after)
             try await Self.bumpGeneration(db)
             return .written(id: id, spec: spec)
         }
@@ -253,7 +254,8 @@ public final class ServerStorage: Sendable {
             let restored = try JSONDecoder().decode(ReleaseSpec.self, from: Data(json.utf8))
             let before = try await Self.releaseSpec(db, id: currentID)
             let id = try await Self.insertRelease(db, app: app, json: json, previous: try previous.decode(column: "previous_id", as: Int?.self))
-            try await Self.audit(db, by: author, .releaseRollback, app, before: AuditState(release: before), after: AuditState(release: restored))
+            let sides = AuditState.releaseChange(from: before, to: restored)
+            try await Self.audit(db, by: author, .releaseRollback, app, before: sides.before, after: sides.after)
             try await Self.bumpGeneration(db)
             return .written(id: id, spec: restored)
         }
