@@ -551,9 +551,12 @@ paths:
       security: [{bearer: []}]
       requestBody:
         required: false
+        description: NDJSON, one trace record (a JSON object) a line; the server reads the bytes whatever the Content-Type says.
         content:
           application/x-ndjson:
-            schema: {type: string, description: one trace record (a JSON object) a line}
+            schema: {type: string}
+          text/plain:
+            schema: {type: string}
       responses:
         '200':
           description: The timeline's steps, one per record, in the shape `statehub trace show --json` prints them.
