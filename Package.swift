@@ -81,6 +81,7 @@ let package = Package(
             name: "StateHub",
             dependencies: [
                 "JSEngine", "Trace", "JSSources",
+                "StateHubJSON",  // re-exported: MutationOp and PathStep live there (docs/layout.md)
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -120,6 +121,7 @@ let package = Package(
             name: "StateHubServer",
             dependencies: [
                 "StyleTokens", "JSSources", "MicroAppAssets",
+                "Trace", "StateHubJSON",  // the console's trace timeline (TimelineModel); neither starts an engine
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,6 +149,7 @@ let package = Package(
             name: "StateHubServerTests",
             dependencies: [
                 "StateHubServer", "StyleTokens", "MicroAppAssets", "StateHubTestSupport",
+                "Trace",  // the console's trace timeline is fed traces written by Trace's own writer
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -15,7 +15,7 @@ named by STATEHUB_SCREENSHOTS when it is set. Fails, never skips, when a tool is
 
 Usage: scripts/test-console.py PATH/TO/statehub
 """
-import hashlib, json, os, re, secrets, shutil, sys, tempfile, time, urllib.error, urllib.request
+import hashlib, json, os, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -448,6 +448,40 @@ try:
     check(ask("qa-1") == {"version": "1.0.0", "reason": "user", "bucket": str(bucket("shop", "qa-1"))},
           "an explicit user gets their version, as the manifest route says")
 
+    # The editor keeps what the API holds, verbatim: an id with spaces around it or an "=" in it,
+    # custom arm labels (review, session 17). Saved unchanged from the editor, the release is the same.
+    verbatim = {"stable": "1.0.0", "arms": [{"version": "1.1.0", "percent": 30, "label": "control"},
+                                             {"version": "1.2.0", "percent": 30, "label": "treatment"}],
+                "users": {" alice": "1.1.0", "a=b": "1.2.0", "bob ": "1.0.0"}}
+    check(call("PUT", "/admin/apps/shop/release", verbatim)[0] == 200, "a release with such ids and labels is set through the API")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "(arm treatment)" in driver.find_element(By.ID, "release-now").text), "the console reads it")
+    check(driver.execute_script("return [document.getElementById('arm-a-label').value, document.getElementById('arm-b-label').value]")
+          == ["control", "treatment"], "the editor shows the arms' labels")
+    driver.find_element(By.ID, "release-save").click()
+    said = confirm()
+    check(wait_for(lambda: driver.find_element(By.ID, "app-status").text == "Release saved."), "saved from the editor unchanged (%s)" % said)
+    check(call("GET", "/admin/apps/shop")[2]["release"] == verbatim, "the server's release is the same, ids and labels verbatim (%s)"
+          % call("GET", "/admin/apps/shop")[2]["release"])
+
+    # A concurrent change: the confirmation re-reads the release and says it changed; a change made
+    # while the dialog is open is refused by the server (If-Match, 412), never overwritten.
+    concurrent = {"stable": "1.1.0", "arms": [], "users": {}}
+    check(call("PUT", "/admin/apps/shop/release", concurrent)[0] == 200, "someone else saves a release meanwhile")
+    driver.find_element(By.ID, "release-save").click()
+    said = confirm_dialog()
+    check(said is not None and "Now: stable 1.1.0." in said and "changed since this screen loaded it" in said,
+          "the confirmation states the current release and that it changed (%s)" % said)
+    check(call("PUT", "/admin/apps/shop/release", {"stable": "1.2.0"})[0] == 200, "and saves again while the dialog is open")
+    driver.find_element(By.ID, "confirm-yes").click()
+    check(wait_for(lambda: "412 release-changed" in driver.find_element(By.ID, "app-status").text),
+          "the save is refused and the console says the release changed (%s)" % driver.find_element(By.ID, "app-status").text)
+    check(call("GET", "/admin/apps/shop")[2]["release"] == {"stable": "1.2.0", "arms": [], "users": {}}, "the other save stands")
+    check(wait_for(lambda: driver.find_element(By.ID, "release-now").text == "Now: stable 1.2.0."), "the console reloads the release")
+    check(call("PUT", "/admin/apps/shop/release", verbatim)[0] == 200, "the verbatim release is set again")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "(arm treatment)" in driver.find_element(By.ID, "release-now").text), "and read")
+
     # Another app chosen: the status line spoke of shop's release, so it is cleared.
     check(call("PUT", "/admin/apps/zoo/versions/1.0.0", {"bundle": "globalThis.zoo = 1;"})[0] == 201, "a second app is uploaded")
     driver.find_element(By.ID, "nav-apps").click()
@@ -479,6 +513,16 @@ try:
     shown = driver.execute_script("return Array.from(document.querySelectorAll('#audit-table tbody tr')).map(r => [Number(r.dataset.id), r.dataset.action])")
     check(shown == [[row["id"], row["action"]] for row in server_rows], "the tab lists exactly the server's rows, newest first")
     check(not driver.find_element(By.ID, "audit-older").is_enabled(), "the oldest page disables Older")
+    # A release row says what changed for whom, not counts: each arm, each explicit user by id.
+    release_changes = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#audit-table tbody tr[data-action=\"release.set\"] td.audit-change'))"
+        ".map(td => Array.from(td.children).map(d => d.textContent))")
+    expected_change = ['arm 1: 50% 1.1.0 (label "A") → 30% 1.1.0 (label "control")',
+                       'arm 2: 50% 1.2.0 (label "B") → 30% 1.2.0 (label "treatment")',
+                       'user " alice": none → 1.1.0', 'user "a=b": none → 1.2.0', 'user "bob ": none → 1.0.0',
+                       'user "qa-1": 1.0.0 → none (removed)']
+    check(expected_change in release_changes, "a release row lists what changed: arms and each explicit user (%s)" % release_changes[-8:])
+    check(["no change (saved again as it was)"] in release_changes, "a release saved again unchanged says so")
     actions = [row[2] for row in table("audit-table")]
     check(all(action in actions for action in ["version.upload", "theme.upload", "theme.publish", "theme.unpublish", "release.set",
                                                "release.rollback", "pin.set", "pin.lift"]),
@@ -486,8 +530,101 @@ try:
     publish_row = next(row for row in table("audit-table") if row[2] == "theme.unpublish" and row[3] == "1.2.0")
     check(publish_row[4] == "published, shells get 1.2.0" and publish_row[5] == "not published, shells get 1.1.0",
           "the theme rollback's row says what shells got before and after (%s)" % publish_row)
-    driver.execute_script("document.getElementById('audit-table').scrollIntoView()")
-    shot("audit", "audit-title")
+    # The screenshot shows release rows with what changed (the pin rows above them are many).
+    driver.execute_script("var rows = document.querySelectorAll('#audit-table tr[data-action^=\"release.\"]'); "
+                          "rows[Math.min(2, rows.length - 1)].scrollIntoView()")
+    shot("audit")
+
+    # Traces: a trace `statehub run --trace` wrote, opened from a file in the page, read by the server
+    # (POST /admin/console/trace-timeline) and shown by the timeline script `statehub trace view` uses.
+    trace = os.path.join(work, "demo.ndjson")
+    run = subprocess.run([statehub, "run", "js/examples/user.js", "js/examples/cart.js", "js/examples/micro-app.js",
+                          "--dispatch", "user.login", '["ada"]',
+                          "--dispatch", "cart.add", '[{"id":"p1","name":"Pen","price":1.5,"qty":2}]',
+                          "--trace", trace], cwd=ROOT, capture_output=True, text=True)
+    check(run.returncode == 0, "statehub run records a trace (%s)" % run.stderr.strip()[:300])
+    cli_steps = json.loads(subprocess.run([statehub, "trace", "show", "--json", trace], capture_output=True, text=True).stdout)["steps"]
+    trace_bytes = open(trace, "rb").read()
+    status, _, served = call("POST", "/admin/console/trace-timeline", raw=trace_bytes)
+    check(status == 200 and served["steps"] == cli_steps and served["records"] == len(cli_steps),
+          "the server reads the trace as `trace show --json` does, step for step (%d steps)" % len(cli_steps))
+
+    def open_trace(path):
+        driver.execute_script("document.getElementById('trace-status').textContent = ''")
+        driver.find_element(By.ID, "trace-file").send_keys(path)
+        wait_for(lambda: driver.find_element(By.ID, "trace-status").text not in ("", "Reading %s…" % os.path.basename(path)))
+        return driver.find_element(By.ID, "trace-status").text
+
+    def trace_rows():
+        return len(driver.find_elements(By.CSS_SELECTOR, "#trace-view .row"))
+
+    driver.find_element(By.ID, "nav-traces").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "traces-screen").is_displayed()), "the Traces tab shows")
+    # A file past the server's cap is refused in the page, naming both sizes; nothing is sent.
+    large = os.path.join(work, "large.ndjson")
+    limit = int(driver.find_element(By.ID, "trace-file").get_attribute("data-max-bytes"))
+    with open(large, "wb") as f:
+        f.write(b" " * (limit + 1))
+    said = open_trace(large)
+    check(said == "Not sent: large.ndjson is %d bytes; the server reads traces of at most %d bytes." % (limit + 1, limit) and limit == 8 << 20,
+          "a trace past the cap is refused in the page, naming both sizes (%s)" % said)
+    # A line that is no record: the server's 422 names the line; nothing of a timeline shows.
+    malformed = os.path.join(work, "malformed.ndjson")
+    lines = trace_bytes.split(b"\n")
+    with open(malformed, "wb") as f:
+        f.write(lines[0] + b"\n" + lines[1] + b"\n{\"step\": oops\n" + lines[2] + b"\n")
+    said = open_trace(malformed)
+    check("Cannot show malformed.ndjson" in said and "422 invalid-trace: line 3 of the trace is not valid JSON" in said,
+          "a malformed trace names its line (%s)" % said)
+    check("error" in driver.find_element(By.ID, "trace-status").get_attribute("class") and trace_rows() == 0,
+          "the message is an error, and no timeline shows")
+    # Markup in store names and values is text: no element is made of it, no script runs.
+    hostile = os.path.join(work, "hostile.ndjson")
+    store = '<img src=x onerror="window.pwned=1">'
+    state = {"name": "</script><script>window.pwned=2</script>", "<b>key</b>": "<svg onload=window.pwned=3>"}
+    records = [
+        {"channel": "nativeBridge", "direction": "web_to_native", "engine": "<i>page</i>", "store": store, "type": "sync_state",
+         "message": json.dumps({"type": "sync_state", "payload": {"reason": "created", "state": state}}), "size": 10, "step": 0, "time": 0},
+        {"channel": "nativeBridge", "direction": "web_to_native", "engine": "<i>page</i>", "store": store, "type": "apply_mutation",
+         "message": json.dumps({"type": "apply_mutation", "action": "<script>window.pwned=4</script>", "payload": {"mutations": [
+             {"ops": [{"op": "set", "path": ["name"], "value": "<iframe src=javascript:window.pwned=5>"}]}]}}),
+         "note": "<u>note</u>", "size": 10, "step": 1, "time": 1000},
+    ]
+    with open(hostile, "w", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+    said = open_trace(hostile)
+    check(said == "hostile.ndjson: 2 record(s).", "a trace with markup in it is read (%s)" % said)
+    check(wait_for(lambda: trace_rows() == 2), "its two records show")
+    made = driver.execute_script("return document.querySelectorAll('#trace-view img, #trace-view script, #trace-view svg, "
+                                 "#trace-view iframe, #trace-view b, #trace-view i, #trace-view u').length")
+    text = driver.find_element(By.ID, "trace-view").text
+    check(made == 0 and driver.execute_script("return window.pwned === undefined"), "markup from the trace makes no element and runs nothing")
+    check(store in text and "<iframe src=javascript:window.pwned=5>" in text and "<u>note</u>" in text,
+          "it shows as text: the store name, the value, the note")
+    # A trace whose last line was cut (a killed recorder): the records before it show, the line is named.
+    cut = os.path.join(work, "cut.ndjson")
+    with open(cut, "wb") as f:
+        f.write(trace_bytes[:-40])
+    said = open_trace(cut)
+    check(("Its last line (line %d) is cut" % len(cli_steps)) in said and wait_for(lambda: trace_rows() == len(cli_steps) - 1),
+          "a cut last line is named, and the records before it show (%s)" % said)
+    # The real trace: grouped under its actions, old → new, and the state at the step the slider selects.
+    said = open_trace(trace)
+    check(said == "demo.ndjson: %d record(s)." % len(cli_steps), "the demo's trace is read (%s)" % said)
+    check(wait_for(lambda: trace_rows() == len(cli_steps)), "every record is a row (%d)" % trace_rows())
+    titles = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#trace-view .group-title")]
+    check(any(t.startswith("user.login") for t in titles) and any(t.startswith("cart.add") for t in titles),
+          "rows are grouped under user.login and cart.add (%s)" % titles)
+    check("false → true" in driver.find_element(By.ID, "trace-timeline").text, "old → new values show (loggedIn false → true)")
+    pen = next(i for i, step in enumerate(cli_steps) if step.get("action") == "cart.add" and step["type"] == "apply_mutation")
+    driver.execute_script("var s = document.getElementById('trace-slider'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));", pen)
+    state = json.loads(driver.find_element(By.ID, "trace-state").text)
+    items = state.get("cart", {}).get("items", [])
+    check(state.get("user", {}).get("loggedIn") is True and len(items) == 1 and items[0].get("qty") == 2,
+          "at step %d the user is logged in and the cart holds the pen, qty 2 (%s)" % (pen, items))
+    check(driver.find_element(By.CSS_SELECTOR, "#trace-view .row.selected").get_attribute("data-step") == str(pen), "the selected row follows the slider")
+    driver.execute_script("document.getElementById('traces-title').scrollIntoView()")
+    shot("traces")
 
     # A phone-sized window: one column, nothing wider than the screen, no word broken inside a table cell.
     driver.set_window_size(390, 844)
@@ -510,11 +647,13 @@ try:
           });
         });
         return broken;"""
-    for screen in ["apps", "themes", "audit"]:
+    for screen in ["apps", "themes", "audit", "traces"]:
         driver.find_element(By.ID, "nav-" + screen).click()
         time.sleep(0.5)
         overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         check(overflow <= 0, "the %s screen fits a phone-sized window (overflow %dpx)" % (screen, overflow))
+        if screen == "traces":
+            continue  # the timeline is no table
         tables = driver.execute_script("return Array.from(document.querySelectorAll('table')).filter(t => t.offsetParent && t.tBodies[0].rows.length).length")
         broken = driver.execute_script(broken_words)
         check(tables > 0 and broken == [], "no word is broken inside a table cell on the %s screen (%d tables; %s)" % (screen, tables, broken[:5]))
@@ -538,8 +677,9 @@ try:
     check(not driver.find_element(By.ID, "apps-screen").is_displayed(), "nothing of the console shows then")
     errors = [entry["message"] for entry in driver.get_log("browser")
               if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"] and " 401 " not in entry["message"]
-              and " 409 " not in entry["message"]]  # the refused token, rollback and upload
-    check(not errors, "no errors in the browser console but the refused token and rollback %s" % errors[:3])
+              and " 409 " not in entry["message"] and " 412 " not in entry["message"]
+              and " 422 " not in entry["message"]]  # the refused token, rollback, upload, stale release save, malformed trace
+    check(not errors, "no errors in the browser console but the refused token, rollback, stale save and malformed trace %s" % errors[:3])
 finally:
     if driver is not None:
         driver.quit()

@@ -12,6 +12,9 @@ public struct ServerConfiguration: Sendable {
     public var maxThemeBytes: Int
     /// Largest other admin body, bytes.
     public var maxSmallBodyBytes: Int
+    /// Largest trace file the console's Traces screen may send (`POST /admin/console/trace-timeline`),
+    /// bytes: the server reads it whole and answers its timeline, on the request's event loop.
+    public var maxTraceBytes: Int
     /// The one origin allowed to call `/admin/…` from a browser (CORS); `nil`: none.
     public var adminOrigin: String?
     /// Memory for blob bytes (bundles, stylesheets, themes), bytes.
@@ -29,13 +32,15 @@ public struct ServerConfiguration: Sendable {
     public init(maxUploadBytes: Int = 32 << 20, maxThemeBytes: Int = 1 << 20, maxSmallBodyBytes: Int = 64 << 10,
                 adminOrigin: String? = nil, cacheBytes: Int = 256 << 20,
                 idleTimeout: Duration = .seconds(20), maxConnections: Int? = nil,
-                maxAssetBytes: Int = 4 << 20, maxAssetsTotalBytes: Int = 16 << 20, maxAssetCount: Int = 256) {
+                maxAssetBytes: Int = 4 << 20, maxAssetsTotalBytes: Int = 16 << 20, maxAssetCount: Int = 256,
+                maxTraceBytes: Int = 8 << 20) {
         self.maxUploadBytes = maxUploadBytes
         self.maxAssetBytes = maxAssetBytes
         self.maxAssetsTotalBytes = maxAssetsTotalBytes
         self.maxAssetCount = maxAssetCount
         self.maxThemeBytes = maxThemeBytes
         self.maxSmallBodyBytes = maxSmallBodyBytes
+        self.maxTraceBytes = maxTraceBytes
         self.adminOrigin = adminOrigin
         self.cacheBytes = cacheBytes
         self.idleTimeout = idleTimeout

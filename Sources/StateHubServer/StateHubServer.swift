@@ -33,9 +33,20 @@ public final class StateHubServer: Sendable {
         sync = SyncService(storage: storage, configuration: configuration.sync, logger: logger)
     }
 
-    /// Stores the hash of `token` as an admin token unless it is there. Never logs the token.
-    public func installAdminToken(_ token: String, label: String = "initial") async throws {
-        try await storage.addToken(hash: AdminToken.hash(token), label: label, by: nil)
+    /// Stores the hash of `token` as an admin token unless it is there, or was revoked: a token
+    /// deleted with `DELETE /admin/tokens/{id}` is never installed again (the first token is
+    /// installed at every start, so it would otherwise come back). Never logs the token.
+    ///
+    /// - Returns: `false` when the token was revoked and is not installed (a warning is logged).
+    @discardableResult
+    public func installAdminToken(_ token: String, label: String = "initial") async throws -> Bool {
+        switch try await storage.installToken(hash: AdminToken.hash(token), label: label) {
+        case .installed, .alreadyInstalled:
+            return true
+        case .revoked:
+            logger.warning("the admin token given at start (STATEHUB_ADMIN_TOKEN or --admin-token-file) was revoked with DELETE /admin/tokens/{id}; it stays revoked and is not installed again: give a new one, or sign in with another token")
+            return false
+        }
     }
 
     /// A router with the server's routes and middleware (metrics, request logging, admin CORS);

@@ -98,7 +98,9 @@ import Testing
             #expect(runtime.status == .ok)
             #expect(Data(SHA256.hash(data: Data(runtime.body.readableBytesView))).base64EncodedString() == String(source.2))
 
-            for (file, type) in [("console.js", "text/javascript; charset=utf-8"), ("console.css", "text/css; charset=utf-8")] {
+            // The trace timeline's script and style are files too (the policy runs no inline script).
+            for (file, type) in [("console.js", "text/javascript; charset=utf-8"), ("console.css", "text/css; charset=utf-8"),
+                                 ("timeline.js", "text/javascript; charset=utf-8"), ("timeline.css", "text/css; charset=utf-8")] {
                 let answer = try await client.get("/console/\(file)")
                 #expect(answer.status == .ok, "\(file)")
                 #expect(answer.headers[.contentType] == type)
@@ -126,6 +128,7 @@ import Testing
             let routes: [(HTTPRequest.Method, String)] = [
                 (.get, "/admin/console/apps"), (.get, "/admin/console/themes"),
                 (.get, "/admin/console/apps/cart/versions"), (.post, "/admin/console/theme-check"),
+                (.post, "/admin/console/trace-timeline"),
             ]
             for (method, uri) in routes {
                 let missing = try await client.execute(uri: uri, method: method, body: ByteBuffer(string: "{}"))
@@ -143,7 +146,7 @@ import Testing
             let document = String(buffer: try await client.get("/openapi.yaml").body)
             for (path, method) in [("/admin/console/theme-check", "post"), ("/admin/console/themes", "get"), ("/admin/console/apps", "get"),
                                    ("/admin/console/apps/{app}/versions", "get"), ("/admin/console/apps/{app}/releases", "get"),
-                                   ("/admin/console/audit", "get")] {
+                                   ("/admin/console/audit", "get"), ("/admin/console/trace-timeline", "post")] {
                 #expect(document.contains("\n  \(path):\n    \(method):\n"), "\(method) \(path)")
             }
             #expect(document.contains("last-published-theme"), "the unpublish's 409")

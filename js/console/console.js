@@ -17,7 +17,8 @@
   function request(method, path, body, options) {
     var headers = {};
     if (token !== null && !(options && options.anonymous)) headers.Authorization = 'Bearer ' + token;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (body !== undefined) headers['Content-Type'] = (options && options.contentType) || 'application/json';
+    if (options && options.ifMatch) headers['If-Match'] = options.ifMatch;
     return fetch(path, { method: method, headers: headers, body: body, cache: 'no-store', credentials: 'omit' })
       .then(function (response) {
         return response.text().then(function (text) {
@@ -228,7 +229,8 @@
 
   var useApps = defineStore('apps', {
     state: function () {
-      return { list: [], selected: '', detail: null, versions: [], releases: [], status: '', failed: false, answer: null };
+      // `tag`: the release's ETag as last read, sent back as If-Match by a save or rollback.
+      return { list: [], selected: '', detail: null, tag: null, versions: [], releases: [], status: '', failed: false, answer: null };
     },
     actions: {
       receive: function (list) {
@@ -254,23 +256,49 @@
           request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/releases')
         ]).then(function (answers) {
           if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return; }
-          replace(self, { detail: answers[0].body, versions: answers[1].status === 200 ? answers[1].body : [],
+          replace(self, { detail: answers[0].body, tag: answers[0].headers.get('ETag'), versions: answers[1].status === 200 ? answers[1].body : [],
             releases: answers[2].status === 200 ? answers[2].body : [] });
           fillReleaseForm(answers[0].body);
         });
       },
+      /**
+       * Reads the release (and its history) again without touching the editor, so a confirmation
+       * states what is current now, not what the screen loaded. Resolves to the tag read before
+       * (`{ before }`), or `null` when the read failed (the status line says why).
+       */
+      refresh: function () {
+        var self = this;
+        var before = this.tag;
+        var name = this.selected;
+        return Promise.all([
+          request('GET', '/admin/apps/' + encodeURIComponent(name)),
+          request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/releases')
+        ]).then(function (answers) {
+          if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return null; }
+          replace(self, { detail: answers[0].body, tag: answers[0].headers.get('ETag'),
+            releases: answers[1].status === 200 ? answers[1].body : self.releases });
+          return { before: before };
+        });
+      },
       /** Runs one admin write, reports it, and reads the app again. */
-      write: function (method, path, body, done) {
+      write: function (method, path, body, done, options) {
         var self = this;
         this.$patch({ status: 'Saving…', failed: false });
-        return request(method, path, body).then(function (answer) {
+        return request(method, path, body, options).then(function (answer) {
+          if (answer.status === 412) {
+            // Someone else saved since the confirmation read the release: nothing was written.
+            self.$patch({ status: 'Not saved: the release of ' + self.selected + ' changed since it was read (' + failure(answer) +
+              '). It is reloaded below; check it and save again.', failed: true });
+            return self.select(self.selected);  // the same app: the status line stays
+          }
           if (answer.status >= 300) { self.$patch({ status: failure(answer), failed: true }); return; }
           self.$patch({ status: done, failed: false });
           return self.select(self.selected);
         });
       },
-      saveRelease: function (spec) {
-        return this.write('PUT', '/admin/apps/' + encodeURIComponent(this.selected) + '/release', JSON.stringify(spec), 'Release saved.');
+      saveRelease: function (spec, tag) {
+        return this.write('PUT', '/admin/apps/' + encodeURIComponent(this.selected) + '/release', JSON.stringify(spec), 'Release saved.',
+          { ifMatch: tag });
       },
       pin: function (version) {
         return this.write('PUT', '/admin/apps/' + encodeURIComponent(this.selected) + '/pin', JSON.stringify({ version: version }),
@@ -279,8 +307,9 @@
       unpin: function () {
         return this.write('DELETE', '/admin/apps/' + encodeURIComponent(this.selected) + '/pin', undefined, 'The pin is lifted.');
       },
-      rollback: function () {
-        return this.write('POST', '/admin/apps/' + encodeURIComponent(this.selected) + '/rollback', undefined, 'Rolled back to the previous release.');
+      rollback: function (tag) {
+        return this.write('POST', '/admin/apps/' + encodeURIComponent(this.selected) + '/rollback', undefined, 'Rolled back to the previous release.',
+          { ifMatch: tag });
       },
       /** Uploads a version (bundle and optional stylesheet as text), then shows its app. */
       upload: function (app, version, bundle, stylesheet, minNativeVersion, assets) {
@@ -336,6 +365,56 @@
   });
   var AUDIT_PAGE = 50;
 
+  /**
+   * The Traces screen: a trace file from this computer, read as its timeline by the server
+   * (POST /admin/console/trace-timeline, nothing stored) and shown by js/timeline/timeline.js, the
+   * script `statehub trace view` inlines. The steps stay out of the store: a trace may hold
+   * thousands of steps with whole states, and the timeline owns its own view of them.
+   */
+  var useTraces = defineStore('traces', {
+    state: function () { return { file: '', records: 0, cutLine: null, status: '', failed: false }; },
+    actions: {
+      open: function (file) {
+        var self = this;
+        var limit = Number(byId('trace-file').dataset.maxBytes);
+        showTimeline(null);
+        if (limit > 0 && file.size > limit) {
+          replace(self, { file: file.name, records: 0, cutLine: null, failed: true,
+            status: 'Not sent: ' + file.name + ' is ' + file.size + ' bytes; the server reads traces of at most ' + limit + ' bytes.' });
+          return Promise.resolve();
+        }
+        replace(self, { file: file.name, records: 0, cutLine: null, status: 'Reading ' + file.name + '…', failed: false });
+        return file.arrayBuffer().then(function (content) {
+          return request('POST', '/admin/console/trace-timeline', content, { contentType: 'application/x-ndjson' });
+        }).then(function (answer) {
+          if (answer.status !== 200) {
+            replace(self, { status: 'Cannot show ' + file.name + ': ' + failure(answer), failed: true });
+            return;
+          }
+          var result = answer.body;
+          var cut = result.cutLine === undefined ? null : result.cutLine;
+          var status = result.records === 0 && cut === null ? file.name + ' holds no trace records.'
+            : file.name + ': ' + result.records + ' record(s).';
+          if (cut !== null) {
+            status += ' Its last line (line ' + cut + ') is cut mid-record, as a killed recorder leaves it: the ' +
+              result.records + ' record(s) before it are shown.';
+          }
+          replace(self, { records: result.records, cutLine: cut, status: status, failed: false });
+          showTimeline(result.steps);
+        }, function (error) {
+          replace(self, { status: 'Cannot show ' + file.name + ': ' + error.message, failed: true });
+        });
+      }
+    }
+  });
+
+  /** Mounts the shared timeline for `steps`, or empties the view (`null`). */
+  function showTimeline(steps) {
+    var view = byId('trace-view');
+    if (steps === null || steps.length === 0) { view.textContent = ''; return; }
+    StateHubTimeline.mount(view, steps, { idPrefix: 'trace-', heading: 'h3' });
+  }
+
   // MARK: Rendering
 
   function setOptions(select, values, chosen) {
@@ -356,16 +435,22 @@
    */
   function cell(row, text) {
     var td = document.createElement('td');
+    words(td, text);
+    row.appendChild(td);
+    return td;
+  }
+
+  /** Appends `text` to `element` as cell() fills a cell: one unbreakable span per run of non-space characters. */
+  function words(element, text) {
     String(text).split(/(\s+)/).forEach(function (part) {
       if (part === '') return;
-      if (/^\s+$/.test(part)) { td.appendChild(document.createTextNode(part)); return; }
+      if (/^\s+$/.test(part)) { element.appendChild(document.createTextNode(part)); return; }
       var word = document.createElement('span');
       word.className = 'word';
       word.textContent = part;
-      td.appendChild(word);
+      element.appendChild(word);
     });
-    row.appendChild(td);
-    return td;
+    return element;
   }
 
   var shownSignedIn = false;
@@ -375,7 +460,8 @@
     byId('themes-screen').hidden = !session.signedIn || session.screen !== 'themes';
     byId('apps-screen').hidden = !session.signedIn || session.screen !== 'apps';
     byId('audit-screen').hidden = !session.signedIn || session.screen !== 'audit';
-    ['themes', 'apps', 'audit'].forEach(function (screen) {
+    byId('traces-screen').hidden = !session.signedIn || session.screen !== 'traces';
+    ['themes', 'apps', 'audit', 'traces'].forEach(function (screen) {
       var button = byId('nav-' + screen);
       if (session.screen === screen) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     });
@@ -614,7 +700,7 @@
   function describeState(state, action) {
     if (!state) return '—';
     var parts = [];
-    if (/^release\./.test(action)) parts.push(state.release ? describeRelease(state.release) : 'no release');
+    if (/^release\./.test(action)) parts.push(state.release ? describeRelease(state.release, state.userCount) : 'no release');
     if (/^pin\./.test(action)) parts.push(state.pinnedVersion ? 'pinned to ' + state.pinnedVersion : 'not pinned');
     if (state.published !== undefined) parts.push(state.published ? 'published' : 'not published');
     if (/^theme\.(un)?publish$/.test(action)) parts.push('shells get ' + (state.current || 'no theme'));
@@ -625,6 +711,12 @@
     if (state.label !== undefined) parts.push('label ' + state.label);
     if (state.access) parts.push(state.access + ' access');
     return parts.join(', ');
+  }
+
+  function renderTraces(traces) {
+    var status = byId('trace-status');
+    status.textContent = traces.status;
+    status.className = traces.failed ? 'error' : '';
   }
 
   function renderAudit(audit) {
@@ -644,13 +736,51 @@
       cell(row, entry.target);
       cell(row, describeState(entry.before, entry.action));
       cell(row, describeState(entry.after, entry.action));
+      var change = cell(row, '');
+      change.className = 'audit-change';
+      changes(entry).forEach(function (line) { change.appendChild(words(document.createElement('div'), line)); });
       body.appendChild(row);
     });
   }
 
-  /** `stable 1.0.0, 50% 1.1.0 (arm A), 2 explicit user(s)`. */
-  function describeRelease(release) {
-    var users = Object.keys(release.users || {}).length;
+  /**
+   * What a release row changed, one line each: the stable version, each arm, each explicit user
+   * (`user " alice": none → 1.1.0`; ids quoted, so spaces show). The server keeps only the users a
+   * change touched (at most 20, `usersChanged` counting them all); rows written before hold both
+   * releases whole, and the same comparison finds the users that differ there.
+   */
+  function changes(entry) {
+    if (!/^release\./.test(entry.action)) return [];
+    var before = entry.before && entry.before.release, after = entry.after && entry.after.release;
+    if (!after) return [];
+    var lines = [];
+    if (!before) lines.push('first release');
+    else if (before.stable !== after.stable) lines.push('stable ' + before.stable + ' → ' + after.stable);
+    function arm(a) { return a ? a.percent + '% ' + a.version + (a.label !== undefined ? ' (label ' + JSON.stringify(a.label) + ')' : '') : 'none'; }
+    var oldArms = (before && before.arms) || [], newArms = after.arms || [];
+    for (var i = 0; i < Math.max(oldArms.length, newArms.length); i++) {
+      var was = arm(oldArms[i]), now = arm(newArms[i]);
+      if (was !== now) lines.push('arm ' + (i + 1) + ': ' + was + ' → ' + now);
+    }
+    var oldUsers = (before && before.users) || {}, newUsers = after.users || {};
+    var ids = Object.keys(oldUsers).concat(Object.keys(newUsers).filter(function (id) { return !Object.prototype.hasOwnProperty.call(oldUsers, id); }));
+    var listed = 0;
+    ids.sort().forEach(function (id) {
+      var was = Object.prototype.hasOwnProperty.call(oldUsers, id) ? oldUsers[id] : null;
+      var now = Object.prototype.hasOwnProperty.call(newUsers, id) ? newUsers[id] : null;
+      if (was === now) return;
+      listed += 1;
+      lines.push('user ' + JSON.stringify(id) + ': ' + (was || 'none') + ' → ' + (now || 'none (removed)'));
+    });
+    var total = entry.after.usersChanged;
+    if (total !== undefined && total > listed) lines.push('and ' + (total - listed) + ' more explicit user(s) changed');
+    if (lines.length === 0) lines.push('no change (saved again as it was)');
+    return lines;
+  }
+
+  /** `stable 1.0.0, 50% 1.1.0 (arm A), 2 explicit user(s)`; `userCount` when the release is an audit row's. */
+  function describeRelease(release, userCount) {
+    var users = userCount !== undefined ? userCount : Object.keys(release.users || {}).length;
     return 'stable ' + release.stable + (release.arms || []).map(function (arm) {
       return ', ' + arm.percent + '% ' + arm.version + (arm.label ? ' (arm ' + arm.label + ')' : '');
     }).join('') + (users ? ', ' + users + ' explicit user(s)' : '');
@@ -668,6 +798,10 @@
     byId('release-mode').value = arms.length === 2 ? 'ab' : arms.length === 1 ? 'rollout' : 'stable';
     if (arms[0]) byId('arm-a-percent').value = arms[0].percent;
     if (arms[1]) byId('arm-b-percent').value = arms[1].percent;
+    // Labels as the API holds them (a custom one stays); none: empty, and an A/B split names its arms A and B.
+    byId('arm-a-label').value = arms[0] && arms[0].label !== undefined ? arms[0].label : '';
+    byId('arm-b-label').value = arms[1] && arms[1].label !== undefined ? arms[1].label : '';
+    // Ids verbatim (spaces, "=" and all): a line is split at its last "=", which no version contains.
     byId('release-users').value = Object.keys(release.users || {}).map(function (user) { return user + '=' + release.users[user]; }).join('\n');
     showArms();
   }
@@ -685,20 +819,27 @@
   function releaseFromForm() {
     var spec = { stable: byId('release-stable').value, arms: [] };
     var mode = byId('release-mode').value;
-    if (mode !== 'stable') {
-      var a = { version: byId('arm-a-version').value, percent: Number(byId('arm-a-percent').value) };
-      if (mode === 'ab') a.label = 'A';
-      spec.arms.push(a);
+    // An arm's label is kept as typed (the API's own, when the editor was filled from it); an A/B
+    // arm without one is named A or B, a rollout's arm has none.
+    function arm(side, fallback) {
+      var entry = { version: byId('arm-' + side + '-version').value, percent: Number(byId('arm-' + side + '-percent').value) };
+      var label = byId('arm-' + side + '-label').value;
+      if (label !== '') entry.label = label;
+      else if (fallback) entry.label = fallback;
+      return entry;
     }
-    if (mode === 'ab') spec.arms.push({ version: byId('arm-b-version').value, percent: Number(byId('arm-b-percent').value), label: 'B' });
+    if (mode !== 'stable') spec.arms.push(arm('a', mode === 'ab' ? 'A' : null));
+    if (mode === 'ab') spec.arms.push(arm('b', 'B'));
     var users = {};
     var problem = null;
     byId('release-users').value.split('\n').forEach(function (line, index) {
       if (problem !== null || line.trim() === '') return;
-      var at = line.indexOf('=');
-      var user = at < 0 ? '' : line.slice(0, at).trim();
+      // The last "=": a user id may hold "=" (the API accepts it), a version never does. The id is
+      // kept verbatim, spaces included: it is what the manifest route is asked with.
+      var at = line.lastIndexOf('=');
+      var user = at < 0 ? '' : line.slice(0, at);
       var version = at < 0 ? '' : line.slice(at + 1).trim();
-      var where = 'Explicit users, line ' + (index + 1) + ' ("' + line.trim() + '")';
+      var where = 'Explicit users, line ' + (index + 1) + ' ("' + line + '")';
       if (at < 0) problem = where + ': no "=", write user=version.';
       else if (!user || !version) problem = where + ': ' + (user ? 'no version' : 'no user') + ' around the "=".';
       else if (Object.prototype.hasOwnProperty.call(users, user)) problem = where + ': ' + user + ' is already listed above.';
@@ -715,7 +856,9 @@
   var themes = useThemes();
   var apps = useApps();
   var audit = useAudit();
+  var traces = useTraces();
   session.$subscribe(function () { renderSession(session); });
+  traces.$subscribe(function () { renderTraces(traces); });
   themes.$subscribe(function () { renderThemes(themes); });
   apps.$subscribe(function () { renderApps(apps); });
   audit.$subscribe(function () { renderAudit(audit); });
@@ -723,6 +866,7 @@
   renderThemes(themes);
   renderApps(apps);
   renderAudit(audit);
+  renderTraces(traces);
 
   /**
    * Every production change asks first, in the page (a native confirm() cannot be driven
@@ -800,10 +944,14 @@
       session.show(button.dataset.screen);
       if (button.dataset.screen === 'apps') apps.reload();
       else if (button.dataset.screen === 'audit') audit.load(false);
-      else themes.loadPublished();
+      else if (button.dataset.screen === 'themes') themes.loadPublished();
     });
   });
   byId('audit-reload').addEventListener('click', function () { audit.load(false); });
+  byId('trace-file').addEventListener('change', function (event) {
+    var file = event.target.files && event.target.files[0];
+    if (file) traces.open(file);
+  });
   byId('audit-older').addEventListener('click', function () { audit.load(true); });
   byId('theme-text').addEventListener('input', function (event) { themes.text = event.target.value; });
   byId('theme-file').addEventListener('change', function (event) {
@@ -847,6 +995,11 @@
     if (!detail) return 'no release';
     return (detail.release ? describeRelease(detail.release) : 'no release') + (detail.pinnedVersion ? ', pinned to ' + detail.pinnedVersion : '');
   }
+  /** The line a confirmation adds when the release changed between loading the screen and asking. */
+  function changedSince(read) {
+    return read.before !== null && read.before !== apps.tag
+      ? ['The release changed since this screen loaded it (someone else saved): "Now" above is the current one.'] : [];
+  }
   submit('release-form', function () {
     var spec = releaseFromForm();
     if (spec.problem) {
@@ -854,9 +1007,16 @@
       byId('release-users').focus();
       return;
     }
-    confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
-      .concat(apps.detail && apps.detail.pinnedVersion ? ['The pin stays: everybody keeps getting ' + apps.detail.pinnedVersion + ' until it is lifted.'] : []),
-    'Save release', function () { apps.saveRelease(spec); }, appCancelled);
+    // Re-read before asking: the dialog states the release current now, and the save sends its tag
+    // (If-Match), so a change made after this read is refused (412), never overwritten silently.
+    apps.refresh().then(function (read) {
+      if (read === null) return;
+      var tag = apps.tag;
+      confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
+        .concat(changedSince(read))
+        .concat(apps.detail && apps.detail.pinnedVersion ? ['The pin stays: everybody keeps getting ' + apps.detail.pinnedVersion + ' until it is lifted.'] : []),
+      'Save release', function () { apps.saveRelease(spec, tag); }, appCancelled);
+    });
   });
   submit('pin-form', function () {
     var version = byId('pin-version').value;
@@ -870,13 +1030,17 @@
     'Lift the pin', function () { apps.unpin(); }, appCancelled);
   });
   byId('rollback').addEventListener('click', function () {
-    var current = apps.releases.filter(function (entry) { return entry.current; })[0];
-    var previous = current && current.previousID !== undefined
-      ? apps.releases.filter(function (entry) { return entry.id === current.previousID; })[0] : undefined;
-    var after = !current || current.previousID === undefined ? 'there is no earlier release: the server will refuse this.'
-      : previous ? describeRelease(previous.release) + ' (the release before the current one).' : 'the release before the current one.';
-    confirmChange('Roll back the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + after],
-      'Roll back', function () { apps.rollback(); }, appCancelled);
+    apps.refresh().then(function (read) {
+      if (read === null) return;
+      var tag = apps.tag;
+      var current = apps.releases.filter(function (entry) { return entry.current; })[0];
+      var previous = current && current.previousID !== undefined
+        ? apps.releases.filter(function (entry) { return entry.id === current.previousID; })[0] : undefined;
+      var after = !current || current.previousID === undefined ? 'there is no earlier release: the server will refuse this.'
+        : previous ? describeRelease(previous.release) + ' (the release before the current one).' : 'the release before the current one.';
+      confirmChange('Roll back the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + after].concat(changedSince(read)),
+        'Roll back', function () { apps.rollback(tag); }, appCancelled);
+    });
   });
   submit('upload-form', function () {
     function read(id) {

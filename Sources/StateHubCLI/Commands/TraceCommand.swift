@@ -219,7 +219,10 @@ struct TraceCommand: AsyncParsableCommand {
         func run() async throws {
             guard (0...65_535).contains(port) else { throw CLIError.badArgument("--port must be 0…65535, not \(port)").exit() }
             let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
-            let page = TimelinePage.html(for: TimelineModel(records: records), title: (file as NSString).lastPathComponent)
+            let page: String
+            do { page = try TimelinePage.html(for: TimelineModel(records: records), title: (file as NSString).lastPathComponent) } catch {
+                throw error.exit()
+            }
             if let html {
                 do { try page.write(toFile: html, atomically: true, encoding: .utf8) } catch {
                     throw CLIError.badArgument("cannot write \(html): \(error.localizedDescription)").exit()

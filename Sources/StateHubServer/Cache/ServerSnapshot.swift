@@ -7,6 +7,8 @@ import StyleTokens
 struct ServerSnapshot: Sendable {
     struct AppView: Sendable {
         var name: String
+        /// The release row now current (its entity tag is ``ReleaseTag/tag(_:)``).
+        var releaseID: Int?
         var release: ReleaseSpec?
         var pinned: String?
         var versions: [String: StoredVersion]
@@ -36,7 +38,7 @@ struct ServerSnapshot: Sendable {
     static func build(from state: StoredState, content: ContentCache) async throws -> ServerSnapshot {
         var apps: [String: AppView] = [:]
         for app in state.apps {
-            apps[app.name] = AppView(name: app.name, release: app.release, pinned: app.pinnedVersion,
+            apps[app.name] = AppView(name: app.name, releaseID: app.releaseID, release: app.release, pinned: app.pinnedVersion,
                                      versions: [:], candidates: [:], ascending: [])
         }
         for version in state.versions {

@@ -7,13 +7,21 @@ enum EntityTag {
     /// Whether `ifNoneMatch` (a header value, possibly a list) names `tag` (quoted).
     static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
         guard let ifNoneMatch else { return false }
-        for part in ifNoneMatch.split(separator: ",") {
-            var candidate = part.drop(while: { $0 == " " || $0 == "\t" })
-            while let last = candidate.last, last == " " || last == "\t" { candidate = candidate.dropLast() }
+        for var candidate in listed(ifNoneMatch) {
             if candidate == "*" { return true }
             if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
             if candidate == tag[...] { return true }
         }
         return false
+    }
+
+    /// The members of a list header (`If-Match`, `If-None-Match`): split at commas, spaces and tabs
+    /// around each trimmed.
+    static func listed(_ header: String) -> [Substring] {
+        header.split(separator: ",").map { part in
+            var candidate = part.drop(while: { $0 == " " || $0 == "\t" })
+            while let last = candidate.last, last == " " || last == "\t" { candidate = candidate.dropLast() }
+            return candidate
+        }
     }
 }

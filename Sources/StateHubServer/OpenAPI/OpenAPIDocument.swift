@@ -241,6 +241,8 @@ paths:
       responses:
         '200':
           description: The app's versions, release and pin.
+          headers:
+            ETag: {description: 'the release''s tag, for If-Match', schema: {type: string}}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/AppState'}
@@ -273,6 +275,7 @@ paths:
       security: [{bearer: []}]
       parameters:
         - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/IfMatchRelease'
       requestBody:
         required: true
         content:
@@ -281,12 +284,15 @@ paths:
       responses:
         '200':
           description: The release now current.
+          headers:
+            ETag: {description: 'the new release''s tag', schema: {type: string}}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Release'}
         '400': {$ref: '#/components/responses/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+        '412': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
         '422': {$ref: '#/components/responses/Error'}
   /admin/apps/{app}/pin:
@@ -327,9 +333,12 @@ paths:
       security: [{bearer: []}]
       parameters:
         - $ref: '#/components/parameters/App'
+        - $ref: '#/components/parameters/IfMatchRelease'
       responses:
         '200':
           description: The release now current.
+          headers:
+            ETag: {description: 'the new release''s tag', schema: {type: string}}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Release'}
@@ -337,6 +346,7 @@ paths:
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
         '409': {$ref: '#/components/responses/Error'}
+        '412': {$ref: '#/components/responses/Error'}
   /admin/themes/{version}:
     put:
       operationId: uploadTheme
@@ -530,6 +540,32 @@ paths:
               schema: {$ref: '#/components/schemas/AuditPage'}
         '400': {$ref: '#/components/responses/Error'}
         '401': {$ref: '#/components/responses/Error'}
+  /admin/console/trace-timeline:
+    post:
+      operationId: consoleTraceTimeline
+      description: >-
+        Reads an NDJSON trace (as `--trace` and TraceRecorder write it) as the timeline `statehub trace view`
+        shows, for the console's Traces screen (docs/console.md); nothing is stored. A last line cut mid-record
+        is left out and named in `cutLine`; any other line that is not a record is a 422 naming the line.
+        The body is capped by ServerConfiguration.maxTraceBytes (8 MiB by default).
+      security: [{bearer: []}]
+      requestBody:
+        required: false
+        description: NDJSON, one trace record (a JSON object) a line; the server reads the bytes whatever the Content-Type says.
+        content:
+          application/x-ndjson:
+            schema: {type: string}
+          text/plain:
+            schema: {type: string}
+      responses:
+        '200':
+          description: The timeline's steps, one per record, in the shape `statehub trace show --json` prints them.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/TraceTimeline'}
+        '401': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
   /admin/documents/{document}:
     get:
       operationId: describeDocument
@@ -667,6 +703,14 @@ components:
       name: If-None-Match
       in: header
       required: false
+      schema: {type: string}
+    IfMatchRelease:
+      name: If-Match
+      in: header
+      required: false
+      description: >-
+        The release's tag from GET /admin/apps/{app} (`"release-<id>"`, `"release-none"`) or `*`; when the current
+        release is another one the write is refused with 412 release-changed (docs/server.md, "Saving over a concurrent change").
       schema: {type: string}
   responses:
     Error:
@@ -891,11 +935,52 @@ components:
         target: {type: string}
         before: {$ref: '#/components/schemas/AuditState'}
         after: {$ref: '#/components/schemas/AuditState'}
+    TraceTimeline:
+      type: object
+      required: [records, steps]
+      properties:
+        records: {type: integer, minimum: 0, description: the records read}
+        cutLine: {type: integer, minimum: 1, description: the last line, cut mid-record and left out}
+        steps:
+          type: array
+          items:
+            type: object
+            required: [step, time, direction, channel, engine, type, size, changes]
+            properties:
+              step: {type: integer, minimum: 0}
+              time: {type: number, minimum: 0}
+              direction: {type: string, enum: [web_to_native, native_to_web]}
+              channel: {type: string}
+              engine: {type: string}
+              store: {type: string}
+              type: {type: string}
+              seq: {type: integer}
+              size: {type: integer, minimum: 0}
+              note: {type: string}
+              action: {type: string, description: the action the step belongs to (cart.add)}
+              innerAction: {type: string}
+              summary: {type: string}
+              refused: {type: string, description: why the hub refused this message's ops}
+              changes:
+                type: array
+                items:
+                  type: object
+                  required: [path, kind]
+                  properties:
+                    path: {type: string}
+                    kind: {type: string, enum: [set, delete, splice, snapshot]}
+                    old: {description: the value before (absent when there was none)}
+                    new: {description: the value after (absent for a delete)}
+                    refused: {type: boolean}
+              snapshot: {description: the store's whole new state}
+              ops: {type: array, items: {type: object}, description: the operations to apply (docs/PROTOCOL.md A.2)}
     AuditState:
       description: One side of a change; which keys an action fills is in docs/server.md ("Audit list"); an absent key means none.
       type: object
       properties:
         release: {$ref: '#/components/schemas/Release'}
+        userCount: {type: integer, minimum: 0, description: the explicit users the release names}
+        usersChanged: {type: integer, minimum: 0, description: the explicit users the change touched; release.users lists at most 20 of them}
         pinnedVersion: {type: string}
         published: {type: boolean}
         current: {type: string}

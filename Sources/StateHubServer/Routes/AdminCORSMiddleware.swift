@@ -14,7 +14,7 @@ struct AdminCORSMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: .noContent, headers: [
                 .accessControlAllowOrigin: origin,
                 .accessControlAllowMethods: "GET, PUT, POST, DELETE",
-                .accessControlAllowHeaders: "Authorization, Content-Type",
+                .accessControlAllowHeaders: "Authorization, Content-Type, If-Match",
                 .accessControlMaxAge: "600",
                 .vary: "Origin",
             ])
@@ -26,6 +26,8 @@ struct AdminCORSMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try error.response(from: request, context: context)
         }
         response.headers[.accessControlAllowOrigin] = origin
+        // The release's tag, which a save sends back as `If-Match`.
+        response.headers[.accessControlExposeHeaders] = "ETag"
         response.headers[.vary] = "Origin"
         return response
     }

@@ -41,14 +41,11 @@ extension StateHubServer {
             }
             return Response(status: .noContent)
         }
-        group.post("apps/:app/rollback") { _, context in
+        group.post("apps/:app/rollback") { request, context in
             let app = try Self.appName(context)
             let author = try Self.author()
-            switch try await self.write({ try await self.storage.rollback(app: app.value, by: author) }) {
-            case .unknownApp: throw ServerError.notFound("unknown-app", "no app named \(app)")
-            case .nothingToRollBack: throw ServerError(.conflict, "nothing-to-roll-back", "\(app) has no earlier release")
-            case .rolledBack(let spec): return try Self.json(spec)
-            }
+            let ifMatch = request.headers[.ifMatch]
+            return try Self.releaseAnswer(app, try await self.write({ try await self.storage.rollback(app: app.value, ifMatch: ifMatch, by: author) }))
         }
         group.put("themes/:version") { request, context in
             try await self.uploadTheme(request, context)
@@ -62,6 +59,7 @@ extension StateHubServer {
         group.post("tokens") { request, context in
             let body = try await Self.decode(TokenBody.self, request, context, limit: self.configuration.maxSmallBodyBytes)
             guard !body.label.isEmpty, body.label.utf8.count <= 128 else { throw ServerError.badRequest("label: 1–128 bytes") }
+            try AdminLabel.check(body.label, field: "label")
             let token = AdminToken.generate()
             let author = try Self.author()
             let id = try await self.write { try await self.storage.addToken(hash: AdminToken.hash(token), label: body.label, by: author) }
@@ -252,12 +250,18 @@ extension StateHubServer {
                           sha256: $0.ref.sha256, size: $0.ref.size)
                 })
         }
-        return try Self.json(AppDescription(app: app.value, versions: versions, release: view.release, pinnedVersion: view.pinned))
+        var response = try Self.json(AppDescription(app: app.value, versions: versions, release: view.release, pinnedVersion: view.pinned))
+        // What a release save or rollback may send back as `If-Match`.
+        response.headers[.eTag] = ReleaseTag.tag(view.releaseID)
+        return response
     }
 
     private func setRelease(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
         let spec = try await Self.decode(ReleaseSpec.self, request, context, limit: configuration.maxSmallBodyBytes)
+        for (index, arm) in spec.arms.enumerated() {
+            if let label = arm.label { try AdminLabel.check(label, field: "arms[\(index)].label") }
+        }
         let problems = spec.shapeProblems()
         guard problems.isEmpty else {
             throw ServerError(.unprocessableContent, "invalid-release", problems.joined(separator: "; "))
@@ -268,10 +272,25 @@ extension StateHubServer {
             throw ServerError(.unprocessableContent, "unknown-version", "not uploaded: \(missing.joined(separator: ", "))")
         }
         let author = try Self.author()
-        guard try await write({ try await self.storage.setRelease(app: app.value, spec: spec, by: author) }) else {
-            throw ServerError.notFound("unknown-app", "no app named \(app)")
+        let ifMatch = request.headers[.ifMatch]
+        return try Self.releaseAnswer(app, try await write({ try await self.storage.setRelease(app: app.value, spec: spec, ifMatch: ifMatch, by: author) }))
+    }
+
+    /// The answer of a release save or rollback: the release now current with its `ETag`, or why not.
+    /// A stale `If-Match` is `412 release-changed`: someone else saved since the caller read the
+    /// release, and nothing was written (docs/server.md, "Saving over a concurrent change").
+    static func releaseAnswer(_ app: AppName, _ outcome: ServerStorage.ReleaseWrite) throws -> Response {
+        switch outcome {
+        case .unknownApp: throw ServerError.notFound("unknown-app", "no app named \(app)")
+        case .nothingToRollBack: throw ServerError(.conflict, "nothing-to-roll-back", "\(app) has no earlier release")
+        case .stale(let currentID):
+            throw ServerError(.preconditionFailed, "release-changed",
+                              "the release of \(app) changed since it was read (it is now \(ReleaseTag.tag(currentID))); read it again, then save")
+        case .written(let id, let spec):
+            var response = try json(spec)
+            response.headers[.eTag] = ReleaseTag.tag(id)
+            return response
         }
-        return try Self.json(spec)
     }
 
     private func pin(_ request: Request, _ context: some RequestContext) async throws -> Response {

@@ -5,14 +5,14 @@ import StyleTokens
 
 /// The console (docs/console.md): its page under `/console`, and the read-only admin routes under
 /// `/admin/console/` that the admin API lacked (a theme check with lines, lists with upload times,
-/// the release history).
+/// the release history, a trace read as its timeline).
 extension StateHubServer {
     /// Adds `GET /console` and its files to `router`, and the console's admin routes to `admin`
     /// (a group behind the bearer check).
     func addConsoleRoutes<Context: RequestContext>(to router: Router<Context>, admin: RouterGroup<Context>) {
         let page: ConsolePage
         do {
-            page = try ConsolePage(runtime: loaderPage.runtime)
+            page = try ConsolePage(runtime: loaderPage.runtime, maxTraceBytes: configuration.maxTraceBytes)
         } catch {
             // A build without js/console/: say so on every console request instead of failing the server.
             logger.error("the console is unavailable: \(error)")
@@ -45,6 +45,10 @@ extension StateHubServer {
         }
         admin.get("console/audit") { request, _ in
             try await self.consoleAudit(request)
+        }
+        admin.post("console/trace-timeline") { request, context in
+            let buffer = try await Self.body(request, context, limit: self.configuration.maxTraceBytes)
+            return try TraceTimelineAnswer(ndjson: Data(buffer.readableBytesView)).response
         }
     }
 

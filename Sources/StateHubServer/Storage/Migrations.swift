@@ -54,6 +54,8 @@ enum Migrations {
         Migrations.instances,
         // The audit list of admin writes (docs/server.md, "Audit list").
         Migrations.audit,
+        // Revoked admin tokens stay revoked across restarts (docs/server.md, "Tokens").
+        Migrations.revokedTokens,
     ]
 
     /// Applies every migration not yet recorded. On PostgreSQL an advisory lock makes

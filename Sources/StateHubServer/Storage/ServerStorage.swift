@@ -189,25 +189,48 @@ public final class ServerStorage: Sendable {
     }
 
     /// Makes `spec` the app's release, remembering the one it replaces. `false` when the app is unknown.
-    func setRelease(app: String, spec: ReleaseSpec, by author: AdminIdentity?) async throws -> Bool {
+    /// What saving or rolling back a release did: `id` is the release row now current.
+    enum ReleaseWrite: Sendable, Equatable {
+        case unknownApp
+        /// The request's `If-Match` names another release than the current one (`currentID`).
+        case stale(currentID: Int?)
+        case nothingToRollBack
+        case written(id: Int, spec: ReleaseSpec)
+    }
+
+    /// The app's row, locked for this transaction on PostgreSQL (SQLite's `BEGIN IMMEDIATE` holds
+    /// the write lock already): two saves at once on two instances see each other's release, so an
+    /// `If-Match` check and the row's predecessor are never read stale.
+    private static func lockedReleaseID(_ db: any SQLDatabase, app: String) async throws -> Int?? {
+        let lock = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+        guard let row = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)\(unsafeRaw: lock)").first() else { return nil }
+        return .some(try row.decode(column: "release_id", as: Int?.self))
+    }
+
+    /// Saves `spec` as the app's release, unless `ifMatch` (the request's `If-Match`) names
+    /// another release than the current one: checked in the transaction of the write.
+    func setRelease(app: String, spec: ReleaseSpec, ifMatch: String? = nil, by author: AdminIdentity?) async throws -> ReleaseWrite {
         let json = String(decoding: try JSONEncoder.sorted.encode(spec), as: UTF8.self)
         return try await backend.transaction { db in
-            guard let row = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first() else { return false }
-            let previous = try row.decode(column: "release_id", as: Int?.self)
+            guard let previous = try await Self.lockedReleaseID(db, app: app) else { return .unknownApp }
+            guard ReleaseTag.satisfies(ifMatch, currentID: previous) else { return .stale(currentID: previous) }
             let before = try await Self.releaseSpec(db, id: previous)
-            try await Self.insertRelease(db, app: app, json: json, previous: previous)
-            try await Self.audit(db, by: author, .releaseSet, app, before: AuditState(release: before), after: AuditState(release: spec))
+            let id = try await Self.insertRelease(db, app: app, json: json, previous: previous)
+            let sides = AuditState.releaseChange(from: before, to: spec)
+            try await Self.audit(db, by: author, .releaseSet, app, before: sides.before, after: sides.after)
             try await Self.bumpGeneration(db)
-            return true
+            return .written(id: id, spec: spec)
         }
     }
 
-    private static func insertRelease(_ db: any SQLDatabase, app: String, json: String, previous: Int?) async throws {
+    @discardableResult
+    private static func insertRelease(_ db: any SQLDatabase, app: String, json: String, previous: Int?) async throws -> Int {
         guard let row = try await db.raw("""
             INSERT INTO releases (app, spec, previous_id, created_at) VALUES (\(bind: app), \(bind: json), \(bind: previous), \(bind: now)) RETURNING id
             """).first() else { throw StorageError("inserting a release returned no id") }
         let id = try row.decode(column: "id", as: Int.self)
         try await db.raw("UPDATE apps SET release_id = \(bind: id) WHERE name = \(bind: app)").run()
+        return id
     }
 
     /// The stored release with that id (`nil` for no id).
@@ -216,13 +239,13 @@ public final class ServerStorage: Sendable {
         return try JSONDecoder().decode(ReleaseSpec.self, from: Data(try row.decode(column: "spec", as: String.self).utf8))
     }
 
-    enum RollbackOutcome: Sendable { case unknownApp, nothingToRollBack, rolledBack(ReleaseSpec) }
-
-    /// The previous release becomes current again (as a new row whose predecessor is the previous one's).
-    func rollback(app: String, by author: AdminIdentity?) async throws -> RollbackOutcome {
+    /// The previous release becomes current again (as a new row whose predecessor is the previous
+    /// one's), unless `ifMatch` names another release than the current one.
+    func rollback(app: String, ifMatch: String? = nil, by author: AdminIdentity?) async throws -> ReleaseWrite {
         try await backend.transaction { db in
-            guard let appRow = try await db.raw("SELECT release_id FROM apps WHERE name = \(bind: app)").first() else { return .unknownApp }
-            guard let currentID = try appRow.decode(column: "release_id", as: Int?.self),
+            guard let locked = try await Self.lockedReleaseID(db, app: app) else { return .unknownApp }
+            guard ReleaseTag.satisfies(ifMatch, currentID: locked) else { return .stale(currentID: locked) }
+            guard let currentID = locked,
                   let current = try await db.raw("SELECT previous_id FROM releases WHERE id = \(bind: currentID)").first(),
                   let previousID = try current.decode(column: "previous_id", as: Int?.self),
                   let previous = try await db.raw("SELECT spec, previous_id FROM releases WHERE id = \(bind: previousID)").first()
@@ -230,10 +253,11 @@ public final class ServerStorage: Sendable {
             let json = try previous.decode(column: "spec", as: String.self)
             let restored = try JSONDecoder().decode(ReleaseSpec.self, from: Data(json.utf8))
             let before = try await Self.releaseSpec(db, id: currentID)
-            try await Self.insertRelease(db, app: app, json: json, previous: try previous.decode(column: "previous_id", as: Int?.self))
-            try await Self.audit(db, by: author, .releaseRollback, app, before: AuditState(release: before), after: AuditState(release: restored))
+            let id = try await Self.insertRelease(db, app: app, json: json, previous: try previous.decode(column: "previous_id", as: Int?.self))
+            let sides = AuditState.releaseChange(from: before, to: restored)
+            try await Self.audit(db, by: author, .releaseRollback, app, before: sides.before, after: sides.after)
             try await Self.bumpGeneration(db)
-            return .rolledBack(restored)
+            return .written(id: id, spec: restored)
         }
     }
 
@@ -337,10 +361,36 @@ public final class ServerStorage: Sendable {
         }
     }
 
+    /// What installing the first admin token at start did.
+    enum TokenInstallation: Sendable, Equatable {
+        case installed
+        case alreadyInstalled
+        /// The token was deleted with `DELETE /admin/tokens/{id}` before: it stays revoked.
+        case revoked
+    }
+
+    /// Installs the token of `STATEHUB_ADMIN_TOKEN` / `--admin-token-file` (no request, no audit
+    /// row), unless it was revoked: a restart must not bring back a token an admin deleted.
+    func installToken(hash: String, label: String) async throws -> TokenInstallation {
+        try await backend.transaction { db in
+            if try await db.raw("SELECT sha256 FROM revoked_admin_tokens WHERE sha256 = \(bind: hash)").first() != nil { return .revoked }
+            if try await db.raw("SELECT id FROM admin_tokens WHERE sha256 = \(bind: hash)").first() != nil { return .alreadyInstalled }
+            try await db.raw("""
+                INSERT INTO admin_tokens (sha256, label, created_at) VALUES (\(bind: hash), \(bind: label), \(bind: Self.now))
+                """).run()
+            return .installed
+        }
+    }
+
     func deleteToken(id: Int, by author: AdminIdentity?) async throws -> Bool {
         try await backend.transaction { db in
-            guard let row = try await db.raw("SELECT label FROM admin_tokens WHERE id = \(bind: id)").first() else { return false }
+            guard let row = try await db.raw("SELECT label, sha256 FROM admin_tokens WHERE id = \(bind: id)").first() else { return false }
             try await db.raw("DELETE FROM admin_tokens WHERE id = \(bind: id)").run()
+            // Remembered, so the first token, installed again at every start, stays revoked.
+            try await db.raw("""
+                INSERT INTO revoked_admin_tokens (sha256, revoked_at) VALUES (\(bind: try row.decode(column: "sha256", as: String.self)), \(bind: Self.now))
+                ON CONFLICT (sha256) DO NOTHING
+                """).run()
             try await Self.audit(db, by: author, .tokenDelete, String(id),
                                  before: AuditState(label: try row.decode(column: "label", as: String.self)), after: nil)
             return true

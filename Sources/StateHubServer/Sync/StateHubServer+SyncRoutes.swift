@@ -50,6 +50,7 @@ extension StateHubServer {
             }
             let label = body.label ?? ""
             guard label.utf8.count <= 128 else { throw ServerError.badRequest("label: at most 128 bytes") }
+            try AdminLabel.check(label, field: "label")
             let token = DocumentToken.generate()
             let author = try Self.author()
             let id = try await self.write {

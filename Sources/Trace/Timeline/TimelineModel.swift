@@ -1,6 +1,4 @@
-import JSEngine
-import StateHub
-import Trace
+import StateHubJSON
 
 /// A trace read as a timeline for people: each record as a step with the action that caused
 /// it, every operation with its old and new value, and what a viewer needs to rebuild the
@@ -14,47 +12,51 @@ import Trace
 /// grouped under that native action (the tag names the innermost action, e.g. one the native
 /// action called after an `await`, kept as `innerAction`); other mutations of a store with an
 /// open native action go under it; the rest stand alone.
-struct TimelineModel {
-    struct Change: Sendable {
+///
+/// It lives in Trace (which starts no engine) so that `statehub trace show` / `trace view` and
+/// the server's console (`POST /admin/console/trace-timeline`) build one model with one code;
+/// operations are applied with StateHubJSON's `JSONValue.apply(_:)`, the hub's own.
+package struct TimelineModel: Sendable {
+    package struct Change: Sendable {
         /// Dotted path, `(root)` for the whole state.
-        var path: String
-        var kind: String
-        var old: JSONValue?
-        var new: JSONValue?
+        package var path: String
+        package var kind: String
+        package var old: JSONValue?
+        package var new: JSONValue?
         /// Part of a message the hub refused (an op of it could not be applied): not in the mirror.
-        var refused = false
+        package var refused = false
     }
 
-    struct Step: Sendable {
-        var step: Int
-        var time: UInt64
-        var direction: TraceDirection
-        var channel: String
-        var engine: String
-        var store: String?
-        var type: String
-        var seq: Int?
-        var size: Int
-        var note: String?
+    package struct Step: Sendable {
+        package var step: Int
+        package var time: UInt64
+        package var direction: TraceDirection
+        package var channel: String
+        package var engine: String
+        package var store: String?
+        package var type: String
+        package var seq: Int?
+        package var size: Int
+        package var note: String?
         /// `cart.add`, when the step belongs to an action.
-        var action: String?
+        package var action: String?
         /// The innermost action the plugin tagged the write with, when it differs from
         /// `action` (an action the grouped one called, e.g. after an `await`).
-        var innerAction: String?
+        package var innerAction: String?
         /// One line: what the step was (a dispatch, a result, a bridge call…).
-        var summary: String?
-        var changes: [Change] = []
+        package var summary: String?
+        package var changes: [Change] = []
         /// Why the hub refused this message's ops, when it did (its changes are marked, its
         /// ops are not applied).
-        var refused: String?
+        package var refused: String?
         /// For a viewer: the store's whole new state (snapshots), or the ops to apply.
-        var snapshot: JSONValue?
-        var ops: [JSONValue] = []
+        package var snapshot: JSONValue?
+        package var ops: [JSONValue] = []
     }
 
-    var steps: [Step] = []
+    package var steps: [Step] = []
 
-    init(records: [TraceRecord]) {
+    package init(records: [TraceRecord]) {
         var states: [String: JSONValue] = [:]
         var openDispatches: [String: String] = [:]   // messageId → store.action
         var openByStore: [String: String] = [:]      // store → the native action running there
@@ -104,7 +106,9 @@ struct TimelineModel {
                         for mutation in payload?["mutations"]?.arrayValue ?? [] {
                             mutationAction = mutationAction ?? mutation["action"]?.stringValue
                             for wire in mutation["ops"]?.arrayValue ?? [] {
-                                guard let op = Self.op(wire) else { continue }
+                                // The hub's own reader: an op it would refuse (a negative splice
+                                // index, say) is not shown as applied, and cannot trap here.
+                                guard let op = try? MutationOp(wire: wire) else { continue }
                                 step.ops.append(wire)
                                 step.changes.append(Self.change(op, in: state))
                                 guard step.refused == nil else { continue }
@@ -147,29 +151,8 @@ struct TimelineModel {
         return type
     }
 
-    /// The op of a wire value, or nil if it is not one.
-    static func op(_ wire: JSONValue) -> MutationOp? {
-        guard let rawPath = wire["path"]?.arrayValue else { return nil }
-        var path: [PathStep] = []
-        for step in rawPath {
-            switch step {
-            case .string(let key): path.append(.key(key))
-            case .number(let n) where n >= 0 && n.rounded() == n && n <= 9_007_199_254_740_992: path.append(.index(Int(n)))
-            default: return nil
-            }
-        }
-        switch wire["op"]?.stringValue {
-        case "set": return wire["value"].map { .set(path: path, value: $0) }
-        case "delete": return .delete(path: path)
-        case "splice":
-            guard let index = wire["index"]?.intValue, let count = wire["deleteCount"]?.intValue, let items = wire["items"]?.arrayValue else { return nil }
-            return .splice(path: path, index: index, deleteCount: count, items: items)
-        default: return nil
-        }
-    }
-
     static func change(_ op: MutationOp, in state: JSONValue) -> Change {
-        let dotted = op.path.isEmpty ? "(root)" : op.path.map(\.description).joined(separator: ".")
+        let dotted = op.path.dotted
         let old = value(at: op.path, in: state)
         switch op {
         case .set(_, let value): return Change(path: dotted, kind: "set", old: old, new: value)
@@ -193,49 +176,5 @@ struct TimelineModel {
             }
         }
         return current
-    }
-}
-
-extension TimelineModel.Change {
-    /// `items.0.qty: 2 → 3`, `delete legacy (was "x")`, `items[1…]: [] → [{…}]`.
-    var text: String {
-        switch kind {
-        case "delete": return "delete \(path) (was \(old?.cutText() ?? "absent"))"
-        case "snapshot": return old == nil ? ":= \(new?.cutText() ?? "null")" : ":= \(new?.cutText() ?? "null") (whole state replaced)"
-        default: return "\(path): \(old?.cutText() ?? "absent") → \(new?.cutText() ?? "absent")"
-        }
-    }
-}
-
-extension TimelineModel.Step {
-    /// The step as JSON, for `trace show --json` and the viewer.
-    var json: JSONValue {
-        var object = JSONValue.ObjectMembers()
-        object["step"] = .number(Double(step))
-        object["time"] = .number(Double(time))
-        object["direction"] = .string(direction == .webToNative ? "web_to_native" : "native_to_web")
-        object["channel"] = .string(channel)
-        object["engine"] = .string(engine)
-        if let store { object["store"] = .string(store) }
-        object["type"] = .string(type)
-        if let seq { object["seq"] = .number(Double(seq)) }
-        object["size"] = .number(Double(size))
-        if let note { object["note"] = .string(note) }
-        if let action { object["action"] = .string(action) }
-        if let innerAction { object["innerAction"] = .string(innerAction) }
-        if let summary { object["summary"] = .string(summary) }
-        if let refused { object["refused"] = .string(refused) }
-        object["changes"] = .array(changes.map { change in
-            var c = JSONValue.ObjectMembers()
-            c["path"] = .string(change.path)
-            c["kind"] = .string(change.kind)
-            if let old = change.old { c["old"] = old }
-            if let new = change.new { c["new"] = new }
-            if change.refused { c["refused"] = .bool(true) }
-            return .object(c)
-        })
-        if let snapshot { object["snapshot"] = snapshot }
-        if !ops.isEmpty { object["ops"] = .array(ops) }
-        return .object(object)
     }
 }

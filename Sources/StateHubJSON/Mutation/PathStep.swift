@@ -1,5 +1,3 @@
-import JSEngine
-
 /// One step of a path into a store's state: an object key or an array index.
 ///
 /// On the wire a path is a JSON array of steps: strings are keys, non-negative integers are
@@ -9,7 +7,7 @@ public enum PathStep: Sendable, Hashable, CustomStringConvertible {
     case index(Int)
 
     /// Reads a step from the wire. `nil` for anything but a string or a non-negative integer.
-    init?(_ value: JSONValue) {
+    package init?(_ value: JSONValue) {
         switch value {
         case .string(let key): self = .key(key)
         case .number(let n) where n >= 0 && n.rounded() == n && n <= 9_007_199_254_740_992: self = .index(Int(n))
@@ -17,7 +15,7 @@ public enum PathStep: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .key(let key): .string(key)
         case .index(let index): .number(Double(index))
@@ -34,5 +32,5 @@ public enum PathStep: Sendable, Hashable, CustomStringConvertible {
 
 extension Array where Element == PathStep {
     /// `items.0.qty`, or `(root)` for the empty path.
-    var dotted: String { isEmpty ? "(root)" : map(\.description).joined(separator: ".") }
+    package var dotted: String { isEmpty ? "(root)" : map(\.description).joined(separator: ".") }
 }

@@ -1,8 +1,9 @@
-import JSEngine
-
 /// One precise change to a store's state, as the sync plugin reports it (docs/PROTOCOL.md A.2).
 ///
 /// Applying a message's operations in order to the mirror leaves it equal to the store's state.
+///
+/// It lives in the JSON layer, below the hub, so that every reader of a trace (the hub's replay,
+/// the timeline the CLI and the server's console build) applies operations with this one code.
 public enum MutationOp: Sendable, Hashable {
     /// Sets a key or an array element (appending, or padding with `null` past the end);
     /// the empty path replaces the whole state; a last step `"length"` on an array resizes it.
@@ -23,7 +24,7 @@ extension MutationOp {
     /// Reads an operation from its wire form `{"op": …, "path": […], …}`.
     ///
     /// - Throws: `MutationOpError` naming the missing or ill-typed field.
-    init(wire value: JSONValue) throws(MutationOpError) {
+    package init(wire value: JSONValue) throws(MutationOpError) {
         guard case .object(let fields) = value else { throw MutationOpError(path: [], reason: "not an object") }
         guard case .array(let rawPath)? = fields["path"] else { throw MutationOpError(path: [], reason: "missing or non-array \"path\"") }
         var path: [PathStep] = []
@@ -49,7 +50,7 @@ extension MutationOp {
     }
 
     /// The wire form.
-    var wire: JSONValue {
+    package var wire: JSONValue {
         switch self {
         case .set(let path, let value): ["op": "set", "path": .array(path.map(\.json)), "value": value]
         case .delete(let path): ["op": "delete", "path": .array(path.map(\.json))]

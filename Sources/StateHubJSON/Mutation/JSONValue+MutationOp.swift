@@ -1,4 +1,4 @@
-import JSEngine
+import OrderedCollections
 
 extension JSONValue {
     /// Applies one operation in place.
@@ -48,7 +48,7 @@ extension JSONValue {
     /// Each level is moved out with `takeObject()` / `takeArray()` (see there why not a
     /// `switch`), changed, and moved back. Recursion follows the path, whose length the hub
     /// caps (`JSONValue.maximumStateDepth`) before applying anything.
-    mutating func modifyContainer(
+    package mutating func modifyContainer(
         at path: ArraySlice<PathStep>, fullPath: [PathStep],
         _ body: (inout JSONValue) throws(MutationOpError) -> Void
     ) throws(MutationOpError) {
@@ -94,14 +94,14 @@ extension JSONValue {
     /// Why not `switch self { case .array(var elements): … }`: unoptimised builds keep the
     /// switch subject alive for the whole case, so the first write copies the array —
     /// O(size) per operation (measured: 9.6 ms per write into 200,000 elements).
-    mutating func takeArray() -> [JSONValue]? {
+    package mutating func takeArray() -> [JSONValue]? {
         guard case .array(let elements) = self else { return nil }
         self = .null
         return elements
     }
 
     /// The members, moved out as `takeArray()` moves elements.
-    mutating func takeObject() -> ObjectMembers? {
+    package mutating func takeObject() -> ObjectMembers? {
         guard case .object(let members) = self else { return nil }
         self = .null
         return members
@@ -110,7 +110,7 @@ extension JSONValue {
     /// Most `null`s one operation may add to an array (a write far past its end, a larger
     /// `length`). Beyond it the operation fails and the page is asked for its state: a tiny
     /// message must not make the hub allocate without bound.
-    static let maximumPadding = 100_000
+    package static let maximumPadding = 100_000
 
     private mutating func setChild(_ step: PathStep, to value: JSONValue, fullPath: [PathStep]) throws(MutationOpError) {
         if var members = takeObject() {
@@ -179,7 +179,7 @@ extension JSONValue {
 
 extension PathStep {
     /// The array index this step names: an index, or a key that is a canonical integer.
-    var arrayIndex: Int? {
+    package var arrayIndex: Int? {
         switch self {
         case .index(let index): return index
         case .key(let key):
@@ -200,7 +200,7 @@ extension Array where Element == JSONValue {
 
 extension String {
     /// A canonical array index: `"0"`, `"1"`, … `"4294967294"`; no sign, no leading zero.
-    var isArrayIndexKey: Bool {
+    package var isArrayIndexKey: Bool {
         guard let first = utf8.first, utf8.count <= 10 else { return false }
         if first == UInt8(ascii: "0") { return utf8.count == 1 }
         guard utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = UInt64(self) else { return false }
@@ -214,7 +214,7 @@ extension JSONValue.ObjectMembers {
     ///
     /// The integer-like keys form an ascending prefix of `keys`, so the place is found by
     /// binary search: O(log n) comparisons, then the O(n) move of an insertion in the middle.
-    mutating func insertIntegerLikeKey(_ key: String, value: JSONValue) {
+    package mutating func insertIntegerLikeKey(_ key: String, value: JSONValue) {
         let number = UInt64(key) ?? 0
         var low = 0
         var high = count

@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StateHubJSON
+import Trace
+
+/// The answer of `POST /admin/console/trace-timeline` (docs/console.md, "Traces screen"): an NDJSON
+/// trace, as `--trace` and `TraceRecorder` write it, read as the timeline `statehub trace view`
+/// shows. `{"records", "steps", "cutLine"?}`: `steps` is TimelineModel's, one object per record in
+/// the shape `statehub trace show --json` prints; `cutLine` names a last line cut mid-record (a
+/// killed recorder), which is left out as the CLI leaves it out.
+///
+/// A line that is not a record is `422 invalid-trace` naming the line, so the console can say
+/// which line is wrong instead of showing nothing. Nothing is stored.
+struct TraceTimelineAnswer {
+    let json: JSONValue
+
+    /// - Throws: `ServerError` 422 `invalid-trace` for a line that is not a record.
+    init(ndjson: Data) throws(ServerError) {
+        let recovered: TraceFile.Recovered
+        do {
+            // The body is capped already; no line can be longer than it.
+            recovered = try TraceFile.decodeRecovering(ndjson, maximumLineBytes: max(1, ndjson.count))
+        } catch {
+            switch error {
+            case .invalidLine(let line, let reason):
+                throw ServerError(.unprocessableContent, "invalid-trace", "line \(line) of the trace \(reason)")
+            case .lineTooLong(let line, let limit):
+                throw ServerError(.unprocessableContent, "invalid-trace", "line \(line) of the trace is longer than \(limit) bytes")
+            case .unreadable, .unwritable:
+                throw ServerError(.unprocessableContent, "invalid-trace", "the trace could not be read")
+            }
+        }
+        var object = JSONValue.ObjectMembers()
+        object["records"] = .number(Double(recovered.records.count))
+        object["steps"] = .array(TimelineModel(records: recovered.records).steps.map(\.json))
+        if let cut = recovered.cutLine { object["cutLine"] = .number(Double(cut)) }
+        json = .object(object)
+    }
+
+    var response: Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: json.jsonText())))
+    }
+}

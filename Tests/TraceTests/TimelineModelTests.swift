@@ -1,0 +1,42 @@
+import Testing
+import Trace
+
+/// The timeline model, now in Trace (the CLI's `trace show` / `trace view` and the server's
+/// console build it): operations are read and applied with StateHubJSON's own code, so a trace
+/// from anywhere — an upload to the console — cannot make it trap.
+@Suite struct TimelineModelTests {
+    static func record(_ step: Int, _ type: String, _ message: String, direction: TraceDirection = .webToNative) -> TraceRecord {
+        TraceRecord(step: step, time: UInt64(step) * 1_000, direction: direction, channel: TraceChannel.nativeBridge,
+                    engine: "shop", store: "cart", type: type, message: message)
+    }
+
+    @Test func opsAreAppliedInOrderUnderTheirAction() throws {
+        let model = TimelineModel(records: [
+            Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"reason":"created","state":{"items":[],"total":0}}}"#),
+            Self.record(1, "dispatch_action", #"{"type":"dispatch_action","messageId":"n1","payload":{"action":"add","args":[{"id":"p1"}]}}"#,
+                        direction: .nativeToWeb),
+            Self.record(2, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"splice","path":["items"],"index":0,"deleteCount":0,"items":[{"id":"p1"}]},{"op":"set","path":["total"],"value":3}]}]}}"#),
+            Self.record(3, "action_result", #"{"type":"action_result","messageId":"n1","payload":{"ok":true}}"#),
+        ])
+        #expect(model.steps.map(\.action) == [nil, "cart.add", "cart.add", "cart.add"])
+        let changes = model.steps[2].changes.map { "\($0.kind) \($0.text)" }
+        #expect(changes == [#"splice items[0…]: [] → [{"id":"p1"}]"#, "set total: 0 → 3"])
+        #expect(model.steps[2].ops.count == 2 && model.steps[2].refused == nil)
+    }
+
+    /// Hostile ops (a negative splice index or count, a path far past an array's end) are what
+    /// the hub refuses: not applied, not shown, and no trap (the CLI's own reader let a negative
+    /// index through to `replaceSubrange` before the model moved).
+    @Test func hostileOpsAreSkippedOrRefusedNeverATrap() throws {
+        let model = TimelineModel(records: [
+            Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"reason":"created","state":{"items":[1,2,3]}}}"#),
+            Self.record(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"splice","path":["items"],"index":-1,"deleteCount":-5,"items":[]},{"op":"splice","path":["items"],"index":1,"deleteCount":9007199254740992,"items":[]}]}]}}"#),
+            Self.record(2, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"set","path":["items",9000000000],"value":1}]}]}}"#),
+            Self.record(3, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"set","path":["nothing","deeper"],"value":1}]}]}}"#),
+        ])
+        // The negative splice is not an op; the huge deleteCount clips to the array, as in JavaScript.
+        #expect(model.steps[1].changes.map(\.text) == ["items[1…]: [2,3] → []"])
+        #expect(model.steps[2].refused != nil, "a write 9e9 past the end is refused, as the hub refuses it")
+        #expect(model.steps[3].refused != nil && model.steps[3].changes.allSatisfy(\.refused))
+    }
+}
