@@ -7,6 +7,7 @@
 #include <JavaScriptCore/JavaScript.h>
 #include <glib.h>
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <stdbool.h>
 
 // Exported by libjavascriptcoregtk-4.1 (checked with `nm -D`), declared only in JSC's
@@ -58,6 +59,16 @@ static inline void cjs_source_destroy(GSource *source) {
 // `MemoryPressureHandler` (see docs/engine.md, "WTF main thread"). `WTF::initializeMainThread()`
 // is exported (`nm -D`) but is C++: it is looked up by its mangled name. Call it on the thread
 // meant to be WTF's main thread, after pushing the GLib main context that thread iterates.
+
+/// Asks JavaScriptCore for polling traps (`JSC_usePollingTraps=true`, read from the environment
+/// when JavaScriptCore initialises, so call it before the first context group; a value the user
+/// set is kept). Compiled code then checks the trap bit at its loop heads instead of waiting for
+/// JavaScriptCore's signal sender to suspend the thread: a watchdog timer that fired while no
+/// script ran leaves a stop request standing, the next timer then sends no signal, and a loop
+/// already compiled by an earlier turn was never stopped (docs/engine.md, "Polling traps").
+static inline void cjs_prefer_polling_traps(void) {
+    setenv("JSC_usePollingTraps", "true", 0);
+}
 
 /// Calls `WTF::initializeMainThread()` (idempotent inside WTF); false when the library does
 /// not export it.

@@ -107,6 +107,24 @@ struct RunawayTurnTests {
         }
     }
 
+    /// A compiled loop is stopped again after a stop at a native call (hostile review, session
+    /// 17): the watchdog timer of the native-call turn fired while no script ran, its stop
+    /// request stayed standing, and the next timer sent no signal, so the second `spin` (already
+    /// compiled by the first) ran for good. Polling traps and a probe with a loop head fix it.
+    @Test func aCompiledLoopIsStoppedAgainAfterAStopAtANativeCall() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try RunawayTurnTests.engine(reported)
+            try await engine.execute("function spin() { for (;;) {} }\nfunction loop() { for (;;) { performance.now(); } }", sourceURL: "loops.js")
+            let spin = try await engine.function("spin"), loop = try await engine.function("loop")
+            for function in [spin, loop, spin, loop, spin, loop, spin] {
+                do { _ = try await engine.call(function); exit(Check.wrongReport.rawValue) } catch EngineError.executionTimeLimitExceeded {
+                } catch { exit(Check.wrongReport.rawValue) }
+            }
+            guard try await engine.evaluate("1 + 1") == 2 else { exit(Check.laterCallFailed.rawValue) }
+        }
+    }
+
     /// `for (;;) await null` and a bare promise chain call nothing native: JavaScriptCore gives
     /// each microtask its own budget and nothing can stop them from inside the process. The
     /// owner hears of it once, from another thread, with what the turn entered.

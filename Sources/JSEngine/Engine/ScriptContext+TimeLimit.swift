@@ -201,7 +201,7 @@ extension ScriptContext {
         let location = stopLocation
         timeLimitFired = false
         stoppedInEntry = false
-        guard let context, let probe = "void 0".jsStringRetained() else { return }
+        guard let context, let probe = Self.probeScript.jsStringRetained() else { return }
         defer { JSStringRelease(probe) }
         var clean = false
         for _ in 0..<Self.probeAttempts {
@@ -233,6 +233,12 @@ extension ScriptContext {
     }
 
     static let probeAttempts = 4
+    /// The probe: it calls nothing native, and its loop head is a trap check in the
+    /// interpreter, so it also takes a watchdog trap left pending by a turn that a native
+    /// call's termination ended first. Left pending, that trap's stop request stayed standing
+    /// and JavaScriptCore sent no signal for the next timer, so a compiled `for (;;) {}` in a
+    /// later turn was never stopped (found by the hostile review, session 17).
+    static let probeScript = "do {} while (false)"
     /// The shortest limit the watchdog's callback starts JavaScriptCore's timer with.
     static let shortestRestart: UInt64 = 1_000_000
     /// How many native calls past the limit a stop waits for one with the page's frame.

@@ -46,6 +46,8 @@ enum JSCMainThread {
     private static let state: State = start()
 
     private static func start() -> State {
+        // Before JavaScriptCore initialises (the first context group comes after this thread).
+        cjs_prefer_polling_traps()
         let ready = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome = State.unavailable
         let worker = Thread {
