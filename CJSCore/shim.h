@@ -26,14 +26,24 @@ void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 JSStringRef JSContextCreateBacktrace(JSContextRef ctx, unsigned maxStackSize);
 
 /// JavaScriptCore's own termination exception for the VM of `group`, or NULL when the library
-/// does not export `JSC::VM::ensureTerminationException()` (C++, looked up by its mangled name;
-/// a context group is its VM). Thrown from a native function it ends the running script as the
-/// watchdog's stop does: JavaScriptCore tells it from any other exception by identity, so no
-/// `catch` or `finally` runs, and the microtasks queued after it are dropped.
+/// does not export `JSC::VM::ensureTerminationException()` and `JSC::JSLockHolder` (C++, looked
+/// up by their mangled names; a context group is its VM). Thrown from a native function it ends
+/// the running script as the watchdog's stop does: JavaScriptCore tells it from any other
+/// exception by identity, so no `catch` or `finally` runs, and the microtasks queued after it are
+/// dropped. The first call allocates the exception on JavaScriptCore's heap, and a native
+/// function runs with the API lock dropped: allocating there aborted in `Heap::stopIfNecessary`
+/// (or worse), so the lock is taken around it, as every API call made from a callback does.
 static inline JSValueRef cjs_termination_exception(JSContextGroupRef group) {
-    void *symbol = dlsym(RTLD_DEFAULT, "_ZN3JSC2VM26ensureTerminationExceptionEv");
-    if (symbol == NULL || group == NULL) return NULL;
-    return (JSValueRef)((void *(*)(const void *))symbol)(group);
+    void *ensure = dlsym(RTLD_DEFAULT, "_ZN3JSC2VM26ensureTerminationExceptionEv");
+    void *lock = dlsym(RTLD_DEFAULT, "_ZN3JSC12JSLockHolderC1EPNS_2VME");
+    void *unlock = dlsym(RTLD_DEFAULT, "_ZN3JSC12JSLockHolderD1Ev");
+    if (ensure == NULL || lock == NULL || unlock == NULL || group == NULL) return NULL;
+    // A JSLockHolder is one RefPtr<VM>; the buffer leaves room to spare.
+    void *holder[4] = { NULL, NULL, NULL, NULL };
+    ((void (*)(void *, const void *))lock)(holder, group);
+    void *exception = ((void *(*)(const void *))ensure)(group);
+    ((void (*)(void *))unlock)(holder);
+    return (JSValueRef)exception;
 }
 
 // GLib helpers: Swift cannot call macros, and G_SOURCE_REMOVE callbacks are simpler here.
