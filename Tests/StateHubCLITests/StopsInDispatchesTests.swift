@@ -54,6 +54,29 @@ struct StopsInDispatchesTests {
         #expect((object["stores"] as? [String: Any]).flatMap { $0["s"] as? [String: Any] }?["n"] as? Int == 2, "\(json.stdout)")
     }
 
+    /// A timer a file sets may be stopped while the files still load or only after: either
+    /// way the timers after it fire, the dispatches run, and the stop is printed (it ended
+    /// the run, and skipped the dispatches, when it came due during loading).
+    @Test func aTimerStoppedWhileTheFilesLoadLetsTheRunGoOn() throws {
+        let store = try StateHubBinary.script(Self.store, named: "store2.js")
+        let timers = try StateHubBinary.script("""
+            setTimeout(() => { console.log("t1"); for (;;) {} }, 0);
+            setTimeout(() => console.log("t2 alive"), 1);
+            """, named: "timers.js")
+        let arguments = ["run", store.path, timers.path, "--time-limit", "0.3", "--dispatch", "s.inc()"]
+        let result = try StateHubBinary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("t2 alive"), "\(result.stdout)")
+        #expect(result.stdout.contains("→ s.inc() = undefined"), "\(result.stdout)")
+        #expect(result.stderr.contains("timers.js:1: stopped after 0.3 s (a timer callback"), "\(result.stderr)")
+        #expect(!result.stderr.contains("skipped"), "\(result.stderr)")
+
+        let (json, object) = try Self.runJSON(arguments)
+        #expect((object["error"] as? [String: Any])?["kind"] as? String == "stopped", "\(json.stdout)")
+        let dispatches = try #require(object["dispatches"] as? [[String: Any]], "\(json.stdout)")
+        #expect(dispatches.map { $0["ok"] as? Bool } == [true], "\(json.stdout)")
+    }
+
     /// An await loop holds the page's thread: nothing after it can run, so each later
     /// dispatch is listed as skipped with the reason, not dropped.
     @Test func anAwaitLoopListsTheLaterDispatchesAsSkipped() throws {

@@ -112,9 +112,9 @@ struct RunCommand: AsyncParsableCommand {
         // Built once: each dispatch hands the guard a slice of it (a copy per dispatch was quadratic).
         let callTexts = dispatches.map(\.callText)
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
-                                               dispatches: callTexts, scriptURLs: delivered.scriptURLs)
+                                               dispatches: callTexts, scriptURLs: delivered.scriptURLs, stopsEndTheRun: false)
         let hub = session.page.hub
-        var failed = false
+        var failed = session.stoppedWhileLoading
         var stops = StopPrinter()
         for (position, planned) in dispatches.enumerated() {
             session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
