@@ -38,6 +38,9 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
     nonisolated(unsafe) var nextWakeupDelay: () -> UInt32? = { nil }
     /// Runs due real-clock timers. Set on the engine thread only.
     nonisolated(unsafe) var runDueTimers: () -> Void = {}
+    /// Runs the page functions JavaScriptCore handed back from its run loop (cleanups; each
+    /// pass, as timers; the wake-up delay is 0 while some wait). Set on the engine thread only.
+    nonisolated(unsafe) var runHandedBack: () -> Void = {}
 
     private init() {}
 
@@ -191,6 +194,7 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             }
             if batch.isEmpty && stopping { return }
             runDueTimers()
+            runHandedBack()
             let pending = state.withLock { !$0.queue.isEmpty || $0.stopping }
             if pending {
                 // Let GLib dispatch what is ready (JSC's own sources: GC timers, nothing

@@ -118,8 +118,9 @@ public actor JavaScriptEngine {
             : nil
         nonisolated(unsafe) let unsafeContext = context
         thread.post {
-            thread.nextWakeupDelay = { unsafeContext.millisecondsUntilNextTimer() }
+            thread.nextWakeupDelay = { unsafeContext.hasHandedBack ? 0 : unsafeContext.millisecondsUntilNextTimer() }
             thread.runDueTimers = { unsafeContext.fireDueTimers() }
+            thread.runHandedBack = { unsafeContext.runHandedBack() }
         }
     }
 
@@ -132,6 +133,7 @@ public actor JavaScriptEngine {
             context.close()
             thread.nextWakeupDelay = { nil }
             thread.runDueTimers = {}
+            thread.runHandedBack = {}
         }
         thread.stop()
         if !isClosed.exchange(true, ordering: .relaxed) { for handler in handlers { handler() } }

@@ -60,6 +60,9 @@ final class ScriptContext {
     var nativeWallInTurn: UInt64 = 0
     /// What the running turn was entered through (`script`, `call`, `timer`).
     var entryKind: ScriptStop.Kind = .script
+    /// Page functions JavaScriptCore handed back from its run loop, to run in turns of their own
+    /// (`ScriptContext+Finalizers.swift`); each function and argument is protected.
+    var handedBack: [(callback: JSObjectRef, heldValue: JSValueRef?, kind: ScriptStop.Kind)] = []
     /// The stop of the running turn, once known; handed to `stopHandlers` when the turn ends.
     var turnStop: ScriptStop?
     /// The stop of the last turn that ended, read by the caller that entered it.
@@ -142,6 +145,7 @@ final class ScriptContext {
     func close() {
         guard let context else { return }
         for timer in timers.all { timer.unprotect(in: context) }
+        dropHandedBack()
         timers.removeAll()
         activity.setTimerCount(0)
         for value in protectedHandles { JSValueUnprotect(context, value) }

@@ -20,6 +20,9 @@ public struct ScriptStop: Sendable, Equatable, CustomStringConvertible {
         /// A promise reaction, an `await` continuation or a `queueMicrotask` callback, run
         /// after the entry that queued it had returned.
         case microtask
+        /// A `FinalizationRegistry` cleanup callback (the engine runs each in a turn of its own,
+        /// after a garbage collection found its object gone).
+        case finalizer
         /// Microtasks that never call native code, which JavaScriptCore cannot stop: reported
         /// (once, from another thread) while the engine thread stays held; the owner ends it.
         case unstoppable
@@ -71,6 +74,7 @@ public struct ScriptStop: Sendable, Equatable, CustomStringConvertible {
         case .call: "a call from native (an action, say)"
         case .timer: "a timer callback"
         case .microtask: "a microtask (a promise chain, an await loop or a queueMicrotask callback)"
+        case .finalizer: "a FinalizationRegistry callback"
         case .unstoppable: "microtasks that never call native code (an await loop, a promise chain), which the time limit cannot stop"
         }
     }

@@ -28,6 +28,10 @@ extension ScriptContext {
             let bytes = (0..<count).map { _ in JSONValue.number(Double(UInt8.random(in: 0...255, using: &generator))) }
             return try owner.jsValue(from: .array(bytes))
         })
+        try setProperty("handBack", of: natives, to: try makeFunction(named: "handBack") { owner, _, arguments in
+            owner.queueHandedBack(arguments)
+            return nil
+        })
         // Does nothing itself: every native call checks the turn's time limit on the way in.
         try setProperty("checkpoint", of: natives, to: try makeFunction(named: "checkpoint") { _, _, _ in nil })
         let installer = try evaluateRaw(WebGlobalsScript.source, sourceURL: "statehub:web-globals.js")

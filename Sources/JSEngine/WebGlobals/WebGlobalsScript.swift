@@ -20,6 +20,9 @@
 ///   full WHATWG percent-encode sets (we encode what `encodeURIComponent` encodes).
 /// - `queueMicrotask`: JavaScriptCore's own when present, behind a native checkpoint of the
 ///   turn's time limit.
+/// - `FinalizationRegistry`, and `WebAssembly.compile` / `instantiate`: JavaScriptCore's, with
+///   each cleanup callback, and the settling of each compile's promise, run by the engine in a
+///   turn of its own, as a timer is (time limit, stops, what a cleanup throws reported).
 enum WebGlobalsScript {
     static let source = #"""
 (function (natives) {
@@ -432,6 +435,46 @@ enum WebGlobalsScript {
       checkpoint();
       Promise.resolve().then(callback);
     };
+  }
+
+  // FinalizationRegistry, WebAssembly's promises ------------------------------
+  // JavaScriptCore runs cleanup callbacks, and the reactions to a WebAssembly compile, from
+  // its run loop, outside every call the engine makes: a stop there was never settled and
+  // left the engine's microtasks undrained, and a throw was only printed to stderr. So what
+  // JavaScriptCore calls there only hands the page's function and its argument back to the
+  // engine (`handBack`), which runs it in a turn of its own, as a timer runs. The engine's
+  // constructor stays out of reach (no `extends`: the subclass would keep it as prototype).
+  const handBack = natives.handBack;
+  const EngineFinalizationRegistry = g.FinalizationRegistry;
+  if (typeof EngineFinalizationRegistry === 'function') {
+    const FinalizationRegistry = function FinalizationRegistry(cleanup) {
+      if (new.target === undefined) throw new TypeError('FinalizationRegistry needs new');
+      if (typeof cleanup !== 'function') throw new TypeError('FinalizationRegistry needs a cleanup function');
+      return Reflect.construct(EngineFinalizationRegistry, [function (heldValue) { handBack(cleanup, heldValue, 'finalizer'); }], new.target);
+    };
+    FinalizationRegistry.prototype = EngineFinalizationRegistry.prototype;
+    Object.defineProperty(EngineFinalizationRegistry.prototype, 'constructor', { value: FinalizationRegistry, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(g, 'FinalizationRegistry', { value: FinalizationRegistry, writable: true, configurable: true, enumerable: false });
+  }
+  const wasm = g.WebAssembly;
+  if (typeof wasm === 'object' && wasm !== null) {
+    const EnginePromise = Promise, then = Promise.prototype.then;
+    // The page gets a promise of its own, settled from one of the engine's turns.
+    const handedBack = function (engineFunction, name) {
+      if (typeof engineFunction !== 'function') return;
+      Object.defineProperty(wasm, name, { writable: true, configurable: true, enumerable: false, value: {
+        [name]() {
+          const settling = Reflect.apply(engineFunction, wasm, arguments);
+          return new EnginePromise(function (resolve, reject) {
+            Reflect.apply(then, settling, [function (value) { handBack(resolve, value, 'settlement'); },
+                                           function (reason) { handBack(reject, reason, 'settlement'); }]);
+          });
+        } }[name] });
+    };
+    handedBack(wasm.compile, 'compile');
+    handedBack(wasm.instantiate, 'instantiate');
+    handedBack(wasm.compileStreaming, 'compileStreaming');
+    handedBack(wasm.instantiateStreaming, 'instantiateStreaming');
   }
 })
 """#

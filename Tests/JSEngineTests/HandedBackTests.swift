@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import JSEngine
+
+/// Issue 11, hostile review of session 17: JavaScriptCore runs `FinalizationRegistry` cleanup
+/// callbacks from its run loop, outside every call the engine makes. A looping callback was
+/// stopped by the watchdog, but nothing settled the stop: the next timer batch met the pending
+/// termination (`TypeError: null is not an object (evaluating 'callbacks.length')`), later
+/// timers were lost, and no stop was reported. A throwing callback was printed by
+/// JavaScriptCore to stderr and otherwise lost. Each case runs in a child process: a callback
+/// that is never stopped keeps its engine thread for good.
+@Suite("Work JavaScriptCore runs from its run loop: stopped, reported, and the engine goes on")
+struct HandedBackTests {
+    enum Check: Int32 { case noReport = 20, wrongReport = 21, laterTimerLost = 22, laterCallFailed = 23 }
+
+    /// Registers garbage until the engine reports something or `seconds` pass: cleanup
+    /// callbacks run only after a garbage collection, which allocation brings on.
+    static func collectUntilReported(_ engine: JavaScriptEngine, _ reported: Recorder<UnhandledError>, seconds: Double = 20) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while reported.values.isEmpty, Date() < deadline {
+            try await engine.execute("for (let i = 0; i < 20000; i++) registry.register({ padding: new Array(100) }, i);", sourceURL: "garbage.js")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        guard !reported.values.isEmpty else { exit(Check.noReport.rawValue) }
+    }
+
+    /// A timer set after the stop fires, and the engine answers calls.
+    static func expectUsable(_ engine: JavaScriptEngine) async throws {
+        try await engine.execute("globalThis.timerRan = false; setTimeout(() => { timerRan = true; }, 1);", sourceURL: "after.js")
+        let deadline = Date().addingTimeInterval(5)
+        while try await engine.evaluate("timerRan") != true {
+            guard Date() < deadline else { exit(Check.laterTimerLost.rawValue) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard try await engine.evaluate("1 + 1") == 2,
+              try await engine.evaluateAndAwait("(async () => { await null; return 'awaited'; })()") == "awaited" else {
+            exit(Check.laterCallFailed.rawValue)
+        }
+    }
+
+    static func stopOfLoopingCallback(_ body: String) async throws {
+        let reported = Recorder<UnhandledError>()
+        let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200), onUnhandledError: { reported.append($0) }))
+        // Only the first callback runs away: each later one would be stopped in its own turn.
+        try await engine.execute("globalThis.registry = new FinalizationRegistry(function cleanup(held) {\n  if (!globalThis.ranAway) { globalThis.ranAway = true; \(body) }\n});", sourceURL: "registry.js")
+        try await collectUntilReported(engine, reported)
+        guard let first = reported.values.first, first.kind == .timeLimitExceeded, first.stop?.kind == .finalizer,
+              first.stop?.entry == .finalizer, first.error.sourceURL == "registry.js", first.error.line == 2 else {
+            FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
+            exit(Check.wrongReport.rawValue)
+        }
+        try await expectUsable(engine)
+    }
+
+    /// A loop that calls nothing native: the watchdog stops it.
+    @Test func aCallbackLoopingWithoutNativeCallsIsStopped() async {
+        await #expect(processExitsWith: .success) {
+            try await HandedBackTests.stopOfLoopingCallback("for (;;) {}")
+        }
+    }
+
+    /// A loop of native calls: the turn's check at a native call stops it.
+    @Test func aCallbackLoopingOnNativeCallsIsStopped() async {
+        await #expect(processExitsWith: .success) {
+            try await HandedBackTests.stopOfLoopingCallback("for (;;) { performance.now(); }")
+        }
+    }
+
+    /// What a callback throws is an uncaught exception the owner hears of, with its message.
+    @Test func whatACallbackThrowsIsReported() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200), onUnhandledError: { reported.append($0) }))
+            try await engine.execute("""
+                globalThis.registry = new FinalizationRegistry(function cleanup(held) {
+                  if (!globalThis.threw) { globalThis.threw = true; throw new RangeError("cleanup of " + typeof held); }
+                });
+                """, sourceURL: "registry.js")
+            guard try await engine.evaluate("registry instanceof FinalizationRegistry && FinalizationRegistry.name === 'FinalizationRegistry'") == true else {
+                exit(Check.wrongReport.rawValue)
+            }
+            try await HandedBackTests.collectUntilReported(engine, reported)
+            guard let first = reported.values.first, first.kind == .uncaughtException, first.error.name == "RangeError",
+                  first.error.message == "cleanup of number", first.error.sourceURL == "registry.js" else {
+                FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
+                exit(Check.wrongReport.rawValue)
+            }
+            try await HandedBackTests.expectUsable(engine)
+        }
+    }
+
+    /// The reactions to a WebAssembly compile ran from JavaScriptCore's run loop too: a loop
+    /// there was stopped unreported and every later promise stayed pending.
+    @Test func aLoopAfterAWebAssemblyCompileIsStopped() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200), onUnhandledError: { reported.append($0) }))
+            try await engine.execute("""
+                WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(function compiled(module) {
+                  for (;;) {}
+                });
+                """, sourceURL: "wasm.js")
+            let deadline = Date().addingTimeInterval(10)
+            while reported.values.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            guard let first = reported.values.first, first.kind == .timeLimitExceeded, first.stop?.kind == .microtask,
+                  first.error.sourceURL == "wasm.js", first.error.line == 2 else {
+                FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
+                exit(Check.wrongReport.rawValue)
+            }
+            guard try await engine.evaluateAndAwait("WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(r => typeof r.instance)") == "object" else {
+                exit(Check.laterCallFailed.rawValue)
+            }
+            try await HandedBackTests.expectUsable(engine)
+        }
+    }
+}
