@@ -55,6 +55,15 @@ struct ScriptLocationTests {
         #expect(ScriptLocation.loopLine(in: "let format = done;\ndo { x() } while (true)", from: 1) == 2)
         // The block that holds the line closes before any loop: the line stands.
         #expect(ScriptLocation.loopLine(in: "function f() {\n  g();\n}\nwhile (true) {}", from: 2) == nil)
+        // The frame's function begins and ends on the line: the next method's loop is not its
+        // (hostile review, session 17: a regular expression's backtracking named `other`'s line).
+        let methods = "actions: {\n  redos() { return /(x+x+)+y/.test(s); },\n  other() { for (;;) {} }\n}"
+        #expect(ScriptLocation.loopLine(in: methods, from: 2) == nil)
+        #expect(ScriptLocation.loopLine(in: methods, from: 3) == 3)
+        #expect(ScriptLocation.loopLine(in: "function f() {\n  const g = () => { h(); };\n  for (;;) {}\n}", from: 1) == 3)
+        #expect(ScriptLocation.loopLine(in: "const o = { a: 1 };\nfor (;;) {}", from: 1) == 2)
+        #expect(ScriptLocation.loopLine(in: "if (x) { y(); }\nfor (;;) {}", from: 1) == 2)
+        #expect(ScriptLocation.loopLine(in: "const f = () => { g(); };\nwhile (1) {}", from: 1) == nil)
         #expect(ScriptLocation.loopLine(in: "x", from: 5) == nil)
         let block = "/* for\n */ `while ${x}`;\nfor (;;) {}"
         #expect(ScriptLocation.loopLine(in: block, from: 1) == 3)

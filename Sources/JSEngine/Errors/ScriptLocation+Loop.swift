@@ -16,15 +16,31 @@ extension ScriptLocation {
         var lexer = LoopLexer(source)
         guard lexer.skip(toLine: line) else { return nil }
         var depth = 0
+        // The body of the function JavaScriptCore's frame names, when it begins on `line`
+        // (`work() { return /(x+x+)+y/.test(s) },`): a loop after its end is another
+        // function's (the next method's `for (;;)`), so the line stands.
+        var functionBody: Int?
+        var sawBrace = false
+        var previous: LoopLexer.Token?
+        var parens: [Bool] = []   // per open `(`: whether a name precedes it (a call, a function head)
+        var closedNamedParen = false
         while let token = lexer.next(), lexer.line < line + lineLimit {
             switch token {
-            case .open: depth += 1
+            case .openParen: parens.append(previous == .name)
+            case .closeParen: closedNamedParen = parens.popLast() ?? false
+            case .open:
+                let opensFunction = (previous == .closeParen && closedNamedParen) || previous == .arrow
+                if !sawBrace, depth == 0, lexer.line == line, opensFunction { functionBody = 1 }
+                sawBrace = true
+                depth += 1
             case .close:
+                if depth == functionBody { return nil }
                 depth -= 1
                 if depth < 0 { return nil }
             case .loopKeyword: return lexer.line
             default: break
             }
+            previous = token
         }
         return nil
     }
@@ -92,7 +108,7 @@ extension ScriptLocation {
                 if let head = pending, !head.inHead, stack.count == head.depth { pending = nil }
                 // The statement of a braceless loop (or its whole chain, `for (…) for (…) x;`) ends here.
                 bracelessLoops.removeAll { $0.depth >= stack.count }
-            case .other:
+            case .other, .name, .arrow:
                 // A braceless body began: the loop stays open until its statement ends.
                 if let head = pending, !head.inHead, stack.count == head.depth {
                     bracelessLoops.append((head.line, stack.count))
@@ -125,13 +141,18 @@ extension ScriptLocation {
 struct LoopLexer {
     enum Token: Equatable {
         case open, close, openParen, closeParen, semicolon, other
+        /// An identifier or keyword other than the loop keywords and `if`, `switch`, `catch`,
+        /// `with` (whose parentheses are not a call's or a function head's).
+        case name
+        /// `=>`.
+        case arrow
         /// `for`, `while` or `do` (`isDo`).
         case loopKeyword(isDo: Bool)
         static let loopKeyword = Token.loopKeyword(isDo: false)
         static func == (a: Token, b: Token) -> Bool {
             switch (a, b) {
             case (.open, .open), (.close, .close), (.openParen, .openParen), (.closeParen, .closeParen), (.semicolon, .semicolon),
-                 (.other, .other), (.loopKeyword, .loopKeyword): return true
+                 (.other, .other), (.name, .name), (.arrow, .arrow), (.loopKeyword, .loopKeyword): return true
             default: return false
             }
         }
@@ -196,14 +217,18 @@ struct LoopLexer {
             case UInt8(ascii: "("): index += 1; return emit(.openParen, at: start)
             case UInt8(ascii: ")"): index += 1; return emit(.closeParen, at: start)
             case UInt8(ascii: ";"): index += 1; return emit(.semicolon, at: start)
+            case UInt8(ascii: "=") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ">"):
+                index += 2
+                return emit(.arrow, at: start)
             default:
                 guard Self.isIdentifier(byte) else { index += 1; return emit(.other, at: start) }
                 let begin = index
                 while index < bytes.count, Self.isIdentifier(bytes[index]) { index += 1 }
                 let word = bytes[begin..<index]
                 if word.elementsEqual("do".utf8) { return emit(.loopKeyword(isDo: true), at: start) }
-                let isLoop = word.elementsEqual("for".utf8) || word.elementsEqual("while".utf8)
-                return emit(isLoop ? .loopKeyword : .other, at: start)
+                if word.elementsEqual("for".utf8) || word.elementsEqual("while".utf8) { return emit(.loopKeyword, at: start) }
+                let isControl = word.elementsEqual("if".utf8) || word.elementsEqual("switch".utf8) || word.elementsEqual("catch".utf8) || word.elementsEqual("with".utf8)
+                return emit(isControl ? .other : .name, at: start)
             }
         }
         return nil
