@@ -33,9 +33,10 @@ struct ConsoleTests {
             const cyclic = {}; cyclic.self = cyclic; console.log(cyclic);
             console.log('😀', 'ünïcödé');
             console.log({ f() {}, big: 1n, s: Symbol('q'), text: 'a"\\u0001b' });
+            console.log(NaN, -Infinity, -0, 1.5, [NaN, Infinity, -0]);
             """)
         let texts = messages.values.map(\.text)
-        #expect(texts.count == 7)
+        #expect(texts.count == 8)
         #expect(texts[safe: 0] == #"{"2":"two","b":1,"nested":{"list":[1,"x",null]}}"#)
         // What JSON cannot say is written as JavaScript shows it, unquoted (issue 12).
         #expect(texts[safe: 1] == #"[1,{"a":undefined}] undefined"#)
@@ -44,6 +45,8 @@ struct ConsoleTests {
         #expect(texts[safe: 4]?.hasPrefix("[Object: ") == true)
         #expect(texts[safe: 5] == "😀 ünïcödé")
         #expect(texts[safe: 6] == #"{"f":[Function: f],"big":1n,"s":Symbol(q),"text":"a\"\u0001b"}"#)
+        // Numbers JSON has no word for are not `null` (hostile review, session 17).
+        #expect(texts[safe: 7] == "NaN -Infinity -0 1.5 [NaN,Infinity,0]")
     }
 
     @Test func printsErrorsWithStack() async throws {

@@ -118,3 +118,19 @@ struct ScriptLocationTests {
         #expect(ScriptLocation(sourceURL: "a.js", line: 6, function: "spin").atLoop(in: action, atHead: false).line == 5)
     }
 }
+
+/// How a stop prints its limit: to the millisecond, trailing zeros dropped (a 20 ms limit
+/// printed "stopped after 0 s" before; hostile review, session 17).
+@Suite("ScriptStop: the seconds it prints")
+struct ScriptStopSecondsTests {
+    @Test func secondsAreWrittenToTheMillisecond() {
+        func seconds(_ after: Duration) -> String { ScriptStop(kind: .timer, entry: .timer, sourceURL: nil, line: nil, after: after).seconds }
+        #expect(seconds(.seconds(2)) == "2")
+        #expect(seconds(.milliseconds(300)) == "0.3")
+        #expect(seconds(.milliseconds(1_500)) == "1.5")
+        #expect(seconds(.milliseconds(20)) == "0.02")
+        #expect(seconds(.milliseconds(1)) == "0.001")
+        #expect(seconds(.microseconds(1_234_567)) == "1.235")
+        #expect(seconds(.zero) == "0")
+    }
+}

@@ -57,11 +57,15 @@ public struct ScriptStop: Sendable, Equatable, CustomStringConvertible {
     /// `FILE:LINE`, `FILE` or `<script>`.
     public var place: String { (sourceURL.flatMap { $0.isEmpty ? nil : $0 } ?? "<script>") + (line.map { ":\($0)" } ?? "") }
 
-    /// The seconds of ``after`` as the message prints them: `2`, `0.2`, `1.5` (tenths at most).
+    /// The seconds of ``after`` as the message prints them: `2`, `0.2`, `1.5`, `0.02` (to the millisecond,
+    /// trailing zeros dropped: a 20 ms limit printed `0`).
     public var seconds: String {
-        let tenths = (Double(after.components.seconds) + Double(after.components.attoseconds) / 1e18) * 10
-        let rounded = Int(tenths.rounded())
-        return rounded % 10 == 0 ? "\(rounded / 10)" : "\(rounded / 10).\(rounded % 10)"
+        let milliseconds = Int(((Double(after.components.seconds) + Double(after.components.attoseconds) / 1e18) * 1_000).rounded())
+        let whole = milliseconds / 1_000, fraction = milliseconds % 1_000
+        guard fraction != 0 else { return "\(whole)" }
+        var digits = String(fraction + 1_000).dropFirst()   // three digits, leading zeros kept
+        while digits.hasSuffix("0") { digits = digits.dropLast() }
+        return "\(whole).\(digits)"
     }
 
     /// `FILE:LINE: stopped after N s`, the same for every kind.

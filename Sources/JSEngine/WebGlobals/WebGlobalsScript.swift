@@ -36,6 +36,7 @@ enum WebGlobalsScript {
   const RAW_TEXT = /"\\u0001(?:[^"\\]|\\.)*?\\u0001"/g;
   function formatValue(v, seen) {
     if (typeof v === 'string') return v;
+    if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
     if (v === undefined) return 'undefined';
     if (typeof v === 'function') return '[Function' + (v.name ? ': ' + v.name : ' (anonymous)') + ']';
     if (typeof v === 'symbol') return v.toString();
@@ -46,6 +47,7 @@ enum WebGlobalsScript {
       // replacer marks their text and the marked strings lose their quotes afterwards.
       const text = JSON.stringify(v, function (key, value) {
         if (typeof value === 'bigint') return RAW + value.toString() + 'n' + RAW;
+        if (typeof value === 'number' && !isFinite(value)) return RAW + String(value) + RAW;
         if (typeof value === 'function') return RAW + '[Function' + (value.name ? ': ' + value.name : '') + ']' + RAW;
         if (typeof value === 'symbol') return RAW + value.toString() + RAW;
         if (value === undefined) return RAW + 'undefined' + RAW;

@@ -5,7 +5,7 @@ import JSEngine
 
 /// The options `run` and `eval` share: one environment, one set of limits.
 struct PageOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Stop a script, an action or a timer callback that runs longer than this many seconds.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Stop a script, an action or a timer callback that runs longer than this many seconds (0.01 at least).", valueName: "SECONDS"))
     var timeLimit: String = "10"
 
     @Option(help: ArgumentHelp("End the whole run after this many seconds of wall-clock time, whatever still runs or is pending (an await loop, a timer chain, an interval), saying what it was.", valueName: "SECONDS"))
@@ -38,10 +38,19 @@ struct PageOptions: ParsableArguments {
     @Flag(help: "Do not load the store runtime, the sync plugin and the hub (a bare engine with the page shim).")
     var bare = false
 
-    /// `--time-limit` as a duration: finite, positive, at most a day (exit 2 otherwise).
+    /// `--time-limit` as a duration: finite, at least 10 ms, at most a day (exit 2 otherwise).
     func timeLimitDuration() throws(CLIError) -> Duration {
-        try Self.seconds(timeLimit, option: "--time-limit", maximum: 86_400)
+        let limit = try Self.seconds(timeLimit, option: "--time-limit", maximum: 86_400)
+        // StateHub's own runtime sets the page up under the same limit: at 1 ms its first
+        // script was stopped and the run failed as "the page could not be set up".
+        guard limit >= Self.shortestTimeLimit else {
+            throw .badArgument("--time-limit must be at least 0.01 seconds (the page's own set-up runs under it), not \(timeLimit)")
+        }
+        return limit
     }
+
+    /// The shortest `--time-limit`: set-up passed at 5 ms here, with the JIT and without.
+    static let shortestTimeLimit: Duration = .milliseconds(10)
 
     /// `--wall-limit` as a duration: finite, positive, at most a day (exit 2 otherwise).
     func wallLimitDuration() throws(CLIError) -> Duration {
