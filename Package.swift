@@ -70,6 +70,7 @@ let package = Package(
                 .target(name: "CJSCore", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // Every file under js/ as Swift string constants, generated at build time.

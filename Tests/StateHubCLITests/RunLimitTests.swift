@@ -37,6 +37,17 @@ struct RunLimitTests {
         }
     }
 
+    /// `eval` ends at the first stop even while stopped work keeps coming (an interval that
+    /// runs away each time): it waited for the page to become idle, up to the idle limit.
+    @Test func evalEndsAtTheFirstStopOfWorkThatKeepsComing() throws {
+        let file = try StateHubBinary.script("setTimeout(() => {\n  setInterval(() => { for (;;) {} }, 10);\n}, 50);\n", named: "interval.js")
+        let started = Date()
+        let result = try StateHubBinary.run(["eval", file.path, "--time-limit", "0.2", "--wall-limit", "60"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("interval.js:2: stopped after 0.2 s (a timer callback"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30, "eval waited for the page to become idle")
+    }
+
     @Test func unhandledRejectionsAndTimerErrorsFailRunAsTheyFailEval() throws {
         let rejection = try StateHubBinary.script("Promise.reject(new Error('nobody caught me'));\n", named: "reject.js")
         let timer = try StateHubBinary.script("setTimeout(() => { throw new Error('thrown in a timer') }, 5);\n", named: "timer.js")
@@ -61,6 +72,12 @@ struct RunLimitTests {
             }
             let old = try StateHubBinary.run(["run", file.path, "--timeout", value])
             #expect(old.status == 2, "--timeout \(value): \(old.stderr)")
+        }
+        // Below 10 ms the page's own set-up was stopped: a usage error naming the minimum.
+        for command in ["run", "eval"] {
+            let short = try StateHubBinary.run([command, file.path, "--time-limit", "0.001"])
+            #expect(short.status == 2, "\(command): \(short.stderr)")
+            #expect(short.stderr.contains("--time-limit must be at least 0.01 seconds"), "\(command): \(short.stderr)")
         }
         let memory = try StateHubBinary.run(["eval", file.path, "--memory-limit", "lots"])
         #expect(memory.status == 2)

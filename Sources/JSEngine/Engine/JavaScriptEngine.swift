@@ -249,7 +249,7 @@ public actor JavaScriptEngine {
             return
         }
         let deadline = ContinuousClock.now + timeout
-        while !context.timers.isEmpty {
+        while !context.timers.isEmpty || context.hasHandedBack {
             if ContinuousClock.now >= deadline { throw EngineError.timeout(after: timeout) }
             let wait = context.millisecondsUntilNextTimer() ?? 1
             try await Task.sleep(for: .milliseconds(max(1, min(Int(wait), 50))))

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Logging
 #if canImport(CJSCore)
@@ -62,7 +63,7 @@ final class ScriptContext {
     var entryKind: ScriptStop.Kind = .script
     /// Page functions JavaScriptCore handed back from its run loop, to run in turns of their own
     /// (`ScriptContext+Finalizers.swift`); each function and argument is protected.
-    var handedBack: [(callback: JSObjectRef, heldValue: JSValueRef?, kind: ScriptStop.Kind)] = []
+    var handedBack: Deque<(callback: JSObjectRef, heldValue: JSValueRef?, kind: ScriptStop.Kind)> = []
     /// The stop of the running turn, once known; handed to `stopHandlers` when the turn ends.
     var turnStop: ScriptStop?
     /// The stop of the last turn that ended, read by the caller that entered it.

@@ -42,10 +42,15 @@ extension ScriptContext {
     /// `finalizer`, a throw as `.uncaughtException`; the next cleanup runs either way.
     func runHandedBack() {
         guard !handedBack.isEmpty, let context else { return }
-        let count = min(handedBack.count, Self.handedBackBatchLimit)
-        let batch = handedBack.prefix(count)
-        handedBack.removeFirst(count)
-        for (callback, heldValue, kind) in batch {
+        // Taken one at a time: a pass ends after ``handedBackBatchLimit`` calls or once it has
+        // run as long as a timer batch may (a stopped callback alone uses the whole limit), so
+        // queued Swift work (a dispatch, the owner's checks) runs in between.
+        let started = ContinuousClock.now
+        let budget = Duration.milliseconds(batchBudgetMilliseconds)
+        var ran = 0
+        while ran < Self.handedBackBatchLimit, !handedBack.isEmpty, ran == 0 || ContinuousClock.now - started < budget {
+            let (callback, heldValue, kind) = handedBack.removeFirst()
+            ran += 1
             // A stop that left the context unusable closed it: what is left was unprotected then.
             guard self.context != nil else { return }
             defer {

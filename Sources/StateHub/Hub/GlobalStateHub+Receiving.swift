@@ -237,11 +237,16 @@ extension GlobalStateHub {
         let host = entry.hosts[index]
         // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining {
-            // Charged to the dispatches these writes belong to (their `dispatch` tags), not
-            // to whichever result comes next: a stopped action's late batches name its own,
-            // already failed, dispatch.
-            for id in message.dispatches where state.pending[id]?.pageID == pageID {
-                state.pending[id]?.writesDiscarded = true
+            // A page alone with the store answers the resync with its whole state, which the
+            // mirror takes (handleSyncState): these writes were made before that answer and are
+            // in it, so nothing of the dispatch is lost (a stop's resync no longer failed every
+            // dispatch that ran meanwhile, hostile review). Otherwise they are charged to the
+            // dispatches they belong to (their `dispatch` tags), not to whichever result comes
+            // next: a stopped action's late batches name its own, already failed, dispatch.
+            if host.joining || entry.hosts.count > 1 {
+                for id in message.dispatches where state.pending[id]?.pageID == pageID {
+                    state.pending[id]?.writesDiscarded = true
+                }
             }
             return []
         }

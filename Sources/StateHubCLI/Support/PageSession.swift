@@ -170,7 +170,23 @@ struct PageSession {
     /// errors; with `stopsEndTheRun` false the caller reports them (``reportUnhandledStops()``).
     func settle(stopsEndTheRun: Bool = true) async {
         do {
-            try await page.engine.waitUntilIdle(timeout: idleLimit)
+            if stopsEndTheRun {
+                // `eval` ends at the first unhandled error, as it does while files load: waited
+                // for in slices, so work that keeps coming (an interval, finalizers that each
+                // run away) does not hold the run until the idle limit.
+                let deadline = ContinuousClock.now + idleLimit
+                while true {
+                    do {
+                        try await page.engine.waitUntilIdle(timeout: min(.milliseconds(100), max(deadline - ContinuousClock.now, .milliseconds(1))))
+                        break
+                    } catch EngineError.timeout {
+                        await failOnUnhandled()
+                        if ContinuousClock.now >= deadline { throw EngineError.timeout(after: idleLimit) }
+                    }
+                }
+            } else {
+                try await page.engine.waitUntilIdle(timeout: idleLimit)
+            }
         } catch let error as JavaScriptError {
             fail(error, kind: "uncaughtException")
         } catch {
