@@ -14,6 +14,7 @@ struct StopsInDispatchesTests {
           timer() { setTimeout(() => { while (true) {} }); return "scheduled" },
           async spinAwait() { for (;;) { await null } },
           micro() { queueMicrotask(function again() { queueMicrotask(again) }); return "queued" },
+          twoTimers() { for (const name of ["A", "B"]) setTimeout(() => { for (;;) { performance.now() } }); return "two" },
         } });
         useS();
         """
@@ -52,6 +53,15 @@ struct StopsInDispatchesTests {
         #expect(dispatches.map { $0["dispatch"] as? String } == ["s.timer", "s.inc", "s.inc"], "\(json.stdout)")
         #expect(dispatches.allSatisfy { $0["ok"] as? Bool == true }, "\(json.stdout)")
         #expect((object["stores"] as? [String: Any]).flatMap { $0["s"] as? [String: Any] }?["n"] as? Int == 2, "\(json.stdout)")
+    }
+
+    /// Two timers stopped one after the other: both stops are printed (the second was read
+    /// and cleared between the two hops that read and then cleared the engine's reports).
+    @Test func everyStoppedTimerIsPrinted() throws {
+        let file = try StateHubBinary.script(Self.store, named: "store2.js")
+        let result = try StateHubBinary.run(["run", file.path, "--time-limit", "0.3", "--dispatch", "s.twoTimers()", "--dispatch", "s.inc()"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "store2.js:6: stopped after 0.3 s (a timer callback").count == 3, "\(result.stderr)")
     }
 
     /// A timer a file sets may be stopped while the files still load or only after: either

@@ -218,6 +218,14 @@ public actor JavaScriptEngine {
     /// Forgets the recorded unhandled errors.
     public func clearUnhandledErrors() { context.unhandledErrors.removeAll() }
 
+    /// The recorded unhandled errors, forgotten in the same step: reading them and then
+    /// clearing them are two hops to the engine's thread, between which a timer's stop can be
+    /// recorded and then cleared unread.
+    public func takeUnhandledErrors() -> [UnhandledError] {
+        defer { context.unhandledErrors.removeAll() }
+        return context.unhandledErrors
+    }
+
     /// Number of timers waiting to fire.
     public var pendingTimerCount: Int { context.timers.count }
 

@@ -200,9 +200,8 @@ struct PageSession {
     /// it; returns whether there was one. Exits 1 on an unhandled rejection or an error
     /// thrown in a timer, as ``failOnUnhandled()`` does.
     func reportUnhandledStops() async -> Bool {
-        let errors = await page.engine.unhandledErrors
+        let errors = await page.engine.takeUnhandledErrors()
         guard !errors.isEmpty else { return false }
-        await page.engine.clearUnhandledErrors()
         for unhandled in errors {
             guard unhandled.kind == .timeLimitExceeded else { fail(unhandled) }
             let (printed, stop) = describeStop(unhandled)
