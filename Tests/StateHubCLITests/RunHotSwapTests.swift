@@ -39,6 +39,17 @@ struct RunHotSwapTests {
         #expect(result.stderr.contains("hot swap of \(broken.path) failed"))
         #expect(result.stdout.contains(#""n": 1"#))
     }
+
+    /// A swap the time limit stops is printed as a stop, and the stores are printed after it
+    /// (it ended the run with a bare "Error: …" and no stores; hostile review, session 17).
+    @Test func aSwapThatIsStoppedIsPrintedAsAStop() throws {
+        let first = try StateHubBinary.script("(() => { defineStore('a', { state: () => ({ n: 1 }) })() })()", named: "a.js")
+        let looping = try StateHubBinary.script("(() => {\n  for (;;) {}\n})()", named: "looping.js")
+        let result = try StateHubBinary.run(["run", first.path, "--hot-swap", looping.path, "--time-limit", "0.3"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("✗ hot swap of \(looping.path) was stopped: \(looping.path):2: stopped after 0.3 s"), "\(result.stderr)")
+        #expect(result.stdout.contains(#""n": 1"#), "\(result.stdout)")
+    }
 }
 
 /// New-user review: `--hot-swap` bundles ES modules as `run` does, and a classic script that

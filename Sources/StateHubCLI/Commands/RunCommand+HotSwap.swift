@@ -13,7 +13,7 @@ extension RunCommand {
     /// in JavaScriptCore ("duplicate variable"): the error gets a hint (wrap it in an IIFE, or
     /// bundle it).
     ///
-    /// - Returns: `false` when a file's code threw (printed; the page stays usable).
+    /// - Returns: `false` when a file's code threw or was stopped (printed; the page stays usable).
     /// - Throws: exit code 2 for an unreadable file, 1 (or 2 without esbuild) when a module
     ///   cannot be bundled.
     func hotSwap(_ engine: JavaScriptEngine, trace: TraceRecorder?) async throws -> Bool {
@@ -40,6 +40,17 @@ extension RunCommand {
                 succeeded = false
                 Output.error("✗ hot swap of \(file.path) failed: \(ConsolePrinter.describe(error))")
                 if let hint = Self.redeclarationHint(error, file: file.path) { Output.error(hint) }
+            } catch let error as EngineError where error.stop != nil {
+                // Stopped by the time limit: printed as every stop is, and the page goes on
+                // (its stores and mirrors are printed after), as after a swap that threw.
+                succeeded = false
+                if var stop = error.stop {
+                    if stop.sourceURL.map({ $0.isEmpty }) ?? true { stop.sourceURL = file.path }
+                    Output.error("✗ hot swap of \(file.path) was stopped: \(SourceMaps.shared.rewrite(Report.describe(stop)))")
+                }
+            } catch {
+                succeeded = false
+                Output.error("✗ hot swap of \(file.path) failed: \(error)")
             }
         }
         return succeeded
