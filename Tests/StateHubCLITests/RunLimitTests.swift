@@ -48,6 +48,28 @@ struct RunLimitTests {
         #expect(Date().timeIntervalSince(started) < 30, "eval waited for the page to become idle")
     }
 
+    /// An interval stopped again and again until the wall limit: each stop is printed as it
+    /// comes (none was: they waited for the end of a run the wall limit ended), and the wall
+    /// limit's message names the pending timer, not microtasks the limit cannot stop.
+    @Test func intervalStopsArePrintedAsTheyComeUntilTheWallLimit() throws {
+        let file = try StateHubBinary.script("setInterval(() => {\n  for (;;) { performance.now() }\n}, 1);\n", named: "interval.js")
+        let result = try StateHubBinary.run(["run", file.path, "--time-limit", "0.05", "--wall-limit", "2"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "interval.js:2: stopped after 0.05 s (a timer callback").count > 3, "\(result.stderr)")
+        #expect(result.stderr.contains("stopped after 2 s (the wall-clock limit; --wall-limit changes it): the run had not ended; 1 timer was still pending"), "\(result.stderr)")
+        #expect(!result.stderr.contains("microtasks that keep queueing"), "\(result.stderr)")
+    }
+
+    /// A `setTimeout(f, 0)` chain at the wall limit is named as one, whether the limit falls
+    /// while a timer runs or between two (it was "microtasks …" or "the page was idle").
+    @Test func aTimerChainAtTheWallLimitIsNamedAsOne() throws {
+        let file = try StateHubBinary.script("function t() { setTimeout(t, 0); }\nt();\n", named: "chain.js")
+        let result = try StateHubBinary.run(["eval", file.path, "--wall-limit", "1"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("(an interval, or a timer that schedules the next)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("idle") && !result.stderr.contains("microtasks"), "\(result.stderr)")
+    }
+
     @Test func unhandledRejectionsAndTimerErrorsFailRunAsTheyFailEval() throws {
         let rejection = try StateHubBinary.script("Promise.reject(new Error('nobody caught me'));\n", named: "reject.js")
         let timer = try StateHubBinary.script("setTimeout(() => { throw new Error('thrown in a timer') }, 5);\n", named: "timer.js")

@@ -50,6 +50,8 @@ public final class EngineActivity: Sendable {
         public var entry: String?
         /// Timers waiting to fire.
         public var pendingTimers: Int
+        /// How long since the last turn ended; `.zero` while one runs.
+        public var idleFor: Duration = .zero
     }
 
     public var snapshot: Snapshot {
@@ -58,7 +60,8 @@ public final class EngineActivity: Sendable {
         return Snapshot(
             busyFor: started == 0 ? nil : .nanoseconds(Int64(now > started ? now - started : 0)),
             entry: started == 0 ? nil : entry.withLock { $0 },
-            pendingTimers: timerCount.load(ordering: .relaxed))
+            pendingTimers: timerCount.load(ordering: .relaxed),
+            idleFor: idleFor)
     }
 
     /// Monotonic nanoseconds (never 0).

@@ -171,7 +171,7 @@ struct RunCommand: AsyncParsableCommand {
         // A page that does not come back after a stop must not keep the process alive.
         session.guardian.armDeadline(after: session.timeLimit + .seconds(30), reason: "the page did not become idle after the run")
         _ = await session.page.bridge.waitUntilQuiet(timeout: session.timeLimit)
-        await session.settle(stopsEndTheRun: false)
+        if await session.settle(stopsEndTheRun: false) { failed = true }
         if await session.reportUnhandledStops() { failed = true }
         if stops.printNew(hub.problems, report: report) { failed = true }
         // A problem is something the hub refused or had to repair (a message over a cap, an

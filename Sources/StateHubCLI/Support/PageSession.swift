@@ -94,7 +94,7 @@ struct PageSession {
         // A file that fails ends the run before `run`'s dispatches: each is listed as skipped.
         guardian.dispatching(nil, later: dispatches[...])
         // Armed before anything runs: a file whose microtasks never end never returns from `load`.
-        guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit) }
+        guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit, timeLimit: timeLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)
         let page: HostedPage
         do {
@@ -167,25 +167,25 @@ struct PageSession {
     }
 
     /// Runs timers until nothing is pending (at most the idle limit), failing on unhandled
-    /// errors; with `stopsEndTheRun` false the caller reports them (``reportUnhandledStops()``).
-    func settle(stopsEndTheRun: Bool = true) async {
+    /// errors; with `stopsEndTheRun` false the stops are printed as they come
+    /// (``reportUnhandledStops()``), so an interval stopped again and again until the wall
+    /// limit is not silent, and the result says whether there was one.
+    @discardableResult
+    func settle(stopsEndTheRun: Bool = true) async -> Bool {
+        var stopped = false
         do {
-            if stopsEndTheRun {
-                // `eval` ends at the first unhandled error, as it does while files load: waited
-                // for in slices, so work that keeps coming (an interval, finalizers that each
-                // run away) does not hold the run until the idle limit.
-                let deadline = ContinuousClock.now + idleLimit
-                while true {
-                    do {
-                        try await page.engine.waitUntilIdle(timeout: min(.milliseconds(100), max(deadline - ContinuousClock.now, .milliseconds(1))))
-                        break
-                    } catch EngineError.timeout {
-                        await failOnUnhandled()
-                        if ContinuousClock.now >= deadline { throw EngineError.timeout(after: idleLimit) }
-                    }
+            // Waited for in slices: `eval` ends at the first unhandled error, as it does while
+            // files load, and work that keeps coming (an interval, finalizers that each run
+            // away) does not hold the run silently until the idle limit.
+            let deadline = ContinuousClock.now + idleLimit
+            while true {
+                do {
+                    try await page.engine.waitUntilIdle(timeout: min(.milliseconds(100), max(deadline - ContinuousClock.now, .milliseconds(1))))
+                    break
+                } catch EngineError.timeout {
+                    if stopsEndTheRun { await failOnUnhandled() } else if await reportUnhandledStops() { stopped = true }
+                    if ContinuousClock.now >= deadline { throw EngineError.timeout(after: idleLimit) }
                 }
-            } else {
-                try await page.engine.waitUntilIdle(timeout: idleLimit)
             }
         } catch let error as JavaScriptError {
             fail(error, kind: "uncaughtException")
@@ -193,6 +193,7 @@ struct PageSession {
             fail(Report.describe(error, file: nil, timeLimit: timeLimit, source: nil), kind: Report.kind(of: error))
         }
         if stopsEndTheRun { await failOnUnhandled() }
+        return stopped
     }
 
     /// For `run`, whose page goes on after a stop: prints each stop of a timer or microtask
@@ -289,18 +290,28 @@ final class CurrentStep: Sendable {
     }
 
     /// `STEP: stopped after N s (--wall-limit): …` naming what was still running or pending.
-    func describeUnfinished(after wallLimit: Duration) -> String {
+    func describeUnfinished(after wallLimit: Duration, timeLimit: Duration) -> String {
         let head = "\(value): stopped after \(wallLimit.secondsText) (the wall-clock limit; --wall-limit changes it): the run had not ended"
         guard let activity = engine?.activity else { return head + " (the page was still being set up)" }
-        if let busy = activity.busyFor {
+        // Past the unresponsive watch's threshold (a stopped turn on a busy machine may run a
+        // little past the limit in wall-clock time).
+        if let busy = activity.busyFor, busy >= max(timeLimit * 3 / 2, timeLimit + .seconds(1)) {
             return head + "; the page has been running one turn for \(busy.tenthsText)\(activity.entry.map { " (entered through \($0))" } ?? "")"
-                + ": microtasks that keep queueing microtasks (an await loop, a promise chain that re-queues itself), which the time limit cannot stop"
+                + ": \(Self.unstoppableTurn), which the time limit cannot stop"
         }
-        if activity.pendingTimers > 0 {
-            return head + "; \(activity.pendingTimers) timer\(activity.pendingTimers == 1 ? " was" : "s were") still pending (an interval, or a timer that schedules the next)"
+        // Short turns one after another (a timer chain, an interval, stops of each): the page
+        // was working, not held by one turn nor idle (a `setTimeout(f, 0)` chain was blamed on
+        // microtasks, or called idle when the wall limit fell between two of its timers).
+        let timers = activity.pendingTimers
+        if timers > 0 || activity.busyFor != nil || activity.idleFor < .milliseconds(100) {
+            let pending = timers > 0 ? "\(timers) timer\(timers == 1 ? " was" : "s were") still pending" : "it kept running turn after turn"
+            return head + "; \(pending) (an interval, or a timer that schedules the next)"
         }
         return head + "; the page was idle, waiting for an answer"
     }
+
+    /// What holds a turn the time limit cannot stop, in words.
+    static let unstoppableTurn = "microtasks that keep queueing microtasks (an await loop, a promise chain that re-queues itself) or one long built-in call (a sort of millions of items, a regular expression that backtracks)"
 
     /// `FILE: stopped after N s: …` for a turn the engine reported it cannot stop, and the
     /// file named when it is the dispatched store's (the engine names none: a dispatch enters
@@ -309,7 +320,7 @@ final class CurrentStep: Sendable {
         let entry = activity.entry.flatMap { $0.hasPrefix("statehub:") ? nil : $0 }
         let storeFile = entry == nil ? file : nil
         let head = "\(entry ?? storeFile ?? value): stopped after \((activity.busyFor ?? timeLimit).tenthsText): one turn of the page ran past the time limit of \(timeLimit.secondsText)"
-            + " without calling anything the limit can stop at: microtasks that keep queueing microtasks (an await loop, a promise chain that re-queues itself)"
+            + " without reaching a place the limit can stop it at: \(Self.unstoppableTurn)"
         guard let storeFile else { return (head, nil) }
         return (head + ", in \(value) (the file that defines its store; the loop may be in code it calls, and no line can be read while the loop holds the page)", storeFile)
     }
