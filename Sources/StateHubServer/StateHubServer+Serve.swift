@@ -19,17 +19,22 @@ extension StateHubServer {
         let registry = PrometheusCollectorRegistry()
         if bootstrapMetrics { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
         let storage = try await ServerStorage.open(location, logger: logger)
+        var server: StateHubServer?
         do {
-            let server = try StateHubServer(storage: storage, configuration: configuration, metrics: registry, logger: logger)
-            if let adminToken { try await server.installAdminToken(adminToken) }
-            let router = server.makeRouter()
+            let started = try StateHubServer(storage: storage, configuration: configuration, metrics: registry, logger: logger)
+            server = started
+            if let adminToken { try await started.installAdminToken(adminToken) }
+            let router = started.makeRouter()
             addRoutes(router)
-            let app = server.makeApplication(router: router, host: host, port: port, logger: logger, onRunning: onRunning)
+            let app = started.makeApplication(router: router, host: host, port: port, logger: logger, onRunning: onRunning)
             try await app.runService()
         } catch {
+            await server?.sync.waitUntilStored()
             await storage.close()
             throw error
         }
+        // The connections are closed: what the documents still hold is stored before the storage closes.
+        await server?.sync.waitUntilStored()
         await storage.close()
     }
 }

@@ -42,6 +42,7 @@ struct TestServer {
     }
 
     func close() async {
+        await server.sync.waitUntilStored()
         await server.storage.close()
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }

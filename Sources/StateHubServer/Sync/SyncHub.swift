@@ -92,6 +92,13 @@ actor SyncHub {
         if let entry = entries[host.name], entry.host === host { entries[host.name] = nil }
     }
 
+    /// Waits until every loaded document has stored what it holds (and finished a compaction
+    /// under way): the storage may be closed afterwards. A compaction that met a closed storage
+    /// logged `misuse` at the end of a run.
+    func waitUntilAllStored() async {
+        for entry in entries.values { await entry.host.waitUntilStored() }
+    }
+
     /// Whether `name` is loaded on this instance (tests and the admin API).
     func isLoaded(_ name: String) -> Bool { entries[name] != nil }
 

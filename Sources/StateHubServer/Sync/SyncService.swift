@@ -24,6 +24,10 @@ public final class SyncService: Sendable {
         hub = SyncHub(storage: storage, configuration: configuration, logger: logger)
     }
 
+    /// Waits until every open document has stored its updates and finished any compaction:
+    /// call it after the server stopped accepting connections and before closing the storage.
+    public func waitUntilStored() async { await hub.waitUntilAllStored() }
+
     /// Checks the name, the token (`?token=` or `Authorization: Bearer`) and the per-document
     /// cap; throws the `ServerError` the client gets before any upgrade.
     func grant(document: String, request: Request) async throws -> SyncGrant {
