@@ -113,4 +113,50 @@ struct HandedBackTests {
             try await HandedBackTests.expectUsable(engine)
         }
     }
+
+    /// A module's start function (and any import it calls) ran inside JavaScriptCore's own
+    /// instantiation, from its run loop: a loop there was cut off unreported, the promise never
+    /// settled and every later promise stayed pending (hostile review, this session). It runs
+    /// in one of the engine's turns now.
+    @Test func aLoopInAWebAssemblyStartFunctionIsStopped() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200), onUnhandledError: { reported.append($0) }))
+            // (module (import "m" "f" (func)) (start 0))
+            try await engine.execute("""
+                const bytes = new Uint8Array([0,97,115,109,1,0,0,0, 1,4,1,96,0,0, 2,7,1,1,109,1,102,0,0, 8,1,0]);
+                WebAssembly.instantiate(bytes, { m: { f() {
+                  for (;;) {}
+                } } });
+                """, sourceURL: "start.js")
+            let deadline = Date().addingTimeInterval(10)
+            while reported.values.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            guard let first = reported.values.first, first.kind == .timeLimitExceeded, first.error.sourceURL == "start.js", first.error.line == 3 else {
+                FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
+                exit(Check.wrongReport.rawValue)
+            }
+            try await HandedBackTests.expectUsable(engine)
+        }
+    }
+
+    /// The wrappers take `Reflect.construct` when the engine starts: a page that replaces it
+    /// later is not handed the engine's own `FinalizationRegistry` (whose cleanups would run
+    /// where no stop is settled).
+    @Test func theEnginesOwnConstructorStaysOutOfReach() async throws {
+        let engine = try JavaScriptEngine()
+        let leaked = try await engine.evaluate("""
+            (() => {
+              let seen = [];
+              const original = Reflect.construct;
+              Reflect.construct = function (target, args, newTarget) { seen.push(target); return original(target, args, newTarget); };
+              new FinalizationRegistry(() => {});
+              class Sub extends FinalizationRegistry {}
+              new Sub(() => {});
+              Reflect.construct = original;
+              const instance = new FinalizationRegistry(() => {});
+              return seen.some(t => t !== FinalizationRegistry && t !== Sub) || Object.getPrototypeOf(instance).constructor !== FinalizationRegistry;
+            })()
+            """)
+        #expect(leaked == false)
+    }
 }

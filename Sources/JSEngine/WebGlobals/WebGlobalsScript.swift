@@ -20,9 +20,10 @@
 ///   full WHATWG percent-encode sets (we encode what `encodeURIComponent` encodes).
 /// - `queueMicrotask`: JavaScriptCore's own when present, behind a native checkpoint of the
 ///   turn's time limit.
-/// - `FinalizationRegistry`, and `WebAssembly.compile` / `instantiate`: JavaScriptCore's, with
-///   each cleanup callback, and the settling of each compile's promise, run by the engine in a
-///   turn of its own, as a timer is (time limit, stops, what a cleanup throws reported).
+/// - `FinalizationRegistry`: JavaScriptCore's, with each cleanup callback run by the engine in
+///   a turn of its own, as a timer is (time limit, stops, what a cleanup throws reported);
+///   `WebAssembly.compile` / `instantiate`: synchronous compiles in such a turn, settling the
+///   page's promise (no `compileStreaming` / `instantiateStreaming`).
 enum WebGlobalsScript {
     static let source = #"""
 (function (natives) {
@@ -440,43 +441,56 @@ enum WebGlobalsScript {
   }
 
   // FinalizationRegistry, WebAssembly's promises ------------------------------
-  // JavaScriptCore runs cleanup callbacks, and the reactions to a WebAssembly compile, from
-  // its run loop, outside every call the engine makes: a stop there was never settled and
-  // left the engine's microtasks undrained, and a throw was only printed to stderr. So what
-  // JavaScriptCore calls there only hands the page's function and its argument back to the
-  // engine (`handBack`), which runs it in a turn of its own, as a timer runs. The engine's
-  // constructor stays out of reach (no `extends`: the subclass would keep it as prototype).
-  const handBack = natives.handBack;
+  // JavaScriptCore runs cleanup callbacks, and a WebAssembly compile's or instantiation's work
+  // (the page's start function, its imports' getters, the promise's reactions), from its run
+  // loop, outside every call the engine makes: a stop there was never settled and left the
+  // engine's microtasks undrained, and a throw was only printed to stderr. So JavaScriptCore
+  // only ever calls a function that hands the page's work back to the engine (`handBack`),
+  // which runs it in a turn of its own, as a timer runs; WebAssembly is compiled and
+  // instantiated synchronously in such a turn. The engine's constructors and the builtins the
+  // wrappers use are taken now, so a page that later replaces `Reflect.construct` cannot be
+  // handed them (no `extends` either: the subclass would keep the engine's as prototype).
+  const handBack = natives.handBack, construct = Reflect.construct, defineProperty = Object.defineProperty;
   const EngineFinalizationRegistry = g.FinalizationRegistry;
   if (typeof EngineFinalizationRegistry === 'function') {
     const FinalizationRegistry = function FinalizationRegistry(cleanup) {
       if (new.target === undefined) throw new TypeError('FinalizationRegistry needs new');
       if (typeof cleanup !== 'function') throw new TypeError('FinalizationRegistry needs a cleanup function');
-      return Reflect.construct(EngineFinalizationRegistry, [function (heldValue) { handBack(cleanup, heldValue, 'finalizer'); }], new.target);
+      return construct(EngineFinalizationRegistry, [function (heldValue) { handBack(cleanup, heldValue, 'finalizer'); }], new.target);
     };
     FinalizationRegistry.prototype = EngineFinalizationRegistry.prototype;
-    Object.defineProperty(EngineFinalizationRegistry.prototype, 'constructor', { value: FinalizationRegistry, writable: true, configurable: true, enumerable: false });
-    Object.defineProperty(g, 'FinalizationRegistry', { value: FinalizationRegistry, writable: true, configurable: true, enumerable: false });
+    defineProperty(EngineFinalizationRegistry.prototype, 'constructor', { value: FinalizationRegistry, writable: true, configurable: true, enumerable: false });
+    defineProperty(g, 'FinalizationRegistry', { value: FinalizationRegistry, writable: true, configurable: true, enumerable: false });
   }
   const wasm = g.WebAssembly;
-  if (typeof wasm === 'object' && wasm !== null) {
-    const EnginePromise = Promise, then = Promise.prototype.then;
-    // The page gets a promise of its own, settled from one of the engine's turns.
-    const handedBack = function (engineFunction, name) {
-      if (typeof engineFunction !== 'function') return;
-      Object.defineProperty(wasm, name, { writable: true, configurable: true, enumerable: false, value: {
-        [name]() {
-          const settling = Reflect.apply(engineFunction, wasm, arguments);
-          return new EnginePromise(function (resolve, reject) {
-            Reflect.apply(then, settling, [function (value) { handBack(resolve, value, 'settlement'); },
-                                           function (reason) { handBack(reject, reason, 'settlement'); }]);
-          });
-        } }[name] });
+  if (typeof wasm === 'object' && wasm !== null && typeof wasm.Module === 'function' && typeof wasm.Instance === 'function') {
+    const EnginePromise = Promise, Module = wasm.Module, Instance = wasm.Instance;
+    // The page gets a promise settled from one of the engine's turns, where `work` runs.
+    const inATurn = function (work) {
+      return new EnginePromise(function (resolve, reject) {
+        handBack(function () {
+          let value;
+          try { value = work(); } catch (e) { reject(e); return; }
+          resolve(value);
+        }, undefined, 'settlement');
+      });
     };
-    handedBack(wasm.compile, 'compile');
-    handedBack(wasm.instantiate, 'instantiate');
-    handedBack(wasm.compileStreaming, 'compileStreaming');
-    handedBack(wasm.instantiateStreaming, 'instantiateStreaming');
+    const methods = {
+      compile(bytes) { return inATurn(function () { return new Module(bytes); }); },
+      instantiate(source, imports) {
+        return inATurn(function () {
+          if (source instanceof Module) return new Instance(source, imports);
+          const module = new Module(source);
+          return { module: module, instance: new Instance(module, imports) };
+        });
+      },
+    };
+    defineProperty(wasm, 'compile', { value: methods.compile, writable: true, configurable: true, enumerable: false });
+    defineProperty(wasm, 'instantiate', { value: methods.instantiate, writable: true, configurable: true, enumerable: false });
+    // Streaming needs `Response`, which this engine has not: JavaScriptCore's would run the
+    // page's work on its run loop too.
+    delete wasm.compileStreaming;
+    delete wasm.instantiateStreaming;
   }
 })
 """#
