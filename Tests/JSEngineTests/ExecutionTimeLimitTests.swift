@@ -44,3 +44,28 @@ struct ExecutionTimeLimitTests {
         }
     }
 }
+
+/// An owner's evaluation with a time limit of its own (issue 11, hostile review: the CLI's
+/// read of a 200,000-row `$state` to compare it with its mirror was stopped by the page's
+/// 0.3 s limit, and a healthy run failed).
+@Suite("Time limit: an owner's evaluation with its own limit")
+struct OwnTimeLimitTests {
+    @Test func aLongerLimitCoversOneEvaluationOnly() async throws {
+        let unresponsive = Recorder<EngineActivity.Snapshot>()
+        let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(100),
+                                                               onUnresponsive: { unresponsive.append($0) }))
+        let busy = "(() => { const start = Date.now(); let n = 0; while (Date.now() - start < 400) { n++ } return 'done' })()"
+        #expect(try await engine.evaluate(busy, timeLimit: .seconds(5)) == "done")
+        #expect(unresponsive.values.isEmpty, "the watch scaled its threshold by the turn's limit")
+        // The next evaluation has the configured limit again; a stop under a longer one says it.
+        await #expect(throws: EngineError.self) { try await engine.evaluate(busy) }
+        do {
+            try await engine.evaluate("for (;;) {}", timeLimit: .milliseconds(300))
+            Issue.record("not stopped")
+        } catch let error as EngineError {
+            #expect(error.stop?.after == .milliseconds(300), "\(error)")
+        }
+        // Never shorter than the configured limit.
+        #expect(try await engine.evaluate("(() => { const s = Date.now(); while (Date.now() - s < 50) {} return 1 })()", timeLimit: .milliseconds(1)) == 1)
+    }
+}

@@ -25,6 +25,11 @@ public final class EngineActivity: Sendable {
     /// threads can tell a turn that runs from one that waits for a loaded machine.
     private let cpuClock = Atomic<Int32>(-1)
     private let turnStartedCPU = Atomic<UInt64>(0)
+    private let turnLimitFactorValue = Atomic<Int>(1)
+    /// How many configured limits the running turn may take (1 but for an owner's evaluation
+    /// given its own limit, `JavaScriptEngine.evaluate(_:sourceURL:timeLimit:)`): the
+    /// unresponsive watch scales its threshold by it.
+    var turnLimitFactor: Int { turnLimitFactorValue.load(ordering: .relaxed) }
     /// What the running turn entered: a script's source URL, or nil for a call into a function.
     private let entry = Mutex<String?>(nil)
     /// Wall-clock and CPU time the running turn spent in finished native calls, and when the
@@ -138,8 +143,9 @@ public final class EngineActivity: Sendable {
         nativeCallWall.store(0, ordering: .relaxed)
     }
 
-    func beginTurn(at start: UInt64, cpu: UInt64, entry: String?) {
+    func beginTurn(at start: UInt64, cpu: UInt64, entry: String?, limitFactor: Int = 1) {
         self.entry.withLock { $0 = entry }
+        turnLimitFactorValue.store(max(1, limitFactor), ordering: .relaxed)
         nativeWall.store(0, ordering: .relaxed)
         nativeCPU.store(0, ordering: .relaxed)
         nativeCallWall.store(0, ordering: .relaxed)

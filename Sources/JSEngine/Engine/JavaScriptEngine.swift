@@ -180,6 +180,18 @@ public actor JavaScriptEngine {
         try context.evaluate(source, sourceURL: sourceURL)
     }
 
+    /// Evaluates `source` as ``evaluate(_:sourceURL:)`` does, with a time limit of its own for
+    /// this one turn when it is longer than the configured one: for the owner's own reads (a
+    /// test or the CLI reading a large `$state` to compare it with its mirror), which the
+    /// page's limit is not meant to cut. The unresponsive watch allows the turn as much more.
+    /// Without a configured limit there is none here either.
+    @discardableResult
+    public func evaluate(_ source: String, sourceURL: String? = nil, timeLimit: Duration) throws -> JSONValue {
+        context.nextTurnLimit = min(timeLimit, .seconds(31_536_000))   // a year: no overflow in nanoseconds
+        defer { context.nextTurnLimit = nil }
+        return try context.evaluate(source, sourceURL: sourceURL)
+    }
+
     /// Evaluates a classic script for its effects, ignoring its completion value.
     ///
     /// Use it for files and bundles: a script whose last statement yields a function

@@ -37,6 +37,14 @@ extension ScriptContext {
     func enter<T>(entry: String? = nil, kind: ScriptStop.Kind, _ body: () throws -> T) throws -> T {
         let outermost = entryDepth == 0
         if outermost {
+            // An owner's evaluation may take longer than the page's limit, never shorter (the
+            // watchdog's timer runs with the configured one).
+            let asked = nextTurnLimit.map { $0.nanoseconds }
+            nextTurnLimit = nil
+            turnLimitNanos = configuredTurnLimitNanos.map { configured in max(configured, asked ?? configured) }
+            let limitFactor = configuredTurnLimitNanos.flatMap { configured in
+                turnLimitNanos.map { Int(min(($0 &+ configured &- 1) / max(configured, 1), 1_000_000)) }
+            } ?? 1
             entryKind = kind
             turnStop = nil
             timeLimitFired = false
@@ -47,7 +55,7 @@ extension ScriptContext {
             nativeCPUInTurn = 0
             nativeWallInTurn = 0
             turnStartCPU = Self.threadCPUTime()
-            activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry)
+            activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry, limitFactor: limitFactor)
         }
         entryDepth += 1
         if outermost, needsStopRecovery { recoverAfterStop() }
@@ -126,6 +134,9 @@ extension ScriptContext {
         if let group, let termination = PrivateJavaScriptCore.terminationException(group) { return termination }
         return makeErrorObject(message: "the turn ran past the execution time limit", name: "TimeLimitExceeded")
     }
+
+    /// The running turn's limit (the configured one but for an owner's evaluation given its own).
+    var turnLimit: Duration? { turnLimitNanos.map { .nanoseconds(Int64(min($0, UInt64(Int64.max)))) } }
 
     /// Whether the running turn has used up its budget (``turnBudgetLeft(_:)`` is 0).
     func pageRanPastLimit(_ limit: UInt64) -> Bool { turnBudgetLeft(limit) == 0 }
@@ -216,7 +227,7 @@ extension ScriptContext {
         needsStopRecovery = clean
         // Reported once: a stop the entry already reported (its own exception) is not
         // reported again for the microtasks stopped after it (the plugin's flush).
-        if unreported, turnStop == nil, let limit = configuration.executionTimeLimit {
+        if unreported, turnStop == nil, let limit = turnLimit {
             let stop = ScriptStop(kind: .microtask, entry: entryKind, location: location, after: limit)
             turnStop = stop
             if !stopsGoToCaller {

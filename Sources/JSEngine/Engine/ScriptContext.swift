@@ -39,8 +39,14 @@ final class ScriptContext {
     var needsStopRecovery = false
     /// What the running turn is doing, for other threads (see `EngineActivity`).
     let activity = EngineActivity()
-    /// The time limit in nanoseconds, measured over a whole turn at native calls.
-    let turnLimitNanos: UInt64?
+    /// The configured time limit in nanoseconds.
+    let configuredTurnLimitNanos: UInt64?
+    /// The running turn's limit in nanoseconds, measured over the whole turn at native calls:
+    /// the configured one, or what an owner's evaluation asked for (``nextTurnLimit``).
+    var turnLimitNanos: UInt64?
+    /// The limit the next outermost entry takes instead of the configured one, when longer
+    /// (`JavaScriptEngine.evaluate(_:sourceURL:timeLimit:)`).
+    var nextTurnLimit: Duration?
     /// Set when a native call found the turn over its limit: that call and every later
     /// outermost native call of the turn throw JavaScriptCore's termination instead of
     /// running (`ScriptContext+TimeLimit.swift`). Cleared when the turn ends.
@@ -124,7 +130,8 @@ final class ScriptContext {
             JSGlobalContextSetName(context, name)
             JSStringRelease(name)
         }
-        turnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
+        configuredTurnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
+        turnLimitNanos = configuredTurnLimitNanos
         activity.recordEngineThreadClock()
         if let limit = configuration.executionTimeLimit, !installTimeLimit(seconds: limit.inSeconds) {
             logger.warning("the execution time limit is not supported on this platform")

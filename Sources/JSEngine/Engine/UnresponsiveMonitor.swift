@@ -9,16 +9,17 @@ final class UnresponsiveMonitor: Sendable {
     /// Created and resumed in `init`, cancelled in `cancel()`; DispatchSource is thread-safe.
     nonisolated(unsafe) private let timer: any DispatchSourceTimer
 
-    init(activity: EngineActivity, after limit: Duration, handler: @escaping @Sendable (EngineActivity.Snapshot) -> Void) {
+    init(activity: EngineActivity, after baseLimit: Duration, handler: @escaping @Sendable (EngineActivity.Snapshot) -> Void) {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         self.timer = timer
         // Checked eight times per limit, at most every 250 ms and at least every 20 ms, so a
         // report comes at most an eighth of the limit late.
-        let period = max(20, min(250, Int(limit.nanoseconds / 8_000_000)))
+        let period = max(20, min(250, Int(baseLimit.nanoseconds / 8_000_000)))
         timer.schedule(deadline: .now() + .milliseconds(period), repeating: .milliseconds(period))
         timer.setEventHandler {
             let started = activity.turnStart
             let snapshot = activity.snapshot
+            let limit = baseLimit * activity.turnLimitFactor
             // Wall-clock and CPU time both past the limit: a turn JavaScriptCore would stop on
             // its own (a plain loop) is not reported just because a loaded machine slowed it.
             // Native work (the hub applying a large message) is not the page's: left out, as

@@ -12,7 +12,7 @@ extension ScriptContext {
     /// `JavaScriptError` with its fields; any other thrown value becomes a
     /// `JavaScriptError` whose message is `String(value)` and whose `thrownValue` is its JSON.
     func error(fromException exception: JSValueRef) -> any Error {
-        if timeLimitFired, let limit = configuration.executionTimeLimit {
+        if timeLimitFired, let limit = turnLimit {
             timeLimitFired = false
             if turnStop == nil { turnStop = ScriptStop(kind: entryKind, entry: entryKind, location: stopLocation, after: limit) }
             return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation, kind: entryKind)

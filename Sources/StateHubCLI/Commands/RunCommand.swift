@@ -201,7 +201,10 @@ struct RunCommand: AsyncParsableCommand {
             mirrors.append((storeId, mirror))
             if report == nil { Output.line("\(storeId) = \(mirror.prettyText())") }
             do {
-                let actual = try await session.page.engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(storeId).jsonText())])")
+                // The run's own read, not the page's work: a large state may take longer to encode
+                // than the page's limit allows a turn (a healthy run with 200,000 rows failed here).
+                let actual = try await session.page.engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(storeId).jsonText())])",
+                                                                    sourceURL: "statehub:cli/compare-mirror.js", timeLimit: max(session.timeLimit, .seconds(20)))
                 if let difference = mirror.firstDifference(from: actual) {
                     failed = true
                     Output.error("✗ mirror of \(storeId) differs from the engine's $state at \(difference)")
