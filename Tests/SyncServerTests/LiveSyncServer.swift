@@ -43,6 +43,8 @@ final class LiveSyncServer: Sendable {
     func stop() async {
         await services.triggerGracefulShutdown()
         _ = try? await running.value
+        // A compaction still running would meet a closed storage (as serve does, docs/sync.md).
+        await server.sync.waitUntilStored()
         await server.storage.close()
     }
 
