@@ -546,8 +546,13 @@ paths:
       description: >-
         Reads an NDJSON trace (as `--trace` and TraceRecorder write it) as the timeline `statehub trace view`
         shows, for the console's Traces screen (docs/console.md); nothing is stored. A last line cut mid-record
-        is left out and named in `cutLine`; any other line that is not a record is a 422 naming the line.
-        The body is capped by ServerConfiguration.maxTraceBytes (8 MiB by default).
+        (no final newline, its JSON ending before its value does) is left out and named in `cutLine`; any
+        other line that is not a record, the last one included, is a 422 `invalid-trace` naming the line.
+        The body is capped by ServerConfiguration.maxTraceBytes (8 MiB by default), and the timeline by bounds
+        in proportion to it: an answer of at most 8 times the cap (64 MiB), and at most one null per 8 bytes of
+        the cap (1,048,576) added to arrays by the trace's ops; past either, 422 `timeline-too-large` naming the
+        bound and the record. The timeline is built off the event loops, at most
+        ServerConfiguration.maxConcurrentTraceTimelines (2) at once; past that, 503 `busy` with Retry-After.
       security: [{bearer: []}]
       requestBody:
         required: false
@@ -566,6 +571,13 @@ paths:
         '401': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
         '422': {$ref: '#/components/responses/Error'}
+        '503':
+          description: Already building as many timelines as the server allows at once; try again after Retry-After seconds.
+          headers:
+            Retry-After: {schema: {type: integer}}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
   /admin/documents/{document}:
     get:
       operationId: describeDocument
