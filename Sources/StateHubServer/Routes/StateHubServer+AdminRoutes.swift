@@ -127,6 +127,10 @@ extension StateHubServer {
             return try await request.collectBody(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ServerError.tooLarge(limit)
+        } catch is NIOTooManyBytesError {
+            // A chunked body (no Content-Length) over the cap: the same JSON answer, not
+            // Hummingbird's empty 413.
+            throw ServerError.tooLarge(limit)
         }
     }
 
