@@ -307,6 +307,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [version]
               properties:
                 version: {type: string}
@@ -405,6 +406,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [label]
               properties:
                 label: {type: string, maxLength: 128}
@@ -624,6 +626,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [access]
               properties:
                 access: {type: string, enum: [read, read-write]}
@@ -788,6 +791,7 @@ components:
         minNativeVersion: {type: string}
     VersionUpload:
       type: object
+      additionalProperties: false
       required: [bundle]
       properties:
         bundle: {type: string}
@@ -799,19 +803,25 @@ components:
           maxItems: 256
           items:
             type: object
+            additionalProperties: false
             required: [path, data]
             properties:
               path: {type: string, maxLength: 255}
               data: {type: string, format: byte, description: standard base64 of the file}
     Arm:
       type: object
+      additionalProperties: false
       required: [version, percent]
       properties:
         version: {type: string}
         percent: {type: number, minimum: 0, maximum: 100}
         label: {type: string, maxLength: 32}
     Release:
+      description: >-
+        As an admin body, a member not listed here or a key written twice is refused with 400 naming it
+        (explicit users are data: any id is a key).
       type: object
+      additionalProperties: false
       required: [stable]
       properties:
         stable: {type: string}
