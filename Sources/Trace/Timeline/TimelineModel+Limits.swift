@@ -36,10 +36,10 @@ extension TimelineModel {
         /// The cap the CLI assumes for a trace smaller than it (the server's default cap).
         package static let smallestTraceBytes = 8 << 20
 
-        /// The CLI's bounds for `records`: those of a trace of its messages' size, and at
-        /// least those of an 8 MiB trace.
+        /// The CLI's bounds for `records`: those of a trace of their size (each message and
+        /// 200 bytes for the rest of its line), or of an 8 MiB trace when that is larger.
         package static func forRecords(_ records: [TraceRecord]) -> Limits {
-            var bytes = smallestTraceBytes
+            var bytes = 0
             for record in records { bytes &+= record.message.utf8.count + 200 }
             return Limits(traceBytes: max(smallestTraceBytes, bytes))
         }
