@@ -87,3 +87,34 @@ import Testing
         }
     }
 }
+
+/// Trace timelines are built off the event loops, a bounded number at once (hostile review,
+/// console session 18: an amplified trace delayed `/healthz` by 18 s): past the bound the route
+/// answers `503 busy` with `Retry-After` before reading the body, and `/healthz` answers meanwhile.
+@Suite struct TraceTimelineConcurrencyTests {
+    @Test func pastTheBoundATraceGets503AndHealthzStillAnswers() async throws {
+        let configuration = ServerConfiguration(idleTimeout: .seconds(600), maxConnections: 8, maxConcurrentTraceTimelines: 1)
+        try await ConnectionFloodTests().withLiveServer(configuration) { port in
+            // The slot is taken before the body is read: a body still arriving holds it.
+            let holder = try RawConnection(port: port)
+            try holder.send("POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+                            + "Content-Length: 100\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(300))
+            let busy = try await RawConnection(port: port).exchange(
+                "POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+                + "Connection: close\r\nContent-Length: 0\r\n\r\n")
+            #expect(busy.hasPrefix("HTTP/1.1 503"), "\(busy.prefix(200))")
+            #expect(busy.lowercased().contains("retry-after: 2") && busy.contains(#""error":"busy""#), "\(busy)")
+            let health = try await RawConnection(port: port).exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(health.hasPrefix("HTTP/1.1 200"), "\(health.prefix(80))")
+            // The body ends: the held request is answered and its slot given back.
+            try holder.send(String(repeating: " ", count: 100))
+            let head = String(decoding: try await holder.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+            let after = try await RawConnection(port: port).exchange(
+                "POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+                + "Connection: close\r\nContent-Length: 0\r\n\r\n")
+            #expect(after.hasPrefix("HTTP/1.1 200"), "\(after.prefix(200))")
+        }
+    }
+}
