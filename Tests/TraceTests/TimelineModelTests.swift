@@ -75,4 +75,45 @@ import Testing
         let state = try #require(model.steps[0].snapshot)
         #expect(TimelineModel.textCount(state, limit: .max) == state.jsonText().utf8.count)
     }
+
+    /// A refused message is undone in place: the state after it is the state before it, key order
+    /// included, whatever its ops did before the one that failed.
+    @Test func aRefusedMessageLeavesTheStateAsItWas() throws {
+        let original = #"{"b":1,"a":{"x":[1,2,3],"y":{"k":"v"}},"c":"k","1":"one"}"#
+        let ops = [
+            #"{"op":"delete","path":["b"]}"#, #"{"op":"set","path":["a","x",5],"value":7}"#,
+            #"{"op":"set","path":["a","x","length"],"value":1}"#, #"{"op":"splice","path":["a","x"],"index":0,"deleteCount":1,"items":[9,9]}"#,
+            #"{"op":"set","path":["new"],"value":1}"#, #"{"op":"set","path":["c"],"value":"z"}"#, #"{"op":"delete","path":["a","x",0]}"#,
+            #"{"op":"set","path":["0"],"value":0}"#, #"{"op":"delete","path":["a","y"]}"#, #"{"op":"set","path":["a","x","length"],"value":9}"#,
+            #"{"op":"set","path":["nothing","deeper"],"value":1}"#, #"{"op":"set","path":["after"],"value":1}"#,
+        ].joined(separator: ",")
+        let model = try TimelineModel(records: [
+            Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"state":\#(original)}}"#),
+            Self.record(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[\#(ops)]}]}}"#),
+            Self.record(2, "sync_state", #"{"type":"sync_state","payload":{"state":{}}}"#),
+        ])
+        #expect(model.steps[1].refused != nil && model.steps[1].ops.isEmpty)
+        let before = try JSONValue(parsing: original)
+        #expect(model.steps[2].changes.first?.old?.jsonText() == before.jsonText(), "\(model.steps[2].changes.first?.old?.jsonText() ?? "nil")")
+        // A refused root replacement too.
+        let root = try TimelineModel(records: [
+            Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"state":\#(original)}}"#),
+            Self.record(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"set","path":[],"value":{"z":1}},{"op":"delete","path":[]}]}]}}"#),
+            Self.record(2, "sync_state", #"{"type":"sync_state","payload":{"state":{}}}"#),
+        ])
+        #expect(root.steps[2].changes.first?.old?.jsonText() == before.jsonText())
+    }
+
+    /// Each message changes the state in place: writes into a large array cost O(1) each, not a
+    /// copy of the array per message (3,000 messages into 200,000 elements took seconds).
+    @Test func messagesIntoALargeStateDoNotCopyIt() throws {
+        let big = "[" + Array(repeating: "0", count: 200_000).joined(separator: ",") + "]"
+        var records = [Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"state":{"arr":\#(big)}}}"#)]
+        for index in 1...3_000 {
+            records.append(Self.record(index, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[{"op":"set","path":["arr",\#(index)],"value":1}]}]}}"#))
+        }
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure { _ = try TimelineModel(records: records) }
+        #expect(elapsed < .seconds(2), "\(elapsed)")
+    }
 }

@@ -130,7 +130,11 @@ package struct TimelineModel: Sendable {
                         // The hub applies a message's ops in order and refuses the message at
                         // the first that fails (then resyncs): its changes are shown as refused
                         // and none of its ops count.
-                        var state = states[store] ?? .object([:])
+                        // Taken out, so it is uniquely referenced and each op changes it in
+                        // place (no copy per message); a refused message is undone (Undo).
+                        let existed = states[store] != nil
+                        var state = states.removeValue(forKey: store) ?? .object([:])
+                        var undos: [Undo] = []
                         for mutation in payload?["mutations"]?.arrayValue ?? [] {
                             mutationAction = mutationAction ?? mutation["action"]?.stringValue
                             for wire in mutation["ops"]?.arrayValue ?? [] {
@@ -145,7 +149,9 @@ package struct TimelineModel: Sendable {
                                 step.changes.append(change)
                                 guard step.refused == nil else { continue }
                                 let padding = Self.padding(op, in: state)
+                                let undo = Self.undo(for: op, in: state)
                                 do throws(MutationOpError) { try state.apply(op) } catch { step.refused = "\(error)"; continue }
+                                if let undo { undos.append(undo) }
                                 paddingNulls += padding
                                 guard paddingNulls <= limits.paddingNulls else {
                                     throw TimelineModelError(bound: .paddingNulls, limit: limits.paddingNulls, record: position + 1, step: record.step)
@@ -156,9 +162,9 @@ package struct TimelineModel: Sendable {
                             for index in step.changes.indices { step.changes[index].refused = true }
                             step.ops = []
                             step.summary = "refused by the hub: \(reason)"
-                        } else {
-                            states[store] = state
+                            for undo in undos.reversed() { Self.revert(undo, in: &state) }
                         }
+                        if existed || step.refused == nil { states[store] = state }
                         let inner = (tagged ?? mutationAction).map { $0.contains(".") ? $0 : "\(store).\($0)" }
                         step.action = openByStore[store] ?? inner
                         if let inner, inner != step.action { step.innerAction = inner }
