@@ -404,6 +404,18 @@ try:
     check(wait_for(lambda: len(table("version-table")) == 4 and "(1 assets)" in table("version-table")[3][2]),
           "the versions list counts it (%s)" % table("version-table")[-1])
     driver.execute_script("document.getElementById('upload-assets').value = ''")
+    # A 422 lists every problem of the assets, each at its path (new-user review, session 18: only
+    # "1 problem(s) with the assets" showed).
+    clashing = []
+    for folder, name in [("a", "Icon.png"), ("b", "icon.png")]:
+        os.makedirs(os.path.join(work, folder), exist_ok=True)
+        clashing.append(os.path.join(work, folder, name))
+        open(clashing[-1], "wb").write(b"x")
+    driver.find_element(By.ID, "upload-assets").send_keys("\n".join(clashing))
+    said = upload("1.4.0", "globalThis.shop = '1.4.0';")
+    check("422 invalid-assets" in said and "assets[1].path:" in said and "icon.png" in said,
+          "an upload's 422 shows each asset's problem at its path (%s)" % said)
+    driver.execute_script("document.getElementById('upload-assets').value = ''")
     # A form the browser refuses (the app field is required) replaces the old status line.
     driver.find_element(By.ID, "upload-app").clear()
     driver.find_element(By.ID, "upload").click()
@@ -478,6 +490,71 @@ try:
           "the save is refused and the console says the release changed (%s)" % driver.find_element(By.ID, "app-status").text)
     check(call("GET", "/admin/apps/shop")[2]["release"] == {"stable": "1.2.0", "arms": [], "users": {}}, "the other save stands")
     check(wait_for(lambda: driver.find_element(By.ID, "release-now").text == "Now: stable 1.2.0."), "the console reloads the release")
+    check(call("PUT", "/admin/apps/shop/release", verbatim)[0] == 200, "the verbatim release is set again")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "(arm treatment)" in driver.find_element(By.ID, "release-now").text), "and read")
+
+    # A colleague's change found by the re-read, the warning cancelled, then Save again: the editor
+    # still shows the release it loaded, so the second save is refused too (412) and the colleague's
+    # change stands (new-user review, session 18: the re-read moved the tag and the second save
+    # overwrote it).
+    colleague = dict(verbatim, users=dict(verbatim["users"], vip="1.1.0"))
+    check(call("PUT", "/admin/apps/shop/release", colleague)[0] == 200, "a colleague adds an explicit user through the API")
+    driver.find_element(By.ID, "release-save").click()
+    said = confirm_dialog()
+    check(said is not None and "changed since this screen loaded it" in said, "the first save warns that the release changed (%s)" % said)
+    driver.find_element(By.ID, "confirm-no").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "app-status").text.startswith("Cancelled")), "cancelled")
+    check("vip" not in driver.find_element(By.ID, "release-users").get_attribute("value"), "the editor still shows what it loaded")
+    driver.find_element(By.ID, "release-save").click()
+    said = confirm_dialog()
+    check(said is not None and "changed since this screen loaded it" in said, "the second save warns too (%s)" % said)
+    driver.find_element(By.ID, "confirm-yes").click()
+    check(wait_for(lambda: "412 release-changed" in driver.find_element(By.ID, "app-status").text),
+          "the second save is refused (%s)" % driver.find_element(By.ID, "app-status").text)
+    check(call("GET", "/admin/apps/shop")[2]["release"] == colleague, "the colleague's change stands")
+    check(wait_for(lambda: "vip=1.1.0" in driver.find_element(By.ID, "release-users").get_attribute("value")),
+          "the editor is reloaded with it")
+
+    # An explicit user named "__proto__" survives a save of the unchanged editor (it was dropped:
+    # `users[id] = version` set the object's prototype; new-user review, session 18).
+    proto = {"stable": "1.0.0", "arms": [], "users": {"__proto__": "1.1.0", "constructor": "1.2.0", "alice": "1.1.0"}}
+    check(call("PUT", "/admin/apps/shop/release", raw=b'{"stable":"1.0.0","arms":[],"users":{"__proto__":"1.1.0","constructor":"1.2.0","alice":"1.1.0"}}')[0] == 200,
+          "a release with the user __proto__ is set through the API")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: "__proto__=1.1.0" in driver.find_element(By.ID, "release-users").get_attribute("value")), "the editor shows __proto__")
+    driver.find_element(By.ID, "release-save").click()
+    confirm()
+    check(wait_for(lambda: driver.find_element(By.ID, "app-status").text == "Release saved."), "saved unchanged")
+    _, _, raw_release = call("GET", "/admin/apps/shop")
+    check(raw_release["release"] == proto and json.dumps(raw_release["release"]["users"], sort_keys=True) == json.dumps(proto["users"], sort_keys=True),
+          "the server's release still has __proto__, constructor and alice (%s)" % raw_release["release"])
+    check(driver.execute_script("return ({}).polluted === undefined && Object.getPrototypeOf({}) === Object.prototype"), "nothing is polluted")
+
+    # "What does user X get?" asks with the id verbatim: " alice" is not "alice".
+    check(call("PUT", "/admin/apps/shop/release", {"stable": "1.0.0", "users": {" alice": "1.2.0"}})[0] == 200, "an id with a leading space")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: " alice=1.2.0" in driver.find_element(By.ID, "release-users").get_attribute("value")), "read")
+    box = driver.find_element(By.ID, "ask-user")
+    box.clear()
+    box.send_keys(" alice", Keys.ENTER)
+    check(wait_for(lambda: driver.find_element(By.ID, "ask-answer").get_attribute("data-version") == "1.2.0"
+                   and driver.find_element(By.ID, "ask-answer").get_attribute("data-reason") == "user"),
+          "\" alice\" gets her explicit version (%s)" % driver.find_element(By.ID, "ask-answer").text)
+
+    # Leaving an A/B split for a rollout clears the arms' labels and says so.
+    check(call("PUT", "/admin/apps/shop/release", {"stable": "1.0.0", "arms": [{"version": "1.1.0", "percent": 50, "label": "A"},
+                                                                              {"version": "1.2.0", "percent": 50, "label": "B"}]})[0] == 200, "an A/B split")
+    driver.find_element(By.ID, "nav-apps").click()
+    check(wait_for(lambda: driver.find_element(By.ID, "arm-a-label").get_attribute("value") == "A"), "read with its labels")
+    Select(driver.find_element(By.ID, "release-mode")).select_by_value("rollout")
+    check(driver.find_element(By.ID, "arm-a-label").get_attribute("value") == "" and
+          'label(s) "A" and "B" were cleared' in driver.find_element(By.ID, "app-status").text,
+          "the labels are cleared and the status line says so (%s)" % driver.find_element(By.ID, "app-status").text)
+    driver.find_element(By.ID, "release-save").click()
+    confirm()
+    check(wait_for(lambda: driver.find_element(By.ID, "app-status").text == "Release saved."), "the rollout is saved")
+    check(call("GET", "/admin/apps/shop")[2]["release"]["arms"] == [{"version": "1.1.0", "percent": 50}], "with no label")
     check(call("PUT", "/admin/apps/shop/release", verbatim)[0] == 200, "the verbatim release is set again")
     driver.find_element(By.ID, "nav-apps").click()
     check(wait_for(lambda: "(arm treatment)" in driver.find_element(By.ID, "release-now").text), "and read")
@@ -623,6 +700,36 @@ try:
     check(state.get("user", {}).get("loggedIn") is True and len(items) == 1 and items[0].get("qty") == 2,
           "at step %d the user is logged in and the cart holds the pen, qty 2 (%s)" % (pen, items))
     check(driver.find_element(By.CSS_SELECTOR, "#trace-view .row.selected").get_attribute("data-step") == str(pen), "the selected row follows the slider")
+    # The same file picked again is read again (the input is emptied once read).
+    said = open_trace(trace)
+    check(said == "demo.ndjson: %d record(s)." % len(cli_steps), "picking the same file again reads it again (%s)" % said)
+    # A trace whose timeline passes its bounds: the server's 422 names the bound (hostile review).
+    amplified = os.path.join(work, "amplified.ndjson")
+    big = "x" * (256 << 10)
+    amp_records = [
+        {"channel": "nativeBridge", "direction": "web_to_native", "engine": "e", "store": "s", "type": "sync_state",
+         "message": json.dumps({"type": "sync_state", "payload": {"state": {"a": big}}}), "size": 1, "step": 0, "time": 0},
+        {"channel": "nativeBridge", "direction": "web_to_native", "engine": "e", "store": "s", "type": "apply_mutation",
+         "message": json.dumps({"type": "apply_mutation", "payload": {"mutations": [{"ops": [{"op": "set", "path": ["a", "x", "y"], "value": 1}]
+                                + [{"op": "delete", "path": ["a"]}] * 2000}]}}), "size": 1, "step": 1, "time": 1},
+    ]
+    with open(amplified, "w") as f:
+        f.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in amp_records))
+    said = open_trace(amplified)
+    check("Cannot show amplified.ndjson: 422 timeline-too-large: the timeline of this trace would be larger than 67108864 bytes" in said
+          and trace_rows() == 0, "an amplifying trace is refused naming the bound (%s)" % said)
+    # The page's timeline keeps the padding bound itself, whatever steps it is handed.
+    refused = driver.execute_script("""
+        var box = document.createElement('div');
+        var ops = []; for (var i = 1; i <= 12; i++) ops.push({op: 'set', path: ['arr', i * 100000], value: 1});
+        var steps = [{step: 0, store: 's', channel: 'nativeBridge', type: 'sync_state', snapshot: {arr: []}, changes: []},
+                     {step: 1, store: 's', channel: 'nativeBridge', type: 'apply_mutation', ops: ops, changes: []}];
+        var t = StateHubTimeline.mount(box, steps, {maxPaddingNulls: 1048576});
+        return [t.error || null, box.textContent];""")
+    check(refused[0] is not None and "more than 1048576 nulls" in refused[0] and refused[1].startswith("Not shown:"),
+          "timeline.js refuses steps past its padding bound, before growing anything (%s)" % refused)
+    said = open_trace(trace)
+    check(wait_for(lambda: trace_rows() == len(cli_steps)), "the demo's trace shows again")
     driver.execute_script("document.getElementById('traces-title').scrollIntoView()")
     shot("traces")
 
@@ -660,8 +767,12 @@ try:
         if screen == "apps":
             shot("phone")
 
+    check(trace_rows() > 0, "a trace is shown before signing out")
     driver.find_element(By.ID, "sign-out").click()
     check(wait_for(lambda: driver.find_element(By.ID, "sign-in-screen").is_displayed()), "signing out shows the sign-in again")
+    check(trace_rows() == 0 and driver.execute_script("return document.getElementById('trace-view').textContent === '' && "
+                                                      "document.getElementById('trace-status').textContent === ''"),
+          "signing out forgets the trace shown")
 
     # A token revoked while signed in: the next request signs the page out.
     driver.set_window_size(1200, 900)

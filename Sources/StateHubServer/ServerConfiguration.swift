@@ -13,8 +13,11 @@ public struct ServerConfiguration: Sendable {
     /// Largest other admin body, bytes.
     public var maxSmallBodyBytes: Int
     /// Largest trace file the console's Traces screen may send (`POST /admin/console/trace-timeline`),
-    /// bytes: the server reads it whole and answers its timeline, on the request's event loop.
+    /// bytes. The timeline answered is bounded in proportion (`TimelineModel.Limits(traceBytes:)`).
     public var maxTraceBytes: Int
+    /// Trace timelines (`POST /admin/console/trace-timeline`) built at once, at most, off the event
+    /// loops; past it the route answers `503 busy` with `Retry-After`.
+    public var maxConcurrentTraceTimelines: Int
     /// The one origin allowed to call `/admin/…` from a browser (CORS); `nil`: none.
     public var adminOrigin: String?
     /// Memory for blob bytes (bundles, stylesheets, themes), bytes.
@@ -23,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     /// closed: an idle keep-alive connection, a request head that never ends, a stalled body.
     /// A request whose handler is still answering is not cut.
     public var idleTimeout: Duration
+    /// A request's body must be read whole within this time of its head, or the connection is
+    /// closed: a body trickled a byte every few seconds restarts the idle timeout each time.
+    public var requestBodyTimeout: Duration
     /// Open connections at most; past it the server stops accepting (the kernel's backlog holds
     /// the rest) until one closes. `nil`: derived from the descriptor limit (`defaultMaxConnections`).
     public var maxConnections: Int?
@@ -33,7 +39,8 @@ public struct ServerConfiguration: Sendable {
                 adminOrigin: String? = nil, cacheBytes: Int = 256 << 20,
                 idleTimeout: Duration = .seconds(20), maxConnections: Int? = nil,
                 maxAssetBytes: Int = 4 << 20, maxAssetsTotalBytes: Int = 16 << 20, maxAssetCount: Int = 256,
-                maxTraceBytes: Int = 8 << 20) {
+                maxTraceBytes: Int = 8 << 20, requestBodyTimeout: Duration = .seconds(60),
+                maxConcurrentTraceTimelines: Int = 2) {
         self.maxUploadBytes = maxUploadBytes
         self.maxAssetBytes = maxAssetBytes
         self.maxAssetsTotalBytes = maxAssetsTotalBytes
@@ -45,5 +52,7 @@ public struct ServerConfiguration: Sendable {
         self.cacheBytes = cacheBytes
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.requestBodyTimeout = requestBodyTimeout
+        self.maxConcurrentTraceTimelines = maxConcurrentTraceTimelines
     }
 }

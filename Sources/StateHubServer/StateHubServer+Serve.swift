@@ -41,8 +41,10 @@ extension StateHubServer {
 
 extension StateHubServer {
     /// An application serving `router` with the server's connection guards: the idle timeout
-    /// (which also bounds an unfinished request head or a stalled body) and the connection cap
-    /// from `configuration` (docs/server.md, "Connections").
+    /// (which also bounds an unfinished request head or a stalled body), the request body
+    /// deadline, a close after an answer given before its request's body was read
+    /// (``RequestBodyGuard``) and the connection cap from `configuration` (docs/server.md,
+    /// "Connections").
     public func makeApplication(router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
                                 logger: Logger,
                                 onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
@@ -50,13 +52,15 @@ extension StateHubServer {
         let cap = configuration.maxConnections ?? ConnectionLimits.defaultMaxConnections
         let timeout = configuration.idleTimeout.components
         let idle = TimeAmount.seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
-        logger.info("connections: at most \(cap), idle timeout \(configuration.idleTimeout)")
+        let bodyTimeout = configuration.requestBodyTimeout.components
+        let bodyDeadline = TimeAmount.seconds(bodyTimeout.seconds) + .nanoseconds(bodyTimeout.attoseconds / 1_000_000_000)
+        logger.info("connections: at most \(cap), idle timeout \(configuration.idleTimeout), request bodies within \(configuration.requestBodyTimeout)")
         // sync: `/sync/{document}` upgrades to a WebSocket through its own router (docs/sync.md);
         // every other request, and a refused upgrade, goes to `router`.
         let sync = configuration.sync
         let webSocketResponder = makeSyncRouter().buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: idle),
+            http1: .init(additionalChannelHandlers: [RequestBodyGuard(deadline: bodyDeadline)], idleTimeout: idle),
             ws: .init(maxFrameSize: sync.maxMessageBytes, autoPing: .enabled(timePeriod: sync.pingInterval)))
         var app = Application(
             router: router,

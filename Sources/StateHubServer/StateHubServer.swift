@@ -17,6 +17,8 @@ public final class StateHubServer: Sendable {
     let logger: Logger
     /// The sync endpoint (docs/sync.md).
     public let sync: SyncService
+    /// Where the console's trace timelines are built (off the event loops, a bounded number at once).
+    let traceWorkers: TraceTimelineWorkers
 
     /// - Parameter metrics: the registry `/metrics` shows; bootstrap `MetricsSystem` with a
     ///   `PrometheusMetricsFactory` over the same registry to see request metrics there.
@@ -31,6 +33,7 @@ public final class StateHubServer: Sendable {
         cache = SnapshotCache(mode: storage.isShared ? .shared : .local, storage: storage, content: content)
         loaderPage = try LoaderPage()
         sync = SyncService(storage: storage, configuration: configuration.sync, logger: logger)
+        traceWorkers = TraceTimelineWorkers(limit: configuration.maxConcurrentTraceTimelines)
     }
 
     /// Stores the hash of `token` as an admin token unless it is there, or was revoked: a token

@@ -25,4 +25,29 @@ struct TimelineDepthTests {
         #expect(changes.map { $0["path"]?.stringValue } == ["tree"])
         #expect(changes.first?["kind"]?.stringValue == "set")
     }
+
+    /// The timeline's bounds hold in the CLI too (hostile review, console session 18): writes far
+    /// past an array's end adding more than one null per 8 bytes of an 8 MiB trace are refused by
+    /// `trace show`, `--json` and `trace view`, naming the bound, instead of growing the state.
+    @Test func aTraceThatGrowsArraysPastTheBoundIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func line(_ step: Int, _ type: String, _ message: String) -> String {
+            let quoted = JSONValue.string(message).jsonText()
+            return #"{"channel":"nativeBridge","direction":"web_to_native","engine":"e","message":\#(quoted),"size":1,"step":\#(step),"store":"s","time":\#(step),"type":"\#(type)"}"#
+        }
+        let ops = (1...12).map { #"{"op":"set","path":["arr",\#($0 * 100_000)],"value":1}"# }.joined(separator: ",")
+        let trace = folder.appendingPathComponent("grow.ndjson")
+        try (line(0, "sync_state", #"{"type":"sync_state","payload":{"state":{"arr":[]}}}"#) + "\n"
+             + line(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[\#(ops)]}]}}"#) + "\n")
+            .write(to: trace, atomically: true, encoding: .utf8)
+        let bound = "grow arrays by more than 1048576 nulls in all"
+        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        #expect(show.status == 2 && show.stderr.contains(bound), "\(show.stderr)")
+        let json = try StateHubBinary.run(["trace", "show", "--json", trace.path])
+        #expect(json.status == 2 && json.stdout.contains(#""kind":"tooLarge""#) && json.stdout.contains(bound), "\(json.stdout)")
+        let view = try StateHubBinary.run(["trace", "view", "--html", folder.appendingPathComponent("grow.html").path, trace.path])
+        #expect(view.status == 2 && view.stderr.contains(bound), "\(view.stderr)")
+    }
 }

@@ -114,4 +114,41 @@ import Trace
             #expect(try await Self.post(client, Self.trace.prefix(500)).status == .ok, "under the cap: read (its last line cut)")
         }
     }
+
+    /// Hostile review (console, session 18): a refused `apply_mutation` followed by thousands of
+    /// ops each showing the whole big state as `old` made a 336 KB request a 525 MB answer, and
+    /// writes 100,000 past an array's end grew the replayed state by 100,000 nulls each (90 KB of
+    /// trace aborted the server). Both are refused with `422 timeline-too-large` naming the bound.
+    @Test func aTimelinePastItsBoundsIsRefusedNamingTheBound() async throws {
+        let cap = 64 << 10
+        try await TestServer.sqlite(configuration: .init(maxTraceBytes: cap)).test(.router) { client in
+            let big = String(repeating: "x", count: 16 << 10)
+            let ops = [#"{"op":"set","path":["a","x","y"],"value":1}"#] + Array(repeating: #"{"op":"delete","path":["a"]}"#, count: 40)
+            let amplified = TraceFile.encode([
+                Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"reason":"created","state":{"a":"\#(big)"}}}"#),
+                Self.record(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[\#(ops.joined(separator: ","))]}]}}"#),
+            ])
+            #expect(amplified.count < cap / 2, "the request is well under the cap")
+            let answer = try await Self.post(client, amplified)
+            #expect(answer.status == .unprocessableContent)
+            let body = try ConsoleRoutesTests.decode(ErrorBody.self, answer)
+            #expect(body.error == "timeline-too-large")
+            #expect(body.message.contains("larger than \(8 * cap) bytes") && body.message.contains("record 2 (step 1)"), "\(body.message)")
+
+            func grown(_ writes: Int) -> Data {
+                let grow = (1...writes).map { #"{"op":"set","path":["arr",\#($0 * 1_000)],"value":1}"# }.joined(separator: ",")
+                return TraceFile.encode([
+                    Self.record(0, "sync_state", #"{"type":"sync_state","payload":{"reason":"created","state":{"arr":[]}}}"#),
+                    Self.record(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[\#(grow)]}]}}"#),
+                ])
+            }
+            let refused = try await Self.post(client, grown(12))
+            #expect(refused.status == .unprocessableContent)
+            let why = try ConsoleRoutesTests.decode(ErrorBody.self, refused)
+            #expect(why.error == "timeline-too-large")
+            #expect(why.message.contains("more than \(cap / 8) nulls in all"), "\(why.message)")
+            // Under the bound (6 writes add about 6,000 nulls; the bound is 8,192) it is answered.
+            #expect(try await Self.post(client, grown(6)).status == .ok)
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Trace
 
@@ -121,6 +122,33 @@ struct CutLineTests {
         #expect(throws: TraceFileError.self) { try TraceFile.decodeRecovering(bad) }
         // A whole file is read as it is.
         #expect(try TraceFile.decodeRecovering(TraceFile.encode(records)).cutLine == nil)
+    }
+
+    /// Hostile review (console, session 18): a complete last line that is not a record was called
+    /// cut because it had no newline. Only JSON that ends before its value does is cut.
+    @Test func aCompleteButInvalidLastLineIsAnErrorNotACut() throws {
+        let records = (0..<2).map { TraceRecord(step: $0, time: UInt64($0), direction: .webToNative, channel: "nativeBridge", engine: "e", type: "sync_state", message: "{}") }
+        let good = TraceFile.encode(records)
+        let complete = [
+            (#"{"channel":"c","direction":"sideways","engine":"e","message":"{}","size":1,"step":2,"time":2,"type":"t"}"#,
+             #"field "direction" is invalid"#),
+            (#"{"channel":"c","engine":"e","message":"{}","size":1,"step":2,"time":2,"type":"t"}"#, #"lacks field "direction""#),
+            ("[1,2,3]", "is not a JSON object"),
+            ("hello", "is not valid JSON"),
+            (#"{"step": <script>}"#, "is not valid JSON"),
+        ]
+        for (line, reason) in complete {
+            #expect(throws: TraceFileError.self, "\(line)") { try TraceFile.decodeRecovering(good + Data(line.utf8)) }
+            do throws(TraceFileError) {
+                _ = try TraceFile.decodeRecovering(good + Data(line.utf8))
+            } catch {
+                guard case .invalidLine(let number, let why) = error else { Issue.record("\(error)"); continue }
+                #expect(number == 3 && why.hasPrefix(reason), "\(why)")
+            }
+        }
+        for cut in [#"{"channel":"nativeBridge","dire"#, #"{"step":1"#, #"{"a":tr"#, #"{"a":"x\"#, "{", #"{"a":1."#] {
+            #expect(try TraceFile.decodeRecovering(good + Data(cut.utf8)).cutLine == 3, "\(cut)")
+        }
     }
 
     /// Hostile finding 3: `authToken` and its kind were not among the default names.

@@ -38,7 +38,13 @@
   /** A sentence for a failed answer: the server's own error code and message. */
   function failure(answer) {
     var body = answer.body;
-    if (body && typeof body === 'object' && body.error) return answer.status + ' ' + body.error + ': ' + body.message;
+    if (body && typeof body === 'object' && body.error) {
+      // Every problem the server listed (an upload's per-asset ones), each with its path.
+      var problems = Array.isArray(body.problems) ? body.problems.map(function (problem) {
+        return (problem.path ? problem.path + ': ' : '') + problem.message;
+      }) : [];
+      return answer.status + ' ' + body.error + ': ' + body.message + (problems.length ? ' — ' + problems.join('; ') : '');
+    }
     return 'the server answered ' + answer.status;
   }
 
@@ -229,8 +235,10 @@
 
   var useApps = defineStore('apps', {
     state: function () {
-      // `tag`: the release's ETag as last read, sent back as If-Match by a save or rollback.
-      return { list: [], selected: '', detail: null, tag: null, versions: [], releases: [], status: '', failed: false, answer: null };
+      // `tag`: the release's ETag as last read, sent back as If-Match by a rollback. `filledTag`: the
+      // ETag of the release the editor was filled from, sent as If-Match by a save, so a save never
+      // writes over a release the editor did not show (a re-read moves `tag`, not the editor).
+      return { list: [], selected: '', detail: null, tag: null, filledTag: null, versions: [], releases: [], status: '', failed: false, answer: null };
     },
     actions: {
       receive: function (list) {
@@ -256,7 +264,8 @@
           request('GET', '/admin/console/apps/' + encodeURIComponent(name) + '/releases')
         ]).then(function (answers) {
           if (answers[0].status !== 200) { self.$patch({ status: failure(answers[0]), failed: true }); return; }
-          replace(self, { detail: answers[0].body, tag: answers[0].headers.get('ETag'), versions: answers[1].status === 200 ? answers[1].body : [],
+          var tag = answers[0].headers.get('ETag');
+          replace(self, { detail: answers[0].body, tag: tag, filledTag: tag, versions: answers[1].status === 200 ? answers[1].body : [],
             releases: answers[2].status === 200 ? answers[2].body : [] });
           fillReleaseForm(answers[0].body);
         });
@@ -374,6 +383,11 @@
   var useTraces = defineStore('traces', {
     state: function () { return { file: '', records: 0, cutLine: null, status: '', failed: false }; },
     actions: {
+      /** Forgets the trace shown (on signing out). */
+      clear: function () {
+        showTimeline(null);
+        replace(this, { file: '', records: 0, cutLine: null, status: '', failed: false });
+      },
       open: function (file) {
         var self = this;
         var limit = Number(byId('trace-file').dataset.maxBytes);
@@ -399,8 +413,9 @@
             status += ' Its last line (line ' + cut + ') is cut mid-record, as a killed recorder leaves it: the ' +
               result.records + ' record(s) before it are shown.';
           }
-          replace(self, { records: result.records, cutLine: cut, status: status, failed: false });
-          showTimeline(result.steps);
+          var refused = showTimeline(result.steps);
+          if (refused) status = 'Cannot show ' + file.name + ': ' + refused;
+          replace(self, { records: result.records, cutLine: cut, status: status, failed: !!refused });
         }, function (error) {
           replace(self, { status: 'Cannot show ' + file.name + ': ' + error.message, failed: true });
         });
@@ -408,11 +423,18 @@
     }
   });
 
-  /** Mounts the shared timeline for `steps`, or empties the view (`null`). */
+  /**
+   * Mounts the shared timeline for `steps`, or empties the view (`null`). The timeline keeps the
+   * server's bound on padding (one null per 8 bytes of the trace cap, TimelineModel.Limits);
+   * returns the reason when the steps pass it (nothing is shown then), else null.
+   */
   function showTimeline(steps) {
     var view = byId('trace-view');
-    if (steps === null || steps.length === 0) { view.textContent = ''; return; }
-    StateHubTimeline.mount(view, steps, { idPrefix: 'trace-', heading: 'h3' });
+    if (steps === null || steps.length === 0) { view.textContent = ''; return null; }
+    var limit = Number(byId('trace-file').dataset.maxBytes);
+    var timeline = StateHubTimeline.mount(view, steps, { idPrefix: 'trace-', heading: 'h3',
+      maxPaddingNulls: limit > 0 ? Math.floor(limit / 8) : undefined });
+    return timeline.error || null;
   }
 
   // MARK: Rendering
@@ -796,6 +818,7 @@
     setOptions(byId('arm-b-version'), versions, arms[1] ? arms[1].version : versions[versions.length - 1]);
     setOptions(byId('pin-version'), versions, detail.pinnedVersion || undefined);
     byId('release-mode').value = arms.length === 2 ? 'ab' : arms.length === 1 ? 'rollout' : 'stable';
+    releaseMode = byId('release-mode').value;
     if (arms[0]) byId('arm-a-percent').value = arms[0].percent;
     if (arms[1]) byId('arm-b-percent').value = arms[1].percent;
     // Labels as the API holds them (a custom one stays); none: empty, and an A/B split names its arms A and B.
@@ -830,7 +853,9 @@
     }
     if (mode !== 'stable') spec.arms.push(arm('a', mode === 'ab' ? 'A' : null));
     if (mode === 'ab') spec.arms.push(arm('b', 'B'));
-    var users = {};
+    // No prototype, and each id defined as an own property: an id such as "__proto__" is a key like
+    // any other (`users[id] = v` set the object's prototype instead, and the id was dropped).
+    var users = Object.create(null);
     var problem = null;
     byId('release-users').value.split('\n').forEach(function (line, index) {
       if (problem !== null || line.trim() === '') return;
@@ -843,7 +868,7 @@
       if (at < 0) problem = where + ': no "=", write user=version.';
       else if (!user || !version) problem = where + ': ' + (user ? 'no version' : 'no user') + ' around the "=".';
       else if (Object.prototype.hasOwnProperty.call(users, user)) problem = where + ': ' + user + ' is already listed above.';
-      else users[user] = version;
+      else Object.defineProperty(users, user, { value: version, enumerable: true, writable: true, configurable: true });
     });
     if (problem !== null) return { problem: problem };
     if (Object.keys(users).length) spec.users = users;
@@ -857,7 +882,8 @@
   var apps = useApps();
   var audit = useAudit();
   var traces = useTraces();
-  session.$subscribe(function () { renderSession(session); });
+  // Signed out (or refused): the trace read while signed in is no longer shown.
+  session.$subscribe(function () { renderSession(session); if (!session.signedIn && traces.file) traces.clear(); });
   traces.$subscribe(function () { renderTraces(traces); });
   themes.$subscribe(function () { renderThemes(themes); });
   apps.$subscribe(function () { renderApps(apps); });
@@ -948,14 +974,18 @@
     });
   });
   byId('audit-reload').addEventListener('click', function () { audit.load(false); });
+  // The input is emptied once the file is taken, so picking the same file again reads it again
+  // (a browser fires no change for the same file otherwise).
   byId('trace-file').addEventListener('change', function (event) {
     var file = event.target.files && event.target.files[0];
+    event.target.value = '';
     if (file) traces.open(file);
   });
   byId('audit-older').addEventListener('click', function () { audit.load(true); });
   byId('theme-text').addEventListener('input', function (event) { themes.text = event.target.value; });
   byId('theme-file').addEventListener('change', function (event) {
     var file = event.target.files && event.target.files[0];
+    event.target.value = '';
     if (!file) return;
     file.text().then(function (text) { byId('theme-text').value = text; themes.text = text; themes.runCheck(); });
   });
@@ -989,7 +1019,23 @@
       function () { themes.setPublished(version, publish); }, themeCancelled);
   });
   byId('app-select').addEventListener('change', function (event) { apps.select(event.target.value); });
-  byId('release-mode').addEventListener('change', showArms);
+  // Leaving an A/B split, the arm keeps no label it had as an arm of the split ("A" stays out of a
+  // rollout unless typed again); the status line says so when one is cleared.
+  var releaseMode = byId('release-mode').value;
+  byId('release-mode').addEventListener('change', function () {
+    var mode = byId('release-mode').value;
+    if (releaseMode === 'ab' && mode !== 'ab') {
+      var cleared = ['a', 'b'].map(function (side) { return byId('arm-' + side + '-label'); }).filter(function (field) { return field.value !== ''; });
+      if (cleared.length) {
+        var labels = cleared.map(function (field) { return JSON.stringify(field.value); }).join(' and ');
+        cleared.forEach(function (field) { field.value = ''; });
+        apps.$patch({ status: 'The A/B label(s) ' + labels + ' were cleared: a ' + (mode === 'rollout' ? 'percentage rollout' : 'stable release') +
+          ' names no arm unless you type a label.', failed: false });
+      }
+    }
+    releaseMode = mode;
+    showArms();
+  });
   function appNow() {
     var detail = apps.detail;
     if (!detail) return 'no release';
@@ -999,6 +1045,15 @@
   function changedSince(read) {
     return read.before !== null && read.before !== apps.tag
       ? ['The release changed since this screen loaded it (someone else saved): "Now" above is the current one.'] : [];
+  }
+  /**
+   * For a save: the editor still shows the release it was filled from. When that is no longer the
+   * current one, the save is sent with the editor's tag and refused (412), and the editor reloaded.
+   */
+  function editorStale() {
+    return apps.filledTag !== null && apps.filledTag !== apps.tag
+      ? ['The release changed since this screen loaded it (someone else saved): "Now" above is the current one. ' +
+         'The editor still shows the release it loaded, so saving is refused and the editor is reloaded; nothing is overwritten.'] : [];
   }
   submit('release-form', function () {
     var spec = releaseFromForm();
@@ -1011,9 +1066,12 @@
     // (If-Match), so a change made after this read is refused (412), never overwritten silently.
     apps.refresh().then(function (read) {
       if (read === null) return;
-      var tag = apps.tag;
+      // The tag of the release the editor was filled from, not the one just re-read: after a
+      // warning and Cancel, a second Save must not write over the colleague's change (new-user
+      // review, session 18).
+      var tag = apps.filledTag;
       confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
-        .concat(changedSince(read))
+        .concat(editorStale())
         .concat(apps.detail && apps.detail.pinnedVersion ? ['The pin stays: everybody keeps getting ' + apps.detail.pinnedVersion + ' until it is lifted.'] : []),
       'Save release', function () { apps.saveRelease(spec, tag); }, appCancelled);
     });
@@ -1068,7 +1126,8 @@
       ], 'Upload', function () { apps.upload(app, version, parts[0], parts[1], native, parts[2]); }, appCancelled);
     }, function (error) { apps.$patch({ status: 'Could not read a file: ' + error.message, failed: true }); });
   });
-  submit('ask-form', function () { apps.ask(byId('ask-user').value.trim(), byId('ask-native').value.trim()); });
+  // The id verbatim, as the release editor keeps it (" alice" is not "alice"); only the version is trimmed.
+  submit('ask-form', function () { apps.ask(byId('ask-user').value, byId('ask-native').value.trim()); });
   showArms();
   document.documentElement.dataset.ready = 'true';
 })();

@@ -28,6 +28,28 @@
     return e;
   }
 
+  // The bounds of docs/trace.md ("Bounds of the timeline"), the same as TimelineModel's
+  // (Sources/Trace/Timeline/TimelineModel+Limits.swift): most nulls the ops of a whole trace may
+  // add to arrays (one per 8 bytes of the largest trace read: 8 MiB gives 1,048,576), and most
+  // characters of JSON the checkpoints of the slider may keep.
+  var DEFAULT_MAX_PADDING_NULLS = 1048576;
+  var DEFAULT_MAX_CHECKPOINT_CHARS = 32 * 1048576;
+
+  // How many nulls `op` adds to an array of `state` (a write past the end, a larger length).
+  function padding(state, op) {
+    var path = op.path || [];
+    if (op.op !== 'set' || path.length === 0) return 0;
+    var parent = state;
+    for (var i = 0; i < path.length - 1; i++) {
+      if (parent === null || typeof parent !== 'object' || !has(parent, path[i])) return 0;
+      parent = parent[path[i]];
+    }
+    if (!Array.isArray(parent)) return 0;
+    var last = path[path.length - 1];
+    if (last === 'length') return typeof op.value === 'number' && op.value > parent.length ? op.value - parent.length : 0;
+    return typeof last === 'number' && last > parent.length ? last - parent.length : 0;
+  }
+
   // One op, as docs/PROTOCOL.md A.2 describes it; a path that does not lead anywhere is skipped.
   function applyOp(state, op) {
     var path = op.path || [];
@@ -41,7 +63,12 @@
     if (parent === null || typeof parent !== 'object') return state;
     var last = path[path.length - 1];
     if (op.op === 'set') {
-      if (Array.isArray(parent) && last === 'length') { var n = op.value; while (parent.length > n) parent.pop(); while (parent.length < n) parent.push(null); }
+      if (Array.isArray(parent) && last === 'length') {
+        var n = op.value;
+        if (typeof n !== 'number' || !(n >= 0)) return state;
+        if (parent.length > n) parent.length = n;
+        while (parent.length < n) parent.push(null);
+      }
       else if (Array.isArray(parent) && typeof last === 'number') { while (parent.length < last) parent.push(null); parent[last] = clone(op.value); }
       else own(parent, last, clone(op.value));
     } else if (op.op === 'delete') {
@@ -54,21 +81,38 @@
     return state;
   }
 
-  function applyStep(states, step) {
+  // Applies a step; `budget` (on the first pass over the steps) counts the padding and throws
+  // when the whole trace passes its bound, before any null is added.
+  function applyStep(states, step, budget) {
     if (!step.store) return;
     if (step.snapshot !== undefined) { own(states, step.store, clone(step.snapshot)); return; }
     if (step.ops) {
       var s = has(states, step.store) ? states[step.store] : {};
-      for (var i = 0; i < step.ops.length; i++) s = applyOp(s, step.ops[i]);
+      for (var i = 0; i < step.ops.length; i++) {
+        if (budget) {
+          budget.used += padding(s, step.ops[i]);
+          if (budget.used > budget.limit) {
+            throw new TimelineBoundError('the operations of this trace grow arrays by more than ' + budget.limit +
+              ' nulls in all (the timeline\'s bound), passed at step #' + step.step + ': the timeline is not shown');
+          }
+        }
+        s = applyOp(s, step.ops[i]);
+      }
       own(states, step.store, s);
     }
   }
 
+  function TimelineBoundError(message) { this.name = 'TimelineBoundError'; this.message = message; }
+  TimelineBoundError.prototype = Object.create(Error.prototype);
+
   /**
    * Builds the timeline of `steps` inside `container` (its content is replaced).
    * `options.idPrefix` prefixes the ids of its controls (the console uses "trace-" beside its own
-   * ids; the CLI page none), `options.heading` is the tag of the state panel's title (default h2).
-   * Returns { select(index), statesAt(index), steps }.
+   * ids; the CLI page none), `options.heading` is the tag of the state panel's title (default h2),
+   * `options.maxPaddingNulls` the bound on the nulls the trace's ops may add to arrays (the
+   * model's, TimelineModel.Limits.paddingNulls; default 1,048,576).
+   * Returns { select(index), statesAt(index), steps }, or { error } when the steps pass a bound:
+   * the container then says why and shows no timeline.
    */
   function mount(container, steps, options) {
     options = options || {};
@@ -117,19 +161,33 @@
 
     var selected = steps.length ? steps.length - 1 : 0;
 
-    // Checkpoints: the states after every 256th step, so a move replays at most 256 steps.
+    // Checkpoints: the states (as JSON text) after every 256th step, so a move replays at most
+    // 256 steps, while their text stays under maxCheckpointChars; past it, a move replays from
+    // the last checkpoint kept. The first pass also checks the padding bound.
     var every = 256, checkpoints = [];
-    (function () {
-      var states = {};
+    var checkpointChars = 0, maxCheckpointChars = options.maxCheckpointChars || DEFAULT_MAX_CHECKPOINT_CHARS;
+    try {
+      var budget = { used: 0, limit: options.maxPaddingNulls || DEFAULT_MAX_PADDING_NULLS };
+      var replayed = {};
       for (var i = 0; i < steps.length; i++) {
-        applyStep(states, steps[i]);
-        if (i % every === every - 1) checkpoints.push(clone(states));
+        applyStep(replayed, steps[i], budget);
+        if (i % every === every - 1 && checkpointChars < maxCheckpointChars) {
+          var text = JSON.stringify(replayed);
+          checkpointChars += text.length;
+          if (checkpointChars <= maxCheckpointChars) checkpoints.push({ index: i, text: text });
+        }
       }
-    })();
+    } catch (error) {
+      if (!(error instanceof TimelineBoundError)) throw error;
+      container.textContent = '';
+      container.appendChild(el('p', 'tl-refused', 'Not shown: ' + error.message + '.'));
+      return { error: error.message };
+    }
     function statesAt(index) {
-      var c = Math.floor((index + 1) / every);
-      var states = c > 0 ? clone(checkpoints[c - 1]) : {};
-      for (var i = c * every; i <= index && i < steps.length; i++) applyStep(states, steps[i]);
+      var from = null;
+      for (var c = checkpoints.length - 1; c >= 0; c--) { if (checkpoints[c].index <= index) { from = checkpoints[c]; break; } }
+      var states = from ? JSON.parse(from.text) : {};
+      for (var i = from ? from.index + 1 : 0; i <= index && i < steps.length; i++) applyStep(states, steps[i]);
       return states;
     }
 

@@ -41,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may go without completing a request part (head, body chunk, end) before it is closed.")
     var idleTimeout: Double = 20
 
+    @Option(help: "Seconds a request's body may take from its head to its end before the connection is closed.")
+    var bodyTimeout: Double = 60
+
     @Option(help: "Open connections at most (default: the descriptor limit less 128, at most 10000).")
     var maxConnections: Int?
 
@@ -62,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw CLIError.badArgument("--port must lie in 0…65535").exit() }
         guard idleTimeout.isFinite, (0.1...86_400).contains(idleTimeout) else {
             throw CLIError.badArgument("--idle-timeout must lie in 0.1…86400 seconds").exit()
+        }
+        guard bodyTimeout.isFinite, (0.1...86_400).contains(bodyTimeout) else {
+            throw CLIError.badArgument("--body-timeout must lie in 0.1…86400 seconds").exit()
         }
         if let maxConnections, !(1...1_000_000).contains(maxConnections) {
             throw CLIError.badArgument("--max-connections must lie in 1…1000000").exit()
@@ -89,7 +95,8 @@ struct ServeCommand: AsyncParsableCommand {
                 location: location, host: host, port: port, adminToken: token,
                 configuration: ServerConfiguration(maxUploadBytes: maxUploadBytes, adminOrigin: adminOrigin,
                                                    idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
-                                                   maxConnections: maxConnections),
+                                                   maxConnections: maxConnections,
+                                                   requestBodyTimeout: .milliseconds(Int(bodyTimeout * 1000))),
                 logger: logger,
                 addRoutes: { router in if exampleApi { ExampleProfileAPI.add(to: router) } },
                 onRunning: { port in Output.line("statehub: serving on http://\(host):\(port)") })

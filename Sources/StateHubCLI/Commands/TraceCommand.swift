@@ -102,7 +102,10 @@ struct TraceCommand: AsyncParsableCommand {
         func run() async throws {
             if json { try printJSON() }
             let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
-            let model = TimelineModel(records: records)
+            let model: TimelineModel
+            do { model = try TimelineModel(records: records) } catch {
+                throw CLIError.badArgument("\(file): \(error)").exit()
+            }
             let replay = TraceReplay()
             var byStep: [Int: TimelineModel.Step] = [:]
             for step in model.steps { byStep[step.step] = step }
@@ -136,8 +139,18 @@ struct TraceCommand: AsyncParsableCommand {
                 Output.raw(JSONValue.object(object).jsonText())
                 Foundation.exit(2)
             case .success(let loaded):
+                let model: TimelineModel
+                do { model = try TimelineModel(records: loaded.records) } catch {
+                    let message = "statehub: \(file): \(error)"
+                    Output.error(message)
+                    object["ok"] = false
+                    object["error"] = TraceCommand.errorJSON(kind: "tooLarge", message: message, file: file, line: nil)
+                    object["steps"] = .array([])
+                    Output.raw(JSONValue.object(object).jsonText())
+                    Foundation.exit(2)
+                }
                 object["ok"] = true
-                object["steps"] = .array(TimelineModel(records: loaded.records).steps.map(\.json))
+                object["steps"] = .array(model.steps.map(\.json))
                 let problems = TraceCommand.replayProblems(loaded.records).problems
                 object["problems"] = .array(problems.map { ["step": .number(Double($0.record.step)), "type": .string($0.record.type), "problem": .string($0.problem)] })
                 var warnings: [JSONValue] = []
@@ -220,7 +233,11 @@ struct TraceCommand: AsyncParsableCommand {
             guard (0...65_535).contains(port) else { throw CLIError.badArgument("--port must be 0…65535, not \(port)").exit() }
             let records = try TraceCommand.read(file, maximumLineBytes: maxLineBytes)
             let page: String
-            do { page = try TimelinePage.html(for: TimelineModel(records: records), title: (file as NSString).lastPathComponent) } catch {
+            let model: TimelineModel
+            do { model = try TimelineModel(records: records) } catch {
+                throw CLIError.badArgument("\(file): \(error)").exit()
+            }
+            do { page = try TimelinePage.html(for: model, title: (file as NSString).lastPathComponent) } catch {
                 throw error.exit()
             }
             if let html {

@@ -17,7 +17,8 @@ enum TimelinePage {
             .replacingOccurrences(of: "\u{2028}", with: "\\u2028")
             .replacingOccurrences(of: "\u{2029}", with: "\\u2029")
         // Our own files: neither holds `</script` or `</style`, so they go inline as they are.
-        return fill(["TITLE": escape(title), "STYLE": style, "SCRIPT": script, "DATA": data])
+        return fill(["TITLE": escape(title), "STYLE": style, "SCRIPT": script, "DATA": data,
+                     "PADDING": String(model.limits.paddingNulls)])
     }
 
     /// The template with each `@NAME@` replaced in one pass: text put in (a file name, the
@@ -67,7 +68,7 @@ enum TimelinePage {
 <script id="trace-data" type="application/json">@DATA@</script>
 <script>
 window.statehubTimeline = StateHubTimeline.mount(document.getElementById('view'),
-  JSON.parse(document.getElementById('trace-data').textContent));
+  JSON.parse(document.getElementById('trace-data').textContent), { maxPaddingNulls: @PADDING@ });
 </script>
 </body></html>
 """#

@@ -15,8 +15,11 @@ import Trace
 struct TraceTimelineAnswer {
     let json: JSONValue
 
-    /// - Throws: `ServerError` 422 `invalid-trace` for a line that is not a record.
-    init(ndjson: Data) throws(ServerError) {
+    /// - Parameter maxTraceBytes: the server's cap on traces, which the timeline's bounds
+    ///   are in proportion to (`TimelineModel.Limits(traceBytes:)`).
+    /// - Throws: `ServerError` 422 `invalid-trace` for a line that is not a record, 422
+    ///   `timeline-too-large` for a trace whose timeline would pass a bound.
+    init(ndjson: Data, maxTraceBytes: Int) throws(ServerError) {
         let recovered: TraceFile.Recovered
         do {
             // The body is capped already; no line can be longer than it.
@@ -33,7 +36,13 @@ struct TraceTimelineAnswer {
         }
         var object = JSONValue.ObjectMembers()
         object["records"] = .number(Double(recovered.records.count))
-        object["steps"] = .array(TimelineModel(records: recovered.records).steps.map(\.json))
+        let model: TimelineModel
+        do {
+            model = try TimelineModel(records: recovered.records, limits: .init(traceBytes: maxTraceBytes))
+        } catch {
+            throw ServerError(.unprocessableContent, "timeline-too-large", "\(error)")
+        }
+        object["steps"] = .array(model.steps.map(\.json))
         if let cut = recovered.cutLine { object["cutLine"] = .number(Double(cut)) }
         json = .object(object)
     }

@@ -57,6 +57,7 @@ public struct ServerError: Error, HTTPResponseError, Sendable, CustomStringConve
     var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if code == "busy" { headers[.retryAfter] = "2" }
         return headers
     }
 }

@@ -307,6 +307,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [version]
               properties:
                 version: {type: string}
@@ -405,6 +406,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [label]
               properties:
                 label: {type: string, maxLength: 128}
@@ -546,8 +548,13 @@ paths:
       description: >-
         Reads an NDJSON trace (as `--trace` and TraceRecorder write it) as the timeline `statehub trace view`
         shows, for the console's Traces screen (docs/console.md); nothing is stored. A last line cut mid-record
-        is left out and named in `cutLine`; any other line that is not a record is a 422 naming the line.
-        The body is capped by ServerConfiguration.maxTraceBytes (8 MiB by default).
+        (no final newline, its JSON ending before its value does) is left out and named in `cutLine`; any
+        other line that is not a record, the last one included, is a 422 `invalid-trace` naming the line.
+        The body is capped by ServerConfiguration.maxTraceBytes (8 MiB by default), and the timeline by bounds
+        in proportion to it: an answer of at most 8 times the cap (64 MiB), and at most one null per 8 bytes of
+        the cap (1,048,576) added to arrays by the trace's ops; past either, 422 `timeline-too-large` naming the
+        bound and the record. The timeline is built off the event loops, at most
+        ServerConfiguration.maxConcurrentTraceTimelines (2) at once; past that, 503 `busy` with Retry-After.
       security: [{bearer: []}]
       requestBody:
         required: false
@@ -566,6 +573,13 @@ paths:
         '401': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
         '422': {$ref: '#/components/responses/Error'}
+        '503':
+          description: Already building as many timelines as the server allows at once; try again after Retry-After seconds.
+          headers:
+            Retry-After: {schema: {type: integer}}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
   /admin/documents/{document}:
     get:
       operationId: describeDocument
@@ -612,6 +626,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [access]
               properties:
                 access: {type: string, enum: [read, read-write]}
@@ -776,6 +791,7 @@ components:
         minNativeVersion: {type: string}
     VersionUpload:
       type: object
+      additionalProperties: false
       required: [bundle]
       properties:
         bundle: {type: string}
@@ -787,19 +803,25 @@ components:
           maxItems: 256
           items:
             type: object
+            additionalProperties: false
             required: [path, data]
             properties:
               path: {type: string, maxLength: 255}
               data: {type: string, format: byte, description: standard base64 of the file}
     Arm:
       type: object
+      additionalProperties: false
       required: [version, percent]
       properties:
         version: {type: string}
         percent: {type: number, minimum: 0, maximum: 100}
         label: {type: string, maxLength: 32}
     Release:
+      description: >-
+        As an admin body, a member not listed here or a key written twice is refused with 400 naming it
+        (explicit users are data: any id is a key).
       type: object
+      additionalProperties: false
       required: [stable]
       properties:
         stable: {type: string}

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MicroAppAssets
 import NIOCore
+import StateHubJSON
 import StyleTokens
 
 extension StateHubServer {
@@ -45,7 +46,8 @@ extension StateHubServer {
             let app = try Self.appName(context)
             let author = try Self.author()
             let ifMatch = request.headers[.ifMatch]
-            return try Self.releaseAnswer(app, try await self.write({ try await self.storage.rollback(app: app.value, ifMatch: ifMatch, by: author) }))
+            return try Self.releaseAnswer(app, try await self.write({ try await self.storage.rollback(app: app.value, ifMatch: ifMatch, by: author) }),
+                                          ifMatch: ifMatch)
         }
         group.put("themes/:version") { request, context in
             try await self.uploadTheme(request, context)
@@ -66,13 +68,23 @@ extension StateHubServer {
             return try Self.json(["id": .int(id), "token": .string(token)] as [String: TokenField], status: .created)
         }
         group.delete("tokens/:id") { _, context in
-            guard let id = context.parameters.get("id", as: Int.self) else { throw ServerError.badRequest("the token id is a number") }
+            let id = try Self.tokenID(context)
             let author = try Self.author()
             guard try await self.write({ try await self.storage.deleteToken(id: id, by: author) }) else {
                 throw ServerError.notFound("unknown-token", "no token \(id)")
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// A token id from the path: plain decimal digits only (`+5`, ` 5` or `05x` is no id;
+    /// `Int("+5")` read `+5` as token 5).
+    static func tokenID(_ context: some RequestContext) throws -> Int {
+        let text = context.parameters.get("id") ?? ""
+        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int(text) else {
+            throw ServerError.badRequest("the token id is a number written in digits only, not \(JSONValue.string(text).jsonText())")
+        }
+        return id
     }
 
     enum TokenField: Encodable {
@@ -127,11 +139,28 @@ extension StateHubServer {
             return try await request.collectBody(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ServerError.tooLarge(limit)
+        } catch is NIOTooManyBytesError {
+            // A chunked body (no Content-Length) over the cap: the same JSON answer, not
+            // Hummingbird's empty 413.
+            throw ServerError.tooLarge(limit)
         }
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: some RequestContext, limit: Int) async throws -> T {
+    static func decode<T: AdminBody>(_ type: T.Type, _ request: Request, _ context: some RequestContext, limit: Int) async throws -> T {
         let buffer = try await body(request, context, limit: limit)
+        // A key written twice or a member the route does not know is refused, naming it
+        // (AdminBodyShape); any other fault is the decoder's to name, as before.
+        var parsed: JSONValue?
+        do throws(JSONParseError) {
+            parsed = try JSONParser(options: JSONParsingOptions(duplicateKeys: .refuse)).parse(Array(buffer.readableBytesView))
+        } catch {
+            if case .duplicateKey(let key) = error.reason {
+                let place = error.path.dropLast().map(\.description).joined()
+                throw ServerError.badRequest("the body has the key \(JSONValue.string(key).jsonText()) twice"
+                                             + (place.isEmpty ? "" : " in \(place)") + " (line \(error.line), column \(error.column))")
+            }
+        }
+        if let parsed, let unknown = T.shape.unknownMember(in: parsed) { throw unknown }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch {
@@ -273,19 +302,31 @@ extension StateHubServer {
         }
         let author = try Self.author()
         let ifMatch = request.headers[.ifMatch]
-        return try Self.releaseAnswer(app, try await write({ try await self.storage.setRelease(app: app.value, spec: spec, ifMatch: ifMatch, by: author) }))
+        return try Self.releaseAnswer(app, try await write({ try await self.storage.setRelease(app: app.value, spec: spec, ifMatch: ifMatch, by: author) }),
+                                      ifMatch: ifMatch)
     }
 
     /// The answer of a release save or rollback: the release now current with its `ETag`, or why not.
     /// A stale `If-Match` is `412 release-changed`: someone else saved since the caller read the
     /// release, and nothing was written (docs/server.md, "Saving over a concurrent change").
-    static func releaseAnswer(_ app: AppName, _ outcome: ServerStorage.ReleaseWrite) throws -> Response {
+    /// The message names the `If-Match` that was sent, and says so when it names the current
+    /// release but not as a quoted entity tag (`release-10` for `"release-10"`).
+    static func releaseAnswer(_ app: AppName, _ outcome: ServerStorage.ReleaseWrite, ifMatch: String? = nil) throws -> Response {
         switch outcome {
         case .unknownApp: throw ServerError.notFound("unknown-app", "no app named \(app)")
         case .nothingToRollBack: throw ServerError(.conflict, "nothing-to-roll-back", "\(app) has no earlier release")
         case .stale(let currentID):
+            let current = ReleaseTag.tag(currentID)
+            let sent = ifMatch.map { " If-Match was \(JSONValue.string($0).jsonText())" } ?? ""
+            let bare = current.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let unquoted = ifMatch.map { EntityTag.listed($0).contains { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) == bare } } ?? false
+            if unquoted {
+                throw ServerError(.preconditionFailed, "release-changed",
+                                  "the release of \(app) is \(current), but\(sent): an entity tag is sent exactly as the ETag header gives it, "
+                                  + "in double quotes and without spaces inside; nothing was written")
+            }
             throw ServerError(.preconditionFailed, "release-changed",
-                              "the release of \(app) changed since it was read (it is now \(ReleaseTag.tag(currentID))); read it again, then save")
+                              "the release of \(app) changed since it was read (it is now \(current);\(sent)); read it again, then save")
         case .written(let id, let spec):
             var response = try json(spec)
             response.headers[.eTag] = ReleaseTag.tag(id)

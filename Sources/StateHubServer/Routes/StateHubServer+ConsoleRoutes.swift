@@ -47,8 +47,20 @@ extension StateHubServer {
             try await self.consoleAudit(request)
         }
         admin.post("console/trace-timeline") { request, context in
-            let buffer = try await Self.body(request, context, limit: self.configuration.maxTraceBytes)
-            return try TraceTimelineAnswer(ndjson: Data(buffer.readableBytesView)).response
+            // Off the event loops, a bounded number at once (TraceTimelineWorkers); the slot is
+            // taken before the body is read, so a refusal reads nothing.
+            let workers = self.traceWorkers
+            guard workers.reserve() else {
+                throw ServerError(.serviceUnavailable, "busy",
+                                  "the server is already reading \(workers.limit) traces; try again in a few seconds")
+            }
+            defer { workers.release() }
+            let maxTraceBytes = self.configuration.maxTraceBytes
+            let buffer = try await Self.body(request, context, limit: maxTraceBytes)
+            let answer = try await workers.run { () throws(ServerError) -> Response in
+                try TraceTimelineAnswer(ndjson: Data(buffer.readableBytesView), maxTraceBytes: maxTraceBytes).response
+            }
+            return answer
         }
     }
 

@@ -67,7 +67,7 @@ extension StateHubServer {
         }
         group.delete("documents/:document/tokens/:id") { _, context in
             let document = try Self.documentName(context)
-            guard let id = context.parameters.get("id", as: Int.self) else { throw ServerError.badRequest("the token id is a number") }
+            let id = try Self.tokenID(context)
             let author = try Self.author()
             guard try await self.write({ try await self.storage.deleteDocumentToken(document: document, id: id, by: author) }) else {
                 throw ServerError.notFound("unknown-token", "document \(document) has no token \(id)")
@@ -126,7 +126,9 @@ enum DocumentToken {
     static func generate() -> String { "shd_" + AdminToken.generate().dropFirst(4) }
 }
 
-private struct DocumentTokenBody: Decodable {
+private struct DocumentTokenBody: AdminBody {
+    static let shape = AdminBodyShape.object(["access": .leaf, "label": .leaf])
+
     var access: String
     var label: String?
 }

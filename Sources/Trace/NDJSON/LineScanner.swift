@@ -37,8 +37,8 @@ struct LineScanner {
         }
     }
 
-    /// The records; a last line without a newline that is not a record is the cut line
-    /// when recovering, an error otherwise.
+    /// The records; a last line without a newline whose JSON ends before its value does is
+    /// the cut line when recovering; any other bad line is an error.
     mutating func finish() throws(TraceFileError) -> TraceFile.Recovered {
         guard !partial.isEmpty else { return TraceFile.Recovered(records: records, cutLine: nil) }
         lineNumber += 1
@@ -60,7 +60,10 @@ struct LineScanner {
             records.append(record)
             return false
         case .failure(let reason):
-            if mayBeCut { return true }
+            // Only JSON that ends before its value does is a cut line; a whole line that is
+            // wrong (valid JSON but no record, or bad JSON before its end) is an error even
+            // without its newline (hostile review, console session 18).
+            if mayBeCut && reason.endsEarly { return true }
             throw .invalidLine(line: lineNumber, reason: reason.text)
         }
     }

@@ -5,8 +5,9 @@ extension TraceFile {
     public struct Recovered: Sendable, Equatable {
         /// Every record of the complete lines, in file order.
         public var records: [TraceRecord]
-        /// The 1-based number of the last line when it was cut (no final newline and not a
-        /// whole record: the writer was killed mid-line); it is left out of `records`.
+        /// The 1-based number of the last line when it was cut (no final newline, and its JSON
+        /// ends before its value does: the writer was killed mid-line); it is left out of
+        /// `records`. A complete last line that is not a record is an error, newline or not.
         public var cutLine: Int?
     }
 

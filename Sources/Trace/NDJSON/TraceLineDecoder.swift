@@ -14,7 +14,9 @@ enum TraceLineDecoder {
         do throws(JSONParseError) {
             value = try JSONParser().parse(line)
         } catch {
-            return .failure(Reason(text: "is not valid JSON (column \(error.column): \(error.reason))"))
+            // The text ended before the value did: what a writer killed mid-line leaves.
+            let endsEarly = error.offset >= line.count || error.reason == .unterminatedString || error.reason == .unterminatedEscape
+            return .failure(Reason(text: "is not valid JSON (column \(error.column): \(error.reason))", endsEarly: endsEarly))
         }
         guard case .object = value else { return .failure(Reason(text: "is not a JSON object")) }
         let numbers = topLevelNumbers(line)
@@ -42,6 +44,8 @@ enum TraceLineDecoder {
 
     struct Reason: Error {
         var text: String
+        /// The line is JSON cut short (unterminated), not a complete line that is wrong.
+        var endsEarly = false
     }
 
     private static func field(_ object: JSONValue, _ name: String) throws(Reason) -> JSONValue {

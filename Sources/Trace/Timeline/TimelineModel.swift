@@ -16,6 +16,9 @@ import StateHubJSON
 /// It lives in Trace (which starts no engine) so that `statehub trace show` / `trace view` and
 /// the server's console (`POST /admin/console/trace-timeline`) build one model with one code;
 /// operations are applied with StateHubJSON's `JSONValue.apply(_:)`, the hub's own.
+///
+/// Bounded by ``Limits``: the steps' JSON and the padding ops add to arrays, in proportion to
+/// the trace; past either the model is not built (``TimelineModelError``).
 package struct TimelineModel: Sendable {
     package struct Change: Sendable {
         /// Dotted path, `(root)` for the whole state.
@@ -55,12 +58,34 @@ package struct TimelineModel: Sendable {
     }
 
     package var steps: [Step] = []
+    /// The bounds it was built within (a viewer replaying its steps keeps the same).
+    package let limits: Limits
 
-    package init(records: [TraceRecord]) {
+    /// - Parameter limits: the bounds; by default ``Limits/forRecords(_:)`` (the CLI's).
+    /// - Throws: ``TimelineModelError`` when the steps would pass a bound.
+    package init(records: [TraceRecord], limits: Limits? = nil) throws(TimelineModelError) {
+        let limits = limits ?? .forRecords(records)
+        self.limits = limits
+        var answerBytes = 0
+        var paddingNulls = 0
         var states: [String: JSONValue] = [:]
         var openDispatches: [String: String] = [:]   // messageId → store.action
         var openByStore: [String: String] = [:]      // store → the native action running there
-        for record in records {
+        for (position, record) in records.enumerated() {
+            /// Charges `value`'s JSON to the answer's budget.
+            func charge(_ value: JSONValue?, plus extra: Int = 0) throws(TimelineModelError) {
+                let over = TimelineModelError(bound: .answerBytes, limit: limits.answerBytes, record: position + 1, step: record.step)
+                let remaining = limits.answerBytes - answerBytes - extra
+                guard remaining >= 0 else { throw over }
+                var count = 0
+                if let value {
+                    guard let counted = Self.textCount(value, limit: remaining) else { throw over }
+                    count = counted
+                }
+                answerBytes += count + extra
+            }
+            try charge(nil, plus: 160 + record.engine.utf8.count + (record.store?.utf8.count ?? 0) + record.type.utf8.count
+                       + record.channel.utf8.count + (record.note.map(Self.stringCount) ?? 0))
             var step = Step(step: record.step, time: record.time, direction: record.direction, channel: record.channel,
                             engine: record.engine, store: record.store, type: record.type, seq: record.seq,
                             size: record.size, note: record.note)
@@ -93,6 +118,9 @@ package struct TimelineModel: Sendable {
                         states[store] = state
                         step.snapshot = state
                         step.changes.append(Change(path: "(root)", kind: "snapshot", old: old, new: state))
+                        try charge(old, plus: 60)
+                        try charge(state)
+                        try charge(state)
                         step.summary = "snapshot (\(payload?["reason"]?.stringValue ?? "?"))"
                     }
                 case "apply_mutation" where record.direction == .webToNative:
@@ -102,7 +130,11 @@ package struct TimelineModel: Sendable {
                         // The hub applies a message's ops in order and refuses the message at
                         // the first that fails (then resyncs): its changes are shown as refused
                         // and none of its ops count.
-                        var state = states[store] ?? .object([:])
+                        // Taken out, so it is uniquely referenced and each op changes it in
+                        // place (no copy per message); a refused message is undone (Undo).
+                        let existed = states[store] != nil
+                        var state = states.removeValue(forKey: store) ?? .object([:])
+                        var undos: [Undo] = []
                         for mutation in payload?["mutations"]?.arrayValue ?? [] {
                             mutationAction = mutationAction ?? mutation["action"]?.stringValue
                             for wire in mutation["ops"]?.arrayValue ?? [] {
@@ -110,18 +142,29 @@ package struct TimelineModel: Sendable {
                                 // index, say) is not shown as applied, and cannot trap here.
                                 guard let op = try? MutationOp(wire: wire) else { continue }
                                 step.ops.append(wire)
-                                step.changes.append(Self.change(op, in: state))
+                                let change = Self.change(op, in: state)
+                                try charge(wire)
+                                try charge(change.old, plus: 60 + change.path.utf8.count * 2)
+                                try charge(change.new)
+                                step.changes.append(change)
                                 guard step.refused == nil else { continue }
-                                do throws(MutationOpError) { try state.apply(op) } catch { step.refused = "\(error)" }
+                                let padding = Self.padding(op, in: state)
+                                let undo = Self.undo(for: op, in: state)
+                                do throws(MutationOpError) { try state.apply(op) } catch { step.refused = "\(error)"; continue }
+                                if let undo { undos.append(undo) }
+                                paddingNulls += padding
+                                guard paddingNulls <= limits.paddingNulls else {
+                                    throw TimelineModelError(bound: .paddingNulls, limit: limits.paddingNulls, record: position + 1, step: record.step)
+                                }
                             }
                         }
                         if let reason = step.refused {
                             for index in step.changes.indices { step.changes[index].refused = true }
                             step.ops = []
                             step.summary = "refused by the hub: \(reason)"
-                        } else {
-                            states[store] = state
+                            for undo in undos.reversed() { Self.revert(undo, in: &state) }
                         }
+                        if existed || step.refused == nil { states[store] = state }
                         let inner = (tagged ?? mutationAction).map { $0.contains(".") ? $0 : "\(store).\($0)" }
                         step.action = openByStore[store] ?? inner
                         if let inner, inner != step.action { step.innerAction = inner }
@@ -135,6 +178,7 @@ package struct TimelineModel: Sendable {
             } else if record.channel == TraceChannel.bridge, let message {
                 step.summary = Self.bridgeSummary(record.type, message)
             }
+            try charge(nil, plus: step.summary.map(Self.stringCount) ?? 0)
             steps.append(step)
         }
     }
