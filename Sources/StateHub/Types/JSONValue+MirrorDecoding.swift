@@ -12,7 +12,7 @@ extension JSONValue {
     /// is read as `Double.nan` (and `±Infinity` likewise).
     ///
     /// - Complexity: O(n) in the size of the value; recursion is bounded by the hub's state
-    ///   depth cap (``JSONValue/maximumStateDepth``).
+    ///   depth cap (`JSONValue.maximumStateDepth`).
     /// - Throws: `DecodingError` naming the coding path that did not fit.
     public func decodeMirror<T: Decodable>(_ type: T.Type) throws -> T {
         let decoder = JSONDecoder()

@@ -15,9 +15,14 @@ public enum TypesCheck {
         let added = new[head ..< new.count - tail]
         var lines = ["differs from line \(head + 1): \(removed.count) line\(removed.count == 1 ? "" : "s") committed, \(added.count) generated in their place"]
         var shown = 0
-        for line in removed where shown < limit { lines.append("- " + line); shown += 1 }
-        for line in added where shown < limit * 2 { lines.append("+ " + line); shown += 1 }
+        for line in removed where shown < limit { lines.append("- " + cut(line)); shown += 1 }
+        for line in added where shown < limit * 2 { lines.append("+ " + cut(line)); shown += 1 }
         if removed.count + added.count > shown { lines.append("… \(removed.count + added.count - shown) more") }
         return lines.joined(separator: "\n")
+    }
+
+    /// A line of at most 200 characters (a 10,000-field initializer is one line).
+    static func cut(_ line: Substring) -> String {
+        line.count <= 200 ? String(line) : line.prefix(200) + "…"
     }
 }

@@ -62,7 +62,7 @@ public struct InventoryState: Codable, Equatable, Sendable {
         public var qty: Int
         public var sku: String
         public var weight: Double
-    
+
         public init(gift: Bool? = nil, qty: Int, sku: String, weight: Double) {
             self.gift = gift
             self.qty = qty
@@ -74,7 +74,7 @@ public struct InventoryState: Codable, Equatable, Sendable {
     public struct Owner: Codable, Equatable, Sendable {
         public var name: String
         public var nickname: JSONValue?
-    
+
         public init(name: String, nickname: JSONValue? = nil) {
             self.name = name
             self.nickname = nickname
@@ -85,7 +85,7 @@ public struct InventoryState: Codable, Equatable, Sendable {
         case bool(Bool)
         case int(Int)
         case string(String)
-    
+
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let value = try? container.decode(Bool.self) { self = .bool(value); return }
@@ -93,7 +93,7 @@ public struct InventoryState: Codable, Equatable, Sendable {
             if let value = try? container.decode(String.self) { self = .string(value); return }
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "no case of Tag fits")
         }
-    
+
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
@@ -123,7 +123,7 @@ public struct InventoryStore: Sendable {
         try await hub.dispatch(store: Self.id, action: "add", args: [try JSONValue(encoding: item), try JSONValue(encoding: note)])
     }
 
-    /// Action "stamp", never seen called (its arguments are JSONValue); returns its result as the page sent it.
+    /// Action "stamp", never seen called; returns its result as the page sent it.
     @discardableResult
     public func stamp() async throws -> JSONValue {
         try await hub.dispatch(store: Self.id, action: "stamp", args: [])
