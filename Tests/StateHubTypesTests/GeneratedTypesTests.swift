@@ -37,6 +37,10 @@ import Testing
         #expect(state.aB == 1)
         #expect(state.empty == "empty")
         #expect(state.missing == nil)
+        #expect(state.self_ == "self")
+        #expect(state.CodingKeys_ == 1)
+        #expect(state.Item == "a property")
+        #expect(state.__proto__ == "own")
 
         // The facade: typed calls through the hub, then the mirror decoded again.
         let count = try await store.add(["sku": "C3", "qty": 5, "weight": 2.5], note: .null)

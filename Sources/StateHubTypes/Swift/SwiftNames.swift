@@ -12,13 +12,13 @@ enum SwiftNames {
 
     /// Names that even in backticks are not usable as a stored property or an enum case, or
     /// would shadow what the generated code uses: they get a trailing `_`.
-    static let unusableMembers: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "_"]
+    static let unusableMembers: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "_", "CodingKeys"]
 
     /// Type names the generated code refers to: a nested type with one of these names gets `Value` appended.
     static let reservedTypes: Set<String> = [
         "Any", "Self", "Type", "Protocol", "Int", "Double", "Bool", "String", "Array", "Dictionary", "Optional", "Set",
         "JSONValue", "TaggedDate", "TaggedBigInt", "TaggedSet", "TaggedMap", "CodingKeys", "Codable", "Equatable",
-        "Sendable", "Decoder", "Encoder", "DecodingError", "GlobalStateHub", "Entry", "Element",
+        "Sendable", "Decoder", "Encoder", "DecodingError", "GlobalStateHub", "TaggedValue", "Entry", "Element",
     ]
 
     /// Whether `text` is an ASCII Swift identifier (letters, digits, `_`; not starting with a digit).

@@ -137,12 +137,14 @@ public enum SwiftTypesWriter {
 
     static func structDeclaration(_ shape: TypeShape, name: String) -> [String] {
         var members = NameScope()
-        var types = NameScope(taken: SwiftNames.reservedTypes.union([name]))
+        let keys = shape.fields.keys.sorted()
+        let memberNames = keys.map { members.claim(SwiftNames.memberBase($0)) }
+        // A nested type may not share a name with a property (`Item` and `items` in one struct).
+        var types = NameScope(taken: SwiftNames.reservedTypes.union([name]).union(memberNames))
         var nested: [[String]] = []
         var properties: [(key: String, member: String, type: String)] = []
-        for key in shape.fields.keys.sorted() {
+        for (key, member) in zip(keys, memberNames) {
             let field = shape.fields[key]!
-            let member = members.claim(SwiftNames.memberBase(key))
             var type = typeExpression(field, key: key, scope: &types, nested: &nested)
             let optional = field.null || field.present < shape.objectCount
             if optional { type += "?" }
@@ -231,11 +233,12 @@ public enum SwiftTypesWriter {
             "    }",
         ]
         var methods = NameScope(taken: ["id", "hub", "state", "init"])
-        var types = NameScope(taken: SwiftNames.reservedTypes.union([name]))
+        let actionNames = store.actions.keys.sorted()
+        let methodNames = actionNames.map { methods.claim(SwiftNames.memberBase($0)) }
+        var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "state"]).union(methodNames))
         var nested: [[String]] = []
-        for actionName in store.actions.keys.sorted() {
+        for (actionName, method) in zip(actionNames, methodNames) {
             let action = store.actions[actionName]!
-            let method = methods.claim(SwiftNames.memberBase(actionName))
             let arity = max(action.parameterNames.count, action.arguments.count)
             var parameterScope = NameScope(taken: ["hub"])
             var parameters: [String] = []

@@ -3,8 +3,14 @@
  * Generated/InventoryTypes.swift is `statehub types` of this file; scripts/test.sh checks it:
  *   statehub types Tests/StateHubTypesTests/Fixtures/inventory.js -o Tests/StateHubTypesTests/Generated/InventoryTypes.swift
  */
+// An own `__proto__` key (a literal one would set the prototype).
+function withOwnProto(state) {
+  Object.defineProperty(state, '__proto__', { value: 'own', enumerable: true, writable: true, configurable: true });
+  return state;
+}
+
 const useInventory = defineStore('inventory', {
-  state: () => ({
+  state: () => withOwnProto({
     count: 3,                                   // Int
     price: 9.5,                                 // Double
     owner: { name: 'Ada', nickname: null },     // a struct with an optional field
@@ -22,6 +28,9 @@ const useInventory = defineStore('inventory', {
     'a-b': 1,                                   // no identifier: a CodingKey
     '': 'empty',                                // the empty key: a CodingKey too
     missing: undefined,                         // undefined: an optional
+    self: 'self',                               // renamed self_, with a CodingKey
+    CodingKeys: 1,                              // renamed CodingKeys_ (the enum has the name)
+    Item: 'a property',                         // the nested type of `items` becomes Item2
   }),
   actions: {
     add(item, note) {

@@ -8,16 +8,22 @@ import StateHub
 public struct InventoryState: Codable, Equatable, Sendable {
     /// Key "".
     public var empty: String
+    /// Key "CodingKeys".
+    public var CodingKeys_: Int
+    public var Item: String
+    public var __proto__: String
     /// Key "a-b".
     public var aB: Int
     public var byWarehouse: TaggedMap<String, Int>
     public var `class`: String
     public var count: Int
-    public var items: [Item]
+    public var items: [Item2]
     public var missing: JSONValue?
     public var owner: Owner
     public var price: Double
     public var seen: TaggedSet<Int>
+    /// Key "self".
+    public var self_: String
     public var serial: TaggedBigInt
     public var stock: [String: Int]
     public var tags: [Tag]
@@ -25,6 +31,9 @@ public struct InventoryState: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case empty = ""
+        case CodingKeys_ = "CodingKeys"
+        case Item
+        case __proto__
         case aB = "a-b"
         case byWarehouse
         case `class`
@@ -34,14 +43,18 @@ public struct InventoryState: Codable, Equatable, Sendable {
         case owner
         case price
         case seen
+        case self_ = "self"
         case serial
         case stock
         case tags
         case updatedAt
     }
 
-    public init(empty: String, aB: Int, byWarehouse: TaggedMap<String, Int>, `class`: String, count: Int, items: [Item], missing: JSONValue? = nil, owner: Owner, price: Double, seen: TaggedSet<Int>, serial: TaggedBigInt, stock: [String: Int], tags: [Tag], updatedAt: TaggedDate) {
+    public init(empty: String, CodingKeys_: Int, Item: String, __proto__: String, aB: Int, byWarehouse: TaggedMap<String, Int>, `class`: String, count: Int, items: [Item2], missing: JSONValue? = nil, owner: Owner, price: Double, seen: TaggedSet<Int>, self_: String, serial: TaggedBigInt, stock: [String: Int], tags: [Tag], updatedAt: TaggedDate) {
         self.empty = empty
+        self.CodingKeys_ = CodingKeys_
+        self.Item = Item
+        self.__proto__ = __proto__
         self.aB = aB
         self.byWarehouse = byWarehouse
         self.`class` = `class`
@@ -51,13 +64,14 @@ public struct InventoryState: Codable, Equatable, Sendable {
         self.owner = owner
         self.price = price
         self.seen = seen
+        self.self_ = self_
         self.serial = serial
         self.stock = stock
         self.tags = tags
         self.updatedAt = updatedAt
     }
 
-    public struct Item: Codable, Equatable, Sendable {
+    public struct Item2: Codable, Equatable, Sendable {
         public var gift: Bool?
         public var qty: Int
         public var sku: String
