@@ -75,6 +75,18 @@ import Testing
         #expect(text.contains("public var items: [JSONValue]"))
     }
 
+    @Test func anActionOnlyATraceNamedTakesAnyArguments() {
+        var store = StoreObservations(id: "cart")
+        store.observe(state: ["items": []])
+        store.mention(action: "refill")
+        store.declare(action: "clear", parameters: [])
+        store.mention(action: "clear")
+        let text = SwiftTypesWriter.write(stores: [store], sources: [])
+        #expect(text.contains("public func refill(_ arguments: JSONValue...) async throws -> JSONValue {"))
+        #expect(text.contains("args: arguments)"))
+        #expect(text.contains("public func clear() async throws -> JSONValue {"))
+    }
+
     @Test func theSameObservationsGiveTheSameText() {
         let states: [JSONValue] = [["b": 1, "a": ["z": 1, "y": [1, "x"]]], ["c": true]]
         #expect(Self.write(states) == Self.write(states.reversed()))

@@ -26,6 +26,12 @@ enum TypesTraceReader {
             guard record.type == StoreMessageType.syncState.rawValue || record.type == StoreMessageType.applyMutation.rawValue else { continue }
             var store = stores[id] ?? StoreObservations(id: id)
             store.observe(state: state)
+            // Writes made inside an action name it (PROTOCOL.md A.5.2 `action`).
+            if record.type == StoreMessageType.applyMutation.rawValue, let message = try? JSONValue(parsing: record.message) {
+                for mutation in message["payload"]?["mutations"]?.arrayValue ?? [] {
+                    if let action = mutation["action"]?.stringValue { store.mention(action: action) }
+                }
+            }
             stores[id] = store
         }
     }

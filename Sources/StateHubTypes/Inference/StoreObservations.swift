@@ -21,8 +21,17 @@ public struct StoreObservations: Sendable, Equatable {
     /// position without one name, `...rest` for a rest parameter).
     public mutating func declare(action name: String, parameters: [String?]) {
         var action = actions[name] ?? ActionObservations()
-        if action.parameterNames.isEmpty { action.parameterNames = parameters }
+        if !action.parametersKnown {
+            action.parameterNames = parameters
+            action.parametersKnown = true
+        }
         actions[name] = action
+    }
+
+    /// Notes an action by name only (a trace's mutation named it): neither its parameters
+    /// nor its arguments are known, so its method takes any arguments (docs/types.md).
+    public mutating func mention(action name: String) {
+        if actions[name] == nil { actions[name] = ActionObservations() }
     }
 
     /// Merges one call's arguments (tagged-encoded, as `dispatch_action` carries them).
@@ -42,6 +51,8 @@ public struct StoreObservations: Sendable, Equatable {
 public struct ActionObservations: Sendable, Equatable {
     /// Declared parameter names, in order (`nil` where the page gave none).
     public var parameterNames: [String?] = []
+    /// Whether the page declared the parameters (an empty list then means none).
+    public var parametersKnown = false
     /// How many calls were seen.
     public var calls = 0
     /// The shape of each argument position seen.

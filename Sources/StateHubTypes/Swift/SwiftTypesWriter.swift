@@ -260,6 +260,16 @@ public enum SwiftTypesWriter {
                     arguments.append("try JSONValue(encoding: \(written))")
                 }
             }
+            if !action.parametersKnown, action.calls == 0 {
+                // Named by a trace only: nothing says what it takes.
+                lines.append("")
+                lines.append("    /// Action \(SwiftNames.literal(actionName)), named in a trace but never seen called and not declared by a page: any arguments.")
+                lines.append("    @discardableResult")
+                lines.append("    public func \(SwiftNames.written(method))(_ arguments: JSONValue...) async throws -> JSONValue {")
+                lines.append("        try await hub.dispatch(store: Self.id, action: \(SwiftNames.literal(actionName)), args: arguments)")
+                lines.append("    }")
+                continue
+            }
             let seen = action.calls == 0 ? (arity == 0 ? "never seen called" : "never seen called (its arguments are JSONValue)") : "seen called \(action.calls) time\(action.calls == 1 ? "" : "s")"
             lines.append("")
             lines.append("    /// Action \(SwiftNames.literal(actionName)), \(seen); returns its result as the page sent it.")
