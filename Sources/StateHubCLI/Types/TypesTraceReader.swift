@@ -26,10 +26,16 @@ enum TypesTraceReader {
             guard record.type == StoreMessageType.syncState.rawValue || record.type == StoreMessageType.applyMutation.rawValue else { continue }
             var store = stores[id] ?? StoreObservations(id: id)
             store.observe(state: state)
-            // Writes made inside an action name it (PROTOCOL.md A.5.2 `action`).
-            if record.type == StoreMessageType.applyMutation.rawValue, let message = try? JSONValue(parsing: record.message) {
+            if let message = try? JSONValue(parsing: record.message) {
+                // Writes made inside an action name it (PROTOCOL.md A.5.2 `action`).
                 for mutation in message["payload"]?["mutations"]?.arrayValue ?? [] {
                     if let action = mutation["action"]?.stringValue { store.mention(action: action) }
+                }
+                // A created store's parameter names (A.5.1 `actionParameters`; actions without
+                // parameters are left out there).
+                for (action, names) in message["payload"]?["actionParameters"]?.objectValue ?? [:] {
+                    guard let names = names.arrayValue else { continue }
+                    store.declare(action: action.string, parameters: names.map(\.stringValue))
                 }
             }
             stores[id] = store
