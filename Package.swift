@@ -113,6 +113,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
+        // types (issue 18): what `statehub types` infers and writes; no engine (docs/types.md).
+        .target(name: "StateHubTypes", dependencies: ["StateHubJSON"]),
+        .testTarget(name: "StateHubTypesTests", dependencies: ["StateHubTypes", "StateHubPage", "StateHub", "JSEngine"],
+                    exclude: ["Fixtures"]),
         // server: the rules for a version's asset paths and content types, shared by the
         // server (upload) and Delivery (writing to disk); no dependencies (issue 14).
         .target(name: "MicroAppAssets"),
@@ -180,6 +184,7 @@ let package = Package(
             name: "StateHubCLI",
             dependencies: [
                 "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
+                "StateHubTypes", // types (issue 18)
                 "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
                 "SharedDocument", // crdt
                 "StateHubTesting", // the seeded generator that soak and bench workloads replay

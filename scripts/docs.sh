@@ -3,7 +3,7 @@
 # (a broken symbol link, an unresolved topic) fails the run. Called by scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(StateHubJSON JSEngine Trace StateHub CapabilityBridge StyleTokens StateHubTesting StateHubPage SharedDocument Delivery StateHubServer MicroAppAssets SharedDocumentSync SharedStores)
+targets=(StateHubJSON JSEngine Trace StateHub CapabilityBridge StyleTokens StateHubTesting StateHubPage SharedDocument Delivery StateHubServer MicroAppAssets SharedDocumentSync SharedStores StateHubTypes)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 # Parameter lists are not validated (several modules document only the parameters that need

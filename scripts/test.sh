@@ -6,6 +6,13 @@ bash scripts/ensure-deps.sh
 swift build --build-tests
 # server (issue 14): the PostgreSQL tests need the database scripts/with-postgres.sh starts.
 bash scripts/with-postgres.sh swift test --skip-build
+# types (issue 18): the committed generated types still match the stores they were generated from
+# (docs/types.md); regenerate with the same command and -o instead of --check.
+"$(swift build --show-bin-path)/statehub" types js/examples/hello.js js/examples/cart.js js/examples/user.js \
+    --from-trace Examples/Types/examples.ndjson --bridge-ts Examples/Types/bridge.d.ts \
+    --check Tests/StateHubTypesTests/Generated/ExampleStores.swift
+"$(swift build --show-bin-path)/statehub" types Tests/StateHubTypesTests/Fixtures/inventory.js \
+    --check Tests/StateHubTypesTests/Generated/InventoryTypes.swift
 # cli engineer (issue 12): `statehub trace view` checked in headless Chromium with selenium.
 python3 scripts/test-trace-view.py "$(swift build --show-bin-path)/statehub"
 # json engineer (issue 10): DocC for every library module, no warnings (about 1.5 minutes).

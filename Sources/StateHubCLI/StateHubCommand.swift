@@ -13,6 +13,7 @@ struct StateHubCommand: AsyncParsableCommand {
             + [ServeCommand.self] // server (issue 14)
             + [SoakCommand.self] // harden (issue 11)
             + [DocCommand.self] // crdt
+            + [TypesCommand.self] // types (issue 18)
     )
 
     // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable

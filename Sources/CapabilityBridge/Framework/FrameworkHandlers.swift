@@ -42,6 +42,11 @@ enum FrameworkHandlers {
             try await configNative(payload, context)
             return .null
         }
+        // Results typed `JSONValue` above, as `--bridge-ts` declares them (docs/types.md).
+        host.describe("getInitialData", result: "Record<string, unknown>")
+        for action in ["didFinishLoading", "didFailLoading", "gotoWebview", "gotoNative", "doAction", "configNative"] {
+            host.describe(action, result: "null")
+        }
     }
 
     /// Applies `configNative`: `nav_item_right` entries (if any) replace the right items, in

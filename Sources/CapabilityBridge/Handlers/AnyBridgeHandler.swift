@@ -6,6 +6,9 @@ struct AnyBridgeHandler: Sendable {
     let run: @Sendable (JSONValue, BridgeCallContext) async throws -> JSONValue
     /// Set for handlers registered synchronous: they run inline on the page's thread.
     let runSync: (@Sendable (JSONValue, BridgeCallContext) throws -> JSONValue)?
+    /// The payload's and result's TypeScript types when they conform to ``BridgeTypeDescribing``.
+    let payloadTypeScript: String?
+    let resultTypeScript: String?
 
     init<P: Decodable & Sendable, R: Encodable & Sendable>(
         action: String, payload: P.Type, result: R.Type,
@@ -16,6 +19,8 @@ struct AnyBridgeHandler: Sendable {
             return try Self.encode(try await handler(decoded, context), action: action)
         }
         runSync = nil
+        payloadTypeScript = BridgeActionTypes.typeScript(of: P.self)
+        resultTypeScript = BridgeActionTypes.typeScript(of: R.self)
     }
 
     init<P: Decodable & Sendable, R: Encodable & Sendable>(
@@ -28,6 +33,8 @@ struct AnyBridgeHandler: Sendable {
         }
         runSync = sync
         run = { raw, context in try sync(raw, context) }
+        payloadTypeScript = BridgeActionTypes.typeScript(of: P.self)
+        resultTypeScript = BridgeActionTypes.typeScript(of: R.self)
     }
 
     static func decode<P: Decodable>(_ raw: JSONValue, as type: P.Type, action: String) throws -> P {

@@ -32,6 +32,8 @@ public final class BridgeHost: Sendable {
         var pages: [String: AttachedPage] = [:]
         var business: [String: AnyBridgeHandler] = [:]
         var framework: [String: AnyBridgeHandler] = [:]
+        /// TypeScript types named with `describe(_:payload:result:)`, by action.
+        var described: [String: (payload: String?, result: String?)] = [:]
         var styleAcks: [String: (page: String, continuation: CheckedContinuation<Void, any Error>)] = [:]
         var nextAck = 0
         /// The last of the chained page-channel tasks (``runInOrder(_:)``).
@@ -101,6 +103,33 @@ public final class BridgeHost: Sendable {
     /// Removes the business handler for `action` (the framework one, if any, answers again).
     public func unregister(_ action: String) {
         state.withLock { _ = $0.business.removeValue(forKey: action) }
+    }
+
+    /// Names the TypeScript payload and result types of `action` for `statehub types
+    /// --bridge-ts`, over what its handler's types say (``BridgeTypeDescribing``): for a
+    /// handler whose types are `JSONValue` or do not conform. `nil` keeps what the handler says.
+    public func describe(_ action: String, payload: String? = nil, result: String? = nil) {
+        state.withLock { state in
+            var described = state.described[action] ?? (nil, nil)
+            if let payload { described.payload = payload }
+            if let result { described.result = result }
+            state.described[action] = described
+        }
+    }
+
+    /// The TypeScript types of every registered action, sorted by action: the business
+    /// handler's when there is one, else the framework's; ``describe(_:payload:result:)``
+    /// first, then the handler's types, else `unknown`.
+    public var actionTypes: [BridgeActionTypes] {
+        state.withLock { state in
+            Set(state.business.keys).union(state.framework.keys).sorted().map { action in
+                let handler = state.business[action] ?? state.framework[action]
+                let described = state.described[action]
+                return BridgeActionTypes(action: action,
+                                         payload: described?.payload ?? handler?.payloadTypeScript ?? "unknown",
+                                         result: described?.result ?? handler?.resultTypeScript ?? "unknown")
+            }
+        }
     }
 
     /// The actions with a handler in either layer, sorted.

@@ -17,6 +17,9 @@ public final class TraceReplay {
         Dictionary(uniqueKeysWithValues: hub.storeIDs.compactMap { id in hub.state(of: id).map { (id, $0) } })
     }
 
+    /// The mirror of one store now, or `nil` when the replay has none.
+    public func mirror(of storeId: String) -> JSONValue? { hub.state(of: storeId) }
+
     /// Problems the replayed messages caused (gaps, failed operations…), as the live hub saw them.
     public var problems: [HubProblem] { hub.problems }
 

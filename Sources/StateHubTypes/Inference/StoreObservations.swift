@@ -1,0 +1,48 @@
+import StateHubJSON
+
+/// What `statehub types` knows of one store: every state it saw (the initial `$state` and
+/// each state a trace leads to), and each action with its declared parameters and the
+/// arguments it was called with.
+public struct StoreObservations: Sendable, Equatable {
+    public var id: String
+    /// Every state seen, merged.
+    public var state = TypeShape()
+    /// The store's actions by name.
+    public var actions: [String: ActionObservations] = [:]
+
+    public init(id: String) { self.id = id }
+
+    /// Merges one whole state (tagged-encoded, as mirrors hold it).
+    public mutating func observe(state value: JSONValue) {
+        state.observe(value)
+    }
+
+    /// Declares an action (from the page), with its parameter names when known (`nil` for a
+    /// position without one name, `...rest` for a rest parameter).
+    public mutating func declare(action name: String, parameters: [String?]) {
+        var action = actions[name] ?? ActionObservations()
+        if !action.parametersKnown {
+            action.parameterNames = parameters
+            action.parametersKnown = true
+        }
+        actions[name] = action
+    }
+
+    /// Notes an action by name only (a trace's mutation named it): neither its parameters
+    /// nor its arguments are known, so its method takes any arguments (docs/types.md).
+    public mutating func mention(action name: String) {
+        if actions[name] == nil { actions[name] = ActionObservations() }
+    }
+
+    /// Merges one call's arguments (tagged-encoded, as `dispatch_action` carries them).
+    public mutating func observe(action name: String, arguments: [JSONValue]) {
+        var action = actions[name] ?? ActionObservations()
+        action.calls += 1
+        for (index, argument) in arguments.enumerated() {
+            while action.arguments.count <= index { action.arguments.append(TypeShape()) }
+            action.arguments[index].observe(argument)
+            action.arguments[index].present += 1
+        }
+        actions[name] = action
+    }
+}

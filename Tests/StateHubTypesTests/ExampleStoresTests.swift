@@ -1,0 +1,37 @@
+import Foundation
+import StateHub
+import StateHubPage
+import Testing
+
+/// Generated/ExampleStores.swift is `statehub types` of js/examples (hello, cart, user) with
+/// Examples/Types/examples.ndjson (scripts/test.sh checks it): its facades drive the real
+/// example stores and decode their mirrors.
+@Suite struct ExampleStoresTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("js/examples")
+
+    @Test func theExampleFacadesDriveTheExampleStores() async throws {
+        var bundles: [HostedPage.Bundle] = []
+        for name in ["hello.js", "cart.js", "user.js"] {
+            bundles.append(.init(path: name, source: try String(contentsOf: Self.examples.appendingPathComponent(name), encoding: .utf8)))
+        }
+        let page = try await HostedPage.make(.init(bundles: bundles))
+        defer { Task { await page.close() } }
+        let cart = CartStore(hub: page.hub)
+        let user = UserStore(hub: page.hub)
+        let hello = HelloStore(hub: page.hub)
+
+        try await cart.add(.init(id: "A1", name: "Apple", price: 0.5, qty: 2))
+        try await cart.add(.init(id: "B2", name: "Bread", price: 2))
+        #expect(try cart.state() == CartState(items: [.init(id: "A1", name: "Apple", price: 0.5, qty: 2), .init(id: "B2", name: "Bread", price: 2, qty: 1)]))
+        try await cart.remove("A1")
+        #expect(try cart.state()?.items.map(\.id) == ["B2"])
+
+        #expect(try user.state() == UserState(id: nil, loggedIn: false, name: "", roles: []))
+        try await user.login("Ada Lovelace")
+        #expect(try user.state() == UserState(id: "u-ada-lovelace", loggedIn: true, name: "Ada Lovelace", roles: ["user"]))
+
+        #expect(try await hello.greet("Ana") == "Hello, Ana!")
+        #expect(try hello.state() == HelloState(count: 1, greeting: "Hello, Ana!"))
+    }
+}
