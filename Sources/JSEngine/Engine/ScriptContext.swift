@@ -37,6 +37,8 @@ final class ScriptContext {
     /// Set when a stop was settled: the next outermost entry first runs the page's stop
     /// recovery (`ScriptContext+TimeLimit.swift`, `recoverAfterStop`).
     var needsStopRecovery = false
+    /// Set while the stop recovery's own turn runs (``runStopRecoveryTurn()``).
+    var recovering = false
     /// What the running turn is doing, for other threads (see `EngineActivity`).
     let activity = EngineActivity()
     /// The configured time limit in nanoseconds.
