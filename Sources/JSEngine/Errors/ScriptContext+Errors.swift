@@ -68,7 +68,11 @@ extension ScriptContext {
         let messageValue = makeString(message)
         let error = [messageValue].withUnsafeBufferPointer { JSObjectMakeError(context, 1, $0.baseAddress, nil) }
         if let error {
-            if let name { try? setProperty("name", of: error, to: makeString(name)) }
+            if let name, let prototype = nativeErrorPrototypes[name] {
+                JSObjectSetPrototype(context, error, prototype)
+            } else if let name {
+                try? setProperty("name", of: error, to: makeString(name))
+            }
             if let code { try? setProperty("code", of: error, to: makeString(code)) }
         }
         return error
