@@ -1,0 +1,273 @@
+import Foundation
+import JSEngine
+import Synchronization
+import Testing
+@testable import StateHub
+
+/// Issue 18 item 3 (docs/transactions.md): actions on stores of two real engines as one unit.
+/// Page "shop" hosts `cart`, page "account" hosts `wishlist`, both on one hub.
+@Suite("Transactions across engines", .timeLimit(.minutes(2)))
+struct TransactionTests {
+    static let cart = """
+        globalThis.useCart = defineStore('cart', {
+          state: () => ({ items: ['A1', 'B2'], note: '' }),
+          actions: {
+            remove(sku) {
+              const i = this.items.indexOf(sku);
+              if (i < 0) throw new Error('not in cart: ' + sku);
+              this.items.splice(i, 1);
+              return this.items.length;
+            },
+            mark(note) { this.note = note; },
+          },
+        });
+        useCart();
+        """
+    static let wishlist = """
+        globalThis.useWishlist = defineStore('wishlist', {
+          state: () => ({ items: [], started: false }),
+          actions: {
+            add(sku) {
+              this.items.push(sku);
+              if (sku === 'BAD') throw new Error('refused: ' + sku);
+              return this.items.length;
+            },
+            async hang() { this.started = true; await new Promise(() => {}); },
+          },
+        });
+        useWishlist();
+        """
+    static let cartBefore: JSONValue = ["items": ["A1", "B2"], "note": ""]
+    static let wishlistBefore: JSONValue = ["items": [], "started": false]
+
+    struct Pages {
+        let hub: GlobalStateHub
+        let shop: JavaScriptEngine
+        let account: JavaScriptEngine
+    }
+
+    func makePages() async throws -> Pages {
+        let hub = GlobalStateHub()
+        let shop = try await makePage(hub, name: "shop")
+        try await shop.execute(Self.cart)
+        let account = try await makePage(hub, name: "account")
+        try await account.execute(Self.wishlist)
+        return Pages(hub: hub, shop: shop, account: account)
+    }
+
+    /// Mirror and page both hold `expected`.
+    func expectStore(_ pages: Pages, _ engine: JavaScriptEngine, _ store: String, equals expected: JSONValue,
+                     sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(pages.hub.state(of: store) == expected, "mirror of \(store)", sourceLocation: sourceLocation)
+        #expect(try await engineState(engine, store) == expected, "page's \(store)", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyStepTakesEffectAndObserversSeeOneChange() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let stream = hub.changes(of: "cart")
+        let watcher = await MainActor.run { HistoryObserver(hub, store: "cart") }
+        let count = try await hub.transaction(timeout: .seconds(20)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            let items = try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+            #expect(hub.state(of: "cart") == Self.cartBefore, "outside the unit, the state before it")
+            #expect(tx.state(of: "cart") == ["items": ["B2"], "note": ""], "inside, the live mirror")
+            return items
+        }
+        #expect(count == 1)
+        try await expectStore(pages, pages.shop, "cart", equals: ["items": ["B2"], "note": ""])
+        try await expectStore(pages, pages.account, "wishlist", equals: ["items": ["A1"], "started": false])
+        let seen = try await changes(stream, until: ["items": ["B2"], "note": ""])
+        #expect(seen.map(\.state) == [Self.cartBefore, ["items": ["B2"], "note": ""]])
+        let released = try #require(seen.last)
+        guard case .mutations(let mutations) = released.kind else {
+            Issue.record("released as \(released.kind), not as the unit's mutations")
+            return
+        }
+        #expect(!mutations.isEmpty)
+        #expect(released.version == hub.version(of: "cart"))
+        #expect(await watcher.waitFor(["items": ["B2"], "note": ""]) == [Self.cartBefore, ["items": ["B2"], "note": ""]])
+    }
+
+    @Test func secondEngineThrowsRestoresTheFirstAndObserversNeverSawIt() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let stream = hub.changes(of: "cart")
+        let watcher = await MainActor.run { HistoryObserver(hub, store: "cart") }
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                // Give a main-actor observer every chance to see the intermediate state.
+                for _ in 0..<5 { await MainActor.run {} }
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .stepFailed(.actionThrew(store: "wishlist", action: "add", let failure)) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        #expect(failure.message == "refused: BAD")
+        #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "add", pageID: "account"))
+        #expect(error.unrestored.isEmpty)
+        // The first engine's store is back, in its page and its mirror; so is the second's,
+        // which the throwing action had written before it threw.
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+        // A later change shows what observers saw in all: the state before, then that change.
+        try await hub.dispatch(store: "cart", action: "mark", args: ["after"])
+        let after: JSONValue = ["items": ["A1", "B2"], "note": "after"]
+        let seen = try await changes(stream, until: after)
+        #expect(seen.map(\.state) == [Self.cartBefore, after])
+        #expect(await watcher.waitFor(after) == [Self.cartBefore, after])
+    }
+
+    @Test func aPageWritingOnItsOwnAbortsTheUnitAndItsWriteIsUndone() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                // The page's own code writes the held store (a user typing, say).
+                try await pages.shop.execute("useCart().note = 'typed by the user'")
+                #expect(tx.state(of: "cart")?["note"] == "typed by the user", "the write reached the mirror, held")
+                #expect(hub.state(of: "cart") == Self.cartBefore)
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+                Issue.record("the step after a concurrent write was sent")
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .concurrentWrite(store: "cart", pageID: "shop", _) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        #expect(error.step == TransactionStep(index: 1, store: "cart", action: "remove", pageID: "shop"))
+        #expect(error.unrestored.isEmpty)
+        // Documented outcome: the unit's step and the page's own write are both undone.
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+        #expect(hub.mirrorStatus(of: "cart") == .current)
+    }
+
+    @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .milliseconds(500)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "hang")
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        #expect(error.reason == .timedOut(after: .milliseconds(500)))
+        #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
+        #expect(error.unrestored.isEmpty)
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        // `hang` wrote `started` before it stalled: undone too.
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+    }
+
+    @Test func aPageThatDiesMidUnitIsReportedAndTheOtherRestored() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let shopCart = hub.changes(of: "cart")
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                async let hung = tx.dispatch(store: "wishlist", action: "hang")
+                // Wait until the step runs in the page (its first write reached the mirror).
+                for _ in 0..<2_000 where tx.state(of: "wishlist")?["started"] != true {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                #expect(tx.state(of: "wishlist")?["started"] == true)
+                await pages.account.close()
+                _ = try await hung
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        #expect(error.reason == .pageGone(store: "wishlist", pageID: "account"))
+        #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
+        #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .pageGone)])
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        #expect(hub.state(of: "wishlist") == nil)
+        try await hub.dispatch(store: "cart", action: "mark", args: ["after"])
+        let after: JSONValue = ["items": ["A1", "B2"], "note": "after"]
+        #expect(try await changes(shopCart, until: after).map(\.state) == [Self.cartBefore, after])
+    }
+
+    @Test func aSecondUnitOnAHeldStoreIsRefusedAndTheFirstCommits() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let inner = try await hub.transaction(timeout: .seconds(20)) { tx -> TransactionError? in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            do {
+                try await hub.transaction(timeout: .seconds(20)) { other in
+                    try await other.dispatch(store: "wishlist", action: "add", args: ["C3"])
+                    try await other.dispatch(store: "cart", action: "remove", args: ["B2"])
+                }
+                return nil
+            } catch let error as TransactionError {
+                return error
+            }
+        }
+        let refused = try #require(inner)
+        #expect(refused.reason == .storeBusy(store: "cart"))
+        #expect(refused.step == TransactionStep(index: 2, store: "cart", action: "remove", pageID: "shop"))
+        // The refused unit restored what it touched itself; the first one committed.
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+        try await expectStore(pages, pages.shop, "cart", equals: ["items": ["B2"], "note": ""])
+    }
+
+    /// The changes of a stream up to and including the first whose state is `last` (10 s at most).
+    func changes(_ stream: AsyncStream<StoreChange>, until last: JSONValue) async throws -> [StoreChange] {
+        let collected = Task {
+            var seen: [StoreChange] = []
+            for await change in stream {
+                seen.append(change)
+                if change.state == last { break }
+            }
+            return seen
+        }
+        let guardTask = Task {
+            try? await Task.sleep(for: .seconds(10))
+            collected.cancel()
+        }
+        defer { guardTask.cancel() }
+        return await collected.value
+    }
+}
+
+/// Every state a main-actor observer of the hub was given, in order.
+@MainActor
+final class HistoryObserver: StoreObserver {
+    private(set) var states: [JSONValue?] = []
+
+    init(_ hub: GlobalStateHub, store: String) {
+        hub.observers.add(self, for: store)
+        states.append(hub.state(of: store))
+    }
+
+    func storeDidChange(state: JSONValue?, version: Int) {
+        if states.last != state { states.append(state) }
+    }
+
+    /// The history once it reaches `last` (10 s at most; the main actor runs the updates).
+    func waitFor(_ last: JSONValue) async -> [JSONValue?] {
+        for _ in 0..<2_000 where states.last != last {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return states
+    }
+}
