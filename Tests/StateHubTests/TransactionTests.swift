@@ -230,6 +230,132 @@ struct TransactionTests {
         try await expectStore(pages, pages.shop, "cart", equals: ["items": ["B2"], "note": ""])
     }
 
+    @Test func aStepFailureTheBodyCatchesStillAbortsTheUnit() async throws {
+        let pages = try await makePages()
+        var caught: TransactionError?
+        do {
+            _ = try await pages.hub.transaction(timeout: .seconds(20)) { tx -> String in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                do { try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"]) } catch {}
+                return "carried on"
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .stepFailed(.actionThrew(store: "wishlist", action: "add", _)) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+    }
+
+    @Test func aNativeWriteToAHeldStoreAbortsTheUnit() async throws {
+        let pages = try await makePages()
+        var caught: TransactionError?
+        do {
+            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+                try pages.hub.write(store: "wishlist", ops: [.set(path: [.key("started")], value: true)])
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .concurrentWrite(store: "wishlist", pageID: nil, _) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+    }
+
+    /// A store the dispatched action changes through another store's action is restored when
+    /// the unit includes it first.
+    @Test func anIncludedStoreIsRestoredToo() async throws {
+        let pages = try await makePages()
+        try await pages.shop.execute("""
+            globalThis.useTotals = defineStore('totals', { state: () => ({ removed: 0 }), actions: { bump() { this.removed += 1; } } });
+            globalThis.useCheckout = defineStore('checkout', {
+              state: () => ({}),
+              actions: { moveOut(sku) { useCart().remove(sku); useTotals().bump(); } },
+            });
+            useTotals(); useCheckout();
+            """)
+        var caught: TransactionError?
+        do {
+            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+                // `moveOut` changes `cart` and `totals` through their own actions.
+                try tx.include(store: "cart")
+                try tx.include(store: "totals")
+                try await tx.dispatch(store: "checkout", action: "moveOut", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
+            }
+        } catch {
+            caught = error
+        }
+        #expect(caught?.step == TransactionStep(index: 2, store: "wishlist", action: "add", pageID: "account"), "\(String(describing: caught))")
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.shop, "totals", equals: ["removed": 0])
+    }
+
+    /// A store changed by another store's action is flushed by the page after the step's
+    /// result: the commit still includes it (no later change observers would see apart).
+    @Test func anIncludedStoreCommitsWithTheUnit() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        try await pages.shop.execute("""
+            globalThis.useTotals = defineStore('totals', { state: () => ({ removed: 0 }), actions: { bump() { this.removed += 1; } } });
+            globalThis.useCheckout = defineStore('checkout', {
+              state: () => ({}),
+              actions: { moveOut(sku) { useCart().remove(sku); useTotals().bump(); } },
+            });
+            useTotals(); useCheckout();
+            """)
+        let totals = hub.changes(of: "totals")
+        for round in 1...20 {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try tx.include(store: "cart")
+                try tx.include(store: "totals")
+                try await tx.dispatch(store: "checkout", action: "moveOut", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+            }
+            try #require(hub.state(of: "totals") == ["removed": .number(Double(round))], "round \(round)")
+            try #require(hub.state(of: "cart") == ["items": ["B2"], "note": ""], "round \(round)")
+            try await pages.shop.execute("useCart().items.unshift('A1')")
+        }
+        let seen = try await changes(totals, until: ["removed": 20])
+        #expect(seen.map(\.state) == (0...20).map { ["removed": .number(Double($0))] })
+    }
+
+    /// A touched store hosted by two pages is restored in both.
+    @Test func aStoreHostedByTwoPagesIsRestoredInBoth() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let second = try await makePage(hub, name: "shop-2")
+        try await second.execute(Self.cart)
+        for _ in 0..<2_000 where hub.mirrorStatus(of: "cart") != .current {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(hub.hosts(of: "cart") == ["shop", "shop-2"])
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
+            }
+        } catch {
+            caught = error
+        }
+        #expect(caught?.step?.index == 2)
+        #expect(caught?.unrestored == [])
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        #expect(try await engineState(second, "cart") == Self.cartBefore)
+        #expect(hub.mirrorStatus(of: "cart") == .current)
+    }
+
     /// The changes of a stream up to and including the first whose state is `last` (10 s at most).
     func changes(_ stream: AsyncStream<StoreChange>, until last: JSONValue) async throws -> [StoreChange] {
         let collected = Task {

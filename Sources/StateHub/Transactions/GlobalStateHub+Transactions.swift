@@ -41,7 +41,7 @@ extension GlobalStateHub {
         var failure: TransactionError
         switch await run(body, transaction, until: deadline, timeout: timeout) {
         case .success(let value):
-            guard let refusal = commit(id) else { return value }
+            guard let refusal = await awaitWrites(of: id, until: deadline, timeout: timeout) ?? commit(id) else { return value }
             failure = refusal
         case .failure(let error):
             // The unit's own failure (a step's, an interruption, the timeout) comes first: the
@@ -98,6 +98,35 @@ extension GlobalStateHub {
             state.transactions[id] = record
             return effects
         }
+    }
+
+    /// An action name no store has (the plugin treats names starting with `$` as no action):
+    /// a dispatch of it is answered at once with `unknown_action`.
+    static let barrierAction = "$statehub.barrier"
+
+    /// Waits until every write the unit's steps caused has reached the hub. The plugin posts
+    /// the dispatched store's writes before the step's result (PROTOCOL.md A.5.4), but an
+    /// action that calls another store's action leaves that store's batch to the end of the
+    /// page's turn, after the result. One dispatch of ``barrierAction`` per page that ran a
+    /// step: its answer comes after everything the page posted before (one channel, in order).
+    /// Returns the unit's failure when the deadline passes first.
+    private func awaitWrites(of id: Int, until deadline: Duration, timeout: Duration) async -> TransactionError? {
+        let targets = state.withLock { state -> [TransactionStep] in
+            var seen: Set<String> = []
+            let steps = state.transactions[id]?.steps.values.sorted { $0.index < $1.index } ?? []
+            return steps.filter { seen.insert($0.pageID).inserted }
+        }
+        for step in targets {
+            let left = max(deadline - clock.now(), .milliseconds(10))
+            do {
+                try await dispatch(store: step.store, action: Self.barrierAction, args: [], timeout: left, admit: nil)
+            } catch StateHubError.timeout {
+                return TransactionError(reason: .timedOut(after: timeout), step: step)
+            } catch {
+                continue // `unknown_action`, the answer expected; a page gone is the commit's to report
+            }
+        }
+        return nil
     }
 
     /// Commits the unit if nothing failed or interrupted it and every page of its touched
