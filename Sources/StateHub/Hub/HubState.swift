@@ -6,7 +6,8 @@ import JSEngine
 /// Invariants:
 /// - every `StoreEntry` has at least one host; a store whose last host leaves is removed;
 /// - `hosts` is in registration order and its first host is authoritative;
-/// - a pending dispatch names a page that is attached.
+/// - a pending dispatch names a page that is attached;
+/// - a store's `hold` names a transaction in `transactions` (docs/transactions.md).
 struct HubState {
     var pages: [String: AttachedPage] = [:]
     var stores: [String: StoreEntry] = [:]

@@ -34,8 +34,9 @@ extension GlobalStateHub {
 
     /// The effects that tell subscribers and observers of a change. Under the lock.
     func changeEffects(_ change: StoreChange, in state: inout HubState) -> [HubEffect] {
-        // Held by a transaction: kept until it commits or aborts (docs/transactions.md).
-        if state.stores[change.storeId]?.hold != nil {
+        // Held by a transaction: kept until it commits or aborts (docs/transactions.md). No
+        // lookup on the hot path while no unit runs (a hold always names a running unit).
+        if !state.transactions.isEmpty, state.stores[change.storeId]?.hold != nil {
             state.stores[change.storeId]?.hold?.changes.append(change)
             return []
         }

@@ -46,9 +46,11 @@ extension GlobalStateHub {
         timer.cancel()
         var unrestored: [TransactionError.Unrestored] = []
         update { state -> [HubEffect] in
-            guard let record = state.transactions.removeValue(forKey: id) else { return [] }
+            guard let record = state.transactions[id] else { return [] }
             unrestored = record.unrestored
-            return record.touched.flatMap { release($0.storeId, transaction: id, committed: false, in: &state) }
+            let effects = record.touched.flatMap { release($0.storeId, transaction: id, committed: false, in: &state) }
+            state.transactions.removeValue(forKey: id) // after the holds: a hold always names a running unit
+            return effects
         }
         return unrestored
     }

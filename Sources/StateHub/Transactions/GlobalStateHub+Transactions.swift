@@ -157,8 +157,9 @@ extension GlobalStateHub {
                 state.transactions[id] = record
                 return []
             }
-            state.transactions.removeValue(forKey: id)
-            return record.touched.flatMap { release($0.storeId, transaction: id, committed: true, in: &state) }
+            let effects = record.touched.flatMap { release($0.storeId, transaction: id, committed: true, in: &state) }
+            state.transactions.removeValue(forKey: id) // after the holds: a hold always names a running unit
+            return effects
         }
         return refusal
     }
