@@ -155,6 +155,38 @@ struct TransactionTests {
         #expect(hub.mirrorStatus(of: "cart") == .current)
     }
 
+    /// A page timer writing the held store every millisecond, through the unit and its restore:
+    /// the unit aborts, its step is undone, and mirror and page agree once the timer stops.
+    @Test func aPageTimerWritingThroughoutAbortsAndConverges() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        try await pages.shop.execute("globalThis.ticks = 0; globalThis.ticker = setInterval(() => { useCart().note = 'tick ' + (++ticks); }, 1)")
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                for _ in 0..<2_000 where tx.state(of: "cart")?["note"] == hub.state(of: "cart")?["note"] {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .concurrentWrite(store: "cart", pageID: "shop", _) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        try await pages.shop.execute("clearInterval(ticker)")
+        for _ in 0..<3 { try await pages.shop.execute("void 0") }
+        let mirror = try #require(hub.state(of: "cart"))
+        #expect(mirror["items"] == ["A1", "B2"], "the unit's step undone")
+        #expect(try await engineState(pages.shop, "cart") == mirror)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+        #expect(hub.mirrorStatus(of: "cart") == .current)
+    }
+
     @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
