@@ -1,5 +1,4 @@
 import JSEngine
-import Synchronization
 
 /// The handle a transaction's body runs its steps through (docs/transactions.md).
 ///
@@ -70,11 +69,4 @@ public final class HubTransaction: Sendable {
     public func state(of storeId: String) -> JSONValue? {
         hub.state.withLock { $0.stores[storeId]?.state }
     }
-}
-
-/// The step a dispatch was admitted as, set under the hub's lock, read after the dispatch.
-final class StepSlot: Sendable {
-    private let value = Mutex<TransactionStep?>(nil)
-    func set(_ step: TransactionStep) { value.withLock { $0 = step } }
-    var step: TransactionStep? { value.withLock { $0 } }
 }

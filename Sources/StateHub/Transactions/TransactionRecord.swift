@@ -34,15 +34,6 @@ struct TouchedStore {
     let pageIDs: [String]
 }
 
-/// A store held by a transaction: observers see `saved` until the hold is released, and the
-/// changes made meanwhile wait here (docs/transactions.md, "Observers never see…").
-struct StoreHold {
-    let transaction: Int
-    let saved: JSONValue
-    let savedVersion: Int
-    var changes: [StoreChange] = []
-}
-
 /// A restore hydration sent to a page and not yet acknowledged.
 struct AwaitedRestore {
     let transaction: Int
