@@ -187,6 +187,43 @@ struct TransactionTests {
         #expect(hub.mirrorStatus(of: "cart") == .current)
     }
 
+    /// A page whose thread is held (a native call blocking it) cannot acknowledge its restore in
+    /// time: it is reported, stays joining, and is restored once its thread is free again.
+    @Test func aRestoreNotAcknowledgedInTimeIsReportedAndCompletesLater() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let entered = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        try await pages.account.bind("holdThread") { _ in
+            entered.withLock { $0 = true }
+            release.wait()
+            return .null
+        }
+        struct ShopperChangedTheirMind: Error {}
+        var caught: TransactionError?
+        do {
+            try await hub.transaction(timeout: .milliseconds(300)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+                Task { try await pages.account.execute("holdThread()") }
+                for _ in 0..<2_000 where !entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+                throw ShopperChangedTheirMind()
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        #expect(error.reason == .bodyThrew(String(describing: ShopperChangedTheirMind())))
+        #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .notAcknowledged)])
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        #expect(hub.state(of: "wishlist") == Self.wishlistBefore, "the mirror holds the saved state meanwhile")
+        #expect(hub.mirrorStatus(of: "wishlist") == .resyncing)
+        release.signal()
+        try await pages.account.execute("void 0")
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+        #expect(hub.mirrorStatus(of: "wishlist") == .current)
+    }
+
     @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
