@@ -37,7 +37,11 @@ extension GlobalStateHub {
         // Held by a transaction: kept until it commits or aborts (docs/transactions.md). No
         // lookup on the hot path while no unit runs (a hold always names a running unit).
         if !state.transactions.isEmpty, state.stores[change.storeId]?.hold != nil {
-            state.stores[change.storeId]?.hold?.changes.append(change)
+            // Without its state: the release carries the final one, and intermediate trees
+            // kept alive would make every later operation copy its path again.
+            var held = change
+            held.state = nil
+            state.stores[change.storeId]?.hold?.changes.append(held)
             return []
         }
         var effects: [HubEffect] = []
