@@ -3,6 +3,7 @@ import JSEngine
 import Synchronization
 import Testing
 @testable import StateHub
+import StateHubTesting
 
 /// Issue 18 item 3 (docs/transactions.md): actions on stores of two real engines as one unit.
 /// Page "shop" hosts `cart`, page "account" hosts `wishlist`, both on one hub.
@@ -464,5 +465,56 @@ final class HistoryObserver: StoreObserver {
             try? await Task.sleep(for: .milliseconds(5))
         }
         return states
+    }
+}
+
+extension TransactionTests {
+    /// Hub logic, with an in-memory page: writes in a shape only the generic parser reads (an
+    /// extra member in the mutation) are told apart by their `dispatch` tag as the fast path's are.
+    @Test func theGenericParserTellsTheUnitsWritesFromThePagesOwn() async throws {
+        let hub = GlobalStateHub()
+        let page = InMemoryPage(pageID: "p")
+        try await hub.attach(page)
+        let before: JSONValue = ["n": 0, "note": ""]
+        page.announce(store: "cart", state: before)
+        let unit = Task { () -> TransactionError? in
+            do {
+                try await hub.transaction(timeout: .seconds(20)) { tx in
+                    try await tx.dispatch(store: "cart", action: "bump")
+                    try await tx.dispatch(store: "cart", action: "bump")
+                }
+                return nil
+            } catch let error as TransactionError {
+                return error
+            }
+        }
+        let dispatch = await page.nextSent()
+        let dispatchId = try #require(dispatch.messageId)
+        page.postStoreMessage(store: "cart", type: "apply_mutation", payload: ["mutations": [
+            ["type": "direct", "dispatch": .string(dispatchId), "extra": true, "ops": [["op": "set", "path": ["n"], "value": 1]]],
+        ]])
+        page.postStoreMessage(store: "cart", type: "apply_mutation", payload: ["mutations": [
+            ["type": "direct", "extra": true, "ops": [["op": "set", "path": ["note"], "value": "typed"]]],
+        ]])
+        page.answer(dispatch)
+        // No second step: the unit was interrupted, and the restore comes instead.
+        let restore = await page.nextSent()
+        #expect(restore.type == "sync_state")
+        #expect(restore.payload?["state"] == before)
+        let restoreId = try #require(restore.messageId)
+        let hydrated: JSONValue = ["v": 1, "storeId": "cart", "messageId": "w-h", "seq": 5, "ack": .string(restoreId),
+                                   "type": "sync_state", "payload": ["state": before, "reason": "hydrated"]]
+        page.post(hydrated.jsonText(), on: GlobalStateHub.channel)
+        let error = try #require(await unit.value)
+        guard case .concurrentWrite(store: "cart", pageID: "p", let detail) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        #expect(detail.contains("no dispatch tag"), "the step's own tagged write was not taken for the page's: \(detail)")
+        #expect(error.step == TransactionStep(index: 1, store: "cart", action: "bump", pageID: "p"))
+        #expect(error.unrestored.isEmpty)
+        #expect(hub.state(of: "cart") == before)
+        #expect(hub.mirrorStatus(of: "cart") == .current)
+        #expect(hub.problems.isEmpty, "\(hub.problems)")
     }
 }
