@@ -21,6 +21,14 @@ extension GlobalStateHub {
     ///   and JavaScript stack), `.engineGone`, `.storeDisposed`, `.timeout`, `.badReply`.
     @discardableResult
     public func dispatch(store storeId: String, action: String, args: [JSONValue] = [], timeout: Duration? = nil) async throws -> JSONValue {
+        try await dispatch(store: storeId, action: action, args: args, timeout: timeout, admit: nil)
+    }
+
+    /// `admit`, when given, runs under the lock once the page and the messageId are chosen,
+    /// before anything is sent: an error it returns fails the dispatch unsent (a transaction
+    /// step, docs/transactions.md).
+    func dispatch(store storeId: String, action: String, args: [JSONValue], timeout: Duration?,
+                  admit: ((inout HubState, _ pageID: String, _ messageId: String) -> (any Error)?)?) async throws -> JSONValue {
         let timeout = timeout ?? configuration.dispatchTimeout
         let deadline = clock.now() + timeout
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
@@ -29,6 +37,9 @@ extension GlobalStateHub {
                     return [.resume(continuation, .failure(StateHubError.unknownStore(storeId)))]
                 }
                 let messageId = state.nextMessageId()
+                if let admit, let refusal = admit(&state, host.pageID, messageId) {
+                    return [.resume(continuation, .failure(refusal))]
+                }
                 state.pending[messageId] = PendingDispatch(storeId: storeId, action: action, pageID: host.pageID,
                                                            deadline: deadline, timeout: timeout, continuation: continuation)
                 var effects: [HubEffect] = []

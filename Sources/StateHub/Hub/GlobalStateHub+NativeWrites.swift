@@ -41,6 +41,10 @@ extension GlobalStateHub {
             entry.state = tree
             entry.version += 1
             state.stores[storeId] = entry
+            if let hold = entry.hold {
+                // Native code wrote a store a transaction holds (docs/transactions.md).
+                interruptTransaction(hold.transaction, .concurrentWrite(store: storeId, pageID: nil, detail: "a native write of type \"\(type)\""), in: &state)
+            }
             let mutation = AppliedMutation(type: type, ops: ops)
             var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations([mutation]), state: tree), in: &state)
             let payload: JSONValue = ["mutations": [mutation.wire]]

@@ -90,7 +90,7 @@ extension GlobalStateHub {
             }
         }
         switch message.type {
-        case .syncState: return effects + handleSyncState(message, from: pageID, in: &state)
+        case .syncState: return effects + acknowledgeRestore(message, from: pageID, in: &state) + handleSyncState(message, from: pageID, in: &state)
         case .applyMutation: return effects + handleApplyMutation(message, from: pageID, in: &state)
         case .actionResult: return effects + handleActionResult(message, from: pageID, in: &state)
         case .storeDisposed:
@@ -196,6 +196,10 @@ extension GlobalStateHub {
             return hydrate(pageID: pageID, storeId: storeId, in: &state)
         default:
             // The page's whole state is the truth: created again, a resync, or alone.
+            if let hold = entry.hold, reason != "hydrated" {
+                // It may hold writes that are not the unit's: the unit cannot tell (docs/transactions.md).
+                interruptTransaction(hold.transaction, .concurrentWrite(store: storeId, pageID: pageID, detail: "the page sent its whole state (\(reason))"), in: &state)
+            }
             entry.hosts[index].joining = false
             let changed = !entry.state.isSemanticallyEqual(to: snapshot)
             entry.state = snapshot
@@ -234,6 +238,7 @@ extension GlobalStateHub {
         }
         if let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) { return gap }
         guard var entry = state.stores[storeId] else { return [] }
+        if let hold = entry.hold { noteWrite(message, storeId: storeId, pageID: pageID, transaction: hold.transaction, in: &state) }
         let host = entry.hosts[index]
         // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining {

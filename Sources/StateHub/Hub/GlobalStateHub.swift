@@ -122,7 +122,8 @@ public final class GlobalStateHub: Sendable {
     public func detach(pageID: String) {
         update { state -> [HubEffect] in
             guard state.pages.removeValue(forKey: pageID) != nil else { return [] }
-            var effects: [HubEffect] = []
+            // A restore the page will never acknowledge (docs/transactions.md).
+            var effects = settleRestores(of: pageID, why: .pageGone, in: &state)
             for storeId in Array(state.stores.keys) {
                 effects += removeHost(pageID: pageID, storeId: storeId, failure: { .engineGone(store: storeId, pageID: pageID) }, in: &state)
             }
@@ -135,19 +136,21 @@ public final class GlobalStateHub: Sendable {
 
     // MARK: Reading mirrors
 
-    /// The mirrored state of a store, or `nil` when no page hosts it.
+    /// The mirrored state of a store, or `nil` when no page hosts it. While a transaction
+    /// holds the store, its state before the transaction (docs/transactions.md).
     ///
     /// - Complexity: O(1): the tree is shared, not copied.
     public func state(of storeId: String) -> JSONValue? {
-        state.withLock { $0.stores[storeId]?.state }
+        state.withLock { $0.stores[storeId]?.visibleState }
     }
 
     /// The ids of every mirrored store, sorted.
     public var storeIDs: [String] { state.withLock { Array($0.stores.keys).sorted() } }
 
-    /// The version of a store's mirror: it grows by one with every change.
+    /// The version of a store's mirror: it grows by one with every change. While a
+    /// transaction holds the store, the version before the transaction.
     public func version(of storeId: String) -> Int? {
-        state.withLock { $0.stores[storeId]?.version }
+        state.withLock { $0.stores[storeId]?.visibleVersion }
     }
 
     /// The pages hosting a store, authoritative first, then in the order they registered.
@@ -161,11 +164,7 @@ public final class GlobalStateHub: Sendable {
     /// for one (or for a joining page's acknowledgement), `current` otherwise; `nil` when no
     /// page hosts the store.
     public func mirrorStatus(of storeId: String) -> MirrorStatus? {
-        state.withLock { state in
-            guard let hosts = state.stores[storeId]?.hosts else { return nil }
-            if let reason = hosts.lazy.compactMap(\.stale).first { return .stale(reason: reason) }
-            return hosts.contains { $0.awaitingSync || $0.joining } ? .resyncing : .current
-        }
+        state.withLock { $0.stores[storeId]?.mirrorStatus }
     }
 
     /// Problems noticed so far, oldest first (the newest `problemLimit`).
@@ -261,6 +260,12 @@ public final class GlobalStateHub: Sendable {
             effects.append(.resume(pending.continuation, .failure(failure())))
         }
         guard var entry = state.stores[storeId], let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else { return effects }
+        if let hold = entry.hold {
+            // A touched store lost a page: the unit cannot hold (docs/transactions.md).
+            let reason: TransactionError.Reason = state.pages[pageID] == nil
+                ? .pageGone(store: storeId, pageID: pageID) : .storeGone(store: storeId, pageID: pageID)
+            interruptTransaction(hold.transaction, reason, in: &state)
+        }
         entry.hosts.remove(at: index)
         if entry.hosts.isEmpty {
             state.stores.removeValue(forKey: storeId)

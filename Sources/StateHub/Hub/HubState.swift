@@ -6,7 +6,8 @@ import JSEngine
 /// Invariants:
 /// - every `StoreEntry` has at least one host; a store whose last host leaves is removed;
 /// - `hosts` is in registration order and its first host is authoritative;
-/// - a pending dispatch names a page that is attached.
+/// - a pending dispatch names a page that is attached;
+/// - a store's `hold` names a transaction in `transactions` (docs/transactions.md).
 struct HubState {
     var pages: [String: AttachedPage] = [:]
     var stores: [String: StoreEntry] = [:]
@@ -19,6 +20,11 @@ struct HubState {
     var observerUpdateScheduled: Set<String> = []
     /// The task failing dispatches past their deadline, and the deadline it sleeps until.
     var timeoutSweeper: (task: Task<Void, Never>, wakesAt: Duration)?
+    /// Running transactions by id (docs/transactions.md).
+    var transactions: [Int: TransactionRecord] = [:]
+    var nextTransactionID = 1
+    /// Restore hydrations awaiting their `hydrated` acknowledgement, by messageId.
+    var awaitedRestores: [String: AwaitedRestore] = [:]
 
     mutating func nextMessageId() -> String {
         defer { nextMessageNumber += 1 }
@@ -35,9 +41,20 @@ struct StoreEntry {
     var state: JSONValue
     var version = 0
     var hosts: [StoreHost]
+    /// Set while a transaction holds the store: observers see the saved state meanwhile.
+    var hold: StoreHold?
 
     /// The page dispatches go to: the earliest registered that still hosts the store.
     var authoritative: StoreHost? { hosts.first }
+    /// What readers and observers outside a transaction see: the state saved when a
+    /// transaction first touched the store, until it ends (docs/transactions.md).
+    var visibleState: JSONValue { hold?.saved ?? state }
+    var visibleVersion: Int { hold?.savedVersion ?? version }
+    /// `GlobalStateHub.mirrorStatus(of:)` of this store.
+    var mirrorStatus: MirrorStatus {
+        if let reason = hosts.lazy.compactMap(\.stale).first { return .stale(reason: reason) }
+        return hosts.contains { $0.awaitingSync || $0.joining } ? .resyncing : .current
+    }
 }
 
 /// One page hosting a store.

@@ -19,7 +19,7 @@ extension GlobalStateHub {
             state.nextSubscriberID += 1
             state.changeSubscribers[storeId, default: [:]][id] = continuation
             if let entry = state.stores[storeId] {
-                continuation.yield(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: "current"), state: entry.state))
+                continuation.yield(StoreChange(storeId: storeId, version: entry.visibleVersion, kind: .snapshot(reason: "current"), state: entry.visibleState))
             }
             return id
         }
@@ -34,6 +34,16 @@ extension GlobalStateHub {
 
     /// The effects that tell subscribers and observers of a change. Under the lock.
     func changeEffects(_ change: StoreChange, in state: inout HubState) -> [HubEffect] {
+        // Held by a transaction: kept until it commits or aborts (docs/transactions.md). No
+        // lookup on the hot path while no unit runs (a hold always names a running unit).
+        if !state.transactions.isEmpty, state.stores[change.storeId]?.hold != nil {
+            // Without its state: the release carries the final one, and intermediate trees
+            // kept alive would make every later operation copy its path again.
+            var held = change
+            held.state = nil
+            state.stores[change.storeId]?.hold?.changes.append(held)
+            return []
+        }
         var effects: [HubEffect] = []
         if let subscribers = state.changeSubscribers[change.storeId], !subscribers.isEmpty {
             effects.append(.change(Array(subscribers.values), change))
@@ -51,7 +61,7 @@ extension GlobalStateHub {
             let (snapshot, version) = self.state.withLock { state -> (JSONValue?, Int) in
                 state.observerUpdateScheduled.remove(storeId)
                 let entry = state.stores[storeId]
-                return (entry?.state, entry?.version ?? 0)
+                return (entry?.visibleState, entry?.visibleVersion ?? 0)
             }
             self.observers.update(storeId, state: snapshot, version: version)
         }

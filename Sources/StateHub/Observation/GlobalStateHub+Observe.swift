@@ -8,7 +8,7 @@ extension GlobalStateHub {
         let observed = ObservedStore(storeId: storeId, state: nil, version: 0)
         // Registered before the first read: a change in between then schedules an update.
         observers.add(observed, for: storeId)
-        let (state, version) = self.state.withLock { ($0.stores[storeId]?.state, $0.stores[storeId]?.version ?? 0) }
+        let (state, version) = self.state.withLock { ($0.stores[storeId]?.visibleState, $0.stores[storeId]?.visibleVersion ?? 0) }
         observed.storeDidChange(state: state, version: version)
         return observed
     }
@@ -20,7 +20,7 @@ extension GlobalStateHub {
         let mirror = TypedMirror<Value>(storeId: storeId, state: nil, version: 0)
         // Registered before the first read: a change in between then schedules an update.
         observers.add(mirror, for: storeId)
-        let (state, version) = self.state.withLock { ($0.stores[storeId]?.state, $0.stores[storeId]?.version ?? 0) }
+        let (state, version) = self.state.withLock { ($0.stores[storeId]?.visibleState, $0.stores[storeId]?.visibleVersion ?? 0) }
         mirror.storeDidChange(state: state, version: version)
         return mirror
     }

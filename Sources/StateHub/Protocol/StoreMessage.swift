@@ -14,6 +14,9 @@ struct StoreMessage {
     /// For `apply_mutation`: the `dispatch` tags of its mutations (PROTOCOL.md A.5.2), as
     /// messageIds, in order, without repeats in a row.
     var dispatches: [String] = []
+    /// For `apply_mutation`: some mutation carries no `dispatch` tag (page code wrote, not a
+    /// native dispatch): a write that interrupts a transaction (docs/transactions.md).
+    var untagged = false
 
     /// Version this hub speaks.
     static let protocolVersion = 1
@@ -101,7 +104,11 @@ struct StoreMessage {
         if type == .applyMutation {
             mutations = Self.readMutations(payload["mutations"])
             for case .object(let mutation) in payload["mutations"]?.arrayValue ?? [] {
-                if let id = Self.dispatchId(mutation["dispatch"]), dispatches.last != id { dispatches.append(id) }
+                if let id = Self.dispatchId(mutation["dispatch"]) {
+                    if dispatches.last != id { dispatches.append(id) }
+                } else {
+                    untagged = true
+                }
             }
         }
     }

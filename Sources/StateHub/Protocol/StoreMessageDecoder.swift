@@ -43,6 +43,7 @@ struct StoreMessageDecoder {
         var payload: JSONValue.ObjectMembers?
         var mutations: [AppliedMutation]?
         var dispatches: [String] = []
+        var untagged = false
         try expect(.beginObject)
         var seen: UInt8 = 0 // one bit per envelope key: no allocation per message
         repeat {
@@ -71,7 +72,7 @@ struct StoreMessageDecoder {
             case .payload:
                 guard let type else { throw GiveUp() }
                 if type == .applyMutation {
-                    (mutations, dispatches) = try mutationsPayload()
+                    (mutations, dispatches, untagged) = try mutationsPayload()
                     payload = [:]
                 } else {
                     guard case .object(let members) = try value() else { throw GiveUp() }
@@ -85,22 +86,28 @@ struct StoreMessageDecoder {
         if let version, version != .number(Double(StoreMessage.protocolVersion)) { throw GiveUp() }
         var message = StoreMessage(type: type, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: payload, mutations: mutations.map { .success($0) })
         message.dispatches = dispatches
+        message.untagged = untagged
         return message
     }
 
     /// `{"mutations":[{"type":…,"ops":[…]},…]}`
-    private mutating func mutationsPayload() throws(GiveUp) -> ([AppliedMutation], [String]) {
+    private mutating func mutationsPayload() throws(GiveUp) -> ([AppliedMutation], [String], Bool) {
         try expect(.beginObject)
         try expectKey("mutations")
         var result: [AppliedMutation] = []
         var dispatches: [String] = []
+        var untagged = false
         try list { (decoder: inout StoreMessageDecoder) throws(GiveUp) in
             let (mutation, dispatch) = try decoder.mutation()
             result.append(mutation)
-            if let dispatch, dispatches.last != dispatch { dispatches.append(dispatch) }
+            if let dispatch {
+                if dispatches.last != dispatch { dispatches.append(dispatch) }
+            } else {
+                untagged = true
+            }
         }
         try expect(.endObject)
-        return (result, dispatches)
+        return (result, dispatches, untagged)
     }
 
     /// One mutation and the `dispatch` it is tagged with, if any (PROTOCOL.md A.5.2).
