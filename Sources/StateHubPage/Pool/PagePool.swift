@@ -1,0 +1,138 @@
+import StateHub
+
+/// Keeps up to ``Configuration-swift.struct/size`` pages warm — engine started, hub attached,
+/// Pinia runtime, sync plugin and bridge client loaded — so opening a micro-app costs only its
+/// bundle (docs/pool.md).
+///
+/// ```swift
+/// let pool = PagePool(configuration: .init(page: HostedPage.Configuration(name: "cart"), size: 2))
+/// try await pool.warmUp()
+/// let page = try await pool.take(snapshots: folder)
+/// try await page.load(.init(path: "cart.js", source: cartBundle))
+/// ```
+///
+/// - Warm-up: ``warmUp()`` builds pages until `size` are ready; a pool never warmed fills
+///   itself after the first ``take(snapshots:)``.
+/// - Refill: a take that leaves fewer than `size` warm starts one background task (at most one
+///   at a time, `.utility` priority) that builds pages until `size` are warm again.
+/// - Taken empty: ``take(snapshots:)`` builds a page itself (a cold start, counted in
+///   ``PagePoolStatistics/cold``); ``tryTake(snapshots:)`` returns `nil` instead.
+/// - A taken page is the caller's to close; ``close()`` closes the warm ones.
+public actor PagePool {
+    /// What the pool builds and how many it keeps warm.
+    public struct Configuration: Sendable {
+        /// The template of every page: `name` gets a counter (`cart-1`, `cart-2`…); `bundles`
+        /// are ignored (a page runs what its taker loads).
+        public var page: HostedPage.Configuration
+        /// Pages kept warm (at least 1).
+        public var size: Int
+
+        public init(page: HostedPage.Configuration = HostedPage.Configuration(), size: Int = 2) {
+            self.page = page
+            self.size = max(1, size)
+        }
+    }
+
+    public let configuration: Configuration
+    /// Counts of takes and builds, and the last refill failure.
+    public private(set) var statistics = PagePoolStatistics()
+    private var warm: [HostedPage] = []
+    private var refill: Task<Void, Never>?
+    private var built = 0
+    private var closed = false
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Pages ready to be taken now.
+    public var warmCount: Int { warm.count }
+
+    /// Builds pages until `size` are warm, and returns when they are.
+    ///
+    /// - Throws: the set-up error of a page that could not be built (``HostedPageError``),
+    ///   or ``PagePoolError/closed``.
+    public func warmUp() async throws {
+        guard !closed else { throw PagePoolError.closed }
+        startRefill()
+        await refill?.value
+        if warm.count < configuration.size {
+            if closed { throw PagePoolError.closed }
+            throw HostedPageError.setUp(statistics.lastRefillError ?? "the pool could not fill itself")
+        }
+    }
+
+    /// A warm page, or a page built now when none is warm (a cold start); either way a
+    /// replacement is built in the background.
+    ///
+    /// - Parameter snapshots: the folder the page's stores hydrate from (docs/pool.md);
+    ///   `nil` keeps the template's ``HostedPage/Configuration/snapshots``.
+    /// - Throws: ``PagePoolError/closed``, or the set-up error of a cold start.
+    public func take(snapshots: StoreSnapshotFolder? = nil) async throws -> HostedPage {
+        if let page = try tryTake(snapshots: snapshots) { return page }
+        statistics.cold += 1
+        let page = try await build()
+        if closed {
+            await page.close()
+            throw PagePoolError.closed
+        }
+        if let snapshots { page.hydrateStores(from: snapshots) }
+        return page
+    }
+
+    /// A warm page, or `nil` when none is ready; a replacement is built in the background.
+    ///
+    /// - Throws: ``PagePoolError/closed``.
+    public func tryTake(snapshots: StoreSnapshotFolder? = nil) throws -> HostedPage? {
+        guard !closed else { throw PagePoolError.closed }
+        defer { startRefill() }
+        guard !warm.isEmpty else { return nil }
+        let page = warm.removeFirst()
+        statistics.warm += 1
+        if let snapshots { page.hydrateStores(from: snapshots) }
+        return page
+    }
+
+    /// Stops the refill and closes every warm page. Taken pages stay open (they are their
+    /// takers'); later takes throw ``PagePoolError/closed``.
+    public func close() async {
+        closed = true
+        refill?.cancel()
+        await refill?.value
+        let pages = warm
+        warm.removeAll()
+        for page in pages { await page.close() }
+    }
+
+    private func startRefill() {
+        guard !closed, refill == nil, warm.count < configuration.size else { return }
+        refill = Task(priority: .utility) { await self.fill() }
+    }
+
+    private func fill() async {
+        defer { refill = nil }
+        while !closed, !Task.isCancelled, warm.count < configuration.size {
+            do {
+                let page = try await build()
+                if closed {
+                    await page.close()
+                    return
+                }
+                warm.append(page)
+                statistics.lastRefillError = nil
+            } catch {
+                statistics.lastRefillError = String(describing: error)
+                return
+            }
+        }
+    }
+
+    private func build() async throws -> HostedPage {
+        built += 1
+        statistics.built += 1
+        var page = configuration.page
+        page.name = "\(configuration.page.name)-\(built)"
+        page.bundles = []
+        return try await HostedPage.makeEmpty(page)
+    }
+}
