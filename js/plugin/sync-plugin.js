@@ -1339,7 +1339,7 @@
     let snap;
     try {
       if (hook.has(record.id) !== true) return;
-      snap = hook.take(record.id, encodeValue(record.store.$state));
+      snap = hook.take(record.id, encodeValue(rawOf(record.store.$state)));
     } catch (e) {
       warn('the snapshot of store "' + record.id + '" could not be read; the store keeps its initial state', e);
       return;

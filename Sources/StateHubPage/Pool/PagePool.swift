@@ -26,10 +26,14 @@ public actor PagePool {
         public var page: HostedPage.Configuration
         /// Pages kept warm (at least 1).
         public var size: Int
+        /// How long after a take the refill starts: an engine start competes for the CPU with
+        /// the bundle the taker loads next (docs/pool.md, "Refill").
+        public var refillDelay: Duration
 
-        public init(page: HostedPage.Configuration = HostedPage.Configuration(), size: Int = 2) {
+        public init(page: HostedPage.Configuration = HostedPage.Configuration(), size: Int = 2, refillDelay: Duration = .milliseconds(100)) {
             self.page = page
             self.size = max(1, size)
+            self.refillDelay = refillDelay
         }
     }
 
@@ -54,7 +58,7 @@ public actor PagePool {
     ///   or ``PagePoolError/closed``.
     public func warmUp() async throws {
         guard !closed else { throw PagePoolError.closed }
-        startRefill()
+        startRefill(after: .zero)
         await refill?.value
         if warm.count < configuration.size {
             if closed { throw PagePoolError.closed }
@@ -85,7 +89,7 @@ public actor PagePool {
     /// - Throws: ``PagePoolError/closed``.
     public func tryTake(snapshots: StoreSnapshotFolder? = nil) throws -> HostedPage? {
         guard !closed else { throw PagePoolError.closed }
-        defer { startRefill() }
+        defer { startRefill(after: configuration.refillDelay) }
         guard !warm.isEmpty else { return nil }
         let page = warm.removeFirst()
         statistics.warm += 1
@@ -104,13 +108,15 @@ public actor PagePool {
         for page in pages { await page.close() }
     }
 
-    private func startRefill() {
+    private func startRefill(after delay: Duration) {
         guard !closed, refill == nil, warm.count < configuration.size else { return }
-        refill = Task(priority: .utility) { await self.fill() }
+        refill = Task(priority: .utility) { await self.fill(after: delay) }
     }
 
-    private func fill() async {
+    private func fill(after delay: Duration) async {
         defer { refill = nil }
+        // Cancelled by close(); warmUp() waits for the delay too (it only ever asks for none).
+        if delay > .zero { try? await Task.sleep(for: delay) }
         while !closed, !Task.isCancelled, warm.count < configuration.size {
             do {
                 let page = try await build()
@@ -133,6 +139,50 @@ public actor PagePool {
         var page = configuration.page
         page.name = "\(configuration.page.name)-\(built)"
         page.bundles = []
-        return try await HostedPage.makeEmpty(page)
+        let hosted = try await HostedPage.makeEmpty(page)
+        if page.storeRuntime {
+            do {
+                try await hosted.engine.execute(Self.warmUpScript, sourceURL: "statehub:pool/warm-up.js")
+            } catch {
+                await hosted.close()
+                throw HostedPageError.setUp("the pool's warm-up store failed: \(error)")
+            }
+        }
+        return hosted
     }
+
+    /// Runs a throwaway store through the runtime and the sync plugin a few times, disposing of
+    /// it each time: JavaScriptCore compiles a function when it first runs and again, with the
+    /// JIT, once it is hot, so without this the taker's first store pays for compiling
+    /// `defineStore`, the reactivity and the plugin's encoder (`bench pool`: the first stores of
+    /// a fresh engine took 2–11 ms, later ones 0.3–0.5 ms). The hub sees the stores come and go
+    /// (docs/pool.md, "Warm-up").
+    static let warmUpScript = """
+        (() => {
+          const id = 'statehub:pool-warm-up';
+          const rows = Array.from({ length: 60 }, (_, i) => ({ id: 'r' + i, name: 'row ' + i, price: i * 1.5, tags: ['a', 'b'] }));
+          // Many actions: the plugin reads each one's parameter names at creation (PROTOCOL.md A.5.1).
+          const actions = {
+            add(n) { this.list.push({ id: 'n' + n, name: String(n), price: n, tags: [] }); this.map.set('k' + n, n); this.count++; return this.size; },
+            async later(a, b = 2, ...rest) { await null; this.count += a + b + rest.length; },
+            login({ user, password }) { this.none = { user: String(user), pin: password ? 1 : 0 }; },
+          };
+          for (let i = 0; i < 16; i++) actions['step' + i] = function (by, note) { this.count += (by || 1) + i; return note; };
+          for (let round = 0; round < 6; round++) {
+            const useWarmUp = defineStore(id, {
+              state: () => ({ list: rows.map((r) => ({ ...r })), at: new Date(0), map: new Map([['k', 1]]), set: new Set([1]), none: null, count: 0 }),
+              getters: { size(state) { return state.list.length; } },
+              actions,
+            });
+            const store = useWarmUp();
+            store.add(round);
+            store.$patch((state) => { state.list.splice(0, 1); state.none = { a: round }; });
+            store.$patch({ none: null });
+            StateHubSync.flushPending();
+            store.$dispose();
+            const pinia = getActivePinia();
+            if (pinia && pinia.state && pinia.state.value) delete pinia.state.value[id];
+          }
+        })();
+        """
 }
