@@ -25,23 +25,28 @@ public final class SnapshotHydration: Sendable {
         folder?.contains(storeId) ?? false
     }
 
-    /// The checked snapshot state for `storeId`, or `nil` (none, or dropped with a warning).
-    func take(_ storeId: String, initial: JSONValue) -> JSONValue? {
-        folder?.hydrationState(of: storeId, fitting: initial)
+    /// The checked snapshot state for `storeId` as JSON text, or `nil` (none, or dropped with a
+    /// warning). `initialText` is the store's fresh state as JSON text; one that does not parse
+    /// fits no snapshot.
+    func take(_ storeId: String, initialText: String) -> String? {
+        guard let folder else { return nil }
+        let initial = (try? JSONValue(parsing: initialText, options: StoreSnapshotFolder.parsing)) ?? .null
+        return folder.hydrationState(of: storeId, fitting: initial)?.jsonText()
     }
 }
 
 extension JavaScriptEngine {
-    /// Binds `StateHubSnapshots.has(id)` and `StateHubSnapshots.take(id, initialState)`, which
-    /// the sync plugin calls as each store is created (docs/pool.md).
+    /// Binds `StateHubSnapshots.has(id)` and `StateHubSnapshots.take(id, initialStateJSON)`
+    /// (answering the snapshot's state as JSON text, or `null`), which the sync plugin calls as
+    /// each store is created (docs/pool.md).
     public func installSnapshotHydration(_ hydration: SnapshotHydration) throws {
         try bind("has", on: "StateHubSnapshots") { arguments in
             guard let storeId = arguments.first?.stringValue else { return .bool(false) }
             return .bool(hydration.has(storeId))
         }
         try bind("take", on: "StateHubSnapshots") { arguments in
-            guard let storeId = arguments.first?.stringValue, arguments.count > 1 else { return .null }
-            return hydration.take(storeId, initial: arguments[1]) ?? .null
+            guard let storeId = arguments.first?.stringValue, arguments.count > 1, let initial = arguments[1].stringValue else { return .null }
+            return hydration.take(storeId, initialText: initial).map(JSONValue.string) ?? .null
         }
     }
 }

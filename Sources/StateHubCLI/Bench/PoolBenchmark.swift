@@ -66,6 +66,9 @@ struct PoolBenchmark {
         var warm: [Double] = []
         var cold: [Double] = []
         var hydrated: [Double] = []
+        var unmirroredTimes: [Double] = []
+        let unmirrored = HostedPage.Bundle(path: "catalogue-unmirrored.js", source: Self.bundle.replacingOccurrences(
+            of: "globalThis.catalogue = useCatalogue();", with: "globalThis.catalogue = useCatalogue(StateHubSync.installed.originalCreatePinia());"))
         for _ in 0..<repetitions {
             let pool = PagePool(configuration: .init(page: template, size: 2))
             try await pool.warmUp()
@@ -88,6 +91,17 @@ struct PoolBenchmark {
                 }
                 await page.close()
             }
+            // Where the time goes: the same bundle on a warm page whose store is not mirrored (a
+            // pinia without the sync plugin), so the difference is the plugin and the hub.
+            for _ in 0..<max(4, samples / 4) {
+                try await pool.warmUp()
+                let start = ContinuousClock.now
+                let page = try await pool.take()
+                try await page.load(unmirrored)
+                unmirroredTimes.append((ContinuousClock.now - start).seconds * 1e6)
+                guard page.hub.state(of: Self.storeId) == nil else { throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored") }
+                await page.close()
+            }
             await pool.close()
             for _ in 0..<max(4, samples / 4) {
                 let start = ContinuousClock.now
@@ -104,6 +118,7 @@ struct PoolBenchmark {
             Figure(key: "pool.cold_p90", label: "cold: start a page + load \(size) bundle to first mirror, p90", unit: "µs", higherIsBetter: false, jit: percentile(cold, 0.9), baselineKey: "pool.cold_p50"),
             Figure(key: "pool.take_load_p50", label: "pool: take + load \(size) bundle to first mirror, p50", unit: "µs", higherIsBetter: false, jit: percentile(warm, 0.5), baselineKey: "pool.cold_p50"),
             Figure(key: "pool.take_load_p90", label: "pool: take + load \(size) bundle to first mirror, p90", unit: "µs", higherIsBetter: false, jit: percentile(warm, 0.9), baselineKey: "pool.cold_p50"),
+            Figure(key: "pool.take_load_unmirrored_p50", label: "pool: take + load, the store not mirrored (no sync plugin), p50", unit: "µs", higherIsBetter: false, jit: percentile(unmirroredTimes, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p50", label: "pool: the same, store hydrated from its snapshot, p50", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p90", label: "pool: the same, store hydrated from its snapshot, p90", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.9), baselineKey: "pool.take_load_p50"),
         ]
