@@ -175,6 +175,9 @@ public actor PagePool {
               actions,
             });
             const store = useWarmUp();
+            // The path a snapshot takes (decode, one $patch replacing the state), as a native hydration.
+            StateHubSync.dispatch(JSON.stringify({ v: 1, storeId: id, messageId: 'statehub:pool-warm-up-' + round, type: 'sync_state',
+              payload: { state: { list: rows, at: { $type: 'Date', value: '1970-01-02T00:00:00.000Z' }, map: { $type: 'Map', entries: [['k', 2]] }, set: { $type: 'Set', values: [2] }, none: null, count: round } } }));
             store.add(round);
             store.$patch((state) => { state.list.splice(0, 1); state.none = { a: round }; });
             store.$patch({ none: null });
