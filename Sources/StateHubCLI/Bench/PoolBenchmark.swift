@@ -67,6 +67,8 @@ struct PoolBenchmark {
         var cold: [Double] = []
         var hydrated: [Double] = []
         var unmirroredTimes: [Double] = []
+        var emptyTimes: [Double] = []
+        let empty = HostedPage.Bundle(path: "empty.js", source: "void 0;")
         let unmirrored = HostedPage.Bundle(path: "catalogue-unmirrored.js", source: Self.bundle.replacingOccurrences(
             of: "globalThis.catalogue = useCatalogue();", with: "globalThis.catalogue = useCatalogue(StateHubSync.installed.originalCreatePinia());"))
         for _ in 0..<repetitions {
@@ -102,6 +104,15 @@ struct PoolBenchmark {
                 guard page.hub.state(of: Self.storeId) == nil else { throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored") }
                 await page.close()
             }
+            // The floor: a take and a script that does nothing (two thread hops).
+            for _ in 0..<max(4, samples / 4) {
+                try await pool.warmUp()
+                let start = ContinuousClock.now
+                let page = try await pool.take()
+                try await page.load(empty)
+                emptyTimes.append((ContinuousClock.now - start).seconds * 1e6)
+                await page.close()
+            }
             await pool.close()
             for _ in 0..<max(4, samples / 4) {
                 let start = ContinuousClock.now
@@ -118,6 +129,7 @@ struct PoolBenchmark {
             Figure(key: "pool.cold_p90", label: "cold: start a page + load \(size) bundle to first mirror, p90", unit: "µs", higherIsBetter: false, jit: percentile(cold, 0.9), baselineKey: "pool.cold_p50"),
             Figure(key: "pool.take_load_p50", label: "pool: take + load \(size) bundle to first mirror, p50", unit: "µs", higherIsBetter: false, jit: percentile(warm, 0.5), baselineKey: "pool.cold_p50"),
             Figure(key: "pool.take_load_p90", label: "pool: take + load \(size) bundle to first mirror, p90", unit: "µs", higherIsBetter: false, jit: percentile(warm, 0.9), baselineKey: "pool.cold_p50"),
+            Figure(key: "pool.take_empty_p50", label: "pool: take + load an empty script, p50", unit: "µs", higherIsBetter: false, jit: percentile(emptyTimes, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_unmirrored_p50", label: "pool: take + load, the store not mirrored (no sync plugin), p50", unit: "µs", higherIsBetter: false, jit: percentile(unmirroredTimes, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p50", label: "pool: the same, store hydrated from its snapshot, p50", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p90", label: "pool: the same, store hydrated from its snapshot, p90", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.9), baselineKey: "pool.take_load_p50"),
