@@ -85,6 +85,20 @@ import Testing
         #expect(folder.drops.withLock { $0 }.isEmpty)
     }
 
+    @Test func anObserverSubscribedBeforeTheStoreExistsFirstSeesTheSavedState() async throws {
+        let folder = Folder()
+        let saved = try JSONValue(parsing: Self.goodState)
+        try folder.snapshots.save(storeId: "cart", state: saved)
+        let page = try await HostedPage.makeEmpty(.init(snapshots: folder.snapshots))
+        var changes = page.hub.changes(of: "cart").makeAsyncIterator()
+        try await page.load(Self.cart)
+        let first = try #require(await changes.next())
+        #expect(first.version == 1)
+        #expect(first.kind == .snapshot(reason: "created"))
+        #expect(first.state == saved)
+        await page.close()
+    }
+
     @Test func aSaveIsOneFileWrittenByRenameWithTheDocumentedFormat() throws {
         let folder = Folder()
         let snapshots = folder.snapshots
