@@ -5,7 +5,7 @@ import Synchronization
 /// before the page's code"). The folder can be set after the engine started: a pooled page is
 /// warmed with none and gets one when it is taken.
 ///
-/// Bind it into an engine with ``JavaScriptEngine/installSnapshotHydration(_:)`` after the
+/// Bind it into an engine with `JavaScriptEngine.installSnapshotHydration(_:)` after the
 /// store runtime; the sync plugin asks it, synchronously, as each store is created.
 public final class SnapshotHydration: Sendable {
     private let current: Mutex<StoreSnapshotFolder?>
