@@ -64,6 +64,23 @@ import Testing
         await pool.close()
     }
 
+    @Test func aPoolWhosePagesCannotBeSetUpSaysWhyOnWarmUpAndTake() async throws {
+        // A 1 ns time limit stops the engine's or the runtime's own scripts: no page can be built
+        // (the engine's start throws `EngineError`, a later part `HostedPageError.setUp`).
+        let pool = PagePool(configuration: .init(page: .init(timeLimit: .nanoseconds(1)), size: 1))
+        func isSetUpFailure(_ error: any Error) -> Bool {
+            if case HostedPageError.setUp = error { return true }
+            if case EngineError.executionTimeLimitExceeded = error { return true }
+            return false
+        }
+        await #expect { try await pool.warmUp() } throws: { isSetUpFailure($0) }
+        #expect(await pool.statistics.lastRefillError != nil)
+        #expect(await pool.warmCount == 0)
+        await #expect { _ = try await pool.take() } throws: { isSetUpFailure($0) }
+        #expect(await pool.statistics.cold == 1)
+        await pool.close()
+    }
+
     @Test func aClosedPoolClosesItsWarmPagesAndRefusesTakes() async throws {
         let pool = PagePool(configuration: .init(size: 1))
         try await pool.warmUp()

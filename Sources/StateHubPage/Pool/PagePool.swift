@@ -44,6 +44,8 @@ public actor PagePool {
     private var refill: Task<Void, Never>?
     private var built = 0
     private var closed = false
+    /// The error that stopped the last refill, rethrown as it is by `warmUp()`.
+    private var lastRefillFailure: (any Error)?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -62,7 +64,7 @@ public actor PagePool {
         await refill?.value
         if warm.count < configuration.size {
             if closed { throw PagePoolError.closed }
-            throw HostedPageError.setUp(statistics.lastRefillError ?? "the pool could not fill itself")
+            throw lastRefillFailure ?? HostedPageError.setUp("the pool could not fill itself")
         }
     }
 
@@ -126,8 +128,10 @@ public actor PagePool {
                 }
                 warm.append(page)
                 statistics.lastRefillError = nil
+                lastRefillFailure = nil
             } catch {
                 statistics.lastRefillError = String(describing: error)
+                lastRefillFailure = error
                 return
             }
         }
