@@ -43,7 +43,7 @@ extension StateHubServer {
     /// An application serving `router` with the server's connection guards: the idle timeout
     /// (which also bounds an unfinished request head or a stalled body), the request body
     /// deadline, a close after an answer given before its request's body was read
-    /// (``RequestBodyGuard``) and the connection cap from `configuration` (docs/server.md,
+    /// (`RequestBodyGuard`) and the connection cap from `configuration` (docs/server.md,
     /// "Connections").
     public func makeApplication(router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
                                 logger: Logger,

@@ -90,6 +90,30 @@ struct EvaluationTests {
         #expect(undefinedThrown?.message == "undefined")
     }
 
+    /// A thrown value that cannot be a string still gets a message that says what it was
+    /// (hostile review: a symbol, a throwing or looping `toString`, a revoked proxy all gave
+    /// an empty one).
+    @Test(arguments: [
+        ("throw Symbol('s')", "a symbol"),
+        ("throw { toString() { throw new Error('no') } }", "an object"),
+        ("const r = Proxy.revocable({}, {}); r.revoke(); throw r.proxy", "an object"),
+    ])
+    func aThrownValueThatIsNoStringIsDescribed(source: String, kind: String) async throws {
+        let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200)))
+        let error = await #expect(throws: JavaScriptError.self) { try await engine.evaluate(source) }
+        #expect(error?.message == "\(kind) that cannot be converted to a string (its conversion threw or was stopped)", "\(String(describing: error))")
+        #expect(try await engine.evaluate("1 + 1") == 2)
+    }
+
+    /// Reading the message of a value whose `toString` runs away is part of the turn: the
+    /// time limit stops it, and that is what the caller hears.
+    @Test func aThrownValueWhoseToStringRunsAwayIsAStop() async throws {
+        let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(200)))
+        let error = await #expect(throws: EngineError.self) { try await engine.evaluate("throw { toString() { for (;;) {} } }") }
+        #expect(error?.stop != nil)
+        #expect(try await engine.evaluate("1 + 1") == 2)
+    }
+
     @Test func errorSubclassKeepsNameMessageAndStack() async throws {
         let engine = try JavaScriptEngine()
         let source = """

@@ -27,6 +27,21 @@ struct EventLoopTests {
         await #expect(throws: JavaScriptError.self) { try await engine.evaluate("queueMicrotask(42)") }
     }
 
+    /// A native's TypeError is a real one (it was an `Error` named `TypeError`: hostile review).
+    @Test func aTimerWithoutAFunctionThrowsARealTypeError() async throws {
+        let engine = try JavaScriptEngine()
+        let checks = try await engine.evaluate("""
+            [setTimeout, setInterval].map((f) => { try { f(1); return 'no throw' } catch (e) { return [e instanceof TypeError, e.name, e.message] } })
+            """)
+        #expect(checks == [[true, "TypeError", "setTimeout needs a function"], [true, "TypeError", "setInterval needs a function"]])
+        // The prototype was taken at start: a page replacing the global does not change it.
+        let replaced = try await engine.evaluate("""
+            const Real = TypeError; globalThis.TypeError = function Fake() {};
+            (() => { try { setTimeout(1) } catch (e) { return e instanceof Real } })()
+            """)
+        #expect(replaced == true)
+    }
+
     @Test func timerClearedBeforeFiringNeverFires() async throws {
         let engine = try manualEngine()
         try await engine.evaluate("""

@@ -125,6 +125,30 @@ struct RunawayTurnTests {
         }
     }
 
+    /// The stop recovery runs as a turn of its own: a page that makes it run away (a patched
+    /// array iterator the runtime's recovery loops over) used to spend the caller's turn's
+    /// watchdog on it, so the caller's own `for (;;) {}` was never stopped (hostile review,
+    /// this session: the run ended unresponsive).
+    @Test func aRunawayStopRecoveryDoesNotHoldTheNextTurn() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let unresponsive = Recorder<EngineActivity.Snapshot>()
+            let engine = try RunawayTurnTests.engine(reported) { unresponsive.append($0) }
+            try await engine.execute("globalThis.__statehubStopRecovery = [{ reset() { for (;;) {} } }];\nfunction spin() { for (;;) {} }", sourceURL: "recovery.js")
+            let spin = try await engine.function("spin")
+            for _ in 0..<3 {
+                do { _ = try await engine.call(spin); exit(Check.wrongReport.rawValue) } catch EngineError.executionTimeLimitExceeded {
+                } catch { exit(Check.wrongReport.rawValue) }
+            }
+            guard try await engine.evaluate("1 + 1") == 2 else { exit(Check.laterCallFailed.rawValue) }
+            guard unresponsive.values.isEmpty else { exit(Check.wrongActivity.rawValue) }
+            // The recovery's own stop is reported as one, naming it.
+            guard reported.values.contains(where: { $0.stop != nil && $0.error.message.contains("__statehubStopRecovery") }) else {
+                exit(Check.wrongReport.rawValue)
+            }
+        }
+    }
+
     /// `for (;;) await null` and a bare promise chain call nothing native: JavaScriptCore gives
     /// each microtask its own budget and nothing can stop them from inside the process. The
     /// owner hears of it once, from another thread, with what the turn entered.

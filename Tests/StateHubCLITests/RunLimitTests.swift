@@ -48,6 +48,21 @@ struct RunLimitTests {
         #expect(Date().timeIntervalSince(started) < 30, "eval waited for the page to become idle")
     }
 
+    /// eval exits at the first stop, and the stops that came with it in the same wait are
+    /// printed too, a line each (four stopped finalizers printed one line: hostile review).
+    @Test func evalPrintsEveryStopOfTheWaitItEndsIn() throws {
+        let file = try StateHubBinary.script("""
+            const fr = new FinalizationRegistry((h) => { console.log('cleanup'); for (;;) { performance.now() } });
+            for (let i = 0; i < 20000; i++) fr.register({ a: new Array(100) }, i);
+            """, named: "cleanups.js")
+        let result = try StateHubBinary.run(["eval", file.path, "--time-limit", "0.1", "--wall-limit", "60"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let stops = result.stderr.components(separatedBy: "cleanups.js:1: stopped after 0.1 s (a FinalizationRegistry callback").count - 1
+        let ran = result.stdout.components(separatedBy: "cleanup").count - 1
+        // The last cleanup may still be running when eval exits: it has no stop yet.
+        #expect(stops >= 1 && stops >= ran - 1, "\(ran) cleanups ran, \(stops) stops printed: \(result.stderr)")
+    }
+
     /// An interval stopped again and again until the wall limit: each stop is printed as it
     /// comes (none was: they waited for the end of a run the wall limit ended), and the wall
     /// limit's message names the pending timer, not microtasks the limit cannot stop.

@@ -89,6 +89,44 @@ struct StopRecoveryTests {
         await engine.close()
     }
 
+    /// A timer that wrote and was then stopped leaves no gap in the page's sequence: a stop
+    /// while a message was built or posted spent its number on a message that never left, and
+    /// the hub recorded a sequence gap after every such timer (hostile review).
+    @Test(arguments: [StoreScripts.Flush.tick, .sync])
+    func aStoppedTimerThatWroteLeavesNoSequenceGap(flush: StoreScripts.Flush) async throws {
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let engine = try JavaScriptEngine(configuration: .init(name: "gap", executionTimeLimit: .milliseconds(100)))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime(flush: flush)
+        try await engine.execute("""
+            const useS = defineStore('s', {
+              state: () => ({ n: 0, cbs: 0 }),
+              actions: {
+                inc() { this.n++; return this.n },
+                timers(k) { for (let i = 0; i < k; i++) setTimeout(() => { this.cbs++; for (;;) { performance.now() } }, 5 * i) },
+                wait(ms) { return new Promise((resolve) => setTimeout(resolve, ms)) },
+              },
+            });
+            useS();
+            """, sourceURL: "gap.js")
+        _ = try await hub.dispatch(store: "s", action: "timers", args: [4])
+        // An action pending across the stops (its reply comes after them).
+        _ = try await hub.dispatch(store: "s", action: "wait", args: [1_000])
+        var stopped = 0
+        for _ in 0..<200 where stopped < 4 {
+            try await Task.sleep(for: .milliseconds(25))
+            stopped = hub.problems.filter { if case .scriptStopped = $0.kind { true } else { false } }.count
+        }
+        #expect(stopped == 4, "\(hub.problems)")
+        for _ in 0..<3 { _ = try await hub.dispatch(store: "s", action: "inc") }
+        let engineSide = try await engineState(engine, "s")
+        #expect(engineSide["cbs"] == 4 && engineSide["n"] == 3)
+        #expect(await mirror(of: hub, "s") { $0 == engineSide })
+        let gaps = hub.problems.filter { if case .sequenceGap = $0.kind { true } else { false } }
+        #expect(gaps.isEmpty, "\(gaps)")
+        await engine.close()
+    }
+
     /// An async action pending across a stop loses its action tag (nothing tells it from the
     /// stopped call, docs/engine.md): its later write is untagged, and the page says so once,
     /// as an `action_tag_lost` problem the trace shows before that write (issue 11 left).

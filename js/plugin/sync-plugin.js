@@ -550,8 +550,12 @@
     // The envelope is assembled by hand around JSON.stringify(payload): same text as stringifying the whole
     // object (key order v, storeId, messageId, seq, type, payload), measurably cheaper per message.
     let text = record.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
-      ',"seq":' + (++record.seq) + (record.ack === null ? '' : ',"ack":' + record.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
+      ',"seq":' + (record.seq + 1) + (record.ack === null ? '' : ',"ack":' + record.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
     safePost(record.post, text);
+    // Counted once posted: a time-limit stop while the text is built or in the post itself
+    // runs nothing after it, so the number is not spent on a message that never left (the
+    // hub saw a gap and recorded a problem after every stopped timer that had written).
+    record.seq++;
     if (type !== MessageType.error && record.errQueue !== null) {
       let q = record.errQueue; record.errQueue = null;
       for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);

@@ -35,6 +35,11 @@ extension ScriptContext {
     ///   - entry: the script's source URL, shown while the turn runs (`EngineActivity`).
     ///   - kind: what the turn is, for its stop (`script`, `call`, `timer`).
     func enter<T>(entry: String? = nil, kind: ScriptStop.Kind, _ body: () throws -> T) throws -> T {
+        // The recovery after a stop runs as a turn of its own, before this one: the page can
+        // make it run away (a patched array iterator in the runtime's loops), and inside the
+        // caller's turn its stop spent that turn's watchdog, so the caller's own loop was never
+        // stopped and the run ended unresponsive (hostile review, this session).
+        if entryDepth == 0, needsStopRecovery, !recovering { runStopRecoveryTurn() }
         let outermost = entryDepth == 0
         if outermost {
             // An owner's evaluation may take longer than the page's limit, never shorter (the
@@ -58,7 +63,6 @@ extension ScriptContext {
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry, limitFactor: limitFactor)
         }
         entryDepth += 1
-        if outermost, needsStopRecovery { recoverAfterStop() }
         defer {
             entryDepth -= 1
             if outermost {
@@ -262,13 +266,45 @@ extension ScriptContext {
     /// old one), every `reset` the page's scripts registered in
     /// `globalThis.__statehubStopRecovery` runs, then every `release` in reverse order
     /// (docs/engine.md, "Recovery after a stop"). A throw in one is logged, never the caller's.
-    func recoverAfterStop() {
+    /// Runs ``recoverAfterStop()`` as its own turn (`statehub:stop-recovery`): stopped, it is
+    /// reported as any turn's stop and not run again for its own stop.
+    private func runStopRecoveryTurn() {
+        recovering = true
+        // The limit an owner asked for belongs to the turn after this one.
+        let asked = nextTurnLimit
+        nextTurnLimit = nil
+        defer { recovering = false; nextTurnLimit = asked }
+        do {
+            try enter(entry: Self.stopRecoveryEntry, kind: .recovery) {
+                if let exception = recoverAfterStop() { throw error(fromException: exception) }
+            }
+        } catch let error as EngineError where error.stop != nil {
+            // Only a page's own step can run away here (ours are short): said as any stop is,
+            // naming the recovery, so the next call's stop is not blamed for it.
+            let stop = error.stop
+            reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
+                name: "TimeLimitExceeded",
+                message: "stopped after \(stop?.seconds ?? "?") s: \(stop?.what ?? "the recovery after a stop") ran past the execution time limit",
+                sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
+        } catch let error as JavaScriptError {
+            reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
+        } catch {
+            logger.error("the page's stop recovery failed: \(error)")
+        }
         needsStopRecovery = false
-        guard let context, let script = Self.stopRecoveryScript.jsStringRetained() else { return }
+    }
+
+    /// The entry name of the stop recovery's turn (`EngineActivity`, stops).
+    static let stopRecoveryEntry = "statehub:stop-recovery"
+
+    /// Returns what the recovery threw (a step's throw, or the time limit's termination).
+    func recoverAfterStop() -> JSValueRef? {
+        needsStopRecovery = false
+        guard let context, let script = Self.stopRecoveryScript.jsStringRetained() else { return nil }
         defer { JSStringRelease(script) }
         var exception: JSValueRef?
         JSEvaluateScript(context, script, nil, nil, 1, &exception)
-        if exception != nil { logger.error("the page's stop recovery threw") }
+        return exception
     }
 
     static let stopRecoveryScript = """

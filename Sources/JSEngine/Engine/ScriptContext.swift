@@ -37,6 +37,8 @@ final class ScriptContext {
     /// Set when a stop was settled: the next outermost entry first runs the page's stop
     /// recovery (`ScriptContext+TimeLimit.swift`, `recoverAfterStop`).
     var needsStopRecovery = false
+    /// Set while the stop recovery's own turn runs (``runStopRecoveryTurn()``).
+    var recovering = false
     /// What the running turn is doing, for other threads (see `EngineActivity`).
     let activity = EngineActivity()
     /// The configured time limit in nanoseconds.
@@ -104,6 +106,9 @@ final class ScriptContext {
     /// Cached function objects used on hot paths (`JSON.stringify` is not needed: the C API has it).
     var promiseConstructor: JSObjectRef?
     var errorConstructor: JSObjectRef?
+    /// `TypeError.prototype` and its kin, taken at start (a page may replace the globals): a
+    /// native's `TypeError` is `instanceof TypeError`, not an `Error` named so.
+    var nativeErrorPrototypes: [String: JSObjectRef] = [:]
     /// `Function.prototype`, given to every native function so `call`/`apply`/`bind` work.
     var functionPrototype: JSObjectRef?
     /// The native function `runAsOneTask` enters JavaScript through, and the Swift work it
@@ -138,6 +143,14 @@ final class ScriptContext {
         }
         promiseConstructor = try globalObject(named: "Promise")
         errorConstructor = try globalObject(named: "Error")
+        for name in ["TypeError", "RangeError", "SyntaxError"] {
+            let constructor = try globalObject(named: name)
+            defer { JSValueUnprotect(context, constructor) }
+            if let prototype = try property("prototype", of: constructor), let object = JSValueToObject(context, prototype, nil) {
+                JSValueProtect(context, object)
+                nativeErrorPrototypes[name] = object
+            }
+        }
         let function = try globalObject(named: "Function")
         JSValueUnprotect(context, function)
         if let prototype = try property("prototype", of: function), let object = JSValueToObject(context, prototype, nil) {
@@ -160,6 +173,8 @@ final class ScriptContext {
         protectedHandles.removeAll()
         if let promiseConstructor { JSValueUnprotect(context, promiseConstructor) }
         if let errorConstructor { JSValueUnprotect(context, errorConstructor) }
+        for prototype in nativeErrorPrototypes.values { JSValueUnprotect(context, prototype) }
+        nativeErrorPrototypes = [:]
         if let functionPrototype { JSValueUnprotect(context, functionPrototype) }
         if let taskRunner { JSValueUnprotect(context, taskRunner) }
         if let timerFirerFunction { JSValueUnprotect(context, timerFirerFunction) }

@@ -42,7 +42,24 @@ extension ScriptContext {
                 thrownValue: nil))
         }
         let json = try? self.json(from: thrown)
-        return JavaScriptError(message: string(from: thrown), thrownValue: json)
+        return JavaScriptError(message: describeThrown(thrown), thrownValue: json)
+    }
+
+    /// The thrown value as a string; when it cannot be one (a symbol, an object whose
+    /// `toString` throws, runs away or is a revoked proxy's), what kind of value it was, so the
+    /// message is never empty (hostile review: `<script>: uncaught exception:` said nothing).
+    private func describeThrown(_ thrown: JSValueRef) -> String {
+        guard let context else { return "" }
+        var exception: JSValueRef?
+        let text = JSValueToStringCopy(context, thrown, &exception)
+        defer { if let text { JSStringRelease(text) } }
+        if let text, exception == nil { return String(jsString: text) }
+        let kind = switch JSValueGetType(context, thrown) {
+        case kJSTypeSymbol: "a symbol"
+        case kJSTypeObject: "an object"
+        default: "a value"
+        }
+        return "\(kind) that cannot be converted to a string (its conversion threw or was stopped)"
     }
 
     /// A JavaScript `Error` carrying `message` (and `name`, when given) to throw into a script.
@@ -51,7 +68,11 @@ extension ScriptContext {
         let messageValue = makeString(message)
         let error = [messageValue].withUnsafeBufferPointer { JSObjectMakeError(context, 1, $0.baseAddress, nil) }
         if let error {
-            if let name { try? setProperty("name", of: error, to: makeString(name)) }
+            if let name, let prototype = nativeErrorPrototypes[name] {
+                JSObjectSetPrototype(context, error, prototype)
+            } else if let name {
+                try? setProperty("name", of: error, to: makeString(name))
+            }
             if let code { try? setProperty("code", of: error, to: makeString(code)) }
         }
         return error

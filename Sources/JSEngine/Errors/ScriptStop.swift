@@ -23,6 +23,10 @@ public struct ScriptStop: Sendable, Equatable, CustomStringConvertible {
         /// A `FinalizationRegistry` cleanup callback (the engine runs each in a turn of its own,
         /// after a garbage collection found its object gone).
         case finalizer
+        /// A step a page's script registered for the recovery after a stop
+        /// (`globalThis.__statehubStopRecovery`, docs/engine.md "Recovery after a stop"), run
+        /// in a turn of its own before the next call.
+        case recovery
         /// Microtasks that never call native code, which JavaScriptCore cannot stop: reported
         /// (once, from another thread) while the engine thread stays held; the owner ends it.
         case unstoppable
@@ -79,6 +83,7 @@ public struct ScriptStop: Sendable, Equatable, CustomStringConvertible {
         case .timer: "a timer callback"
         case .microtask: "a microtask (a promise chain, an await loop or a queueMicrotask callback)"
         case .finalizer: "a FinalizationRegistry callback"
+        case .recovery: "the recovery after a stop (a step registered in __statehubStopRecovery)"
         case .unstoppable: "microtasks that never call native code (an await loop, a promise chain), which the time limit cannot stop"
         }
     }

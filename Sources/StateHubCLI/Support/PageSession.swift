@@ -215,8 +215,9 @@ struct PageSession {
     /// Exits 1 on the first unhandled rejection, error thrown in a timer, or stop of a
     /// microtask or timer (printed as a stop: `FILE:LINE: stopped after N s`), as `eval` always did.
     func failOnUnhandled() async {
-        guard let first = await page.engine.unhandledErrors.first else { return }
-        fail(first)
+        let errors = await page.engine.unhandledErrors
+        guard let first = errors.first else { return }
+        fail(first, laterStops: errors.dropFirst().filter { $0.kind == .timeLimitExceeded })
     }
 
     /// A stop of a timer or microtask as printed, and the engine's data about it.
@@ -231,7 +232,9 @@ struct PageSession {
     }
 
     /// Prints `first` and exits 1.
-    private func fail(_ first: UnhandledError) -> Never {
+    /// Prints `first` and exits 1; a stop is followed by the stops that came after it in the
+    /// same wait, a line each (finalizers stopped four times printed one line: hostile review).
+    private func fail(_ first: UnhandledError, laterStops: [UnhandledError] = []) -> Never {
         var error = first.error
         switch first.kind {
         case .unhandledRejection:
@@ -243,7 +246,8 @@ struct PageSession {
         case .timeLimitExceeded:
             let (printed, stop) = describeStop(first)
             report?.fail(RunReport.Failure(kind: "stopped", printed: SourceMaps.shared.rewrite(printed), stop: stop))
-            fail(printed, kind: "stopped")
+            let later = laterStops.map { describeStop($0).0 }
+            fail(([printed] + later).joined(separator: "\n"), kind: "stopped")
         }
     }
 
