@@ -84,6 +84,7 @@ let package = Package(
                 "JSEngine", "Trace", "JSSources",
                 "StateHubJSON",  // re-exported: MutationOp and PathStep live there (docs/layout.md)
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),  // dropped snapshots are warnings (docs/pool.md)
             ]
         ),
         // Test support for users of the hub: an in-memory page and whole-value assertions.

@@ -58,6 +58,10 @@ extension HostedPage {
         public var onConsole: (@Sendable (ConsoleMessage) -> Void)?
         public var onUnhandledError: (@Sendable (UnhandledError) -> Void)?
         public var onProblem: (@Sendable (HubProblem) -> Void)?
+        /// The folder the page's stores are hydrated from as they are created, before the
+        /// page's code sees them (docs/pool.md); `nil`: none (set one later with
+        /// ``HostedPage/hydrateStores(from:)``).
+        public var snapshots: StoreSnapshotFolder?
         /// Called from another thread when one turn of the page runs past twice `timeLimit`
         /// without being stopped (`JavaScriptEngine.Configuration.onUnresponsive`).
         public var onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)?
@@ -78,8 +82,10 @@ extension HostedPage {
             onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil,
             onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil,
             onProblem: (@Sendable (HubProblem) -> Void)? = nil,
-            onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil
+            onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil,
+            snapshots: StoreSnapshotFolder? = nil
         ) {
+            self.snapshots = snapshots
             self.onUnresponsive = onUnresponsive
             self.name = name
             self.bundles = bundles

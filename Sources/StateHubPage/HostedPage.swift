@@ -31,8 +31,11 @@ public final class HostedPage: Sendable {
     /// The shell the bridge host answers with (a `HeadlessShell` unless you gave another).
     public let shell: any Shell
     public let configuration: Configuration
+    /// Where stores created in this page are hydrated from (docs/pool.md).
+    public let snapshots: SnapshotHydration
 
     private init(engine: JavaScriptEngine, hub: GlobalStateHub, bridge: BridgeHost, shell: any Shell, configuration: Configuration) {
+        self.snapshots = SnapshotHydration(folder: configuration.snapshots)
         self.engine = engine
         self.hub = hub
         self.bridge = bridge
@@ -79,6 +82,7 @@ public final class HostedPage: Sendable {
             if configuration.storeRuntime {
                 try await hub.attach(engine)
                 try await engine.loadStoreRuntime(flush: configuration.flush, maxMessageBytes: configuration.maximumMessageBytes)
+                try await engine.installSnapshotHydration(page.snapshots)
             }
             for (path, source) in try BridgeScripts.engineScripts() {
                 try await engine.execute(source, sourceURL: path)
@@ -115,6 +119,19 @@ public final class HostedPage: Sendable {
             try? await engine.execute(CurrentScript.leave, sourceURL: "statehub:page/current-script.js")
         }
         if let failure { throw .bundle(path: bundle.path, underlying: failure) }
+    }
+
+    /// Hydrates every store created from now on from `folder`'s snapshots (`nil`: none),
+    /// before the page's code sees the store. Call it before loading the bundles that create
+    /// the stores; stores that exist already are not touched (docs/pool.md).
+    public func hydrateStores(from folder: StoreSnapshotFolder?) {
+        snapshots.folder = folder
+    }
+
+    /// Writes every mirror of the page's hub to the hydration folder, one file per store,
+    /// atomically (docs/pool.md). Does nothing without a folder.
+    public func saveSnapshots() throws {
+        try snapshots.folder?.save(from: hub)
     }
 
     /// Detaches the page from the hub and the bridge and closes the engine.

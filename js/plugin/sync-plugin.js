@@ -1313,7 +1313,13 @@
       return badMessage(record.post, msg, 'payload.state must be an object', 'payload.state', record);
     }
     flushStore(record);
-    let snap = decodeValue(p.state);
+    applySnapshot(record, decodeValue(p.state));
+    acknowledge(record, msg);
+    postSyncState(record, 'hydrated');
+  }
+
+  // Makes the store equal to a decoded snapshot in one $patch(fn), echo suppressed (A.5.7).
+  function applySnapshot(record, snap) {
     record.suppress++;
     try {
       record.store.$patch(function (state) {
@@ -1326,8 +1332,27 @@
       record.suppress--;
     }
     record.derivedDirty = false;
-    acknowledge(record, msg);
-    postSyncState(record, 'hydrated');
+  }
+
+  // docs/pool.md: a store saved by native starts from its snapshot, applied as a hydration before the
+  // store is announced, so the page's code, the mirror and every observer first see the saved state.
+  // Native checks the snapshot (size, depth, shape against the fresh state) and answers null to drop it.
+  function hydrateFromSnapshot(record) {
+    let hook = root.StateHubSnapshots;
+    if (!hook || typeof hook.has !== 'function' || typeof hook.take !== 'function') return;
+    let snap;
+    try {
+      if (hook.has(record.id) !== true) return;
+      // Both ways as JSON text: JSON.stringify / JSON.parse cost a fraction of converting a tree value by value.
+      snap = hook.take(record.id, JSON.stringify(encodeValue(rawOf(record.store.$state))));
+      if (typeof snap !== 'string') return;
+      snap = JSON.parse(snap);
+    } catch (e) {
+      warn('the snapshot of store "' + record.id + '" could not be read; the store keeps its initial state', e);
+      return;
+    }
+    if (snap === null || typeof snap !== 'object' || isArray(snap)) return;
+    applySnapshot(record, decodeValue(snap));
   }
 
   function handleForwarded(msg, record) {
@@ -1494,6 +1519,7 @@
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(record.id, record);
+      hydrateFromSnapshot(record);
       postSyncState(record, 'created');
 
       store.$subscribe(function (mutation) { onMutation(record, mutation); }, { flush: 'sync', detached: true });

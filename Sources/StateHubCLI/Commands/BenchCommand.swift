@@ -13,6 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure StateHub: the raw engine baseline, and everything else against it.",
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
         subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self]
+            + [PoolBench.self] // pool (issue 18)
             + [CRDTBench.self] // crdt
             + [HTTPBaselineBench.self], // server: scripts/bench-server.sh's baseline (hidden)
         defaultSubcommand: EngineBench.self
@@ -57,6 +58,24 @@ struct HubBench: AsyncParsableCommand {
             hub.append(BenchRunner.speedup(hub, key: "hub.naive_round_trip", over: "hub.round_trip_p50", label: "round trip: naive time / ours", higherIsBetter: true))
             hub.append(BenchRunner.speedup(hub, key: "hub.naive_round_trip", over: "hub.page_round_trip_p50", label: "round trip on the page's executor: naive / ours", higherIsBetter: true))
             return baseline + hub
+        }
+    }
+}
+
+struct PoolBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pool",
+        abstract: "Opening a micro-app: take a warm page and load a 20 KB store bundle to its first mirror, against a cold start, in one run.")
+
+    @OptionGroup var options: BenchOptions
+
+    @Option(help: "Takes per repetition (half of them hydrate the store from a snapshot); a quarter as many cold starts.")
+    var samples = 40
+
+    func run() async throws {
+        let samples = self.samples
+        try await BenchRunner.run(name: "pool", options: options, arguments: ["--samples", String(samples)]) {
+            try await PoolBenchmark(repetitions: options.repetitions, samples: samples).run()
         }
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import JSEngine
+import Logging
+
+/// A folder of store snapshots: one JSON file per store holding its last mirrored state, written
+/// atomically, read back and checked before a page hydrates a store from it (docs/pool.md).
+///
+/// ```swift
+/// let folder = StoreSnapshotFolder(url: supportURL.appending(path: "statehub-snapshots"))
+/// try folder.save(from: page.hub)          // when the shell backgrounds or closes the page
+/// let page = try await HostedPage.make(.init(bundles: [cart], snapshots: folder))
+/// ```
+///
+/// A value type with no state of its own beyond the files: copies share the folder.
+public struct StoreSnapshotFolder: Sendable {
+    /// The folder; created on the first save.
+    public var url: URL
+    /// Files larger than this are dropped unread (default: the hub's message cap, 8 MiB).
+    public var maximumBytes: Int
+    /// Where dropped snapshots are logged, at `warning` level.
+    public var logger: Logger
+    /// Told of every dropped snapshot, after it is logged.
+    public var onDrop: (@Sendable (StoreSnapshotDrop) -> Void)?
+
+    /// The `format` member of every snapshot file.
+    public static let format = "statehub.snapshot"
+    /// The `version` member this code writes and reads.
+    public static let version = 1
+
+    public init(
+        url: URL,
+        maximumBytes: Int = 8 << 20,
+        logger: Logger = Logger(label: "statehub.snapshots"),
+        onDrop: (@Sendable (StoreSnapshotDrop) -> Void)? = nil
+    ) {
+        self.url = url
+        self.maximumBytes = maximumBytes
+        self.logger = logger
+        self.onDrop = onDrop
+    }
+
+    /// The file of `storeId`: every byte outside `[A-Za-z0-9_-]` written `%XX`, so any id is one
+    /// plain file name inside the folder (`.` and `..` included).
+    public func fileURL(of storeId: String) -> URL {
+        var name = ""
+        for byte in storeId.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                name.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                name += String(format: "%%%02X", byte)
+            }
+        }
+        return url.appendingPathComponent(name + ".json", isDirectory: false)
+    }
+
+    /// Whether a snapshot file exists for `storeId` (it may still be dropped when loaded).
+    public func contains(_ storeId: String) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(of: storeId).path)
+    }
+
+    /// Writes `state` as the snapshot of `storeId`: a temporary file in the folder, then a rename
+    /// over the old one, so a reader never sees half a file.
+    public func save(storeId: String, state: JSONValue, savedAt: Date = Date()) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let document: JSONValue = .object([
+            "format": .string(Self.format),
+            "version": .number(Double(Self.version)),
+            "storeId": .string(storeId),
+            "savedAt": .string(ISO8601DateFormatter().string(from: savedAt)),
+            "state": state,
+        ])
+        let target = fileURL(of: storeId)
+        let temporary = url.appendingPathComponent(target.lastPathComponent + ".tmp-" + UUID().uuidString, isDirectory: false)
+        do {
+            try Data(document.jsonText().utf8).write(to: temporary)
+            // rename(2) replaces the target in one step on the same file system.
+            guard rename(temporary.path, target.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: "rename failed: errno \(errno)"])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// Writes every mirror of `hub`, one file per store.
+    public func save(from hub: GlobalStateHub) throws {
+        for storeId in hub.storeIDs {
+            if let state = hub.state(of: storeId) { try save(storeId: storeId, state: state) }
+        }
+    }
+
+    /// Deletes the snapshot of `storeId`, if any.
+    public func remove(_ storeId: String) {
+        try? FileManager.default.removeItem(at: fileURL(of: storeId))
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import JSEngine
+import Logging
+import StateHub
+import StateHubPage
+import Synchronization
+import Testing
+
+/// docs/pool.md, "Snapshots": a saved mirror hydrates its store before the page's code sees
+/// it; a snapshot that fails a check is logged, dropped and never applied. Real engine.
+@Suite struct SnapshotStartTests {
+    /// A store whose code records the first state it sees, right after `useStore()`.
+    static let cart = HostedPage.Bundle(path: "cart.js", source: """
+        const useCart = defineStore('cart', {
+          state: () => ({ items: [], coupon: null, count: 0, opened: new Date(0), tags: new Map() }),
+          actions: {
+            add(sku) { this.items.push({ sku, qty: 1 }); this.count++; this.tags.set(sku, true); this.opened = new Date(86400000) },
+          },
+        });
+        const first = useCart();
+        globalThis.firstSeen = { count: first.count, items: first.items.length, day: first.opened.getTime(), tags: first.tags.size, coupon: first.coupon };
+        """)
+
+    static let initialSeen: JSONValue = ["count": 0, "items": 0, "day": 0, "tags": 0, "coupon": nil]
+
+    /// A fresh folder and the drops it reported.
+    final class Folder: Sendable {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-snapshots-\(UUID().uuidString)")
+        let drops = Mutex<[StoreSnapshotDrop]>([])
+        let warnings = Mutex<[String]>([])
+
+        var snapshots: StoreSnapshotFolder {
+            StoreSnapshotFolder(
+                url: url,
+                logger: Logger(label: "statehub.snapshots", factory: { _ in CollectingLogHandler(into: self) }),
+                onDrop: { drop in self.drops.withLock { $0.append(drop) } })
+        }
+
+        func write(_ text: String, store: String = "cart") throws {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: snapshots.fileURL(of: store))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    struct CollectingLogHandler: LogHandler {
+        let folder: Folder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        init(into folder: Folder) { self.folder = folder }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            if event.level == .warning { folder.warnings.withLock { $0.append(event.message.description) } }
+        }
+    }
+
+    /// Runs the cart in a page hydrating from `folder`; returns what its code saw first and the mirror.
+    static func start(with folder: StoreSnapshotFolder) async throws -> (seen: JSONValue, mirror: JSONValue?, version: Int?) {
+        let page = try await HostedPage.make(.init(bundles: [cart], snapshots: folder))
+        let seen = try await page.engine.evaluate("firstSeen")
+        let result = (seen, page.hub.state(of: "cart"), page.hub.version(of: "cart"))
+        await page.close()
+        return result
+    }
+
+    @Test func theFirstStateTheStoreHasIsTheSavedOne() async throws {
+        let folder = Folder()
+        let first = try await HostedPage.make(.init(bundles: [Self.cart], snapshots: folder.snapshots))
+        _ = try await first.hub.dispatch(store: "cart", action: "add", args: ["A1"])
+        _ = try await first.hub.dispatch(store: "cart", action: "add", args: ["B2"])
+        let saved = try #require(first.hub.state(of: "cart"))
+        try first.saveSnapshots()
+        await first.close()
+
+        let (seen, mirror, version) = try await Self.start(with: folder.snapshots)
+        // The page's own code, right after useStore(), saw the saved state, Date and Map decoded.
+        #expect(seen == ["count": 2, "items": 2, "day": 86_400_000, "tags": 2, "coupon": nil])
+        // The mirror's first version is the snapshot: no initial state went before it.
+        #expect(mirror == saved)
+        #expect(version == 1)
+        #expect(folder.drops.withLock { $0 }.isEmpty)
+    }
+
+    @Test func anObserverSubscribedBeforeTheStoreExistsFirstSeesTheSavedState() async throws {
+        let folder = Folder()
+        let saved = try JSONValue(parsing: Self.goodState)
+        try folder.snapshots.save(storeId: "cart", state: saved)
+        let page = try await HostedPage.makeEmpty(.init(snapshots: folder.snapshots))
+        var changes = page.hub.changes(of: "cart").makeAsyncIterator()
+        try await page.load(Self.cart)
+        let first = try #require(await changes.next())
+        #expect(first.version == 1)
+        #expect(first.kind == .snapshot(reason: "created"))
+        #expect(first.state == saved)
+        await page.close()
+    }
+
+    @Test func aSaveIsOneFileWrittenByRenameWithTheDocumentedFormat() throws {
+        let folder = Folder()
+        let snapshots = folder.snapshots
+        try snapshots.save(storeId: "cart/v2", state: ["count": 1])
+        try snapshots.save(storeId: "cart/v2", state: ["count": 2])
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(names == ["cart%2Fv2.json"]) // no temporary file left behind
+        let document = try JSONValue(parsing: String(decoding: try Data(contentsOf: snapshots.fileURL(of: "cart/v2")), as: UTF8.self))
+        #expect(document["format"] == "statehub.snapshot")
+        #expect(document["version"] == 1)
+        #expect(document["storeId"] == "cart/v2")
+        #expect(document["state"] == ["count": 2])
+        #expect(snapshots.fileURL(of: "..").lastPathComponent == "%2E%2E.json")
+    }
+
+    /// Writes `text` as the cart's snapshot, starts the page, and checks it was dropped for
+    /// `reason`, with a warning, the file deleted, and the store at its initial state.
+    func expectDropped(_ text: String, maximumBytes: Int = 8 << 20, reason matches: (StoreSnapshotDrop.Reason) -> Bool) async throws {
+        let folder = Folder()
+        try folder.write(text)
+        var snapshots = folder.snapshots
+        snapshots.maximumBytes = maximumBytes
+        let (seen, mirror, _) = try await Self.start(with: snapshots)
+        #expect(seen == Self.initialSeen)
+        #expect(mirror?["count"] == 0)
+        #expect(mirror?["items"] == [])
+        let drops = folder.drops.withLock { $0 }
+        #expect(drops.count == 1)
+        #expect(drops.first.map { matches($0.reason) } == true, "\(drops)")
+        #expect(folder.warnings.withLock { $0 }.count == 1)
+        #expect(folder.warnings.withLock { $0 }.first?.contains("snapshot of store cart dropped") == true)
+        #expect(!FileManager.default.fileExists(atPath: snapshots.fileURL(of: "cart").path))
+    }
+
+    static func header(_ state: String, store: String = "cart", version: Int = 1) -> String {
+        #"{"format":"statehub.snapshot","version":\#(version),"storeId":"\#(store)","savedAt":"2026-11-24T13:00:00Z","state":\#(state)}"#
+    }
+
+    static let goodState = #"{"items":[{"sku":"A1","qty":1}],"coupon":null,"count":1,"opened":{"$type":"Date","value":"1970-01-02T00:00:00.000Z"},"tags":{"$type":"Map","entries":[["A1",true]]}}"#
+
+    @Test func aCorruptFileIsDropped() async throws {
+        try await expectDropped("\u{0}\u{1}not json at all {{{") { if case .notJSON = $0 { true } else { false } }
+    }
+
+    @Test func aTruncatedFileIsDropped() async throws {
+        let whole = Self.header(Self.goodState)
+        try await expectDropped(String(whole.prefix(whole.count / 2))) { if case .notJSON = $0 { true } else { false } }
+    }
+
+    @Test func aHostileDeepFileIsDroppedByTheParserWithoutRecursion() async throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        try await expectDropped(Self.header(#"{"items":\#(deep),"coupon":null,"count":0,"opened":null,"tags":null}"#)) {
+            $0 == .tooDeep(limit: JSONValue.maximumStateDepth)
+        }
+    }
+
+    @Test func aStateJustPastTheDepthCapIsDroppedAsTheHubWouldRefuseIt() async throws {
+        // 513 state levels: within the parser's allowance (519), past the state cap (512).
+        let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        try await expectDropped(Self.header(#"{"items":\#(deep),"coupon":null,"count":0,"opened":null,"tags":null}"#)) {
+            $0 == .tooDeep(limit: JSONValue.maximumStateDepth)
+        }
+    }
+
+    @Test func aSnapshotOfAnOlderStoreShapeIsDropped() async throws {
+        // The store has since gained `tags` (and `opened`): the old snapshot lacks them.
+        try await expectDropped(Self.header(#"{"items":[],"coupon":null,"count":3}"#)) {
+            if case .doesNotFit(let why) = $0 { why.contains("\"opened\"") && why.contains("\"tags\"") } else { false }
+        }
+    }
+
+    @Test func aSnapshotWhoseValueChangedKindIsDropped() async throws {
+        let state = Self.goodState.replacingOccurrences(of: #""count":1"#, with: #""count":"one""#)
+        try await expectDropped(Self.header(state)) {
+            $0 == .doesNotFit("\"count\" is string in the snapshot, number in the store")
+        }
+    }
+
+    @Test func aSnapshotOfAnotherStoreOrVersionIsDropped() async throws {
+        try await expectDropped(Self.header(Self.goodState, store: "wishlist")) { if case .wrongHeader = $0 { true } else { false } }
+        try await expectDropped(Self.header(Self.goodState, version: 2)) { if case .wrongHeader = $0 { true } else { false } }
+        try await expectDropped(Self.header("[1,2]")) { $0 == .stateNotObject }
+    }
+
+    @Test func aFileOverTheSizeCapIsDroppedUnread() async throws {
+        try await expectDropped(Self.header(Self.goodState), maximumBytes: 64) { if case .tooLarge(_, 64) = $0 { true } else { false } }
+    }
+
+    @Test func aNullInTheInitialStateTakesAnyKindAndAGoodFileIsApplied() async throws {
+        let folder = Folder()
+        try folder.write(Self.header(Self.goodState.replacingOccurrences(of: #""coupon":null"#, with: #""coupon":{"code":"SPRING"}"#)))
+        let (seen, mirror, _) = try await Self.start(with: folder.snapshots)
+        #expect(seen == ["count": 1, "items": 1, "day": 86_400_000, "tags": 1, "coupon": ["code": "SPRING"]])
+        #expect(mirror?["coupon"] == ["code": "SPRING"])
+        #expect(folder.drops.withLock { $0 }.isEmpty)
+    }
+}
