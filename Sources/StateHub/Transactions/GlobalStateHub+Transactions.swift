@@ -119,7 +119,7 @@ extension GlobalStateHub {
         for step in targets {
             let left = max(deadline - clock.now(), .milliseconds(10))
             do {
-                try await dispatch(store: step.store, action: Self.barrierAction, args: [], timeout: left, admit: nil)
+                _ = try await dispatch(store: step.store, action: Self.barrierAction, args: [], timeout: left, admit: nil)
             } catch StateHubError.timeout {
                 return TransactionError(reason: .timedOut(after: timeout), step: step)
             } catch {
