@@ -203,7 +203,7 @@ struct TransactionTests {
         struct ShopperChangedTheirMind: Error {}
         var caught: TransactionError?
         do {
-            try await hub.transaction(timeout: .milliseconds(300)) { tx in
+            try await hub.transaction(timeout: .seconds(2)) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
                 Task { try await pages.account.execute("holdThread()") }
@@ -230,7 +230,7 @@ struct TransactionTests {
         let hub = pages.hub
         var caught: TransactionError?
         do {
-            try await hub.transaction(timeout: .milliseconds(500)) { tx in
+            try await hub.transaction(timeout: .seconds(2)) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "hang")
             }
@@ -238,7 +238,7 @@ struct TransactionTests {
             caught = error
         }
         let error = try #require(caught)
-        #expect(error.reason == .timedOut(after: .milliseconds(500)))
+        #expect(error.reason == .timedOut(after: .seconds(2)))
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
         #expect(error.unrestored.isEmpty)
         try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
