@@ -5,23 +5,30 @@
 /// item leaves the store only when it is merged into its left neighbour (whose links are
 /// rewired first) or replaced by a GC struct together with every sibling of its deleted
 /// parent type (nothing live points at those any more).
+///
+/// Stored properties are `@exclusivity(unchecked)`, as are the hot ones of ``SharedType``,
+/// ``Transaction`` and the document's `store`: each read of a class's stored property
+/// otherwise calls `swift_beginAccess` at run time, several per item walked, encoded or
+/// integrated. A document is used from one isolation domain and no code here keeps an
+/// `inout` access to a property open across a call that touches it (the debug test runs,
+/// with checks on, were clean before the checks were turned off).
 final class Item {
-    var id: ID
-    var length: Int
+    @exclusivity(unchecked) var id: ID
+    @exclusivity(unchecked) var length: Int
     // The optional ids are stored without `Optional`'s tag byte (which pads each to 24 bytes):
     // absent is a clock of `Int.min`, which no struct has. The parent id of an item read from
     // an update shares the right origin's slot: the format carries a parent only when the item
     // has neither origin. 122 bytes per item instead of 186 (a 144-byte malloc chunk instead
     // of 208).
-    private var originSlot: ID
-    private var rightOriginSlot: ID
-    unowned(unsafe) var left: Item?
-    unowned(unsafe) var right: Item?
-    unowned(unsafe) var parent: SharedType?
+    @exclusivity(unchecked) private var originSlot: ID
+    @exclusivity(unchecked) private var rightOriginSlot: ID
+    @exclusivity(unchecked) unowned(unsafe) var left: Item?
+    @exclusivity(unchecked) unowned(unsafe) var right: Item?
+    @exclusivity(unchecked) unowned(unsafe) var parent: SharedType?
     /// Before integration: the parent named as a root (already a type) — kept for re-encoding.
-    var parentSub: String?
-    var content: ItemContent
-    var flags: UInt8
+    @exclusivity(unchecked) var parentSub: String?
+    @exclusivity(unchecked) var content: ItemContent
+    @exclusivity(unchecked) var flags: UInt8
 
     private static let absent = ID(client: 0, clock: .min)
 
