@@ -104,20 +104,27 @@ struct ByteWriter: ~Copyable {
 
     /// Writes UTF-16 code units as UTF-8, a lone surrogate as U+FFFD (what `TextEncoder` does).
     mutating func writeUTF16String(_ units: ArraySlice<UInt16>) {
-        units.withUnsafeBufferPointer { buffer in
-            var combined: UInt16 = 0
-            for unit in buffer { combined |= unit }
-            if combined < 0x80 {
-                // One byte per unit: the length is known, so write straight into the output.
-                writeVarUint(buffer.count)
-                reserve(buffer.count)
-                for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
-            } else {
-                var utf8: [UInt8] = []
-                UTF16Transcoding.appendUTF8(buffer, to: &utf8)
-                writeVarUint(utf8.count)
-                writeBytes(utf8)
-            }
+        units.withUnsafeBufferPointer { writeUTF16String($0) }
+    }
+
+    /// `writeUTF16String` of a whole array: no slice is made.
+    mutating func writeUTF16String(_ units: [UInt16]) {
+        units.withUnsafeBufferPointer { writeUTF16String($0) }
+    }
+
+    mutating func writeUTF16String(_ buffer: UnsafeBufferPointer<UInt16>) {
+        var combined: UInt16 = 0
+        for unit in buffer { combined |= unit }
+        if combined < 0x80 {
+            // One byte per unit: the length is known, so write straight into the output.
+            writeVarUint(buffer.count)
+            reserve(buffer.count)
+            for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
+        } else {
+            var utf8: [UInt8] = []
+            UTF16Transcoding.appendUTF8(buffer, to: &utf8)
+            writeVarUint(utf8.count)
+            writeBytes(utf8)
         }
     }
 

@@ -49,35 +49,55 @@ extension SharedDocument {
         if let origin = item.origin, origin.client != item.id.client, origin.clock >= store.state(of: origin.client) { return origin.client }
         if let rightOrigin = item.rightOrigin, rightOrigin.client != item.id.client, rightOrigin.clock >= store.state(of: rightOrigin.client) { return rightOrigin.client }
         if let parentID = item.parentID, parentID.client != item.id.client, parentID.clock >= store.state(of: parentID.client) { return parentID.client }
+        // Links are held `unowned(unsafe)` here: the store owns every item, and a strong
+        // local costs a retain and a release each (most of an apply's time went to them).
         var detached = false
         if let origin = item.origin {
-            if let left = itemCleanEnd(origin, transaction) {
+            if let (slot, index, located) = store.locateUnretained(origin) {
+                unowned(unsafe) let found = located.takeUnretainedValue()
+                unowned(unsafe) var left = found
+                if origin.clock != found.id.clock + found.length - 1 && !found.isGC {
+                    let right = split(found, at: origin.clock - found.id.clock + 1, transaction)
+                    store.lists[slot].insert(right, at: index + 1)
+                    left = found
+                }
                 item.left = left
-                item.origin = left.lastID
+                if origin.clock != left.id.clock + left.length - 1 { item.origin = left.lastID }
             } else {
                 detached = true
             }
         }
         if let rightOrigin = item.rightOrigin {
-            if let right = itemCleanStart(rightOrigin, transaction) {
+            if let (slot, index, located) = store.locateUnretained(rightOrigin) {
+                unowned(unsafe) let found = located.takeUnretainedValue()
+                unowned(unsafe) var right = found
+                if found.id.clock < rightOrigin.clock && found.isItem {
+                    let split = split(found, at: rightOrigin.clock - found.id.clock, transaction)
+                    store.lists[slot].insert(split, at: index + 1)
+                    right = split
+                }
                 item.right = right
-                item.rightOrigin = right.id
+                if right.id != rightOrigin { item.rightOrigin = right.id }
             } else {
                 detached = true
             }
         }
-        if detached || (item.left?.isGC ?? false) || (item.right?.isGC ?? false) {
+        unowned(unsafe) let left = item.left
+        unowned(unsafe) let right = item.right
+        if detached || (left?.isGC ?? false) || (right?.isGC ?? false) {
             item.parent = nil
             item.parentID = nil
         }
         if detached { return nil }
         if item.parent == nil && item.parentID == nil {
-            if let left = item.left, left.isItem {
-                item.parent = left.parent
+            if let left, left.isItem {
+                unowned(unsafe) let parent = left.parent
+                item.parent = parent
                 item.parentSub = left.parentSub
             }
-            if let right = item.right, right.isItem {
-                item.parent = right.parent
+            if let right, right.isItem {
+                unowned(unsafe) let parent = right.parent
+                item.parent = parent
                 item.parentSub = right.parentSub
             }
         } else if let parentID = item.parentID {
@@ -110,13 +130,15 @@ extension SharedDocument {
             item.content = item.content.splice(at: offset)
             item.length -= offset
         }
-        // The links read once: each read of an `unowned(unsafe)` link into a local retains.
-        let originalLeft = item.left
-        let originalRight = item.right
-        guard let parent = item.parent, !(originalLeft?.isGC ?? false) else {
+        // The links read once, into `unowned(unsafe)` locals: a strong local retains.
+        unowned(unsafe) let originalLeft = item.left
+        unowned(unsafe) let originalRight = item.right
+        unowned(unsafe) let parentLink = item.parent
+        guard let parentLink, !(originalLeft?.isGC ?? false) else {
             store.add(Item.gc(id: item.id, length: item.length))
             return
         }
+        unowned(unsafe) let parent = parentLink
         let consistent: Bool
         if let originalLeft { consistent = originalLeft.right === originalRight } else { consistent = originalRight.map { $0.left == nil } ?? false }
         if !consistent {
@@ -155,6 +177,7 @@ extension SharedDocument {
             item.left = left
         }
         if let left = item.left {
+            unowned(unsafe) let left = left
             item.right = left.right
             left.right = item
         } else {
@@ -169,6 +192,7 @@ extension SharedDocument {
             item.right = right
         }
         if let right = item.right {
+            unowned(unsafe) let right = right
             right.left = item
         } else if let key = item.parentSub {
             parent.setMapEntry(key, item)

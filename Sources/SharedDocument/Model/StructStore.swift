@@ -94,6 +94,16 @@ struct StructStore {
         }
     }
 
+    /// `locate`, the struct returned unretained: valid while the store holds it.
+    @inline(__always)
+    func locateUnretained(_ id: ID) -> (slot: Int, index: Int, item: Unmanaged<Item>)? {
+        guard let slot = slotIndex(of: id.client) else { return nil }
+        return lists[slot].withUnsafeBufferPointer { structs in
+            guard let index = Self.findIndex(structs, id.clock) else { return nil }
+            return (slot, index, Unmanaged.passUnretained(structs[index]))
+        }
+    }
+
     func find(_ id: ID) -> Item? {
         guard let slot = slotIndex(of: id.client), let index = findIndex(slot: slot, id.clock) else { return nil }
         return lists[slot][index]
