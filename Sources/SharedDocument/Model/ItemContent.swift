@@ -15,8 +15,8 @@ enum ItemContent {
     indirect case format(key: String, value: String)
     /// 7: a nested shared type.
     case type(SharedType)
-    /// 8
-    case any([YValue])
+    /// 8: values, small integers packed (``AnyValues``).
+    case any(AnyValues)
 
     var ref: UInt8 {
         switch self {
@@ -58,9 +58,11 @@ enum ItemContent {
         case .json(let values):
             self = .json(Array(values[..<offset]))
             return .json(Array(values[offset...]))
-        case .any(let values):
-            self = .any(Array(values[..<offset]))
-            return .any(Array(values[offset...]))
+        case .any(var values):
+            self = .deleted(0)
+            let right = values.split(at: offset)
+            self = .any(values)
+            return .any(right)
         case .string(var units):
             self = .deleted(0)
             var right = Array(units[offset...])
