@@ -152,11 +152,11 @@ extension SharedDocument {
             } else {
                 candidate = parent.start
             }
-            var conflicting = Set<ObjectIdentifier>()
-            var beforeOrigin = Set<ObjectIdentifier>()
+            var conflicting = ItemScanSet()
+            var beforeOrigin = ItemScanSet()
             while let node = candidate, node !== item.right {
-                beforeOrigin.insert(ObjectIdentifier(node))
-                conflicting.insert(ObjectIdentifier(node))
+                beforeOrigin.insert(node)
+                conflicting.insert(node)
                 if item.origin == node.origin {
                     if node.id.client < item.id.client {
                         left = node
@@ -164,8 +164,8 @@ extension SharedDocument {
                     } else if item.rightOrigin == node.rightOrigin {
                         break
                     }
-                } else if let nodeOrigin = node.origin, let originItem = store.find(nodeOrigin), beforeOrigin.contains(ObjectIdentifier(originItem)) {
-                    if !conflicting.contains(ObjectIdentifier(originItem)) {
+                } else if let nodeOrigin = node.origin, beforeOrigin.containsItem(holding: nodeOrigin, in: store) {
+                    if !conflicting.containsItem(holding: nodeOrigin, in: store) {
                         left = node
                         conflicting.removeAll()
                     }

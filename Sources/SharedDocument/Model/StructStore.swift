@@ -66,7 +66,12 @@ struct StructStore {
         guard var right = structs.indices.last else { return nil }
         var left = 0
         let last = structs[right]
-        if last.id.clock == clock { return right }
+        // The last struct first: applying an update, an item's origin is most often the
+        // struct integrated just before it.
+        if last.id.clock <= clock {
+            if clock < last.id.clock + last.length { return right }
+            return nil
+        }
         let span = last.id.clock + last.length - 1
         var middle = span > 0 ? Int((Double(clock) / Double(span) * Double(right)).rounded(.down)) : 0
         middle = min(max(middle, 0), right)
