@@ -9,13 +9,27 @@ struct ByteWriter: ~Copyable {
     private var capacity: Int
     /// Bytes written so far.
     private(set) var count = 0
+    /// False while writing into a caller's buffer (``init(borrowing:)``), which is not freed here.
+    private var owned = true
 
     init(capacity: Int = 64) {
         self.capacity = max(capacity, 16)
         start = .allocate(capacity: self.capacity)
     }
 
-    deinit { start.deallocate() }
+    /// Writes into `buffer` (an array's uninitialized storage, say) while it has room, then
+    /// into storage of its own (``isInBorrowedBuffer`` tells which).
+    init?(borrowing buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress, buffer.count >= 16 else { return nil }
+        start = base
+        capacity = buffer.count
+        owned = false
+    }
+
+    deinit { if owned { start.deallocate() } }
+
+    /// Whether every byte written is still in the buffer given to ``init(borrowing:)``.
+    var isInBorrowedBuffer: Bool { !owned }
 
     /// The bytes written, copied out.
     var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: start, count: count)) }
@@ -31,7 +45,8 @@ struct ByteWriter: ~Copyable {
         let newCapacity = max(needed, capacity * 2)
         let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStart.initialize(from: start, count: count)
-        start.deallocate()
+        if owned { start.deallocate() }
+        owned = true
         start = newStart
         capacity = newCapacity
     }
