@@ -22,8 +22,11 @@ final class Item {
     // of 208).
     @exclusivity(unchecked) private var originSlot: ID
     @exclusivity(unchecked) private var rightOriginSlot: ID
-    @exclusivity(unchecked) unowned(unsafe) var left: Item?
-    @exclusivity(unchecked) unowned(unsafe) var right: Item?
+    /// The neighbours as unretained references: `integrate` links and compares through them
+    /// without the retain and release a strong local costs; ``left`` and ``right`` are the
+    /// same links as `Item?` for everything else.
+    @exclusivity(unchecked) var leftRef: Unmanaged<Item>?
+    @exclusivity(unchecked) var rightRef: Unmanaged<Item>?
     @exclusivity(unchecked) unowned(unsafe) var parent: SharedType?
     /// Before integration: the parent named as a root (already a type) — kept for re-encoding.
     @exclusivity(unchecked) var parentSub: String?
@@ -31,6 +34,16 @@ final class Item {
     @exclusivity(unchecked) var flags: UInt8
 
     private static let absent = ID(client: 0, clock: .min)
+
+    var left: Item? {
+        @inline(__always) get { leftRef?.takeUnretainedValue() }
+        @inline(__always) set { leftRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+
+    var right: Item? {
+        @inline(__always) get { rightRef?.takeUnretainedValue() }
+        @inline(__always) set { rightRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
 
     /// The id of the item to the left when this was created (its last clock).
     var origin: ID? {

@@ -82,23 +82,25 @@ extension SharedDocument {
                 detached = true
             }
         }
-        unowned(unsafe) let left = item.left
-        unowned(unsafe) let right = item.right
-        if detached || (left?.isGC ?? false) || (right?.isGC ?? false) {
+        let leftRef = item.leftRef
+        let rightRef = item.rightRef
+        if detached || (leftRef?._withUnsafeGuaranteedRef { $0.isGC } ?? false) || (rightRef?._withUnsafeGuaranteedRef { $0.isGC } ?? false) {
             item.parent = nil
             item.parentID = nil
         }
         if detached { return nil }
         if item.parent == nil && item.parentID == nil {
-            if let left, left.isItem {
-                unowned(unsafe) let parent = left.parent
-                item.parent = parent
-                item.parentSub = left.parentSub
+            leftRef?._withUnsafeGuaranteedRef { left in
+                if left.isItem {
+                    item.parent = left.parent
+                    item.parentSub = left.parentSub
+                }
             }
-            if let right, right.isItem {
-                unowned(unsafe) let parent = right.parent
-                item.parent = parent
-                item.parentSub = right.parentSub
+            rightRef?._withUnsafeGuaranteedRef { right in
+                if right.isItem {
+                    item.parent = right.parent
+                    item.parentSub = right.parentSub
+                }
             }
         } else if let parentID = item.parentID {
             item.parentID = nil
@@ -130,17 +132,21 @@ extension SharedDocument {
             item.content = item.content.splice(at: offset)
             item.length -= offset
         }
-        // The links read once, into `unowned(unsafe)` locals: a strong local retains.
-        unowned(unsafe) let originalLeft = item.left
-        unowned(unsafe) let originalRight = item.right
+        // Links compared and followed unretained (`leftRef`, `rightRef`): a strong local retains.
+        let originalLeft = item.leftRef
+        let originalRight = item.rightRef
         unowned(unsafe) let parentLink = item.parent
-        guard let parentLink, !(originalLeft?.isGC ?? false) else {
+        guard let parentLink, !(originalLeft?._withUnsafeGuaranteedRef { $0.isGC } ?? false) else {
             store.add(Item.gc(id: item.id, length: item.length))
             return
         }
         unowned(unsafe) let parent = parentLink
         let consistent: Bool
-        if let originalLeft { consistent = originalLeft.right === originalRight } else { consistent = originalRight.map { $0.left == nil } ?? false }
+        if let originalLeft {
+            consistent = originalLeft._withUnsafeGuaranteedRef { $0.rightRef?.toOpaque() } == originalRight?.toOpaque()
+        } else {
+            consistent = originalRight.map { $0._withUnsafeGuaranteedRef { $0.leftRef == nil } } ?? false
+        }
         if !consistent {
             var left = item.left
             var candidate: Item?
@@ -176,10 +182,11 @@ extension SharedDocument {
             }
             item.left = left
         }
-        if let left = item.left {
-            unowned(unsafe) let left = left
-            item.right = left.right
-            left.right = item
+        if let leftRef = item.leftRef {
+            leftRef._withUnsafeGuaranteedRef { left in
+                item.rightRef = left.rightRef
+                left.rightRef = Unmanaged.passUnretained(item)
+            }
         } else {
             var right: Item?
             if let key = item.parentSub {
@@ -191,9 +198,8 @@ extension SharedDocument {
             }
             item.right = right
         }
-        if let right = item.right {
-            unowned(unsafe) let right = right
-            right.left = item
+        if let rightRef = item.rightRef {
+            rightRef._withUnsafeGuaranteedRef { $0.leftRef = Unmanaged.passUnretained(item) }
         } else if let key = item.parentSub {
             parent.setMapEntry(key, item)
             if let left = item.left { delete(left, transaction) }
@@ -212,7 +218,7 @@ extension SharedDocument {
             break
         }
         transaction.addChanged(parent, key: item.parentSub)
-        if (parent.item?.deleted ?? false) || (item.parentSub != nil && item.right != nil) {
+        if (parent.item?.deleted ?? false) || (item.parentSub != nil && item.rightRef != nil) {
             delete(item, transaction)
         }
     }
