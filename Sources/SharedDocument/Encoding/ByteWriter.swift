@@ -34,9 +34,9 @@ struct ByteWriter: ~Copyable {
     /// The bytes written, copied out.
     var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: start, count: count)) }
 
-    /// Makes room for `extra` more bytes.
+    /// Makes room for `extra` more bytes (for a run of unchecked stores).
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
+    mutating func reserve(_ extra: Int) {
         if extra > capacity - count { grow(toHold: count + extra) }
     }
 
@@ -56,6 +56,40 @@ struct ByteWriter: ~Copyable {
     private mutating func store(_ byte: UInt8) {
         start[count] = byte
         count += 1
+    }
+
+    /// A varUint into room the caller reserved (10 bytes).
+    @inline(__always)
+    private mutating func storeVarUint(_ value: Int) {
+        if value >= 0 && value < 0x80 {
+            store(UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var number = UInt64(truncatingIfNeeded: value)
+        while number > 0x7F {
+            store(UInt8(truncatingIfNeeded: number & 0x7F) | 0x80)
+            number >>= 7
+        }
+        store(UInt8(truncatingIfNeeded: number))
+    }
+
+    /// An item with string content and a neighbour (`writeItem`'s common case), stored into
+    /// room the caller reserved: 51 bytes plus `room`. False, with nothing written, when the
+    /// text is not ASCII or longer than `room`.
+    @inline(__always)
+    mutating func storeASCIITextStruct(info: UInt8, origin: ID?, rightOrigin: ID?, units: [UInt16], room: Int) -> Bool {
+        units.withUnsafeBufferPointer { buffer in
+            guard buffer.count <= room else { return false }
+            var combined: UInt16 = 0
+            for unit in buffer { combined |= unit }
+            guard combined < 0x80 else { return false }
+            store(info)
+            if let origin { storeVarUint(origin.client); storeVarUint(origin.clock) }
+            if let rightOrigin { storeVarUint(rightOrigin.client); storeVarUint(rightOrigin.clock) }
+            storeVarUint(buffer.count)
+            for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
+            return true
+        }
     }
 
     @inline(__always)
