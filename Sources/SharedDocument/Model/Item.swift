@@ -13,6 +13,10 @@
 /// `inout` access to a property open across a call that touches it (the debug test runs,
 /// with checks on, were clean before the checks were turned off).
 final class Item {
+    // Content and flags first, then the ids: what an encode reads of an item sits in its
+    // first 88 bytes (fewer cache lines per struct on a cold walk).
+    @exclusivity(unchecked) var content: ItemContent
+    @exclusivity(unchecked) var flags: UInt8
     @exclusivity(unchecked) var id: ID
     @exclusivity(unchecked) var length: Int
     // The optional ids are stored without `Optional`'s tag byte (which pads each to 24 bytes):
@@ -30,8 +34,6 @@ final class Item {
     @exclusivity(unchecked) unowned(unsafe) var parent: SharedType?
     /// Before integration: the parent named as a root (already a type) — kept for re-encoding.
     @exclusivity(unchecked) var parentSub: String?
-    @exclusivity(unchecked) var content: ItemContent
-    @exclusivity(unchecked) var flags: UInt8
 
     private static let absent = ID(client: 0, clock: .min)
 
