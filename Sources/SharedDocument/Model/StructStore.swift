@@ -88,8 +88,7 @@ struct StructStore {
         return nil
     }
 
-    /// Where the struct containing `id` sits, and the struct: one access to the store instead
-    /// of three (each access to a class's stored property is checked at run time).
+    /// Where the struct containing `id` sits, and the struct: one lookup instead of three.
     @inline(__always)
     func locate(_ id: ID) -> (slot: Int, index: Int, item: Item)? {
         guard let slot = slotIndex(of: id.client) else { return nil }
