@@ -140,86 +140,89 @@ extension SharedDocument {
             store.add(Item.gc(id: item.id, length: item.length))
             return
         }
-        unowned(unsafe) let parent = parentLink
-        let consistent: Bool
-        if let originalLeft {
-            consistent = originalLeft._withUnsafeGuaranteedRef { $0.rightRef?.toOpaque() } == originalRight?.toOpaque()
-        } else {
-            consistent = originalRight.map { $0._withUnsafeGuaranteedRef { $0.leftRef == nil } } ?? false
-        }
-        if !consistent {
-            var left = item.left
-            var candidate: Item?
-            if let left {
-                candidate = left.right
-            } else if let key = item.parentSub {
-                candidate = parent.map[key]
-                while let node = candidate, let previous = node.left { candidate = previous }
+        // The parent is used through a guaranteed reference for the rest: each use of an
+        // `unowned(unsafe)` local is a retain and a release.
+        Unmanaged.passUnretained(parentLink)._withUnsafeGuaranteedRef { parent in
+            let consistent: Bool
+            if let originalLeft {
+                consistent = originalLeft._withUnsafeGuaranteedRef { $0.rightRef?.toOpaque() } == originalRight?.toOpaque()
             } else {
-                candidate = parent.start
+                consistent = originalRight.map { $0._withUnsafeGuaranteedRef { $0.leftRef == nil } } ?? false
             }
-            var conflicting = ItemScanSet()
-            var beforeOrigin = ItemScanSet()
-            while let node = candidate, node !== item.right {
-                beforeOrigin.insert(node)
-                conflicting.insert(node)
-                if item.origin == node.origin {
-                    if node.id.client < item.id.client {
-                        left = node
-                        conflicting.removeAll()
-                    } else if item.rightOrigin == node.rightOrigin {
+            if !consistent {
+                var left = item.left
+                var candidate: Item?
+                if let left {
+                    candidate = left.right
+                } else if let key = item.parentSub {
+                    candidate = parent.map[key]
+                    while let node = candidate, let previous = node.left { candidate = previous }
+                } else {
+                    candidate = parent.start
+                }
+                var conflicting = ItemScanSet()
+                var beforeOrigin = ItemScanSet()
+                while let node = candidate, node !== item.right {
+                    beforeOrigin.insert(node)
+                    conflicting.insert(node)
+                    if item.origin == node.origin {
+                        if node.id.client < item.id.client {
+                            left = node
+                            conflicting.removeAll()
+                        } else if item.rightOrigin == node.rightOrigin {
+                            break
+                        }
+                    } else if let nodeOrigin = node.origin, beforeOrigin.containsItem(holding: nodeOrigin, in: store) {
+                        if !conflicting.containsItem(holding: nodeOrigin, in: store) {
+                            left = node
+                            conflicting.removeAll()
+                        }
+                    } else {
                         break
                     }
-                } else if let nodeOrigin = node.origin, beforeOrigin.containsItem(holding: nodeOrigin, in: store) {
-                    if !conflicting.containsItem(holding: nodeOrigin, in: store) {
-                        left = node
-                        conflicting.removeAll()
-                    }
-                } else {
-                    break
+                    candidate = node.right
                 }
-                candidate = node.right
+                item.left = left
             }
-            item.left = left
-        }
-        if let leftRef = item.leftRef {
-            leftRef._withUnsafeGuaranteedRef { left in
-                item.rightRef = left.rightRef
-                left.rightRef = Unmanaged.passUnretained(item)
-            }
-        } else {
-            var right: Item?
-            if let key = item.parentSub {
-                right = parent.map[key]
-                while let node = right, let previous = node.left { right = previous }
+            if let leftRef = item.leftRef {
+                leftRef._withUnsafeGuaranteedRef { left in
+                    item.rightRef = left.rightRef
+                    left.rightRef = Unmanaged.passUnretained(item)
+                }
             } else {
-                right = parent.start
-                parent.start = item
+                var right: Item?
+                if let key = item.parentSub {
+                    right = parent.map[key]
+                    while let node = right, let previous = node.left { right = previous }
+                } else {
+                    right = parent.start
+                    parent.start = item
+                }
+                item.right = right
             }
-            item.right = right
-        }
-        if let rightRef = item.rightRef {
-            rightRef._withUnsafeGuaranteedRef { $0.leftRef = Unmanaged.passUnretained(item) }
-        } else if let key = item.parentSub {
-            parent.setMapEntry(key, item)
-            if let left = item.left { delete(left, transaction) }
-        }
-        if item.parentSub == nil && item.visibleCountable { parent.length += item.length }
-        store.add(item)
-        switch item.content {
-        case .type(let type):
-            type.item = item
-            type.document = self
-            type.depth = parent.depth + 1
-        case .deleted:
-            transaction.deleteSet.add(client: item.id.client, clock: item.id.clock, length: item.length)
-            item.markDeleted()
-        default:
-            break
-        }
-        transaction.addChanged(parent, key: item.parentSub)
-        if (parent.item?.deleted ?? false) || (item.parentSub != nil && item.rightRef != nil) {
-            delete(item, transaction)
+            if let rightRef = item.rightRef {
+                rightRef._withUnsafeGuaranteedRef { $0.leftRef = Unmanaged.passUnretained(item) }
+            } else if let key = item.parentSub {
+                parent.setMapEntry(key, item)
+                if let left = item.left { delete(left, transaction) }
+            }
+            if item.parentSub == nil && item.visibleCountable { parent.length += item.length }
+            store.add(item)
+            switch item.content {
+            case .type(let type):
+                type.item = item
+                type.document = self
+                type.depth = parent.depth + 1
+            case .deleted:
+                transaction.deleteSet.add(client: item.id.client, clock: item.id.clock, length: item.length)
+                item.markDeleted()
+            default:
+                break
+            }
+            transaction.addChanged(parent, key: item.parentSub)
+            if (parent.item?.deleted ?? false) || (item.parentSub != nil && item.rightRef != nil) {
+                delete(item, transaction)
+            }
         }
     }
 }
