@@ -9,20 +9,34 @@ struct ByteWriter: ~Copyable {
     private var capacity: Int
     /// Bytes written so far.
     private(set) var count = 0
+    /// False while writing into a caller's buffer (``init(borrowing:)``), which is not freed here.
+    private var owned = true
 
     init(capacity: Int = 64) {
         self.capacity = max(capacity, 16)
         start = .allocate(capacity: self.capacity)
     }
 
-    deinit { start.deallocate() }
+    /// Writes into `buffer` (an array's uninitialized storage, say) while it has room, then
+    /// into storage of its own (``isInBorrowedBuffer`` tells which).
+    init?(borrowing buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress, buffer.count >= 16 else { return nil }
+        start = base
+        capacity = buffer.count
+        owned = false
+    }
+
+    deinit { if owned { start.deallocate() } }
+
+    /// Whether every byte written is still in the buffer given to ``init(borrowing:)``.
+    var isInBorrowedBuffer: Bool { !owned }
 
     /// The bytes written, copied out.
     var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: start, count: count)) }
 
-    /// Makes room for `extra` more bytes.
+    /// Makes room for `extra` more bytes (for a run of unchecked stores).
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
+    mutating func reserve(_ extra: Int) {
         if extra > capacity - count { grow(toHold: count + extra) }
     }
 
@@ -31,7 +45,8 @@ struct ByteWriter: ~Copyable {
         let newCapacity = max(needed, capacity * 2)
         let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStart.initialize(from: start, count: count)
-        start.deallocate()
+        if owned { start.deallocate() }
+        owned = true
         start = newStart
         capacity = newCapacity
     }
@@ -41,6 +56,40 @@ struct ByteWriter: ~Copyable {
     private mutating func store(_ byte: UInt8) {
         start[count] = byte
         count += 1
+    }
+
+    /// A varUint into room the caller reserved (10 bytes).
+    @inline(__always)
+    private mutating func storeVarUint(_ value: Int) {
+        if value >= 0 && value < 0x80 {
+            store(UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var number = UInt64(truncatingIfNeeded: value)
+        while number > 0x7F {
+            store(UInt8(truncatingIfNeeded: number & 0x7F) | 0x80)
+            number >>= 7
+        }
+        store(UInt8(truncatingIfNeeded: number))
+    }
+
+    /// An item with string content and a neighbour (`writeItem`'s common case), stored into
+    /// room the caller reserved: 51 bytes plus `room`. False, with nothing written, when the
+    /// text is not ASCII or longer than `room`.
+    @inline(__always)
+    mutating func storeASCIITextStruct(info: UInt8, origin: ID?, rightOrigin: ID?, units: [UInt16], room: Int) -> Bool {
+        units.withUnsafeBufferPointer { buffer in
+            guard buffer.count <= room else { return false }
+            var combined: UInt16 = 0
+            for unit in buffer { combined |= unit }
+            guard combined < 0x80 else { return false }
+            store(info)
+            if let origin { storeVarUint(origin.client); storeVarUint(origin.clock) }
+            if let rightOrigin { storeVarUint(rightOrigin.client); storeVarUint(rightOrigin.clock) }
+            storeVarUint(buffer.count)
+            for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
+            return true
+        }
     }
 
     @inline(__always)
@@ -104,20 +153,27 @@ struct ByteWriter: ~Copyable {
 
     /// Writes UTF-16 code units as UTF-8, a lone surrogate as U+FFFD (what `TextEncoder` does).
     mutating func writeUTF16String(_ units: ArraySlice<UInt16>) {
-        units.withUnsafeBufferPointer { buffer in
-            var combined: UInt16 = 0
-            for unit in buffer { combined |= unit }
-            if combined < 0x80 {
-                // One byte per unit: the length is known, so write straight into the output.
-                writeVarUint(buffer.count)
-                reserve(buffer.count)
-                for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
-            } else {
-                var utf8: [UInt8] = []
-                UTF16Transcoding.appendUTF8(buffer, to: &utf8)
-                writeVarUint(utf8.count)
-                writeBytes(utf8)
-            }
+        units.withUnsafeBufferPointer { writeUTF16String($0) }
+    }
+
+    /// `writeUTF16String` of a whole array: no slice is made.
+    mutating func writeUTF16String(_ units: [UInt16]) {
+        units.withUnsafeBufferPointer { writeUTF16String($0) }
+    }
+
+    mutating func writeUTF16String(_ buffer: UnsafeBufferPointer<UInt16>) {
+        var combined: UInt16 = 0
+        for unit in buffer { combined |= unit }
+        if combined < 0x80 {
+            // One byte per unit: the length is known, so write straight into the output.
+            writeVarUint(buffer.count)
+            reserve(buffer.count)
+            for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
+        } else {
+            var utf8: [UInt8] = []
+            UTF16Transcoding.appendUTF8(buffer, to: &utf8)
+            writeVarUint(utf8.count)
+            writeBytes(utf8)
         }
     }
 

@@ -21,6 +21,16 @@ struct DeleteSet {
         }
     }
 
+    /// Adds sorted, merged ranges of a client not in the set yet (one hash for all of them).
+    mutating func append(client: Int, ranges newRanges: [Range]) {
+        guard ranges[client] == nil else {
+            for range in newRanges { add(client: client, clock: range.clock, length: range.length) }
+            return
+        }
+        clients.append(client)
+        ranges[client] = newRanges
+    }
+
     mutating func sortAndMerge() {
         for client in clients {
             guard var list = ranges[client], list.count > 1 else { continue }

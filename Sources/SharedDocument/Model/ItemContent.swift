@@ -8,14 +8,15 @@ enum ItemContent {
     case binary([UInt8])
     /// 4: text, as UTF-16 code units (Yjs's lengths are UTF-16).
     case string([UInt16])
-    /// 5: an embed, as its JSON text.
-    case embed(String)
+    /// 5: an embed, as its JSON text. Indirect, as `format`: rare, and inline they would
+    /// make every item's content 33 bytes wide instead of 9.
+    indirect case embed(String)
     /// 6: a formatting attribute (not counted in length).
-    case format(key: String, value: String)
+    indirect case format(key: String, value: String)
     /// 7: a nested shared type.
     case type(SharedType)
-    /// 8
-    case any([YValue])
+    /// 8: values, small integers packed (``AnyValues``).
+    case any(AnyValues)
 
     var ref: UInt8 {
         switch self {
@@ -57,9 +58,11 @@ enum ItemContent {
         case .json(let values):
             self = .json(Array(values[..<offset]))
             return .json(Array(values[offset...]))
-        case .any(let values):
-            self = .any(Array(values[..<offset]))
-            return .any(Array(values[offset...]))
+        case .any(var values):
+            self = .deleted(0)
+            let right = values.split(at: offset)
+            self = .any(values)
+            return .any(right)
         case .string(var units):
             self = .deleted(0)
             var right = Array(units[offset...])

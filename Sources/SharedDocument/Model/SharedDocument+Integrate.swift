@@ -49,36 +49,58 @@ extension SharedDocument {
         if let origin = item.origin, origin.client != item.id.client, origin.clock >= store.state(of: origin.client) { return origin.client }
         if let rightOrigin = item.rightOrigin, rightOrigin.client != item.id.client, rightOrigin.clock >= store.state(of: rightOrigin.client) { return rightOrigin.client }
         if let parentID = item.parentID, parentID.client != item.id.client, parentID.clock >= store.state(of: parentID.client) { return parentID.client }
+        // Links are held `unowned(unsafe)` here: the store owns every item, and a strong
+        // local costs a retain and a release each (most of an apply's time went to them).
         var detached = false
         if let origin = item.origin {
-            if let left = itemCleanEnd(origin, transaction) {
+            if let (slot, index, located) = store.locateUnretained(origin) {
+                unowned(unsafe) let found = located.takeUnretainedValue()
+                unowned(unsafe) var left = found
+                if origin.clock != found.id.clock + found.length - 1 && !found.isGC {
+                    let right = split(found, at: origin.clock - found.id.clock + 1, transaction)
+                    store.lists[slot].insert(right, at: index + 1)
+                    left = found
+                }
                 item.left = left
-                item.origin = left.lastID
+                if origin.clock != left.id.clock + left.length - 1 { item.origin = left.lastID }
             } else {
                 detached = true
             }
         }
         if let rightOrigin = item.rightOrigin {
-            if let right = itemCleanStart(rightOrigin, transaction) {
+            if let (slot, index, located) = store.locateUnretained(rightOrigin) {
+                unowned(unsafe) let found = located.takeUnretainedValue()
+                unowned(unsafe) var right = found
+                if found.id.clock < rightOrigin.clock && found.isItem {
+                    let split = split(found, at: rightOrigin.clock - found.id.clock, transaction)
+                    store.lists[slot].insert(split, at: index + 1)
+                    right = split
+                }
                 item.right = right
-                item.rightOrigin = right.id
+                if right.id != rightOrigin { item.rightOrigin = right.id }
             } else {
                 detached = true
             }
         }
-        if detached || (item.left?.isGC ?? false) || (item.right?.isGC ?? false) {
+        let leftRef = item.leftRef
+        let rightRef = item.rightRef
+        if detached || (leftRef?._withUnsafeGuaranteedRef { $0.isGC } ?? false) || (rightRef?._withUnsafeGuaranteedRef { $0.isGC } ?? false) {
             item.parent = nil
             item.parentID = nil
         }
         if detached { return nil }
         if item.parent == nil && item.parentID == nil {
-            if let left = item.left, left.isItem {
-                item.parent = left.parent
-                item.parentSub = left.parentSub
+            leftRef?._withUnsafeGuaranteedRef { left in
+                if left.isItem {
+                    item.parent = left.parent
+                    item.parentSub = left.parentSub
+                }
             }
-            if let right = item.right, right.isItem {
-                item.parent = right.parent
-                item.parentSub = right.parentSub
+            rightRef?._withUnsafeGuaranteedRef { right in
+                if right.isItem {
+                    item.parent = right.parent
+                    item.parentSub = right.parentSub
+                }
             }
         } else if let parentID = item.parentID {
             item.parentID = nil
@@ -110,86 +132,97 @@ extension SharedDocument {
             item.content = item.content.splice(at: offset)
             item.length -= offset
         }
-        // The links read once: each read of an `unowned(unsafe)` link into a local retains.
-        let originalLeft = item.left
-        let originalRight = item.right
-        guard let parent = item.parent, !(originalLeft?.isGC ?? false) else {
+        // Links compared and followed unretained (`leftRef`, `rightRef`): a strong local retains.
+        let originalLeft = item.leftRef
+        let originalRight = item.rightRef
+        unowned(unsafe) let parentLink = item.parent
+        guard let parentLink, !(originalLeft?._withUnsafeGuaranteedRef { $0.isGC } ?? false) else {
             store.add(Item.gc(id: item.id, length: item.length))
             return
         }
-        let consistent: Bool
-        if let originalLeft { consistent = originalLeft.right === originalRight } else { consistent = originalRight.map { $0.left == nil } ?? false }
-        if !consistent {
-            var left = item.left
-            var candidate: Item?
-            if let left {
-                candidate = left.right
-            } else if let key = item.parentSub {
-                candidate = parent.map[key]
-                while let node = candidate, let previous = node.left { candidate = previous }
+        // The parent is used through a guaranteed reference for the rest: each use of an
+        // `unowned(unsafe)` local is a retain and a release.
+        Unmanaged.passUnretained(parentLink)._withUnsafeGuaranteedRef { parent in
+            let consistent: Bool
+            if let originalLeft {
+                consistent = originalLeft._withUnsafeGuaranteedRef { $0.rightRef?.toOpaque() } == originalRight?.toOpaque()
             } else {
-                candidate = parent.start
+                consistent = originalRight.map { $0._withUnsafeGuaranteedRef { $0.leftRef == nil } } ?? false
             }
-            var conflicting = Set<ObjectIdentifier>()
-            var beforeOrigin = Set<ObjectIdentifier>()
-            while let node = candidate, node !== item.right {
-                beforeOrigin.insert(ObjectIdentifier(node))
-                conflicting.insert(ObjectIdentifier(node))
-                if item.origin == node.origin {
-                    if node.id.client < item.id.client {
-                        left = node
-                        conflicting.removeAll()
-                    } else if item.rightOrigin == node.rightOrigin {
+            if !consistent {
+                var left = item.left
+                var candidate: Item?
+                if let left {
+                    candidate = left.right
+                } else if let key = item.parentSub {
+                    candidate = parent.map[key]
+                    while let node = candidate, let previous = node.left { candidate = previous }
+                } else {
+                    candidate = parent.start
+                }
+                var conflicting = ItemScanSet()
+                var beforeOrigin = ItemScanSet()
+                while let node = candidate, node !== item.right {
+                    beforeOrigin.insert(node)
+                    conflicting.insert(node)
+                    if item.origin == node.origin {
+                        if node.id.client < item.id.client {
+                            left = node
+                            conflicting.removeAll()
+                        } else if item.rightOrigin == node.rightOrigin {
+                            break
+                        }
+                    } else if let nodeOrigin = node.origin, beforeOrigin.containsItem(holding: nodeOrigin, in: store) {
+                        if !conflicting.containsItem(holding: nodeOrigin, in: store) {
+                            left = node
+                            conflicting.removeAll()
+                        }
+                    } else {
                         break
                     }
-                } else if let nodeOrigin = node.origin, let originItem = store.find(nodeOrigin), beforeOrigin.contains(ObjectIdentifier(originItem)) {
-                    if !conflicting.contains(ObjectIdentifier(originItem)) {
-                        left = node
-                        conflicting.removeAll()
-                    }
-                } else {
-                    break
+                    candidate = node.right
                 }
-                candidate = node.right
+                item.left = left
             }
-            item.left = left
-        }
-        if let left = item.left {
-            item.right = left.right
-            left.right = item
-        } else {
-            var right: Item?
-            if let key = item.parentSub {
-                right = parent.map[key]
-                while let node = right, let previous = node.left { right = previous }
+            if let leftRef = item.leftRef {
+                leftRef._withUnsafeGuaranteedRef { left in
+                    item.rightRef = left.rightRef
+                    left.rightRef = Unmanaged.passUnretained(item)
+                }
             } else {
-                right = parent.start
-                parent.start = item
+                var right: Item?
+                if let key = item.parentSub {
+                    right = parent.map[key]
+                    while let node = right, let previous = node.left { right = previous }
+                } else {
+                    right = parent.start
+                    parent.start = item
+                }
+                item.right = right
             }
-            item.right = right
-        }
-        if let right = item.right {
-            right.left = item
-        } else if let key = item.parentSub {
-            parent.setMapEntry(key, item)
-            if let left = item.left { delete(left, transaction) }
-        }
-        if item.parentSub == nil && item.visibleCountable { parent.length += item.length }
-        store.add(item)
-        switch item.content {
-        case .type(let type):
-            type.item = item
-            type.document = self
-            type.depth = parent.depth + 1
-        case .deleted:
-            transaction.deleteSet.add(client: item.id.client, clock: item.id.clock, length: item.length)
-            item.markDeleted()
-        default:
-            break
-        }
-        transaction.addChanged(parent, key: item.parentSub)
-        if (parent.item?.deleted ?? false) || (item.parentSub != nil && item.right != nil) {
-            delete(item, transaction)
+            if let rightRef = item.rightRef {
+                rightRef._withUnsafeGuaranteedRef { $0.leftRef = Unmanaged.passUnretained(item) }
+            } else if let key = item.parentSub {
+                parent.setMapEntry(key, item)
+                if let left = item.left { delete(left, transaction) }
+            }
+            if item.parentSub == nil && item.visibleCountable { parent.length += item.length }
+            store.add(item)
+            switch item.content {
+            case .type(let type):
+                type.item = item
+                type.document = self
+                type.depth = parent.depth + 1
+            case .deleted:
+                transaction.deleteSet.add(client: item.id.client, clock: item.id.clock, length: item.length)
+                item.markDeleted()
+            default:
+                break
+            }
+            transaction.addChanged(parent, key: item.parentSub)
+            if (parent.item?.deleted ?? false) || (item.parentSub != nil && item.rightRef != nil) {
+                delete(item, transaction)
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ public final class SharedDocument {
     /// Whether deleted content is garbage-collected at the end of each transaction.
     public var gc: Bool
 
-    var store = StructStore()
+    @exclusivity(unchecked) var store = StructStore()
     var share: [String: SharedType] = [:]
     /// Root names in the order they were first named (Yjs's `share` map order).
     var shareOrder: [String] = []
@@ -15,8 +15,8 @@ public final class SharedDocument {
     var pendingStructs: (missing: [Int: Int], update: [UInt8])?
     /// Deletes of ranges not yet received, as a v1 update with no structs.
     var pendingDeleteSet: [UInt8]?
-    var currentTransaction: Transaction?
-    var markerClock = 0
+    @exclusivity(unchecked) var currentTransaction: Transaction?
+    @exclusivity(unchecked) var markerClock = 0
     var deepObservers: [(id: Int, callback: (ChangeSet) -> Void)] = []
     var updateObservers: [(id: Int, callback: (_ update: [UInt8], _ transaction: Transaction) -> Void)] = []
     var nextObserverID = 0

@@ -45,24 +45,24 @@ struct SearchMarker {
 
 /// The state of one map, array or text: its list of items and its keyed entries.
 final class SharedType {
-    var kind: SharedTypeKind
+    @exclusivity(unchecked) var kind: SharedTypeKind
     /// The item that holds this type, nil for a root.
-    unowned(unsafe) var item: Item?
+    @exclusivity(unchecked) unowned(unsafe) var item: Item?
     /// The name of a root type.
     var rootName: String?
-    unowned(unsafe) var start: Item?
+    @exclusivity(unchecked) unowned(unsafe) var start: Item?
     /// Keyed entries: the newest item per key (the value, unless deleted).
-    var map: [String: Item] = [:]
+    @exclusivity(unchecked) var map: [String: Item] = [:]
     /// Keys in the order this replica first saw them (Yjs's `_map` is a JS `Map`).
     var keyOrder: [String] = []
     /// Count of visible, countable items in the list.
-    var length = 0
+    @exclusivity(unchecked) var length = 0
     /// Arrays and text keep search markers; maps do not.
-    var markers: [SearchMarker]?
-    unowned(unsafe) var document: SharedDocument?
+    @exclusivity(unchecked) var markers: [SearchMarker]?
+    @exclusivity(unchecked) unowned(unsafe) var document: SharedDocument?
     /// How many types it sits in (0 for a root), set when its item is integrated: lets deep
     /// observation skip a type past the nesting limit without walking its parents.
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
 
     init(kind: SharedTypeKind) {
         self.kind = kind

@@ -66,7 +66,12 @@ struct StructStore {
         guard var right = structs.indices.last else { return nil }
         var left = 0
         let last = structs[right]
-        if last.id.clock == clock { return right }
+        // The last struct first: applying an update, an item's origin is most often the
+        // struct integrated just before it.
+        if last.id.clock <= clock {
+            if clock < last.id.clock + last.length { return right }
+            return nil
+        }
         let span = last.id.clock + last.length - 1
         var middle = span > 0 ? Int((Double(clock) / Double(span) * Double(right)).rounded(.down)) : 0
         middle = min(max(middle, 0), right)
@@ -83,14 +88,23 @@ struct StructStore {
         return nil
     }
 
-    /// Where the struct containing `id` sits, and the struct: one access to the store instead
-    /// of three (each access to a class's stored property is checked at run time).
+    /// Where the struct containing `id` sits, and the struct: one lookup instead of three.
     @inline(__always)
     func locate(_ id: ID) -> (slot: Int, index: Int, item: Item)? {
         guard let slot = slotIndex(of: id.client) else { return nil }
         return lists[slot].withUnsafeBufferPointer { structs in
             guard let index = Self.findIndex(structs, id.clock) else { return nil }
             return (slot, index, structs[index])
+        }
+    }
+
+    /// `locate`, the struct returned unretained: valid while the store holds it.
+    @inline(__always)
+    func locateUnretained(_ id: ID) -> (slot: Int, index: Int, item: Unmanaged<Item>)? {
+        guard let slot = slotIndex(of: id.client) else { return nil }
+        return lists[slot].withUnsafeBufferPointer { structs in
+            guard let index = Self.findIndex(structs, id.clock) else { return nil }
+            return (slot, index, Unmanaged.passUnretained(structs[index]))
         }
     }
 

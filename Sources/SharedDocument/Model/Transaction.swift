@@ -6,12 +6,12 @@ public final class Transaction {
     public let local: Bool
     /// Client → clock before the transaction.
     let beforeState: [Int: Int]
-    var deleteSet = DeleteSet()
+    @exclusivity(unchecked) var deleteSet = DeleteSet()
     /// Structs split or touched that may merge again at the end.
-    var mergeStructs: [Item] = []
+    @exclusivity(unchecked) var mergeStructs: [Item] = []
     /// Types changed: the keys changed (maps) and whether the list changed.
-    var changed: [ObjectIdentifier: ChangedType] = [:]
-    var changedOrder: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var changed: [ObjectIdentifier: ChangedType] = [:]
+    @exclusivity(unchecked) var changedOrder: [ObjectIdentifier] = []
 
     struct ChangedType {
         let type: SharedType
@@ -28,7 +28,7 @@ public final class Transaction {
     /// The type whose list change was recorded last (most integrations repeat it). An
     /// identifier, not a weak reference (a weak load per item cost more than the rest of this
     /// function): it is only set for a type `changed` retains, so it cannot name a reused address.
-    private var lastListChange: ObjectIdentifier?
+    @exclusivity(unchecked) private var lastListChange: ObjectIdentifier?
 
     /// Yjs's `addChangedTypeToTransaction`: only types that existed before and are alive.
     @inline(__always)

@@ -125,7 +125,7 @@ extension SharedDocument {
         var values: [YValue] = []
         func flush() {
             guard !values.isEmpty else { return }
-            left = insertItem(.any(values), parent: parent, left: left, right: right, transaction)
+            left = insertItem(.any(AnyValues(values)), parent: parent, left: left, right: right, transaction)
             values = []
         }
         for content in contents {

@@ -23,7 +23,7 @@ public struct YMap {
     ///   deeper than ``UpdateDecodingError/maximumNesting`` levels.
     public func set(_ key: String, _ value: YValue) throws(SharedDocumentError) {
         try YValue.checkNesting([value])
-        if case .bytes(let data) = value { try set(key, content: .binary(data)) } else { try set(key, content: .any([value])) }
+        if case .bytes(let data) = value { try set(key, content: .binary(data)) } else { try set(key, content: .any(AnyValues([value]))) }
     }
 
     /// Puts a new, empty map at `key` and returns it.

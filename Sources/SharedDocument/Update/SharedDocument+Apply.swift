@@ -79,20 +79,23 @@ extension SharedDocument {
         }
     }
 
-    /// Turns wire structs into refs (roots are created as Yjs's `doc.get` does).
-    func makeRef(_ wire: WireStruct) -> Item {
-        switch wire.kind {
-        case .gc: return Item.gc(id: wire.id, length: wire.length)
-        case .skip: return Item.skip(id: wire.id, length: wire.length)
+    /// Turns wire structs into refs (roots are created as Yjs's `doc.get` does). Fields are
+    /// read in place: copying each struct out of its array cost a retain and release per field.
+    func makeRef(_ structs: UnsafeBufferPointer<WireStruct>, _ index: Int) -> Item {
+        switch structs[index].kind {
+        case .gc: return Item.gc(id: structs[index].id, length: structs[index].length)
+        case .skip: return Item.skip(id: structs[index].id, length: structs[index].length)
         case .item:
             var parent: SharedType?
             var parentID: ID?
-            switch wire.parent {
+            switch structs[index].parent {
             case .root(let name): parent = try? root(name, kind: .unknown)
             case .item(let id): parentID = id
             case .none: break
             }
-            return Item(id: wire.id, length: wire.length, origin: wire.origin, rightOrigin: wire.rightOrigin, parent: parent, parentID: parentID, parentSub: wire.parentSub, content: wire.content ?? .deleted(wire.length))
+            let length = structs[index].length
+            return Item(id: structs[index].id, length: length, origin: structs[index].origin, rightOrigin: structs[index].rightOrigin, parent: parent, parentID: parentID,
+                        parentSub: structs[index].parentSub, content: structs[index].content ?? .deleted(length))
         }
     }
 
@@ -109,7 +112,7 @@ extension SharedDocument {
             var items: [Item] = []
             items.reserveCapacity(entry.structs.count)
             entry.structs.withUnsafeBufferPointer { structs in
-                for index in structs.indices { items.append(makeRef(structs[index])) }
+                for index in structs.indices { items.append(makeRef(structs, index)) }
             }
             refsByClient[entry.client] = Refs(items)
         }

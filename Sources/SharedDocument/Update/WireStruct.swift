@@ -95,7 +95,7 @@ func writeContent(_ content: ItemContent, to writer: inout ByteWriter, offset: I
         }
     case .any(let values):
         writer.writeVarUint(values.count - offset)
-        for value in values[offset...] { writer.writeAny(value) }
+        values.write(to: &writer, from: offset)
     }
 }
 
@@ -221,10 +221,22 @@ struct DecodedUpdate {
             return .type(SharedType(kind: kind))
         case 8:
             let count = try reader.readCount()
-            var values: [YValue] = []
-            values.reserveCapacity(count)
-            for _ in 0..<count { values.append(try reader.readAny()) }
-            return .any(values)
+            // Packed while every value is a 32-bit integer (``AnyValues``), without building
+            // the `YValue`s first.
+            var ints: [Int32] = []
+            ints.reserveCapacity(count)
+            while ints.count < count {
+                let value = try reader.readAny()
+                guard case .int(let number) = value, let packed = Int32(exactly: number) else {
+                    var values = ints.map { YValue.int(Int64($0)) }
+                    values.reserveCapacity(count)
+                    values.append(value)
+                    while values.count < count { values.append(try reader.readAny()) }
+                    return .any(AnyValues(values))
+                }
+                ints.append(packed)
+            }
+            return .any(AnyValues(packed: ints))
         case 9: throw reader.error(.unsupportedContent(9))
         default: throw reader.error(.unknownContentRef(ref))
         }
