@@ -203,7 +203,10 @@ struct TransactionTests {
         struct ShopperChangedTheirMind: Error {}
         var caught: TransactionError?
         do {
-            try await hub.transaction(timeout: .seconds(2)) { tx in
+            // Long enough for the steps and the wait below on a loaded machine (at 2 s the full
+            // suite's load ran the unit out before its body threw); the unacknowledged restore
+            // then waits the same time.
+            try await hub.transaction(timeout: .seconds(8)) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
                 Task { try await pages.account.execute("holdThread()") }
