@@ -43,21 +43,22 @@ import Testing
             try connection.send(Self.head("POST /admin/console/trace-timeline", token: TestServer.token))
             let start = ContinuousClock.now
             var closed = false
-            while !closed && ContinuousClock.now < start + .seconds(30) {
+            while !closed && ContinuousClock.now < start + .seconds(60) {
                 closed = (try? connection.isClosedNow()) ?? true
                 if !closed { closed = (try? connection.send("x")) == nil }
                 try await Task.sleep(for: .milliseconds(100))
             }
+            // The idle timeout is 600 s: only the body deadline can have closed it within the loop.
             #expect(closed, "a trickled body held its connection")
-            #expect(ContinuousClock.now - start < .seconds(10))
         }
     }
 
     /// `Connection: close` and a body over the cap (9 MB, more than the sockets buffer): the
     /// client can send it all and read the `413` at once; the server does not wait for the idle
-    /// timeout (20 s here) while the client is blocked sending.
+    /// timeout (300 s here, so a loaded machine's seconds cannot be mistaken for it) while the
+    /// client is blocked sending.
     @Test func a413WithConnectionCloseIsAnsweredAtOnce() async throws {
-        try await ConnectionFloodTests().withLiveServer(ServerConfiguration(idleTimeout: .seconds(20), maxConnections: 8, maxTraceBytes: 1_000)) { port in
+        try await ConnectionFloodTests().withLiveServer(ServerConfiguration(idleTimeout: .seconds(300), maxConnections: 8, maxTraceBytes: 1_000)) { port in
             let connection = try RawConnection(port: port)
             let body = String(repeating: "a", count: 9 << 20)
             try connection.send("POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
@@ -70,7 +71,7 @@ import Testing
             _ = await sending.value
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(120))")
             #expect(answer.contains(#""error":"too-large""#), "\(answer)")
-            #expect(ContinuousClock.now - start < .seconds(10), "the client was held until the idle timeout")
+            #expect(ContinuousClock.now - start < .seconds(150), "the client was held until the idle timeout")
         }
     }
 
