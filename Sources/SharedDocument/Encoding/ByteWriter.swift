@@ -61,6 +61,7 @@ struct ByteWriter: ~Copyable {
     /// A varUint into room the caller reserved (10 bytes).
     @inline(__always)
     private mutating func storeVarUint(_ value: Int) {
+        // Most numbers in an update (lengths, small clocks, client counts) take one byte.
         if value >= 0 && value < 0x80 {
             store(UInt8(truncatingIfNeeded: value))
             return
@@ -101,17 +102,7 @@ struct ByteWriter: ~Copyable {
     @inline(__always)
     mutating func writeVarUint(_ value: Int) {
         reserve(10)
-        // Most numbers in an update (lengths, small clocks, client counts) take one byte.
-        if value >= 0 && value < 0x80 {
-            store(UInt8(truncatingIfNeeded: value))
-            return
-        }
-        var number = UInt64(truncatingIfNeeded: value)
-        while number > 0x7F {
-            store(UInt8(truncatingIfNeeded: number & 0x7F) | 0x80)
-            number >>= 7
-        }
-        store(UInt8(truncatingIfNeeded: number))
+        storeVarUint(value)
     }
 
     /// lib0 `writeVarInt`: sign in bit 6 of the first byte; `negativeZero` for JavaScript's -0.
