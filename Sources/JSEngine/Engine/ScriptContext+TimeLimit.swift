@@ -281,11 +281,7 @@ extension ScriptContext {
         } catch let error as EngineError where error.stop != nil {
             // Only a page's own step can run away here (ours are short): said as any stop is,
             // naming the recovery, so the next call's stop is not blamed for it.
-            let stop = error.stop
-            reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
-                name: "TimeLimitExceeded",
-                message: "stopped after \(stop?.seconds ?? "?") s: \(stop?.what ?? "the recovery after a stop") ran past the execution time limit",
-                sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
+            reportStopNobodyAwaited(error.stop, what: "the recovery after a stop")
         } catch let error as JavaScriptError {
             reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
         } catch {

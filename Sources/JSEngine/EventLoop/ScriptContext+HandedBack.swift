@@ -62,10 +62,7 @@ extension ScriptContext {
             do {
                 _ = try callRaw(callback, arguments: [heldValue ?? JSValueMakeUndefined(context)], kind: kind)
             } catch let error as EngineError where error.stop != nil {
-                let stop = error.stop
-                reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
-                    name: "TimeLimitExceeded", message: "stopped after \(stop?.seconds ?? "?") s: \(stop?.what ?? "a callback") ran past the execution time limit",
-                    sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
+                reportStopNobodyAwaited(error.stop, what: "a callback")
             } catch let error as JavaScriptError {
                 reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
             } catch {
@@ -82,5 +79,16 @@ extension ScriptContext {
             if let heldValue { JSValueUnprotect(context, heldValue) }
         }
         handedBack.removeAll()
+    }
+}
+
+extension ScriptContext {
+    /// Reports a stop of work no caller awaits (a handed-back callback, the stop recovery) as
+    /// an unhandled `TimeLimitExceeded`, worded as every stop is; `what` names the work when
+    /// the stop does not.
+    func reportStopNobodyAwaited(_ stop: ScriptStop?, what: String) {
+        reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
+            name: "TimeLimitExceeded", message: "stopped after \(stop?.seconds ?? "?") s: \(stop?.what ?? what) ran past the execution time limit",
+            sourceURL: stop?.sourceURL, line: stop?.line), stop: stop))
     }
 }
