@@ -6,7 +6,7 @@ import Testing
 /// encodes must not depend on that. Runs are split, merged with values of other kinds, and
 /// the bytes are checked against Yjs's encoding of the same document.
 struct AnyContentTests {
-    @Test func packedIntegersSplitMergeAndEncodeAsYjsDoes() throws {
+    @Test func packedIntegersSplitMergeAndEncodeAsYjsDoes() async throws {
         let document = SharedDocument(clientID: 9)
         let array = try document.array("a")
         let edges: [YValue] = [.int(0), .int(-1), .int(Int64(Int32.max)), .int(Int64(Int32.min)), .int(1 << 31), .int(-(1 << 40))]
@@ -21,7 +21,8 @@ struct AnyContentTests {
             Issue.record("array.toJSON() is not an array: \(values)")
             return
         }
-        #expect(elements.count == 6 + 50 + 2 + 3 + 4 - 5)
+        let expectedCount: Int = 6 + 50 + 2 + 3 + 4 - 5
+        #expect(elements.count == expectedCount)
         #expect(elements.prefix(6) == edges[...])
         #expect(Array(elements[10..<22]) == [.int(9), .int(10), .int(11), .int(12), .int(13), .int(7), .int(8), .int(14), .int(15), .int(16), .double(3.5), .string("x")])
 
@@ -41,9 +42,9 @@ struct AnyContentTests {
         #expect(try copy.encodeStateAsUpdate() == ours)
 
         let yjs = try PeerProcess(.yjs)
-        try yjs.send(["op": "new", "id": 1, "client": 77, "roots": testRootsForPeers])
-        try yjs.send(["op": "apply", "id": 1, "update": base64(ours)])
-        let theirs = try yjs.bytes(try yjs.send(["op": "encode", "id": 1]), "update")
+        try await yjs.send(["op": "new", "id": 1, "client": 77, "roots": testRootsForPeers])
+        try await yjs.send(["op": "apply", "id": 1, "update": base64(ours)])
+        let theirs = try await yjs.bytes(try yjs.send(["op": "encode", "id": 1]), "update")
         #expect(theirs == ours, "Yjs encodes the same document differently")
     }
 }

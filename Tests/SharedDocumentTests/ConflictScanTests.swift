@@ -7,7 +7,7 @@ import Testing
 /// scan past dozens of concurrent items whose origins differ; the order must be Yjs's.
 struct ConflictScanTests {
     @Test(arguments: [false, true])
-    func fortyConcurrentEditorsAtOneSpotOrderAsYjs(ascending: Bool) throws {
+    func fortyConcurrentEditorsAtOneSpotOrderAsYjs(ascending: Bool) async throws {
         var updates: [[UInt8]] = []
         for replica in 1...40 {
             let document = SharedDocument(clientID: 1000 + replica * 37 % 41)
@@ -23,14 +23,14 @@ struct ConflictScanTests {
         let swift = SharedDocument(clientID: 1)
         _ = try swift.text("t")
         let yjs = try PeerProcess(.yjs)
-        try yjs.send(["op": "new", "id": 1, "client": 2, "roots": testRootsForPeers])
+        try await yjs.send(["op": "new", "id": 1, "client": 2, "roots": testRootsForPeers])
         for index in order {
             try swift.applyUpdate(updates[index])
-            try yjs.send(["op": "apply", "id": 1, "update": base64(updates[index])])
+            try await yjs.send(["op": "apply", "id": 1, "update": base64(updates[index])])
         }
-        let theirs = try yjs.bytes(try yjs.send(["op": "encode", "id": 1]), "update")
+        let theirs = try await yjs.bytes(try yjs.send(["op": "encode", "id": 1]), "update")
         #expect(try swift.encodeStateAsUpdate() == theirs)
-        let json = try yjs.send(["op": "json", "id": 1])["json"] as? String
+        let json = try await yjs.send(["op": "json", "id": 1])["json"] as? String
         let theirText = json.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["t"] as? String }
         #expect(theirText != nil)
         #expect(try swift.text("t").toString() == theirText)

@@ -18,14 +18,14 @@ struct JSONTextTests {
         return values
     }
 
-    @Test func numbersAreSpelledAsJSONStringifySpellsThem() throws {
+    @Test func numbersAreSpelledAsJSONStringifySpellsThem() async throws {
         let document = SharedDocument(clientID: 11)
         try document.array("n").push(Self.doubles().map(YValue.double))
         // Members whose value is undefined are left out of objects and null in arrays, as
         // JSON.stringify does; integers stay integers.
         try document.map("m").set("o", .object(["a": .undefined, "b": .int(-7), "c": .array([.undefined, .null, .double(-0.0)])]))
         let yjs = try PeerProcess(.yjs)
-        let reply = try yjs.send(["op": "jsonOfUpdate", "update": base64(try document.encodeStateAsUpdate()), "roots": [["n", "array"], ["m", "map"]]])
+        let reply = try await yjs.send(["op": "jsonOfUpdate", "update": base64(try document.encodeStateAsUpdate()), "roots": [["n", "array"], ["m", "map"]]])
         let expected = try #require(reply["json"] as? String)
         #expect(try document.toJSON().jsonString() == expected)
     }

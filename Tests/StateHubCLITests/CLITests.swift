@@ -8,6 +8,9 @@ struct StateHubBinary {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// From the child's start to its exit, without the wait for a free place (see
+        /// `ChildProcessLimit`): what a test that times the command measures.
+        var elapsed: Duration
     }
 
     /// The binary built beside the test bundle.
@@ -17,7 +20,10 @@ struct StateHubBinary {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], binary: URL? = nil, in directory: URL = packageRoot) throws -> Result {
+    /// Async so that a test waiting for the child holds no thread of the cooperative pool: on a
+    /// 2-core machine two synchronous waits would starve every other test's tasks (the timing-
+    /// sensitive ones failed in full runs only).
+    static func run(_ arguments: [String], binary: URL? = nil, in directory: URL = packageRoot) async throws -> Result {
         let process = Process()
         guard let executable = binary ?? url else { throw MissingBinary(runner: CommandLine.arguments[0]) }
         process.executableURL = executable
@@ -36,13 +42,17 @@ struct StateHubBinary {
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
-        try process.run()
-        process.waitUntilExit()
+        let elapsed = try await ChildProcessLimit.shared.run {
+            let clock = ContinuousClock()
+            let started = clock.now
+            try await process.runUntilExit()
+            return clock.now - started
+        }
         try? out.close()
         try? err.close()
         let outData = try Data(contentsOf: outURL)
         let errData = try Data(contentsOf: errURL)
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), elapsed: elapsed)
     }
 
     static func script(_ source: String, named name: String = "script.js") throws -> URL {
@@ -61,43 +71,45 @@ struct MissingBinary: Error, CustomStringConvertible {
 
 @Suite("statehub eval")
 struct EvalCommandTests {
-    @Test func runsScriptsInOrderWithTimersAndTheStoreRuntime() throws {
-        let first = try StateHubBinary.script("globalThis.order = ['first']; setTimeout(() => console.log('timer', order.join()), 20);")
+    @Test func runsScriptsInOrderWithTimersAndTheStoreRuntime() async throws {
+        // Each file loads as a turn of its own (docs/cli.md), so the timer is set by the last.
+        let first = try StateHubBinary.script("globalThis.order = ['first'];")
         let second = try StateHubBinary.script("""
             order.push('second');
+            setTimeout(() => console.log('timer', order.join()), 20);
             const useS = defineStore('s', { state: () => ({ n: 1 }) });
             console.log('store', useS(createPinia()).n, {a: [1]});
             window.f = function () {};
             """, named: "second.js")
-        let result = try StateHubBinary.run(["eval", first.path, second.path])
+        let result = try await StateHubBinary.run(["eval", first.path, second.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "store 1 {\"a\":[1]}\ntimer first,second\n")
     }
 
-    @Test func uncaughtExceptionExitsOneWithLocationAndStack() throws {
+    @Test func uncaughtExceptionExitsOneWithLocationAndStack() async throws {
         let file = try StateHubBinary.script("let a = 1;\nfunction f() { null.x; }\nf();\n", named: "boom.js")
-        let result = try StateHubBinary.run(["eval", file.path])
+        let result = try await StateHubBinary.run(["eval", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("\(file.path):2:"), "\(result.stderr)")
         #expect(result.stderr.contains("TypeError"))
         #expect(result.stderr.contains("at f@\(file.path):2"))
     }
 
-    @Test func unhandledRejectionExitsOne() throws {
+    @Test func unhandledRejectionExitsOne() async throws {
         let file = try StateHubBinary.script("Promise.resolve().then(() => { throw new Error('in then'); });", named: "reject.js")
-        let result = try StateHubBinary.run(["eval", file.path])
+        let result = try await StateHubBinary.run(["eval", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("unhandled promise rejection: in then"), "\(result.stderr)")
         #expect(result.stderr.contains("reject.js:1:"))
     }
 
-    @Test func missingFileExitsTwoWithOneLine() throws {
-        let result = try StateHubBinary.run(["eval", "/nonexistent/file.js"])
+    @Test func missingFileExitsTwoWithOneLine() async throws {
+        let result = try await StateHubBinary.run(["eval", "/nonexistent/file.js"])
         #expect(result.status == 2)
         #expect(result.stderr == "statehub: cannot read /nonexistent/file.js: no such file\n")
     }
 
-    @Test func aCopiedBinaryRunsWithNothingBesideIt() throws {
+    @Test func aCopiedBinaryRunsWithNothingBesideIt() async throws {
         let binary = try #require(StateHubBinary.url)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-copy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -105,7 +117,7 @@ struct EvalCommandTests {
         try FileManager.default.copyItem(at: binary, to: copy)
         // eval gets the page run gets: runtime, sync plugin, page shim, bridge client.
         let script = try StateHubBinary.script("console.log(typeof defineStore, typeof StateHubSync, typeof document, typeof invokeNative)")
-        let result = try StateHubBinary.run(["eval", script.path], binary: copy, in: folder)
+        let result = try await StateHubBinary.run(["eval", script.path], binary: copy, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "function object object function\n")
     }
@@ -113,9 +125,9 @@ struct EvalCommandTests {
 
 @Suite("statehub run and trace")
 struct RunCommandTests {
-    @Test func runsTheExamplesAndPrintsTheMirrors() throws {
+    @Test func runsTheExamplesAndPrintsTheMirrors() async throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-\(UUID().uuidString).ndjson")
-        let result = try StateHubBinary.run([
+        let result = try await StateHubBinary.run([
             "run", "js/examples/user.js", "js/examples/cart.js", "js/examples/micro-app.js",
             "--dispatch", "user.login", #"["ada"]"#,
             "--dispatch", "cart.add", #"[{"id":"p1","name":"Pen","price":1.5,"qty":2}]"#,
@@ -134,23 +146,23 @@ struct RunCommandTests {
         #expect(traceText.contains("\"channel\":\"bridge\""))
         #expect(!traceText.contains("demo-token")) // redacted
 
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", trace.path])
         #expect(show.status == 0)
         #expect(show.stdout.contains("dispatch cart.add("))
         #expect(show.stdout.contains("in cart.add"))
         #expect(show.stdout.contains("cart.items[0…]: [] → [{"), "\(show.stdout)")
         #expect(show.stdout.contains("user.loggedIn: false → true"), "\(show.stdout)")
-        let replay = try StateHubBinary.run(["trace", "replay", trace.path, "--until", "1"])
+        let replay = try await StateHubBinary.run(["trace", "replay", trace.path, "--until", "1"])
         #expect(replay.status == 0)
         #expect(replay.stdout.contains("state at step 1:"))
         #expect(replay.stdout.contains("\"loggedIn\": false"))
-        let outOfRange = try StateHubBinary.run(["trace", "replay", trace.path, "--until", "9999"])
+        let outOfRange = try await StateHubBinary.run(["trace", "replay", trace.path, "--until", "9999"])
         #expect(outOfRange.status == 2)
     }
 
     /// Hostile review: `trace show` printed a change the hub refused as if it had happened; a
     /// trace line with `"step": 1.5` was "not valid JSON"; a huge line was read whole.
-    @Test func traceShowMarksRefusedChangesAndNamesBadLines() throws {
+    @Test func traceShowMarksRefusedChangesAndNamesBadLines() async throws {
         func record(_ step: Int, _ type: String, seq: Int, _ payload: String) -> String {
             let message = #"{"v":1,"storeId":"s","messageId":"w\#(step)","seq":\#(seq),"type":"\#(type)","payload":\#(payload)}"#
             let line: [String: Any] = ["channel": "nativeBridge", "direction": "web_to_native", "engine": "main", "store": "s", "type": type,
@@ -164,7 +176,7 @@ struct RunCommandTests {
             record(2, "apply_mutation", seq: 3, #"{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":3}]}]}"#),
         ]
         let file = try StateHubBinary.script(lines.joined(separator: "\n") + "\n", named: "refused.ndjson")
-        let show = try StateHubBinary.run(["trace", "show", file.path])
+        let show = try await StateHubBinary.run(["trace", "show", file.path])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout.contains("refused by the hub:"), "\(show.stdout)")
         #expect(show.stdout.contains("refused: s.n: 1 → 2"), "\(show.stdout)")
@@ -172,45 +184,45 @@ struct RunCommandTests {
         #expect(show.stdout.contains("s.n: 1 → 3"), "\(show.stdout)")
 
         let fraction = try StateHubBinary.script(lines[0].replacingOccurrences(of: #""step":0"#, with: #""step":1.5"#) + "\n" + lines[1] + "\n", named: "fraction.ndjson")
-        let bad = try StateHubBinary.run(["trace", "show", fraction.path])
+        let bad = try await StateHubBinary.run(["trace", "show", fraction.path])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains(#"trace line 1 field "step" has the wrong type (expected integer, found 1.5)"#), "\(bad.stderr)")
 
         let huge = try StateHubBinary.script(lines[0] + "\n" + record(1, "apply_mutation", seq: 2, #"{"mutations":[],"pad":""# + String(repeating: "x", count: 2 << 20) + #""}"#) + "\n", named: "huge.ndjson")
-        let long = try StateHubBinary.run(["trace", "show", huge.path, "--max-line-bytes", "1048576"])
+        let long = try await StateHubBinary.run(["trace", "show", huge.path, "--max-line-bytes", "1048576"])
         #expect(long.status == 2)
         #expect(long.stderr.contains("trace line 2 is longer than 1048576 bytes, the longest line read (raise it with --max-line-bytes)"), "\(long.stderr)")
-        #expect(try StateHubBinary.run(["trace", "show", huge.path]).status == 0)
+        #expect(try await StateHubBinary.run(["trace", "show", huge.path]).status == 0)
     }
 
-    @Test func failingDispatchExitsOneWithTheTypedErrorAndStack() throws {
-        let result = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.checkout", "--dispatch", "cart.nope"])
+    @Test func failingDispatchExitsOneWithTheTypedErrorAndStack() async throws {
+        let result = try await StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.checkout", "--dispatch", "cart.nope"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cart.checkout threw Error: cart is empty"), "\(result.stderr)")
         #expect(result.stderr.contains("cart.js:"))
         #expect(result.stderr.contains("store \"cart\" has no action \"nope\""))
     }
 
-    @Test func malformedArgumentsExitTwo() throws {
-        let badJSON = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", "[oops"])
+    @Test func malformedArgumentsExitTwo() async throws {
+        let badJSON = try await StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", "[oops"])
         #expect(badJSON.status == 2)
         #expect(badJSON.stderr.contains("must be a JSON array"))
-        let badTarget = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cartadd"])
+        let badTarget = try await StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cartadd"])
         #expect(badTarget.status == 2)
-        let badTrace = try StateHubBinary.run(["trace", "show", "/nonexistent.ndjson"])
+        let badTrace = try await StateHubBinary.run(["trace", "show", "/nonexistent.ndjson"])
         #expect(badTrace.status == 2)
     }
 }
 
 @Suite("statehub theme")
 struct ThemeCommandTests {
-    @Test func checkAndCSS() throws {
-        let good = try StateHubBinary.run(["theme", "check", "examples/themes/standard.json"])
+    @Test func checkAndCSS() async throws {
+        let good = try await StateHubBinary.run(["theme", "check", "examples/themes/standard.json"])
         #expect(good.status == 0)
-        let bad = try StateHubBinary.run(["theme", "check", "examples/themes/broken.json"])
+        let bad = try await StateHubBinary.run(["theme", "check", "examples/themes/broken.json"])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("error: components.primaryButton.backgroundColor"))
-        let css = try StateHubBinary.run(["theme", "css", "examples/themes/standard.json"])
+        let css = try await StateHubBinary.run(["theme", "css", "examples/themes/standard.json"])
         #expect(css.status == 0)
         #expect(css.stdout.contains("--primary-button-corner-radius: 12px;"))
     }
@@ -218,7 +230,7 @@ struct ThemeCommandTests {
     /// Issue 12: five kinds of schema problems (a missing field, wrong scalar types, a wrong
     /// container, a required field of the wrong type) and the value problems beside them, all
     /// in one run, in text and in `--json`, each with path and line:column.
-    @Test func checkReportsEverySchemaProblemInOnePass() throws {
+    @Test func checkReportsEverySchemaProblemInOnePass() async throws {
         let file = try StateHubBinary.script("""
             {
               "metadata": {"version": 1},
@@ -228,7 +240,7 @@ struct ThemeCommandTests {
               "dark": {"colors": []}
             }
             """, named: "schema.json")
-        let text = try StateHubBinary.run(["theme", "check", file.path])
+        let text = try await StateHubBinary.run(["theme", "check", file.path])
         #expect(text.status == 1)
         #expect(text.stdout.split(separator: "\n").map(String.init) == [
             "error: metadata.version (2:16): expected string, found number",
@@ -240,7 +252,7 @@ struct ThemeCommandTests {
             "error: dark.colors (6:12): expected object, found array",
             "schema.json: 7 errors, 0 warnings",
         ], "\(text.stdout)")
-        let json = try StateHubBinary.run(["theme", "check", "--json", file.path])
+        let json = try await StateHubBinary.run(["theme", "check", "--json", file.path])
         #expect(json.status == 1)
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let issues = report?["issues"] as? [[String: Any]] ?? []

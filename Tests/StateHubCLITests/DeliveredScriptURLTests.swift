@@ -30,7 +30,7 @@ import Testing
         #expect(try await server.request("PUT", "/admin/apps/cart/release", body: #"{"stable":"1.0.0"}"#, admin: true).status == 200)
 
         let cache = server.folder.appendingPathComponent("apps")
-        let run = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", "u1",
+        let run = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", "u1",
                                           "--app-cache", cache.path, "--dispatch", "assets.check()", "--json"])
         #expect(run.status == 0, "\(run.stderr)\n\(run.stdout)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")

@@ -42,13 +42,13 @@ struct DispatchScaleTests {
 
     /// Hostile review (session 14) 8: a `--dispatch-list` typed by hand silently dropped the
     /// user's `--dispatch` (either order). Only the gatherer writes it: typed, it is refused.
-    @Test func aTypedDispatchListIsRefused() throws {
+    @Test func aTypedDispatchListIsRefused() async throws {
         let file = try StateHubBinary.script("const useC = defineStore('c', { state: () => ({ n: 0 }), actions: { add(k) { this.n += k } } }); useC();", named: "list.js")
         for arguments in [["--dispatch-list", #"["c.add(1)"]"#, "--dispatch", "c.add(2)"],
                           ["--dispatch", "c.add(2)", "--dispatch-list", #"["c.add(1)"]"#],
                           [#"--dispatch-list=["c.add(1)"]"#],
                           ["--dispatch-list", #"["c.add(1)"]"#]] {
-            let result = try StateHubBinary.run(["run", file.path] + arguments + ["--json"])
+            let result = try await StateHubBinary.run(["run", file.path] + arguments + ["--json"])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("--dispatch-list is written by statehub itself from --dispatch"), "\(arguments): \(result.stderr)")
             let error = try #require(try JSONOutputTests.object(result)["error"] as? [String: Any], "\(result.stdout)")
@@ -57,10 +57,10 @@ struct DispatchScaleTests {
     }
 
     /// The real binary: 2,000 dispatches all run, in order.
-    @Test func twoThousandDispatchesRun() throws {
+    @Test func twoThousandDispatchesRun() async throws {
         let file = try StateHubBinary.script("const useC = defineStore('c', { state: () => ({ n: 0 }), actions: { add(k) { this.n = this.n * 0 + k + 1 } } }); useC();", named: "many.js")
         let dispatches = (0 ..< 2_000).flatMap { ["--dispatch", "c.add(\($0))"] }
-        let result = try StateHubBinary.run(["run", file.path, "--json"] + dispatches)
+        let result = try await StateHubBinary.run(["run", file.path, "--json"] + dispatches)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try JSONOutputTests.object(result)
         #expect((object["dispatches"] as? [Any])?.count == 2_000)
@@ -68,18 +68,18 @@ struct DispatchScaleTests {
     }
 
     /// Both ways of writing arguments name the depth, not the commas.
-    @Test func deepArgumentsAreRefusedNamingTheDepth() throws {
+    @Test func deepArgumentsAreRefusedNamingTheDepth() async throws {
         let file = try StateHubBinary.script("const useC = defineStore('c', { state: () => ({ n: 0 }), actions: { add() {} } }); useC();", named: "deep.js")
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         for arguments in [["--dispatch", "c.add(\(deep))"], ["--dispatch", "c.add", "[\(deep)]"]] {
-            let result = try StateHubBinary.run(["run", file.path] + arguments)
+            let result = try await StateHubBinary.run(["run", file.path] + arguments)
             #expect(result.status == 2, "\(result.stderr)")
             #expect(result.stderr.contains("the arguments of --dispatch c.add nest deeper than 512 levels, the most --dispatch reads"), "\(result.stderr)")
             #expect(!result.stderr.contains("separated by commas"), "\(result.stderr)")
         }
         // Just under the cap is read: 510 objects around a number, in the array of arguments.
         let deepest = String(repeating: #"{"a":"#, count: 510) + "1" + String(repeating: "}", count: 510)
-        let accepted = try StateHubBinary.run(["run", file.path, "--dispatch", "c.add(\(deepest))"])
+        let accepted = try await StateHubBinary.run(["run", file.path, "--dispatch", "c.add(\(deepest))"])
         #expect(accepted.status == 0, "\(accepted.stderr)")
     }
 }

@@ -19,9 +19,9 @@ struct DocCommandTests {
         return (urls[0], urls[1], urls[2], folder.appendingPathComponent("merged.bin"))
     }
 
-    @Test func printsTheDocumentWithEachRootsKind() throws {
+    @Test func printsTheDocumentWithEachRootsKind() async throws {
         let (first, second, _, _) = try files()
-        let result = try StateHubBinary.run(["doc", first.path, second.path])
+        let result = try await StateHubBinary.run(["doc", first.path, second.path])
         #expect(result.status == 0)
         #expect(result.stdout == """
             {
@@ -40,34 +40,34 @@ struct DocCommandTests {
             """)
     }
 
-    @Test func stateVectorMergeAndDiff() throws {
+    @Test func stateVectorMergeAndDiff() async throws {
         let (first, second, vector, merged) = try files()
-        let result = try StateHubBinary.run(["doc", first.path, second.path, "--state-vector", "--merge", merged.path])
+        let result = try await StateHubBinary.run(["doc", first.path, second.path, "--state-vector", "--merge", merged.path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("\"stateVector\": {\n    \"1\": 6\n  }"))
         // Yjs's mergeUpdates of the two files, byte for byte.
         let expectedMerge: [UInt8] = [1, 4, 1, 0, 40, 1, 5, 98, 111, 97, 114, 100, 5, 116, 105, 116, 108, 101, 1, 119, 6, 83, 112, 114, 105, 110, 116, 8, 1, 5, 99, 97, 114, 100, 115, 2, 119, 1, 97, 118, 1, 1, 120, 125, 1, 4, 1, 5, 110, 111, 116, 101, 115, 2, 104, 105, 40, 1, 5, 98, 111, 97, 114, 100, 4, 100, 111, 110, 101, 1, 120, 1, 1, 1, 1, 1]
         #expect([UInt8](try Data(contentsOf: merged)) == expectedMerge)
-        let diff = try StateHubBinary.run(["doc", first.path, second.path, "--diff", vector.path])
+        let diff = try await StateHubBinary.run(["doc", first.path, second.path, "--diff", vector.path])
         #expect(diff.status == 0)
         #expect(Array(diff.stdout.utf8) == Self.second)
     }
 
-    @Test func badInputIsAnErrorNamingTheFile() throws {
+    @Test func badInputIsAnErrorNamingTheFile() async throws {
         let (first, _, _, _) = try files()
         let truncated = first.deletingLastPathComponent().appendingPathComponent("bad.bin")
         try Data(Self.first.prefix(20)).write(to: truncated)
-        let result = try StateHubBinary.run(["doc", truncated.path])
+        let result = try await StateHubBinary.run(["doc", truncated.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("bad.bin"))
         #expect(result.stderr.contains("byte"))
-        let missing = try StateHubBinary.run(["doc", "/nonexistent/update.bin"])
+        let missing = try await StateHubBinary.run(["doc", "/nonexistent/update.bin"])
         #expect(missing.status == 2)
     }
 
-    @Test func pendingContentIsReportedWithExitCode3() throws {
+    @Test func pendingContentIsReportedWithExitCode3() async throws {
         let (_, second, _, _) = try files()
-        let result = try StateHubBinary.run(["doc", second.path])
+        let result = try await StateHubBinary.run(["doc", second.path])
         #expect(result.status == 3)
         #expect(result.stderr.contains("the document is incomplete"))
         #expect(result.stderr.contains("waiting: 1 struct of client 1 clock 5"))
@@ -75,12 +75,12 @@ struct DocCommandTests {
         #expect(result.stderr.contains("waiting: deletes of client 1 clock 1 (not received)"))
         // Given both, nothing waits.
         let (first, _, _, _) = try files()
-        let complete = try StateHubBinary.run(["doc", second.path, first.path])
+        let complete = try await StateHubBinary.run(["doc", second.path, first.path])
         #expect(complete.status == 0)
         #expect(complete.stderr.isEmpty)
     }
 
-    @Test func aV2UpdateIsRefusedNamingTheFormat() throws {
+    @Test func aV2UpdateIsRefusedNamingTheFormat() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Y.encodeStateAsUpdateV2 of the document in `first`, and of an empty document.
@@ -91,7 +91,7 @@ struct DocCommandTests {
         for (name, bytes) in updates {
             let url = folder.appendingPathComponent(name)
             try Data(bytes).write(to: url)
-            let result = try StateHubBinary.run(["doc", url.path])
+            let result = try await StateHubBinary.run(["doc", url.path])
             #expect(result.status == 1, "\(name)")
             #expect(result.stdout.isEmpty, "\(name)")
             #expect(result.stderr.contains("\(name): a Yjs update in format v2"), "\(name)")
@@ -103,7 +103,7 @@ struct DocCommandTests {
     /// `doc --merge` that wrote its output exits 0 (review: it exited 1 with the file written);
     /// without `--merge` nothing is produced and the exit is 1. 100,000 levels, as the hostile
     /// review tried.
-    @Test func aDocumentNestedPastTheLimitIsNotPrintedButMerges() throws {
+    @Test func aDocumentNestedPastTheLimitIsNotPrintedButMerges() async throws {
         func varuint(_ value: Int) -> [UInt8] {
             var value = value, bytes: [UInt8] = []
             while value >= 0x80 { bytes.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
@@ -120,14 +120,14 @@ struct DocCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let input = folder.appendingPathComponent("deep.bin"), merged = folder.appendingPathComponent("merged.bin")
         try Data(update).write(to: input)
-        let result = try StateHubBinary.run(["doc", input.path, "--merge", merged.path])
+        let result = try await StateHubBinary.run(["doc", input.path, "--merge", merged.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("the document cannot be shown as JSON: value nested deeper than 512 levels"))
         #expect(result.stderr.contains("the merged update was written to \(merged.path)"))
         #expect([UInt8](try Data(contentsOf: merged)) == update)
 
-        let printOnly = try StateHubBinary.run(["doc", input.path])
+        let printOnly = try await StateHubBinary.run(["doc", input.path])
         #expect(printOnly.status == 1)
         #expect(printOnly.stdout.isEmpty)
         #expect(printOnly.stderr.contains("the document cannot be shown as JSON"))

@@ -15,13 +15,13 @@ struct ExitCodeTests {
         useD();
         """
 
-    @Test func aProblemTheHubRecordedFailsTheRun() throws {
+    @Test func aProblemTheHubRecordedFailsTheRun() async throws {
         let file = try StateHubBinary.script(Self.deepStore, named: "deep.js")
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "d.touch"])
+        let result = try await StateHubBinary.run(["run", file.path, "--dispatch", "d.touch"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("hub: page main, store d:"), "\(result.stderr)")
 
-        let json = try StateHubBinary.run(["run", file.path, "--dispatch", "d.touch", "--json"])
+        let json = try await StateHubBinary.run(["run", file.path, "--dispatch", "d.touch", "--json"])
         #expect(json.status == 1)
         // The object nests 600 levels: past what JSONSerialization reads, so look at its text.
         #expect(json.stdout.hasPrefix(#"{"ok":false,"error":{"kind":"problems""#), "\(json.stdout.prefix(300))")
@@ -30,20 +30,20 @@ struct ExitCodeTests {
 
     /// A store whose messages never reach the hub (here the page drops them itself): named as
     /// such, not "defined but not created", and the run fails.
-    @Test func aStoreTheHubNeverMirroredFailsTheRunAndIsNotCalledNotCreated() throws {
+    @Test func aStoreTheHubNeverMirroredFailsTheRunAndIsNotCalledNotCreated() async throws {
         let file = try StateHubBinary.script("""
             const real = window.webkit.messageHandlers.nativeBridge.postMessage;
             window.webkit.messageHandlers.nativeBridge.postMessage = function (m) { if (String(m).indexOf('"hidden"') < 0) return real.call(this, m); };
             const useHidden = defineStore('hidden', { state: () => ({ n: 1 }), actions: { go() { this.n++; } } });
             useHidden();
             """, named: "hidden.js")
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "hidden.go"])
+        let result = try await StateHubBinary.run(["run", file.path, "--dispatch", "hidden.go"])
         #expect(result.status == 1)
         #expect(!result.stderr.contains("defined but not created"), "\(result.stderr)")
         #expect(result.stderr.contains("store \"hidden\" was created in the page, but the hub has no mirror of it"), "\(result.stderr)")
         #expect(result.stderr.contains("✗ store hidden was created in the page but never reached the mirror"), "\(result.stderr)")
 
-        let json = try StateHubBinary.run(["run", file.path, "--json"])
+        let json = try await StateHubBinary.run(["run", file.path, "--json"])
         #expect(json.status == 1)
         let object = try JSONOutputTests.object(json)
         #expect(object["ok"] as? Bool == false)
@@ -51,23 +51,23 @@ struct ExitCodeTests {
         #expect((object["stores"] as? [String: Any])?["hidden"] == nil)
     }
 
-    @Test func aStoreDefinedButNotCreatedIsStillSaidSo() throws {
+    @Test func aStoreDefinedButNotCreatedIsStillSaidSo() async throws {
         let file = try StateHubBinary.script("defineStore('later', { state: () => ({}) , actions: { go() {} } });\n", named: "later.js")
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "later.go"])
+        let result = try await StateHubBinary.run(["run", file.path, "--dispatch", "later.go"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("store \"later\" is defined but not created"), "\(result.stderr)")
     }
 
-    @Test func aMessageTheHubRefusedFailsTheRun() throws {
+    @Test func aMessageTheHubRefusedFailsTheRun() async throws {
         let file = try StateHubBinary.script("""
             const useS = defineStore('s', { state: () => ({ n: 1 }) });
             useS();
             window.webkit.messageHandlers.nativeBridge.postMessage('garbage');
             """, named: "garbage.js")
-        let text = try StateHubBinary.run(["run", file.path])
+        let text = try await StateHubBinary.run(["run", file.path])
         #expect(text.status == 1)
         #expect(text.stderr.contains("hub: page main: malformed message"), "\(text.stderr)")
-        let json = try StateHubBinary.run(["run", file.path, "--json"])
+        let json = try await StateHubBinary.run(["run", file.path, "--json"])
         #expect(json.status == 1)
         let object = try JSONOutputTests.object(json)
         #expect(object["ok"] as? Bool == false)
@@ -77,10 +77,10 @@ struct ExitCodeTests {
 
     /// A trace whose record cannot be applied (100,000 levels deep): replay prints what it
     /// could, names the step and why, and exits 1; `trace show --json` lists it.
-    @Test func aReplayThatCannotApplyARecordFailsNamingIt() throws {
+    @Test func aReplayThatCannotApplyARecordFailsNamingIt() async throws {
         let store = try StateHubBinary.script("const useS = defineStore('s', { state: () => ({ n: 1 }), actions: { inc() { this.n++; } } });\nuseS();\n", named: "s.js")
         let trace = store.deletingLastPathComponent().appendingPathComponent("deep.ndjson")
-        let run = try StateHubBinary.run(["run", store.path, "--dispatch", "s.inc", "--trace", trace.path])
+        let run = try await StateHubBinary.run(["run", store.path, "--dispatch", "s.inc", "--trace", trace.path])
         #expect(run.status == 0, "\(run.stderr)")
         let depth = 100_000
         let value = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
@@ -93,12 +93,12 @@ struct ExitCodeTests {
         try handle.write(contentsOf: Data((line + "\n").utf8))
         try handle.close()
 
-        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        let replay = try await StateHubBinary.run(["trace", "replay", trace.path])
         #expect(replay.status == 1)
         #expect(replay.stdout.contains("\"n\": 2"), "\(replay.stdout)")
         #expect(replay.stderr.contains("step 50 (apply_mutation of s) could not be applied"), "\(replay.stderr)")
 
-        let show = try StateHubBinary.run(["trace", "show", "--json", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", "--json", trace.path])
         let problems = try #require(try JSONOutputTests.object(show)["problems"] as? [[String: Any]])
         #expect(problems.map { $0["step"] as? Int } == [50])
     }

@@ -20,10 +20,10 @@ struct FileNamePlaceTests {
     }
 
     @Test(arguments: ["sp ace:7 é.mjs", "sp ace:7 x.js"])
-    func aStopAThrowAndARejectionNameTheWholeFile(name: String) throws {
+    func aStopAThrowAndARejectionNameTheWholeFile(name: String) async throws {
         let folder = try StateHubBinary.script(Self.body(module: name.hasSuffix(".mjs")), named: name).deletingLastPathComponent()
 
-        let stopped = try StateHubBinary.run(["run", name, "--time-limit", "1", "--dispatch", "w.spin()", "--json"], in: folder)
+        let stopped = try await StateHubBinary.run(["run", name, "--time-limit", "1", "--dispatch", "w.spin()", "--json"], in: folder)
         #expect(stopped.status == 1, "\(stopped.stderr.prefix(600))")
         #expect(stopped.stderr.contains("failed: \(name):5: stopped after"), "\(stopped.stderr.prefix(600))")
         let object = try JSONOutputTests.object(stopped)
@@ -34,7 +34,7 @@ struct FileNamePlaceTests {
         #expect(dispatch["file"] as? String == name && dispatch["line"] as? Int == 5, "\(dispatch)")
         #expect((dispatch["error"] as? String)?.hasPrefix("\(name):5: stopped") == true, "\(dispatch)")
 
-        let threw = try StateHubBinary.run(["run", name, "--dispatch", "w.boom()", "--json"], in: folder)
+        let threw = try await StateHubBinary.run(["run", name, "--dispatch", "w.boom()", "--json"], in: folder)
         #expect(threw.status == 1, "\(threw.stderr.prefix(600))")
         let thrown = try JSONOutputTests.object(threw)
         let failed = try #require((thrown["dispatches"] as? [[String: Any]])?.first, "\(threw.stdout)")
@@ -44,7 +44,7 @@ struct FileNamePlaceTests {
 
         let rejecting = "r " + name
         try "// 1\nPromise.reject(new Error('on line 2'))\n".write(to: folder.appendingPathComponent(rejecting), atomically: true, encoding: .utf8)
-        let rejected = try StateHubBinary.run(["run", rejecting, "--json"], in: folder)
+        let rejected = try await StateHubBinary.run(["run", rejecting, "--json"], in: folder)
         #expect(rejected.status == 1, "\(rejected.stderr.prefix(600))")
         let rejection = try #require(try JSONOutputTests.object(rejected)["error"] as? [String: Any], "\(rejected.stdout)")
         #expect(rejection["kind"] as? String == "unhandledRejection", "\(rejection)")

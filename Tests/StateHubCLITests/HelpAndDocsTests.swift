@@ -26,23 +26,23 @@ struct HelpAndDocsTests {
 
     /// docs/style-tokens.md shows a theme, `theme check`'s text output for it and the
     /// `--json` object: each is what the binary prints for that theme.
-    @Test func styleTokensDocsShowTheRealThemeCheckOutput() throws {
+    @Test func styleTokensDocsShowTheRealThemeCheckOutput() async throws {
         let doc = try String(contentsOf: StateHubBinary.packageRoot.appendingPathComponent("docs/style-tokens.md"), encoding: .utf8)
         let blocks = try Self.blocks(in: doc, after: "`statehub theme check schema.json` prints")
         try #require(blocks.count >= 3)
         let folder = try StateHubBinary.script(blocks[0] + "\n", named: "schema.json").deletingLastPathComponent()
-        let text = try StateHubBinary.run(["theme", "check", "schema.json"], in: folder)
+        let text = try await StateHubBinary.run(["theme", "check", "schema.json"], in: folder)
         #expect(text.status == 1, "\(text.stderr)")
         #expect(text.stdout == blocks[1] + "\n", "\(text.stdout)")
-        let json = try StateHubBinary.run(["theme", "check", "schema.json", "--json"], in: folder)
+        let json = try await StateHubBinary.run(["theme", "check", "schema.json", "--json"], in: folder)
         #expect(json.status == 1, "\(json.stderr)")
         #expect(json.stdout.split(separator: "\n").count == 1, "\(json.stdout)")
         #expect(try Self.parse(json.stdout) == Self.parse(blocks[2]), "\(json.stdout)")
     }
 
     /// `trace show --help` says `--json` prints one object whose `steps` is an array, and so it does.
-    @Test func traceShowHelpDescribesTheOneObject() throws {
-        let help = try StateHubBinary.run(["trace", "show", "--help"])
+    @Test func traceShowHelpDescribesTheOneObject() async throws {
+        let help = try await StateHubBinary.run(["trace", "show", "--help"])
         let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("Print one JSON object (not one per step)"), "\(help.stdout)")
         #expect(flat.contains("steps (an array, one entry per step"), "\(help.stdout)")
@@ -50,9 +50,9 @@ struct HelpAndDocsTests {
 
         let store = try StateHubBinary.script("const useS = defineStore('s', { state: () => ({ n: 0 }), actions: { inc() { this.n++ } } });\nuseS();\n", named: "s.js")
         let trace = store.deletingLastPathComponent().appendingPathComponent("t.ndjson")
-        let run = try StateHubBinary.run(["run", store.path, "--dispatch", "s.inc", "--dispatch", "s.inc", "--trace", trace.path])
+        let run = try await StateHubBinary.run(["run", store.path, "--dispatch", "s.inc", "--dispatch", "s.inc", "--trace", trace.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let shown = try StateHubBinary.run(["trace", "show", trace.path, "--json"])
+        let shown = try await StateHubBinary.run(["trace", "show", trace.path, "--json"])
         #expect(shown.stdout.split(separator: "\n").count == 1, "\(shown.stdout)")
         let steps = try #require(try Self.parse(shown.stdout)["steps"] as? [Any], "\(shown.stdout)")
         #expect(steps.count > 1, "\(shown.stdout)")
@@ -60,8 +60,8 @@ struct HelpAndDocsTests {
 
     /// `run --help` sends readers to docs/cli.md's `run --json`: that section exists and
     /// names the keys the help lists.
-    @Test func runHelpPointsAtARealSectionOfTheCLIDocs() throws {
-        let help = try StateHubBinary.run(["run", "--help"])
+    @Test func runHelpPointsAtARealSectionOfTheCLIDocs() async throws {
+        let help = try await StateHubBinary.run(["run", "--help"])
         let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("docs/cli.md, \"run --json\""), "\(help.stdout)")
         let doc = try String(contentsOf: StateHubBinary.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)

@@ -26,9 +26,9 @@ struct JSONOutputTests {
         console.error('loud');
         """
 
-    @Test func aScriptThatThrowsStillPrintsTheObjectAndConsoleGoesToStderr() throws {
+    @Test func aScriptThatThrowsStillPrintsTheObjectAndConsoleGoesToStderr() async throws {
         let file = try StateHubBinary.script(Self.store + "\nthrow new Error('boom');\n", named: "throws.js")
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.inc", "--json"])
+        let result = try await StateHubBinary.run(["run", file.path, "--dispatch", "s.inc", "--json"])
         #expect(result.status == 1)
         let object = try Self.object(result)
         #expect(object["ok"] as? Bool == false)
@@ -45,9 +45,9 @@ struct JSONOutputTests {
         #expect(!result.stdout.contains("loaded"))
     }
 
-    @Test func aFailedDispatchIsInTheObjectWithItsFileAndLine() throws {
+    @Test func aFailedDispatchIsInTheObjectWithItsFileAndLine() async throws {
         let file = try StateHubBinary.script(Self.store, named: "actions.js")
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "s.inc", "--dispatch", "s.bad", "--json"])
+        let result = try await StateHubBinary.run(["run", file.path, "--dispatch", "s.inc", "--dispatch", "s.bad", "--json"])
         #expect(result.status == 1)
         let object = try Self.object(result)
         #expect(object["ok"] as? Bool == false)
@@ -73,9 +73,9 @@ struct JSONOutputTests {
         ("Promise.reject(new Error('nobody'));\n", "unhandledRejection", 1),
         ("setTimeout(() => { throw new Error('late'); }, 1);\n", "uncaughtException", 1),
     ] as [(String, String, Int?)])
-    func aStopARejectionOrATimerErrorStillPrintsTheObject(source: String, kind: String, line: Int?) throws {
+    func aStopARejectionOrATimerErrorStillPrintsTheObject(source: String, kind: String, line: Int?) async throws {
         let file = try StateHubBinary.script("console.log('before');\n" + source, named: "ends.js")
-        let result = try StateHubBinary.run(["run", file.path, "--time-limit", "1", "--json"])
+        let result = try await StateHubBinary.run(["run", file.path, "--time-limit", "1", "--json"])
         #expect(result.status == 1)
         let object = try Self.object(result)
         #expect(object["ok"] as? Bool == false)
@@ -88,11 +88,11 @@ struct JSONOutputTests {
         #expect(result.stderr.contains("before"))
     }
 
-    @Test func aRefusedArgumentOrAMissingFileStillPrintsTheObject() throws {
+    @Test func aRefusedArgumentOrAMissingFileStillPrintsTheObject() async throws {
         let file = try StateHubBinary.script(Self.store, named: "args.js")
         for arguments in [["run", file.path, "--dispatch", "s.inc", "notjson", "--json"], ["run", "/nonexistent.js", "--json"],
                           ["run", file.path, "--json", "--no-such-option"]] {
-            let result = try StateHubBinary.run(arguments)
+            let result = try await StateHubBinary.run(arguments)
             #expect(result.status == 2)
             let object = try Self.object(result)
             #expect(object["ok"] as? Bool == false)
@@ -102,30 +102,30 @@ struct JSONOutputTests {
         }
     }
 
-    @Test func traceShowJSONIsOneObjectAlsoWhenTheFileCannotBeRead() throws {
-        let missing = try StateHubBinary.run(["trace", "show", "--json", "/nonexistent.ndjson"])
+    @Test func traceShowJSONIsOneObjectAlsoWhenTheFileCannotBeRead() async throws {
+        let missing = try await StateHubBinary.run(["trace", "show", "--json", "/nonexistent.ndjson"])
         #expect(missing.status == 2)
         let object = try Self.object(missing)
         #expect(object["ok"] as? Bool == false)
         #expect((object["error"] as? [String: Any])?["kind"] as? String == "unreadable")
 
         let bad = try StateHubBinary.script("{\"not\": \"a record\"}\n", named: "bad.ndjson")
-        let invalid = try StateHubBinary.run(["trace", "show", "--json", bad.path])
+        let invalid = try await StateHubBinary.run(["trace", "show", "--json", bad.path])
         #expect(invalid.status == 2)
         let error = try #require(try Self.object(invalid)["error"] as? [String: Any])
         #expect(error["line"] as? Int == 1)
         #expect(error["file"] as? String == bad.path)
     }
 
-    @Test func traceShowJSONCarriesTheStepsAndTheCutLineNote() throws {
+    @Test func traceShowJSONCarriesTheStepsAndTheCutLineNote() async throws {
         let file = try StateHubBinary.script(Self.store, named: "traced.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("t.ndjson")
-        let run = try StateHubBinary.run(["run", file.path, "--dispatch", "s.inc", "--trace", trace.path])
+        let run = try await StateHubBinary.run(["run", file.path, "--dispatch", "s.inc", "--trace", trace.path])
         #expect(run.status == 0, "\(run.stderr)")
         var text = try String(contentsOf: trace, encoding: .utf8)
         text += #"{"step": 99, "ti"#   // a killed writer's cut last line
         try text.write(to: trace, atomically: true, encoding: .utf8)
-        let result = try StateHubBinary.run(["trace", "show", "--json", trace.path])
+        let result = try await StateHubBinary.run(["trace", "show", "--json", trace.path])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.object(result)
         #expect(object["ok"] as? Bool == true)
@@ -135,9 +135,9 @@ struct JSONOutputTests {
         #expect((object["problems"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func themeCheckJSONGivesLineAndColumnForSyntaxErrorsAndSaysTheSchemaWasNotChecked() throws {
+    @Test func themeCheckJSONGivesLineAndColumnForSyntaxErrorsAndSaysTheSchemaWasNotChecked() async throws {
         let file = try StateHubBinary.script("{\n  \"metadata\": {\"version\": \"1.0.0\" \"name\": \"x\"}\n}\n", named: "syntax.json")
-        let result = try StateHubBinary.run(["theme", "check", "--json", file.path])
+        let result = try await StateHubBinary.run(["theme", "check", "--json", file.path])
         #expect(result.status == 1)
         let object = try Self.object(result)
         #expect(object["ok"] as? Bool == false)
@@ -146,10 +146,10 @@ struct JSONOutputTests {
         #expect(issue["line"] as? Int == 2)
         #expect(issue["column"] as? Int == 35)
 
-        let text = try StateHubBinary.run(["theme", "check", file.path])
+        let text = try await StateHubBinary.run(["theme", "check", file.path])
         #expect(text.stdout.contains("the schema and the values were not checked"), "\(text.stdout)")
 
-        let missing = try StateHubBinary.run(["theme", "check", "--json", "/nonexistent.json"])
+        let missing = try await StateHubBinary.run(["theme", "check", "--json", "/nonexistent.json"])
         #expect(missing.status == 2)
         let unreadable = try Self.object(missing)
         #expect(unreadable["ok"] as? Bool == false)

@@ -23,16 +23,16 @@ struct ModuleTests {
         return file
     }
 
-    @Test func runBundlesAModuleAndMapsPiniaAndVueToTheRuntime() throws {
+    @Test func runBundlesAModuleAndMapsPiniaAndVueToTheRuntime() async throws {
         let file = try moduleFolder()
-        let result = try StateHubBinary.run(["run", file.path, "--dispatch", "counter.add", "[1]"])
+        let result = try await StateHubBinary.run(["run", file.path, "--dispatch", "counter.add", "[1]"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("→ counter.add(1) = 82"), "\(result.stdout)")
     }
 
     /// New-user review: stack lines of a bundled module named esbuild's output (`bad.mjs:17`
     /// for a throw on line 7); esbuild's source map now takes them back to the module.
-    @Test func errorLocationsInAModuleAreTheModulesOwn() throws {
+    @Test func errorLocationsInAModuleAreTheModulesOwn() async throws {
         let source = """
             import { defineStore } from 'pinia'
 
@@ -51,11 +51,11 @@ struct ModuleTests {
             if (globalThis.failAtTop) top()
             """
         let file = try StateHubBinary.script(source, named: "bad.mjs")
-        let dispatched = try StateHubBinary.run(["run", file.path, "--dispatch", "bad.boom"])
+        let dispatched = try await StateHubBinary.run(["run", file.path, "--dispatch", "bad.boom"])
         #expect(dispatched.status == 1)
         #expect(dispatched.stderr.contains("\(file.path):7:"), "\(dispatched.stderr)")
         let top = try StateHubBinary.script("globalThis.failAtTop = true", named: "flag.js")
-        let atTop = try StateHubBinary.run(["run", top.path, file.path])
+        let atTop = try await StateHubBinary.run(["run", top.path, file.path])
         #expect(atTop.status == 1)
         #expect(atTop.stderr.contains("\(file.path):12:"), "\(atTop.stderr)")
         #expect(atTop.stderr.contains("\(file.path):15:"), "the caller's line too: \(atTop.stderr)")
@@ -68,7 +68,7 @@ struct ModuleTests {
     /// `spin.mjs:20` for line 8). The bundle is now evaluated as `spin.mjs#bundle` with the
     /// map handed to the engine, and the page's own text (an action's failure stack) is
     /// mapped on its way into the trace: every place names the module's own line, once.
-    @Test func aStopAndAThrowInAModuleNameItsOwnLinesInJSONAndTheTrace() throws {
+    @Test func aStopAndAThrowInAModuleNameItsOwnLinesInJSONAndTheTrace() async throws {
         let source = """
             import { defineStore } from 'pinia'
 
@@ -88,13 +88,13 @@ struct ModuleTests {
         let file = try StateHubBinary.script(source, named: "spin.mjs")
         let trace = file.deletingLastPathComponent().appendingPathComponent("spin.ndjson")
         let arguments = ["run", file.path, "--time-limit", "0.5", "--dispatch", "m.spin()", "--dispatch", "m.boom()"]
-        let text = try StateHubBinary.run(arguments + ["--trace", trace.path])
+        let text = try await StateHubBinary.run(arguments + ["--trace", trace.path])
         #expect(text.status == 1, "\(text.stderr)")
         #expect(text.stderr.contains("\(file.path):7: stopped after 0.5 s"), "\(text.stderr)")
         #expect(text.stderr.contains("boom@\(file.path):10:"), "\(text.stderr)")
         #expect(!text.stderr.contains("#bundle"), "\(text.stderr)")
 
-        let json = try StateHubBinary.run(arguments + ["--json"])
+        let json = try await StateHubBinary.run(arguments + ["--json"])
         let object = try JSONOutputTests.object(json)
         let stop = try #require((object["error"] as? [String: Any])?["stop"] as? [String: Any], "\(json.stdout)")
         #expect(stop["file"] as? String == file.path, "\(stop)")
@@ -110,21 +110,21 @@ struct ModuleTests {
         let recorded = try String(contentsOf: trace, encoding: .utf8)
         #expect(!recorded.contains("#bundle"), "\(recorded)")
         #expect(recorded.contains("\(file.path):10:"), "the failure's stack: \(recorded)")
-        let shown = try StateHubBinary.run(["trace", "show", trace.path])
+        let shown = try await StateHubBinary.run(["trace", "show", trace.path])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("! \(file.path):7: stopped after 0.5 s"), "\(shown.stdout)")
         #expect(!shown.stdout.contains("#bundle"), "\(shown.stdout)")
     }
 
-    @Test func bundleWritesAClassicScriptThatEvalLoads() throws {
+    @Test func bundleWritesAClassicScriptThatEvalLoads() async throws {
         let file = try moduleFolder()
         let out = file.deletingLastPathComponent().appendingPathComponent("counter.bundle.js")
-        let bundled = try StateHubBinary.run(["bundle", file.path, "-o", out.path])
+        let bundled = try await StateHubBinary.run(["bundle", file.path, "-o", out.path])
         #expect(bundled.status == 0, "\(bundled.stderr)")
         let text = try String(contentsOf: out, encoding: .utf8)
         #expect(!text.contains("import {"))
         let check = try StateHubBinary.script("console.log(getActivePinia()._s.get('counter').double)", named: "check.js")
-        let result = try StateHubBinary.run(["eval", out.path, check.path])
+        let result = try await StateHubBinary.run(["eval", out.path, check.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "80\n")
     }
@@ -132,19 +132,19 @@ struct ModuleTests {
     /// Second-round new-user finding 4: `-o out/app.js` with no `out/` exited 2 naming
     /// `out/app.js.map`; the folder is created, with and without --sourcemap, and a folder
     /// that cannot be created is named (a file stands where it should be).
-    @Test func bundleCreatesAMissingOutputFolder() throws {
+    @Test func bundleCreatesAMissingOutputFolder() async throws {
         let file = try moduleFolder()
         let root = file.deletingLastPathComponent()
         for (folder, flags) in [("out", [String]()), ("mapped/deeper", ["--sourcemap"])] {
             let out = root.appendingPathComponent(folder).appendingPathComponent("app.js")
-            let bundled = try StateHubBinary.run(["bundle", file.path, "-o", out.path] + flags)
+            let bundled = try await StateHubBinary.run(["bundle", file.path, "-o", out.path] + flags)
             #expect(bundled.status == 0, "\(folder): \(bundled.stderr)")
             #expect(try String(contentsOf: out, encoding: .utf8).contains("defineStore"), "\(folder)")
             #expect(FileManager.default.fileExists(atPath: out.path + ".map") == !flags.isEmpty, "\(folder)")
         }
         let blocker = root.appendingPathComponent("taken")
         try "not a folder".write(to: blocker, atomically: true, encoding: .utf8)
-        let blocked = try StateHubBinary.run(["bundle", file.path, "-o", blocker.appendingPathComponent("app.js").path])
+        let blocked = try await StateHubBinary.run(["bundle", file.path, "-o", blocker.appendingPathComponent("app.js").path])
         #expect(blocked.status == 2, "\(blocked.stderr)")
         #expect(blocked.stderr.contains("cannot write \(blocker.path)/app.js: the folder \(blocker.path) is missing and could not be created"), "\(blocked.stderr)")
         #expect(!blocked.stderr.contains(".map"), "\(blocked.stderr)")
@@ -153,7 +153,7 @@ struct ModuleTests {
     /// `bundle --sourcemap` writes esbuild's own map beside the output, shifted for the
     /// wrapper's first line and with sources relative to the map: node, a real consumer of
     /// maps, names the module's own file and line for a throw in the bundle.
-    @Test func bundleWritesASourceMapThatNodeReads() throws {
+    @Test func bundleWritesASourceMapThatNodeReads() async throws {
         let main = try StateHubBinary.script("import { double } from './lib.mjs'\nconsole.log(double(2))\n", named: "main.mjs")
         let folder = main.deletingLastPathComponent()
         try "export function double(x) {\n  if (x > 1) throw new Error('too big')\n  return x * 2\n}\n"
@@ -161,7 +161,7 @@ struct ModuleTests {
         let outFolder = folder.appendingPathComponent("dist")
         try FileManager.default.createDirectory(at: outFolder, withIntermediateDirectories: true)
         let out = outFolder.appendingPathComponent("main.js")
-        let bundled = try StateHubBinary.run(["bundle", main.path, "-o", out.path, "--sourcemap"])
+        let bundled = try await StateHubBinary.run(["bundle", main.path, "-o", out.path, "--sourcemap"])
         #expect(bundled.status == 0, "\(bundled.stderr)")
         #expect(try String(contentsOf: out, encoding: .utf8).hasSuffix("//# sourceMappingURL=main.js.map\n"))
         let map = try JSONSerialization.jsonObject(with: Data(contentsOf: outFolder.appendingPathComponent("main.js.map"))) as? [String: Any]
@@ -180,14 +180,14 @@ struct ModuleTests {
         node.waitUntilExit()
         #expect(text.contains("at double (\(folder.appendingPathComponent("lib.mjs").path):2:20)"), "\(text)")
 
-        let noOutput = try StateHubBinary.run(["bundle", main.path, "--sourcemap"])
+        let noOutput = try await StateHubBinary.run(["bundle", main.path, "--sourcemap"])
         #expect(noOutput.status == 2)
         #expect(noOutput.stderr.contains("--sourcemap needs -o OUT"))
     }
 
-    @Test func aModuleSyntaxErrorSaysWhatToDo() throws {
+    @Test func aModuleSyntaxErrorSaysWhatToDo() async throws {
         let file = try StateHubBinary.script("  const y = 2; export { y }\n", named: "hidden.js")
-        let result = try StateHubBinary.run(["eval", file.path])
+        let result = try await StateHubBinary.run(["eval", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("this is an ES module"), "\(result.stderr)")
         #expect(result.stderr.contains("statehub bundle"), "\(result.stderr)")

@@ -6,8 +6,8 @@ import Testing
 @Suite("first steps")
 struct NewUserTests {
     /// js/examples/hello.js was a one-line placeholder printing "placeholder".
-    @Test func theHelloExampleRunsAsItsCommentSays() throws {
-        let result = try StateHubBinary.run(["run", "js/examples/hello.js", "--dispatch", #"hello.greet("Ana")"#])
+    @Test func theHelloExampleRunsAsItsCommentSays() async throws {
+        let result = try await StateHubBinary.run(["run", "js/examples/hello.js", "--dispatch", #"hello.greet("Ana")"#])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix(#"→ hello.greet("Ana") = "Hello, Ana!""#), "\(result.stdout)")
         #expect(result.stdout.contains(#""count": 1"#))
@@ -16,8 +16,8 @@ struct NewUserTests {
     }
 
     /// The micro-app example's comment says how to run it; its page already has the bridge client.
-    @Test func theMicroAppExampleRunsAsItsCommentSays() throws {
-        let result = try StateHubBinary.run(["run", "js/examples/micro-app.js", "--json"])
+    @Test func theMicroAppExampleRunsAsItsCommentSays() async throws {
+        let result = try await StateHubBinary.run(["run", "js/examples/micro-app.js", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try JSONOutputTests.object(result)
         let shell = try #require(object["shell"] as? [String: Any])
@@ -27,20 +27,20 @@ struct NewUserTests {
 
     /// `trace show` named the action only on the first of consecutive records: two calls of
     /// `cart.add` in a row read as one.
-    @Test func traceShowNamesTheActionOnEveryRecordOfIt() throws {
+    @Test func traceShowNamesTheActionOnEveryRecordOfIt() async throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-twice-\(UUID().uuidString).ndjson")
         let pen = #"[{"id":"p1","name":"Pen","price":1.5}]"#
-        let run = try StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", pen, "--dispatch", "cart.add", pen, "--trace", trace.path])
+        let run = try await StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", pen, "--dispatch", "cart.add", pen, "--trace", trace.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let shown = try StateHubBinary.run(["trace", "show", trace.path])
+        let shown = try await StateHubBinary.run(["trace", "show", trace.path])
         #expect(shown.status == 0, "\(shown.stderr)")
         // dispatch, mutation, result: three records per call, each naming its action.
         #expect(shown.stdout.components(separatedBy: "in cart.add\n").count - 1 == 6, "\(shown.stdout)")
     }
 
     /// `statehub run` alone printed an empty shell and exited 0.
-    @Test func runWithNothingToRunSaysWhatItWants() throws {
-        let result = try StateHubBinary.run(["run"])
+    @Test func runWithNothingToRunSaysWhatItWants() async throws {
+        let result = try await StateHubBinary.run(["run"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("run needs script files to load, e.g. statehub run js/examples/cart.js"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)

@@ -39,12 +39,12 @@ struct ParameterScannerTests {
         ("t", "login", "Function.prototype.toString was replaced"),
     ]
 
-    @Test func everyListTheScannerCannotReadIsWarnedAboutAndTheSuggestionHidesIt() throws {
+    @Test func everyListTheScannerCannotReadIsWarnedAboutAndTheSuggestionHidesIt() async throws {
         let file = try StateHubBinary.script(Self.store, named: "hostile.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("hostile.ndjson")
         let dispatches = Self.givenUp.map { store, action, _ in ["--dispatch", "\(store).\(action)(\"u\", \"SECRET-\(action)\")"] }.joined()
             + ["--dispatch", #"s.ok("u", "SECRET-ok")"#]
-        let run = try StateHubBinary.run(["run", file.path, "--trace", trace.path] + dispatches)
+        let run = try await StateHubBinary.run(["run", file.path, "--trace", trace.path] + dispatches)
         #expect(run.status == 0, "\(run.stderr)")
         for (store, action, reason) in Self.givenUp {
             #expect(run.stderr.contains("[StateHubSync] store \"\(store)\", action \"\(action)\": its parameter names could not be read (\(reason))"), "\(action): \(run.stderr)")
@@ -57,7 +57,7 @@ struct ParameterScannerTests {
 
         // The suggestion, followed, hides each one.
         let hidden = Self.givenUp.map { store, action, _ in ["--redact-argument", "\(store).\(action):1"] }.joined()
-        let again = try StateHubBinary.run(["run", file.path, "--trace", trace.path] + dispatches + Array(hidden))
+        let again = try await StateHubBinary.run(["run", file.path, "--trace", trace.path] + dispatches + Array(hidden))
         #expect(again.status == 0, "\(again.stderr)")
         let rewritten = try String(contentsOf: trace, encoding: .utf8)
         #expect(!rewritten.contains("SECRET"), "\(rewritten.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))")

@@ -17,10 +17,10 @@ struct RedactArgumentTypoTests {
         ("auth.loginWithPatern:1", "store \"auth\" has no action \"loginWithPatern\"", "did you mean \"loginWithPattern\"?"),
         ("atuh.loginWithPattern:1", "no store \"atuh\" is defined", "did you mean \"auth\"?"),
     ])
-    func aTypoEndsTheRunBeforeTheSecretIsWritten(spec: String, said: String, suggestion: String) throws {
+    func aTypoEndsTheRunBeforeTheSecretIsWritten(spec: String, said: String, suggestion: String) async throws {
         let file = try StateHubBinary.script(Self.page, named: "auth.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("t.ndjson")
-        let run = try StateHubBinary.run(["run", file.path, "--trace", trace.path, "--redact-argument", spec,
+        let run = try await StateHubBinary.run(["run", file.path, "--trace", trace.path, "--redact-argument", spec,
                                           "--dispatch", #"auth.loginWithPattern("bob", "S3CRET-TYPO", true)"#])
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("--redact-argument \(spec): \(said)"), "\(run.stderr)")
@@ -31,10 +31,10 @@ struct RedactArgumentTypoTests {
         #expect(!run.stderr.contains("→ auth.loginWithPattern"), "the dispatch ran: \(run.stderr)")
     }
 
-    @Test func aRightSpecAndAStoreNotCreatedYetPass() throws {
+    @Test func aRightSpecAndAStoreNotCreatedYetPass() async throws {
         let file = try StateHubBinary.script(Self.page, named: "auth.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("t.ndjson")
-        let run = try StateHubBinary.run(["run", file.path, "--trace", trace.path,
+        let run = try await StateHubBinary.run(["run", file.path, "--trace", trace.path,
                                           "--redact-argument", "auth.loginWithPattern:1", "--redact-argument", "later.go:0",
                                           "--dispatch", #"auth.loginWithPattern("bob", "S3CRET-RIGHT", true)"#])
         #expect(run.status == 0, "\(run.stderr)")

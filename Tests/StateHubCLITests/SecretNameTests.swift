@@ -20,10 +20,10 @@ struct SecretNameTests {
         useAuth();
         """
 
-    @Test func defaultNamesAndLaterEchoesFindNothing() throws {
+    @Test func defaultNamesAndLaterEchoesFindNothing() async throws {
         let file = try StateHubBinary.script(Self.store, named: "auth.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("auth.ndjson")
-        let run = try StateHubBinary.run([
+        let run = try await StateHubBinary.run([
             "run", file.path,
             "--dispatch", "auth.use", #"["SECRET-AUTH-TOKEN-1"]"#,
             "--dispatch", "auth.share",
@@ -32,7 +32,7 @@ struct SecretNameTests {
         ])
         #expect(run.status == 1, "auth.fail throws on purpose: \(run.stderr)")
         let written = try String(contentsOf: trace, encoding: .utf8)
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", trace.path])
         #expect(show.status == 0, "\(show.stderr)")
         for (name, text) in [("trace file", written), ("trace show", show.stdout + show.stderr)] {
             #expect(!text.contains("SECRET"), "\(name) leaks: \(text.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))")

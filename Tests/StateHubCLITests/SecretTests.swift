@@ -23,10 +23,10 @@ struct SecretTests {
 
     /// Greps the trace file and what `trace show` and `trace replay` print for `SECRET`;
     /// returns the file's text and `trace show`'s result.
-    static func expectNoSecret(in trace: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (String, StateHubBinary.Result) {
+    static func expectNoSecret(in trace: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws -> (String, StateHubBinary.Result) {
         let text = try String(contentsOf: trace, encoding: .utf8)
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
-        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", trace.path])
+        let replay = try await StateHubBinary.run(["trace", "replay", trace.path])
         #expect(show.status == 0 && replay.status == 0, "\(show.stderr)\(replay.stderr)", sourceLocation: sourceLocation)
         for (name, output) in [("trace file", text), ("trace show", show.stdout + show.stderr), ("trace replay", replay.stdout + replay.stderr)] {
             #expect(!output.contains("SECRET"), "\(name) leaks: \(output.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))",
@@ -35,10 +35,10 @@ struct SecretTests {
         return (text, show)
     }
 
-    @Test func theSecretTestFindsNothing() throws {
+    @Test func theSecretTestFindsNothing() async throws {
         let file = try StateHubBinary.script(Self.session, named: "session.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("session.ndjson")
-        let run = try StateHubBinary.run([
+        let run = try await StateHubBinary.run([
             "run", file.path,
             "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#,
             "--dispatch", "session.login", #"["Ana","SECRET-PW-444"]"#,
@@ -50,7 +50,7 @@ struct SecretTests {
             "--trace", trace.path,
         ])
         #expect(run.status == 1, "session.fail throws on purpose: \(run.stderr)")
-        let (file_, show) = try Self.expectNoSecret(in: trace)
+        let (file_, show) = try await Self.expectNoSecret(in: trace)
         // What is not secret is still there, and null stays null.
         #expect(file_.contains(#"\"user\":\"ana\""#))
         #expect(file_.contains(#"\"nothing\":null"#))
@@ -59,14 +59,14 @@ struct SecretTests {
 
     /// An argument passed by position that nothing said was secret is written in clear until
     /// its value turns up under a secret name; `run` then says so and names the option.
-    @Test func anArgumentWrittenInClearIsNamedWithTheOptionThatHidesIt() throws {
+    @Test func anArgumentWrittenInClearIsNamedWithTheOptionThatHidesIt() async throws {
         let file = try StateHubBinary.script(Self.session, named: "clear.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("clear.ndjson")
-        let run = try StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#, "--trace", trace.path])
+        let run = try await StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#, "--trace", trace.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: the trace holds argument session.setToken:0 in clear"), "\(run.stderr)")
         #expect(run.stderr.contains("--redact-argument session.setToken:0 hides it"), "\(run.stderr)")
-        let hidden = try StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#,
+        let hidden = try await StateHubBinary.run(["run", file.path, "--dispatch", "session.setToken", #"["SECRET-ARG-333"]"#,
                                              "--redact-argument", "session.setToken:0", "--trace", trace.path])
         #expect(hidden.status == 0 && !hidden.stderr.contains("warning: the trace holds argument"), "\(hidden.stderr)")
     }
@@ -74,7 +74,7 @@ struct SecretTests {
     /// Issue 12 left 7: with no flags, an argument whose declared parameter has a sensitive
     /// name (`login(user, password)`, a setup store's `setToken(token)`) is hidden: the plugin
     /// names the parameters (docs/PROTOCOL.md A.5.1), the trace hides those positions.
-    @Test func aParameterWithASensitiveNameIsHiddenWithoutFlags() throws {
+    @Test func aParameterWithASensitiveNameIsHiddenWithoutFlags() async throws {
         let source = """
             const useSession = defineStore('session', { state: () => ({ user: null, signedIn: false }), actions: {
               login(user, password) { this.user = user; this.signedIn = true },
@@ -89,7 +89,7 @@ struct SecretTests {
             """
         let file = try StateHubBinary.script(source, named: "login.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("login.ndjson")
-        let run = try StateHubBinary.run([
+        let run = try await StateHubBinary.run([
             "run", file.path,
             "--dispatch", #"session.login("Ana", "SECRET-PW-1234")"#,
             "--dispatch", #"session.check("Ana", "SECRET-PW-5678")"#,
@@ -98,7 +98,7 @@ struct SecretTests {
         ])
         #expect(run.status == 1, "session.check throws on purpose: \(run.stderr)")
         #expect(!run.stderr.contains("warning: the trace holds argument"), "\(run.stderr)")
-        let (_, show) = try Self.expectNoSecret(in: trace)
+        let (_, show) = try await Self.expectNoSecret(in: trace)
         // Only the sensitive position is hidden.
         #expect(show.stdout.contains(#"session.login("Ana", "[redacted]")"#), "\(show.stdout)")
         #expect(show.stdout.contains(#"auth.setToken("[redacted]")"#), "\(show.stdout)")
@@ -107,16 +107,16 @@ struct SecretTests {
     /// Hostile review (session 14) 5: the scanner's give-up warning reached stderr only, never
     /// `--json`'s diagnostics, so a machine reading the object could not know the trace held
     /// an argument in clear.
-    @Test func theScannersWarningIsADiagnosticInJSON() throws {
+    @Test func theScannersWarningIsADiagnosticInJSON() async throws {
         let file = try StateHubBinary.script("defineStore('r', { state: () => ({ n: 0 }), actions: { login(user, password = /x/) {} } })();", named: "re.js")
-        let run = try StateHubBinary.run(["run", file.path, "--dispatch", #"r.login("u", "p")"#, "--json"])
+        let run = try await StateHubBinary.run(["run", file.path, "--dispatch", #"r.login("u", "p")"#, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let diagnostics = try #require(try JSONOutputTests.object(run)["diagnostics"] as? [String], "\(run.stdout)")
         #expect(diagnostics.contains { $0.hasPrefix("[StateHubSync] store \"r\", action \"login\": its parameter names could not be read") && $0.contains("--redact-argument r.login:INDEX") },
                 "\(diagnostics)")
         // A script's own console.warn stays out.
         let own = try StateHubBinary.script("console.warn('mine')", named: "own.js")
-        let quiet = try StateHubBinary.run(["run", own.path, "--json"])
+        let quiet = try await StateHubBinary.run(["run", own.path, "--json"])
         #expect((try JSONOutputTests.object(quiet)["diagnostics"] as? [String]) == [], "\(quiet.stdout)")
     }
 
@@ -125,7 +125,7 @@ struct SecretTests {
     /// HTML-like comment in the list, array patterns, a renamed binding, and a page that
     /// replaced String.prototype.trim or RegExp.prototype.exec. Each now either hides the
     /// argument or warns naming the store and action; the tampered builtins change nothing.
-    @Test func theScannerHidesOrWarnsNeverLeaksSilently() throws {
+    @Test func theScannerHidesOrWarnsNeverLeaksSilently() async throws {
         let source = """
             function mk(id, actions) { defineStore(id, { state: () => ({ n: 0 }), actions })(); }
             function lg(user = '', password = '') {}
@@ -152,14 +152,14 @@ struct SecretTests {
             arguments += ["--dispatch", store == "ren" ? #"\#(store).login({"user": "u", "pw": "SECRET-\#(store)"})"# : store == "arr" || store == "setup" ? #"\#(store).login("u", ["n", "SECRET-\#(store)"])"# : store == "restd" ? #"\#(store).login("u", "SECRET-\#(store)")"# : #"\#(store).login("u", "SECRET-\#(store)")"#]
         }
         arguments += ["--dispatch", #"tampered.login("u", "SECRET-tampered")"#]
-        let run = try StateHubBinary.run(arguments)
+        let run = try await StateHubBinary.run(arguments)
         #expect(run.status == 0, "\(run.stderr.prefix(2000))")
         let diagnostics = try #require(try JSONOutputTests.object(run)["diagnostics"] as? [String], "\(run.stdout)")
         for store in warned {
             #expect(diagnostics.contains { $0.hasPrefix("[StateHubSync] store \"\(store)\", action \"login\": its parameter names could not be read") }, "\(store): \(diagnostics)")
         }
         #expect(!diagnostics.contains { $0.contains("\"tampered\"") }, "\(diagnostics)")
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", trace.path])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout.contains(#"tampered.login("u", "[redacted]")"#), "\(show.stdout.prefix(3000))")
         let recorded = try String(contentsOf: trace, encoding: .utf8)
@@ -187,10 +187,10 @@ struct SecretTests {
         useVault();
         """
 
-    @Test func mapKeysAndSecretsInProseStayOut() throws {
+    @Test func mapKeysAndSecretsInProseStayOut() async throws {
         let file = try StateHubBinary.script(Self.prose, named: "vault.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("vault.ndjson")
-        let run = try StateHubBinary.run([
+        let run = try await StateHubBinary.run([
             "run", file.path,
             "--dispatch", "vault.rotate", "--dispatch", "vault.report", "--dispatch", "vault.fail",
             "--trace", trace.path,
@@ -199,8 +199,8 @@ struct SecretTests {
         let text = try String(contentsOf: trace, encoding: .utf8)
         // The messages did reach the trace (so the test cannot pass on an empty file).
         #expect(text.contains(#"\"region\""#) && text.contains("page_error") && text.contains("login failed"), "\(text)")
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
-        let replay = try StateHubBinary.run(["trace", "replay", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", trace.path])
+        let replay = try await StateHubBinary.run(["trace", "replay", trace.path])
         for (name, output) in [("trace file", text), ("trace show", show.stdout + show.stderr), ("trace replay", replay.stdout + replay.stderr)] {
             #expect(!output.contains("SECRET"), "\(name) leaks: \(output.components(separatedBy: "\n").filter { $0.contains("SECRET") }.prefix(3))")
         }

@@ -101,28 +101,28 @@ struct ServeCommandTests {
         let users = (0..<200).map { "user-\($0)" }
         let inside = try #require(users.first { Self.bucket($0) < 5000 })
         let outside = try #require(users.first { Self.bucket($0) >= 5000 })
-        let newer = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
+        let newer = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
                                             "--app-cache", cache.path])
         #expect(newer.status == 0, "\(newer.stderr)")
         #expect(newer.stdout.contains("\"version\": \"1.1.0\""), "\(newer.stdout)")
         #expect(newer.stderr.contains("cart 1.1.0 from \(server.base.absoluteString): fresh 1.1.0"), "\(newer.stderr)")
         // `--json` carries the delivery status (new-user review).
-        let newerJSON = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
+        let newerJSON = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
                                                 "--app-cache", cache.path, "--json"])
         #expect(newerJSON.stdout.contains(#""delivery":{"app":"cart","version":"1.1.0","source":"network","status":"fresh"}"#), "\(newerJSON.stdout)")
-        let older = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", outside,
+        let older = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", outside,
                                             "--app-cache", server.folder.appendingPathComponent("apps-2").path])
         #expect(older.stdout.contains("\"version\": \"1.0.0\""), "\(older.stdout)")
 
         let log = server.stop()
         stopped = true
         #expect(!log.contains(server.token), "the admin token must never reach a log line")
-        let offline = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
+        let offline = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
                                               "--app-cache", cache.path])
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout.contains("\"version\": \"1.1.0\""))
         #expect(offline.stderr.contains("offline, last good 1.1.0 (server unreachable:"), "\(offline.stderr)")
-        let offlineJSON = try StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
+        let offlineJSON = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
                                                   "--app-cache", cache.path, "--json"])
         #expect(offlineJSON.stdout.contains(#""delivery":{"app":"cart","version":"1.1.0","source":"cache","status":"offline","reason":"server unreachable:"#), "\(offlineJSON.stdout)")
     }

@@ -29,7 +29,7 @@ struct SourceMapBoundaryTests {
     /// The review's case through the binary: `b.mjs`, `ab.mjs` and `sub/b.mjs` loaded, a throw
     /// on line 10 of `ab.mjs`. Five runs: the old code's choice of map depended on the
     /// dictionary's order, which differs per process.
-    @Test func aThrowInAbMjsNamesItsOwnLineBesideBMjs() throws {
+    @Test func aThrowInAbMjsNamesItsOwnLineBesideBMjs() async throws {
         let folder = try StateHubBinary.script("", named: "unused.js").deletingLastPathComponent()
         var b = "import { defineStore } from 'pinia';\nexport const useB = defineStore('b', { state: () => ({ n: 0 }), actions: { x() {} } });\n"
         for line in 3 ... 30 { b += "export const v\(line) = \(line); // b.mjs line \(line)\n" }
@@ -54,7 +54,7 @@ struct SourceMapBoundaryTests {
             """
         try ab.write(to: folder.appendingPathComponent("ab.mjs"), atomically: true, encoding: .utf8)
         for run in 1 ... 5 {
-            let result = try StateHubBinary.run(["run", "b.mjs", "ab.mjs", "sub/b.mjs", "--dispatch", "ab.boom()", "--json"], in: folder)
+            let result = try await StateHubBinary.run(["run", "b.mjs", "ab.mjs", "sub/b.mjs", "--dispatch", "ab.boom()", "--json"], in: folder)
             #expect(result.status == 1, "run \(run): \(result.stderr.prefix(600))")
             #expect(result.stderr.contains("ab.mjs:10:"), "run \(run): \(result.stderr.prefix(900))")
             let dispatches = try #require(try JSONOutputTests.object(result)["dispatches"] as? [[String: Any]], "\(result.stdout)")

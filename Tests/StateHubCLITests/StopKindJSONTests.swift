@@ -27,12 +27,12 @@ struct StopKindJSONTests {
         ("s.awaitLoop()", "stopped", "microtask", 7),
         ("s.spinAwait()", "unresponsive", "unstoppable", nil),
     ] as [(String?, String, String, Int?)])
-    func everyStopKindGivesErrorStopWithTheSameFields(dispatch: String?, kind: String, stopKind: String, line: Int?) throws {
+    func everyStopKindGivesErrorStopWithTheSameFields(dispatch: String?, kind: String, stopKind: String, line: Int?) async throws {
         let source = dispatch == nil ? "let i = 0;\nwhile (true) { i++; }\n" : Self.store
         let file = try StateHubBinary.script(source, named: "stops.js")
         var arguments = ["run", file.path, "--time-limit", "0.5", "--json"]
         if let dispatch { arguments += ["--dispatch", dispatch] }
-        let result = try StateHubBinary.run(arguments)
+        let result = try await StateHubBinary.run(arguments)
         #expect(result.status == 1, "\(result.stderr)")
         let object = try JSONOutputTests.object(result)
         let error = try #require(object["error"] as? [String: Any], "\(result.stdout)")
@@ -58,7 +58,7 @@ struct StopKindJSONTests {
     /// now names the file that defined the dispatched store, in the printed stop and in
     /// `error.stop.file` (a bundled module by its own path); the line stays unknown.
     @Test(arguments: ["loops.js", "loops.mjs"])
-    func anAwaitLoopStartedByADispatchNamesItsStoresFile(name: String) throws {
+    func anAwaitLoopStartedByADispatchNamesItsStoresFile(name: String) async throws {
         let source = (name.hasSuffix(".mjs") ? "import { defineStore } from 'pinia'\n" : "") + """
             const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {
               inc() { this.n++ },
@@ -67,7 +67,7 @@ struct StopKindJSONTests {
             useS();
             """
         let file = try StateHubBinary.script(source, named: name)
-        let result = try StateHubBinary.run(["run", file.path, "--time-limit", "0.5", "--dispatch", "s.spinAwait()", "--dispatch", "s.inc()", "--json"])
+        let result = try await StateHubBinary.run(["run", file.path, "--time-limit", "0.5", "--dispatch", "s.spinAwait()", "--dispatch", "s.inc()", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("\(file.path): stopped after "), "\(result.stderr)")
         #expect(result.stderr.contains("in dispatch s.spinAwait (the file that defines its store"), "\(result.stderr)")

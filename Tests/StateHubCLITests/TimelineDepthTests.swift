@@ -7,16 +7,16 @@ import Testing
 /// parser's default depth used to show no change at all.
 @Suite("timeline depth")
 struct TimelineDepthTests {
-    @Test func aChangeNearTheStateDepthCapIsShown() throws {
+    @Test func aChangeNearTheStateDepthCapIsShown() async throws {
         let file = try StateHubBinary.script("""
             function deep(n) { let v = { leaf: 1 }; for (let i = 0; i < n; i++) v = { d: v }; return v; }
             const useDeep = defineStore('deep', { state: () => ({ tree: deep(505) }), actions: { poke() { this.tree = deep(506) } } });
             useDeep();
             """, named: "deep.js")
         let trace = file.deletingLastPathComponent().appendingPathComponent("deep.ndjson")
-        let run = try StateHubBinary.run(["run", file.path, "--dispatch", "deep.poke()", "--trace", trace.path])
+        let run = try await StateHubBinary.run(["run", file.path, "--dispatch", "deep.poke()", "--trace", trace.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let show = try StateHubBinary.run(["trace", "show", "--json", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", "--json", trace.path])
         #expect(show.status == 0, "\(show.stderr)")
         let object = try JSONValue(parsing: show.stdout, options: JSONParsingOptions(maximumDepth: 4096))
         let mutations = (object["steps"]?.arrayValue ?? []).filter { $0["type"]?.stringValue == "apply_mutation" && $0["store"]?.stringValue == "deep" }
@@ -29,7 +29,7 @@ struct TimelineDepthTests {
     /// The timeline's bounds hold in the CLI too (hostile review, console session 18): writes far
     /// past an array's end adding more than one null per 8 bytes of an 8 MiB trace are refused by
     /// `trace show`, `--json` and `trace view`, naming the bound, instead of growing the state.
-    @Test func aTraceThatGrowsArraysPastTheBoundIsRefused() throws {
+    @Test func aTraceThatGrowsArraysPastTheBoundIsRefused() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,11 +43,11 @@ struct TimelineDepthTests {
              + line(1, "apply_mutation", #"{"type":"apply_mutation","payload":{"mutations":[{"ops":[\#(ops)]}]}}"#) + "\n")
             .write(to: trace, atomically: true, encoding: .utf8)
         let bound = "grow arrays by more than 1048576 nulls in all"
-        let show = try StateHubBinary.run(["trace", "show", trace.path])
+        let show = try await StateHubBinary.run(["trace", "show", trace.path])
         #expect(show.status == 2 && show.stderr.contains(bound), "\(show.stderr)")
-        let json = try StateHubBinary.run(["trace", "show", "--json", trace.path])
+        let json = try await StateHubBinary.run(["trace", "show", "--json", trace.path])
         #expect(json.status == 2 && json.stdout.contains(#""kind":"tooLarge""#) && json.stdout.contains(bound), "\(json.stdout)")
-        let view = try StateHubBinary.run(["trace", "view", "--html", folder.appendingPathComponent("grow.html").path, trace.path])
+        let view = try await StateHubBinary.run(["trace", "view", "--html", folder.appendingPathComponent("grow.html").path, trace.path])
         #expect(view.status == 2 && view.stderr.contains(bound), "\(view.stderr)")
     }
 }

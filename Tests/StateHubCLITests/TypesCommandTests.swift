@@ -7,43 +7,43 @@ import Testing
         defineStore('shop', { state: () => ({ count: 1, items: [] }), actions: { add(item) { this.items.push(item); } } })();
         """
 
-    @Test func checkPassesOnTheFileItWroteAndFailsOnceTheStoreChanges() throws {
+    @Test func checkPassesOnTheFileItWroteAndFailsOnceTheStoreChanges() async throws {
         let script = try StateHubBinary.script(Self.store, named: "shop.js")
         let folder = script.deletingLastPathComponent()
         let output = folder.appendingPathComponent("Shop.swift")
-        let written = try StateHubBinary.run(["types", script.path, "-o", output.path])
+        let written = try await StateHubBinary.run(["types", script.path, "-o", output.path])
         #expect(written.status == 0, "\(written.stderr)")
         let text = try String(contentsOf: output, encoding: .utf8)
         #expect(text.contains("public struct ShopState: Codable, Equatable, Sendable {"))
         #expect(text.contains("public func add(_ item: JSONValue) async throws -> JSONValue {"))
         // Deterministic: stdout is the same text.
-        #expect(try StateHubBinary.run(["types", script.path]).stdout == text)
+        #expect(try await StateHubBinary.run(["types", script.path]).stdout == text)
 
-        let same = try StateHubBinary.run(["types", script.path, "--check", output.path])
+        let same = try await StateHubBinary.run(["types", script.path, "--check", output.path])
         #expect(same.status == 0, "\(same.stderr)")
         #expect(same.stdout.isEmpty)
 
         // The store gains a field: the committed file is stale.
         try Self.store.replacingOccurrences(of: "count: 1,", with: "count: 1, total: 2.5,").write(to: script, atomically: true, encoding: .utf8)
-        let stale = try StateHubBinary.run(["types", script.path, "--check", output.path])
+        let stale = try await StateHubBinary.run(["types", script.path, "--check", output.path])
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("no longer matches"))
         #expect(stale.stderr.contains("+     public var total: Double"))
         #expect(try String(contentsOf: output, encoding: .utf8) == text, "--check never writes")
     }
 
-    @Test func argumentsAreCheckedFirst() throws {
-        #expect(try StateHubBinary.run(["types"]).status == 2)
-        #expect(try StateHubBinary.run(["types", "--from-trace", "/nonexistent/trace.ndjson"]).status == 2)
+    @Test func argumentsAreCheckedFirst() async throws {
+        #expect(try await StateHubBinary.run(["types"]).status == 2)
+        #expect(try await StateHubBinary.run(["types", "--from-trace", "/nonexistent/trace.ndjson"]).status == 2)
         let script = try StateHubBinary.script(Self.store, named: "shop.js")
-        #expect(try StateHubBinary.run(["types", script.path, "-o", "a.swift", "--check", "b.swift"]).status == 2)
-        #expect(try StateHubBinary.run(["types", script.path, "--check", "/nonexistent/Shop.swift"]).status == 2)
+        #expect(try await StateHubBinary.run(["types", script.path, "-o", "a.swift", "--check", "b.swift"]).status == 2)
+        #expect(try await StateHubBinary.run(["types", script.path, "--check", "/nonexistent/Shop.swift"]).status == 2)
     }
 
-    @Test func bridgeDeclarationsTypeTheFrameworkActions() throws {
+    @Test func bridgeDeclarationsTypeTheFrameworkActions() async throws {
         let script = try StateHubBinary.script(Self.store, named: "shop.js")
         let declarations = script.deletingLastPathComponent().appendingPathComponent("bridge.d.ts")
-        let result = try StateHubBinary.run(["types", script.path, "--bridge-ts", declarations.path])
+        let result = try await StateHubBinary.run(["types", script.path, "--bridge-ts", declarations.path])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: declarations, encoding: .utf8)
         #expect(text.contains(#""getInitialData": { payload: Record<string, never>; result: Record<string, unknown> }"#))
@@ -61,8 +61,8 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test func aTraceAloneGivesTheStoresItSaw() throws {
-        let result = try StateHubBinary.run(["types", "--from-trace", "Examples/Types/examples.ndjson"])
+    @Test func aTraceAloneGivesTheStoresItSaw() async throws {
+        let result = try await StateHubBinary.run(["types", "--from-trace", "Examples/Types/examples.ndjson"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("public struct CartState: Codable, Equatable, Sendable {"))
         #expect(result.stdout.contains("public var price: Double"))
@@ -71,7 +71,7 @@ import Testing
         #expect(result.stdout.contains("public func greet(_ name: String) async throws -> JSONValue {"))
     }
 
-    @Test func hostileTracesGiveTypesOrATypedErrorNeverACrash() throws {
+    @Test func hostileTracesGiveTypesOrATypedErrorNeverACrash() async throws {
         var deep = "1"
         for _ in 0 ..< 400 { deep = "{\"next\":\(deep)}" }
         var wide = [String]()
@@ -85,7 +85,7 @@ import Testing
                         message: #"{"v":1,"storeId":"h","messageId":"n1","type":"dispatch_action","payload":{"action":"go","args":["# + deep + "]}}"),
         ]
         let trace = try StateHubBinary.script(lines.joined(separator: "\n") + "\n", named: "hostile.ndjson")
-        let result = try StateHubBinary.run(["types", "--from-trace", trace.path])
+        let result = try await StateHubBinary.run(["types", "--from-trace", trace.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("public var wide: JSONValue"))
         #expect(result.stdout.contains("case empty = \"\""))
@@ -98,7 +98,7 @@ import Testing
         var tooDeep = "1"
         for _ in 0 ..< 1_000 { tooDeep = "[\(tooDeep)]" }
         let bad = try StateHubBinary.script(Self.record(step: 0, store: "h", type: "sync_state", message: "x") .replacingOccurrences(of: "\"step\":0", with: "\"step\":0,\"extra\":\(tooDeep)") + "\n", named: "deep.ndjson")
-        let refused = try StateHubBinary.run(["types", "--from-trace", bad.path])
+        let refused = try await StateHubBinary.run(["types", "--from-trace", bad.path])
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("--from-trace"))
     }

@@ -217,14 +217,9 @@ struct TransactionTests {
             caught = error
         }
         let error = try #require(caught)
-        // In loaded full runs (a fresh clone's, 2 cores) the unit ran out even at 8 s before its
-        // body threw: the test's own tasks waited for the cooperative pool, which blocking tests
-        // elsewhere hold (session 19 note). Known and intermittent until those stop blocking it.
-        withKnownIssue("the unit times out first when the cooperative pool is starved", isIntermittent: true) {
-            #expect(error.reason == .bodyThrew(String(describing: ShopperChangedTheirMind())))
-            #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .notAcknowledged)])
-            #expect(hub.mirrorStatus(of: "wishlist") == .resyncing)
-        }
+        #expect(error.reason == .bodyThrew(String(describing: ShopperChangedTheirMind())))
+        #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .notAcknowledged)])
+        #expect(hub.mirrorStatus(of: "wishlist") == .resyncing)
         try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
         #expect(hub.state(of: "wishlist") == Self.wishlistBefore, "the mirror holds the saved state meanwhile")
         release.signal()

@@ -19,7 +19,7 @@ struct EvalCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Script files, evaluated in order.")
+    @Argument(help: "Script files, evaluated in order, each as a turn of its own (docs/cli.md).")
     var files: [String]
 
     @OptionGroup var page: PageOptions

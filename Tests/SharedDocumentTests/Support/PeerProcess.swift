@@ -2,6 +2,10 @@ import Foundation
 
 /// A long-lived peer process (Yjs under node, Yrs under python3) spoken to in JSON lines.
 /// Missing tools make the test fail with the command that could not start.
+///
+/// Replies are read by a thread of the peer's own and awaited, so a test talking to a peer
+/// holds no thread of the cooperative pool while the peer works: a 2-core machine's pool has
+/// two, and a blocked one starved every other test of the full run.
 final class PeerProcess {
     enum Kind { case yjs, yrs }
 
@@ -14,6 +18,7 @@ final class PeerProcess {
     private let input = Pipe()
     private let output = Pipe()
     private var buffer = Data()
+    private var chunks: AsyncStream<Data>.Iterator
 
     static var peersFolder: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers") }
 
@@ -32,7 +37,18 @@ final class PeerProcess {
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output
+        let (stream, continuation) = AsyncStream.makeStream(of: Data.self)
+        chunks = stream.makeAsyncIterator()
         try process.run()
+        let reading = output.fileHandleForReading
+        Thread {
+            while true {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                continuation.yield(chunk)
+            }
+            continuation.finish()
+        }.start()
     }
 
     deinit {
@@ -42,7 +58,7 @@ final class PeerProcess {
 
     /// Sends one command and returns the reply's fields; a peer error throws.
     @discardableResult
-    func send(_ command: [String: Any]) throws -> [String: Any] {
+    func send(_ command: [String: Any]) async throws -> [String: Any] {
         let data = try JSONSerialization.data(withJSONObject: command)
         input.fileHandleForWriting.write(data + Data("\n".utf8))
         while true {
@@ -53,8 +69,7 @@ final class PeerProcess {
                 if reply["ok"] as? Bool != true { throw Failure(description: "\(kind) peer: \(reply["error"] ?? "?") for \(command["op"] ?? "?")") }
                 return reply
             }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "\(kind) peer exited (is \(kind == .yjs ? "node with node-yjs" : "python3 with pycrdt") installed?)") }
+            guard let chunk = await chunks.next() else { throw Failure(description: "\(kind) peer exited (is \(kind == .yjs ? "node with node-yjs" : "python3 with pycrdt") installed?)") }
             buffer.append(chunk)
         }
     }
