@@ -249,6 +249,65 @@ struct TransactionTests {
         try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
     }
 
+    /// Cancelling the caller's task aborts the unit: the body's next step throws `cancelled`
+    /// without being sent, and what the first step did is undone.
+    @Test func aUnitCancelledByItsCallersTaskSendsNoMoreStepsAndRestores() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let stepped = Mutex(false)
+        let secondStep = Mutex<TransactionError?>(nil)
+        let unit = Task {
+            try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                stepped.withLock { $0 = true }
+                try? await Task.sleep(for: .seconds(60)) // ended early by the cancellation
+                do throws(TransactionError) {
+                    try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+                } catch {
+                    secondStep.withLock { $0 = error }
+                    throw error
+                }
+            }
+        }
+        for _ in 0..<2_000 where !stepped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        unit.cancel()
+        guard case .failure(let thrown) = await unit.result else { Issue.record("the unit committed"); return }
+        let error = try #require(thrown as? TransactionError)
+        let firstStep = TransactionStep(index: 1, store: "cart", action: "remove", pageID: "shop")
+        #expect(error.reason == .cancelled)
+        #expect(error.step == firstStep)
+        #expect(error.unrestored.isEmpty)
+        #expect(secondStep.withLock { $0 }?.reason == .cancelled, "the step after the cancellation is refused, not sent")
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+    }
+
+    /// A step already running in its page when the caller's task is cancelled is still waited
+    /// for (here until the deadline, as it never settles) before the restore undoes its write.
+    @Test func aCancellationWaitsForTheStepUnderWayThenRestores() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let started = ContinuousClock.now
+        let unit = Task {
+            try await hub.transaction(timeout: .seconds(2)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "hang")
+            }
+        }
+        // Until `hang` runs in the page (it wrote `started`).
+        for _ in 0..<2_000 where try await engineState(pages.account, "wishlist")["started"] != true {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        unit.cancel()
+        guard case .failure(let thrown) = await unit.result else { Issue.record("the unit committed"); return }
+        let error = try #require(thrown as? TransactionError)
+        #expect(error.reason == .cancelled, "the first failure is the cancellation, before the deadline")
+        #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
+        #expect(ContinuousClock.now - started >= .seconds(2), "the pending step was awaited until the deadline")
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+    }
+
     @Test func aPageThatDiesMidUnitIsReportedAndTheOtherRestored() async throws {
         let pages = try await makePages()
         let hub = pages.hub

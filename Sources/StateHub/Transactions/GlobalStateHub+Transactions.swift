@@ -39,7 +39,12 @@ extension GlobalStateHub {
         }
         let transaction = HubTransaction(hub: self, id: id, deadline: deadline)
         var failure: TransactionError
-        switch await run(body, transaction, until: deadline, timeout: timeout) {
+        let outcome = await withTaskCancellationHandler {
+            await run(body, transaction, until: deadline, timeout: timeout)
+        } onCancel: {
+            cancelTransaction(id, deadline: deadline, timeout: timeout)
+        }
+        switch outcome {
         case .success(let value):
             guard let refusal = await awaitWrites(of: id, until: deadline, timeout: timeout) ?? commit(id) else { return value }
             failure = refusal
@@ -79,6 +84,26 @@ extension GlobalStateHub {
             }
             group.cancelAll()
             return outcome
+        }
+    }
+
+    /// The caller's task was cancelled: the unit's failure, unless it already has one. Its body
+    /// is cancelled with the task; a step already sent keeps waiting for its answer (or the
+    /// deadline), since the page may be running it, and the restore must come after it.
+    private func cancelTransaction(_ id: Int, deadline: Duration, timeout: Duration) {
+        let cancelled = state.withLock { state -> Bool in
+            guard var record = state.transactions[id], !record.closed, record.failure == nil else { return false }
+            record.failure = TransactionError(reason: .cancelled, step: record.currentStep(pending: state.pending))
+            state.transactions[id] = record
+            return true
+        }
+        guard cancelled else { return }
+        // `run`'s deadline timer was cancelled with the task: this one, not the caller's, still
+        // ends a step under way at the deadline (a no-op once the unit is gone).
+        let sleep = clock.sleep
+        Task { [weak self] in
+            do { try await sleep(deadline) } catch { return }
+            self?.expireTransaction(id, after: timeout)
         }
     }
 

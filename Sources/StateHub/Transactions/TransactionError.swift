@@ -26,6 +26,9 @@ public struct TransactionError: Error, Sendable, Equatable, CustomStringConverti
         case storeNotCurrent(store: String, status: MirrorStatus)
         /// The transaction's handle was used after its unit ended.
         case closed
+        /// The task running `transaction` was cancelled: the body's next step throws this
+        /// instead of being sent, and the unit aborts (a step already sent is still awaited).
+        case cancelled
     }
 
     /// A touched store that could not be put back in one page.
@@ -79,6 +82,7 @@ public struct TransactionError: Error, Sendable, Equatable, CustomStringConverti
         case .storeBusy(let store): text = "store \"\(store)\" is held by another transaction"
         case .storeNotCurrent(let store, let status): text = "store \"\(store)\" cannot join a transaction while its mirror is \(status)"
         case .closed: text = "transaction already ended"
+        case .cancelled: text = "the task running the transaction was cancelled"
         }
         if let step { text += "; at \(step)" }
         if !unrestored.isEmpty { text += "; not restored: " + unrestored.map(\.description).joined(separator: ", ") }
