@@ -36,7 +36,7 @@ import Testing
         #expect(budget.queuedBytes == 8_000)
         // What a writer sends leaves the budget; a finished queue ends the writer.
         late.finish()
-        while let message = await late.next() { late.sent(message) }
+        while let batch = await late.nextBatch(limit: 16) { late.sent(batch) }
         #expect(budget.queuedBytes == 0)
         #expect(late.queuedBytes == 0)
     }

@@ -33,7 +33,7 @@ final class SyncConnection: Sendable, Hashable {
         var queue: [OutgoingMessage] = []
         var head = 0
         var bytes = 0
-        var waiter: CheckedContinuation<OutgoingMessage?, Never>?
+        var waiter: CheckedContinuation<[OutgoingMessage]?, Never>?
         /// No more messages are accepted; the writer ends once the queue is empty.
         var finished = false
         /// Cut off: nothing more is accepted and the queue was dropped.
@@ -41,15 +41,20 @@ final class SyncConnection: Sendable, Hashable {
 
         var count: Int { queue.count - head }
 
-        mutating func pop() -> OutgoingMessage? {
-            guard head < queue.count else { return nil }
-            let message = queue[head]
-            head += 1
-            if head > 64 && head * 2 > queue.count {
+        /// The oldest `limit` messages at most, in order; empty when nothing is queued.
+        mutating func popBatch(limit: Int) -> [OutgoingMessage] {
+            let end = min(queue.count, head + limit)
+            let batch = Array(queue[head..<end])
+            head = end
+            if head == queue.count {
+                // An idle connection's queue keeps no storage (memory per open document).
+                queue = []
+                head = 0
+            } else if head > 64 && head * 2 > queue.count {
                 queue.removeFirst(head)
                 head = 0
             }
-            return message
+            return batch
         }
 
         mutating func drain() -> [OutgoingMessage] {
@@ -98,7 +103,7 @@ final class SyncConnection: Sendable, Hashable {
             queued.store(state.bytes, ordering: .relaxed)
             if let waiter = state.waiter {
                 state.waiter = nil
-                waiter.resume(returning: message)
+                waiter.resume(returning: [message])
                 return .queued
             }
             state.queue.append(message)
@@ -117,12 +122,15 @@ final class SyncConnection: Sendable, Hashable {
         }
     }
 
-    /// The next message to write, or `nil` once the connection is finished and its queue empty.
-    func next() async -> OutgoingMessage? {
+    /// Everything queued, oldest first and at most `limit` messages (the writer sends them with
+    /// one flush, docs/sync.md §2.5); waits while nothing is; `nil` once the connection is finished
+    /// and its queue empty.
+    func nextBatch(limit: Int) async -> [OutgoingMessage]? {
         await withCheckedContinuation { continuation in
             state.withLock { state in
-                if let message = state.pop() {
-                    continuation.resume(returning: message)
+                let batch = state.popBatch(limit: limit)
+                if !batch.isEmpty {
+                    continuation.resume(returning: batch)
                 } else if state.finished {
                     continuation.resume(returning: nil)
                 } else {
@@ -138,28 +146,34 @@ final class SyncConnection: Sendable, Hashable {
     /// Whether it was cut off (queue cap, budget, revocation, storage failure).
     var wasCut: Bool { state.withLock { $0.cut } }
 
-    /// Called by the writer after `message` went out (or could not).
-    func sent(_ message: OutgoingMessage) {
+    /// Called by the writer after `messages` went out (or could not).
+    func sent(_ messages: [OutgoingMessage]) {
+        let size = messages.reduce(0) { $0 + $1.size }
         state.withLock { state in
-            state.bytes = max(0, state.bytes - message.size)
+            state.bytes = max(0, state.bytes - size)
             queued.store(state.bytes, ordering: .relaxed)
         }
-        budget.release(message)
+        for message in messages { budget.release(message) }
     }
 
-    /// No more messages: the writer ends after what is queued.
-    func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<OutgoingMessage?, Never>? in
+    /// No more messages: the writer ends after what is queued, or at once with `discarding`
+    /// (the client closed: nothing is written after its close, docs/sync.md §2.5).
+    func finish(discarding: Bool = false) {
+        let (dropped, waiter) = state.withLock { state -> ([OutgoingMessage], CheckedContinuation<[OutgoingMessage]?, Never>?) in
             state.finished = true
+            let dropped = discarding ? state.drain() : []
+            if discarding { queued.store(0, ordering: .relaxed) }
+            // A waiter exists only while the queue is empty.
             defer { state.waiter = nil }
-            return state.count == 0 ? state.waiter : nil
+            return (dropped, state.count == 0 ? state.waiter : nil)
         }
+        for message in dropped { budget.release(message) }
         waiter?.resume(returning: nil)
     }
 
     /// Closes the connection now, dropping what is queued; `reason` (the server's) is logged.
     func cut(_ reason: String?) {
-        let (dropped, first, waiter) = state.withLock { state -> ([OutgoingMessage], Bool, CheckedContinuation<OutgoingMessage?, Never>?) in
+        let (dropped, first, waiter) = state.withLock { state -> ([OutgoingMessage], Bool, CheckedContinuation<[OutgoingMessage]?, Never>?) in
             let first = !state.cut
             state.cut = true
             state.finished = true

@@ -63,6 +63,9 @@ public final class SyncService: Sendable {
         return grant
     }
 
+    /// The most messages one write takes from a connection's queue (one flush each).
+    static let writeBatchLimit = 256
+
     /// Runs one upgraded connection until either side closes it.
     func serve(document: String, grant: SyncGrant, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
                channel: any Channel) async throws {
@@ -88,14 +91,16 @@ public final class SyncService: Sendable {
         var refusal: SyncProtocolError?
         var failure: (any Error)?
         await withTaskGroup(of: Void.self) { group in
+            let writer = SyncFrameWriter(channel: channel)
             group.addTask {
-                while let message = await connection.next() {
-                    do { try await outbound.write(.binary(message.buffer)) } catch {
-                        connection.sent(message)
+                // Everything queued goes out with one flush (docs/sync.md §2.5).
+                while let batch = await connection.nextBatch(limit: Self.writeBatchLimit) {
+                    do { try await writer.write(batch) } catch {
+                        connection.sent(batch)
                         connection.cut("writing to it failed: \(error)")
                         break
                     }
-                    connection.sent(message)
+                    connection.sent(batch)
                 }
             }
             do {
@@ -117,7 +122,9 @@ public final class SyncService: Sendable {
                 failure = error
             }
             await hub.detach(document, host, connection)
-            connection.finish()
+            // The client closed (or is gone): nothing is written after its close. A refusal's
+            // close frame follows what was queued before it.
+            connection.finish(discarding: refusal == nil)
             await group.waitForAll()
         }
         if let refusal {
