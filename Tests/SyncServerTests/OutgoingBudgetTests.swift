@@ -19,16 +19,17 @@ import Testing
         let early = connection(1, budget, closed: closed), late = connection(2, budget, closed: closed)
         budget.register(early)
         budget.register(late)
-        let first = OutgoingMessage(ByteBuffer(bytes: [UInt8](repeating: 1, count: 4_000)))
+        // 3,996 bytes framed: a 4-byte header (RFC 6455 §5.2), 4,000 bytes to send.
+        let first = OutgoingMessage(payload: [UInt8](repeating: 1, count: 3_996))
         early.send(first)
         // One shared buffer queued on two connections: counted once.
-        let second = OutgoingMessage(ByteBuffer(bytes: [UInt8](repeating: 2, count: 4_000)))
+        let second = OutgoingMessage(payload: [UInt8](repeating: 2, count: 3_996))
         early.send(second)
         late.send(second)
         #expect(budget.queuedBytes == 8_000)
         #expect(closed.withLock { $0 }.isEmpty)
         // Past the budget the connection with the most waiting goes, and only it.
-        let third = OutgoingMessage(ByteBuffer(bytes: [UInt8](repeating: 3, count: 4_000)))
+        let third = OutgoingMessage(payload: [UInt8](repeating: 3, count: 3_996))
         early.send(third)
         late.send(third)
         #expect(closed.withLock { $0 } == [1])

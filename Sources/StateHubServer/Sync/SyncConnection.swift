@@ -82,7 +82,7 @@ final class SyncConnection: Sendable, Hashable {
     /// Queues `message`; past the caps the connection is closed instead and nothing more is queued.
     func send(_ message: SyncMessage) { send(bytes: message.encoded()) }
 
-    func send(bytes: [UInt8]) { send(OutgoingMessage(ByteBuffer(bytes: bytes))) }
+    func send(bytes: [UInt8]) { send(OutgoingMessage(payload: bytes)) }
 
     /// Queues `message` (one shared buffer when one message goes to many connections; the
     /// server-wide budget counts it once).
@@ -191,13 +191,33 @@ final class SyncConnection: Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// One encoded message on its way to one or more connections. Its buffer is shared, so the
-/// server-wide budget counts it once while any connection still holds it.
+/// One encoded message on its way to one or more connections, as the whole WebSocket frame the
+/// writer sends: framed once however many connections get it, so a delivery allocates nothing
+/// (docs/sync.md §2.5). Its buffer is shared, so the server-wide budget counts it once while any
+/// connection still holds it.
 final class OutgoingMessage: Sendable {
+    /// The frame: header and payload.
     let buffer: ByteBuffer
     fileprivate let holders = Atomic<Int>(0)
 
-    init(_ buffer: ByteBuffer) { self.buffer = buffer }
+    /// `payload` as one final, unmasked binary frame (RFC 6455 §5.2: a server never masks).
+    init(payload: [UInt8]) {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(payload.count + 10)
+        buffer.writeInteger(UInt8(0x82))  // FIN, opcode 2 (binary)
+        switch payload.count {
+        case ..<126:
+            buffer.writeInteger(UInt8(payload.count))
+        case ..<65_536:
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(payload.count))
+        default:
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(payload.count))
+        }
+        buffer.writeBytes(payload)
+        self.buffer = buffer
+    }
 
     var size: Int { buffer.readableBytes }
 }

@@ -239,7 +239,7 @@ actor SyncDocumentHost {
     }
 
     private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
-        let shared = OutgoingMessage(ByteBuffer(bytes: message.encoded()))
+        let shared = OutgoingMessage(payload: message.encoded())
         for member in members.values where member.connection != sender {
             member.connection.send(shared)
         }
