@@ -10,21 +10,20 @@ import NIOWebSocket
 /// still pass through that encoder; the close is sent only after this writer has ended, so frames
 /// and the close keep their order. No WebSocket extension is configured
 /// (`StateHubServer+Serve.swift`), so frames need no processing on the way.
-struct SyncFrameWriter: Sendable {
+struct SyncFrameWriter: SyncFrameSink {
     let channel: any Channel
 
-    /// Writes `messages` in order as one buffer and flushes; returns when it reached the socket
-    /// (so a slow reader's backlog stays in its queue, where the caps see it).
-    /// - Throws: the channel's error when it is closed or the write fails; `ChannelPipelineError.notFound`
-    ///   when the channel has no WebSocket frame encoder (it is not an upgraded WebSocket).
-    func write(_ messages: [OutgoingMessage]) async throws {
-        guard let first = messages.first else { return }
+    /// Writes `messages` in order as one buffer and flushes, on the channel's event loop; `done`
+    /// runs there when it reached the socket or failed (the channel closed, or no WebSocket frame
+    /// encoder in it: `ChannelPipelineError.notFound`). A slow reader's backlog so stays in the
+    /// connection's queue, where the caps see it.
+    func write(_ messages: [OutgoingMessage], done: @escaping @Sendable ((any Error)?) -> Void) {
+        guard let first = messages.first else { return channel.eventLoop.execute { done(nil) } }
         let channel = self.channel
-        let promise = channel.eventLoop.makePromise(of: Void.self)
         channel.eventLoop.execute {
             let encoder: ChannelHandlerContext
             do { encoder = try channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) } catch {
-                promise.fail(error)
+                done(error)
                 return
             }
             var joined = first.buffer
@@ -32,12 +31,18 @@ struct SyncFrameWriter: Sendable {
                 joined = channel.allocator.buffer(capacity: messages.reduce(0) { $0 + $1.size })
                 for message in messages { joined.writeImmutableBuffer(message.buffer) }
             }
+            let promise = channel.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.whenComplete { result in
+                switch result {
+                case .success: done(nil)
+                case .failure(let error): done(error)
+                }
+            }
             // Two calls, not `writeAndFlush`: a handler below may remove itself while it passes
             // the write on (`RequestHeadErrorWriter` does on a connection's first write), and a
             // flush handed to its removed context goes nowhere.
             encoder.write(NIOAny(joined), promise: promise)
             encoder.flush()
         }
-        try await promise.futureResult.get()
     }
 }
