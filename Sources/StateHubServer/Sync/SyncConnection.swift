@@ -3,10 +3,22 @@ import NIOCore
 import SharedDocument
 import Synchronization
 
+/// Where a connection's frames go: the channel (``SyncFrameWriter``), or a test's recorder.
+protocol SyncFrameSink: Sendable {
+    /// Writes `messages` in order with one flush and calls `done` once with the outcome (`nil`:
+    /// they reached the socket), from any thread, never from within this call.
+    func write(_ messages: [OutgoingMessage], done: @escaping @Sendable ((any Error)?) -> Void)
+}
+
 /// One WebSocket client of a document: who it is, what it may do, and its own bounded queue of
-/// messages to send, drained by its own writer (docs/sync.md §2.5). A broadcast only appends to
-/// queues, so a slow client never makes anyone else wait; a client whose queue passes the cap,
-/// or the slowest one when every queue together passes the server-wide budget, is cut off.
+/// messages to send (docs/sync.md §2.5). A broadcast only appends to queues, so a slow client
+/// never makes anyone else wait; a client whose queue passes the cap, or the slowest one when
+/// every queue together passes the server-wide budget, is cut off.
+///
+/// No task writes: the first message queued on an idle connection hands the queue to the sink,
+/// and each finished write hands it what queued meanwhile (at most ``writeBatchLimit``
+/// messages, one flush). A suspended writer task per connection cost task memory per open
+/// document and one task switch per wake-up.
 final class SyncConnection: Sendable, Hashable {
     let id: Int
     let document: String
@@ -18,11 +30,15 @@ final class SyncConnection: Sendable, Hashable {
     let limits: Limits
     private let budget: SyncOutgoingBudget
     private let logger: Logger
+    private let sink: any SyncFrameSink
     /// Closes the TCP connection at once: a client that does not read cannot receive a close frame.
     private let closeChannel: @Sendable () -> Void
     private let state = Mutex(QueueState())
     /// Bytes queued and not yet written, readable without the lock (to find the slowest reader).
     private let queued = Atomic<Int>(0)
+
+    /// The most messages one write takes from the queue (one flush each).
+    static let writeBatchLimit = 256
 
     struct Limits: Sendable {
         var maxQueueBytes: Int
@@ -32,37 +48,58 @@ final class SyncConnection: Sendable, Hashable {
     private struct QueueState {
         var queue: [OutgoingMessage] = []
         var head = 0
+        /// Bytes queued or being written.
         var bytes = 0
-        var waiter: CheckedContinuation<OutgoingMessage?, Never>?
-        /// No more messages are accepted; the writer ends once the queue is empty.
+        /// A batch is with the sink.
+        var writing = false
+        /// That batch, until its write ends or the queue is dropped (whichever comes first
+        /// releases it from the budget, once).
+        var inFlight: [OutgoingMessage] = []
+        /// Waiting until nothing is queued or being written (``allWritten()``).
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// No more messages are accepted.
         var finished = false
         /// Cut off: nothing more is accepted and the queue was dropped.
         var cut = false
 
         var count: Int { queue.count - head }
 
-        mutating func pop() -> OutgoingMessage? {
-            guard head < queue.count else { return nil }
-            let message = queue[head]
-            head += 1
-            if head > 64 && head * 2 > queue.count {
+        /// The oldest `limit` messages at most, in order; empty when nothing is queued.
+        mutating func popBatch(limit: Int) -> [OutgoingMessage] {
+            let end = min(queue.count, head + limit)
+            let batch = Array(queue[head..<end])
+            head = end
+            if head == queue.count {
+                // An idle connection's queue keeps no storage (memory per open document).
+                queue = []
+                head = 0
+            } else if head > 64 && head * 2 > queue.count {
                 queue.removeFirst(head)
                 head = 0
             }
-            return message
+            return batch
         }
 
+        /// Drops the queue and the batch being written (the budget stops counting both now).
         mutating func drain() -> [OutgoingMessage] {
-            let rest = Array(queue[head...])
+            let rest = Array(queue[head...]) + inFlight
+            inFlight = []
             queue = []
             head = 0
             bytes = 0
             return rest
         }
+
+        /// The waiters to resume when nothing is queued or being written.
+        mutating func takeIdleWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !writing, count == 0 else { return [] }
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
     }
 
     init(id: Int, document: String, access: DocumentAccess, tokenID: Int?, wantsAcknowledgements: Bool, limits: Limits,
-         budget: SyncOutgoingBudget, logger: Logger, closeChannel: @escaping @Sendable () -> Void) {
+         budget: SyncOutgoingBudget, logger: Logger, sink: any SyncFrameSink, closeChannel: @escaping @Sendable () -> Void) {
         self.id = id
         self.document = document
         self.access = access
@@ -71,19 +108,20 @@ final class SyncConnection: Sendable, Hashable {
         self.limits = limits
         self.budget = budget
         self.logger = logger
+        self.sink = sink
         self.closeChannel = closeChannel
     }
 
     /// Queues `message`; past the caps the connection is closed instead and nothing more is queued.
     func send(_ message: SyncMessage) { send(bytes: message.encoded()) }
 
-    func send(bytes: [UInt8]) { send(OutgoingMessage(ByteBuffer(bytes: bytes))) }
+    func send(bytes: [UInt8]) { send(OutgoingMessage(payload: bytes)) }
 
     /// Queues `message` (one shared buffer when one message goes to many connections; the
     /// server-wide budget counts it once).
     func send(_ message: OutgoingMessage) {
         let size = message.size
-        enum Outcome { case queued, refused, overflowed([OutgoingMessage]) }
+        enum Outcome { case queued(write: Bool), refused, overflowed([OutgoingMessage]) }
         budget.hold(message)
         let outcome = state.withLock { state -> Outcome in
             guard !state.finished, !state.cut else { return .refused }
@@ -96,17 +134,16 @@ final class SyncConnection: Sendable, Hashable {
             }
             state.bytes += size
             queued.store(state.bytes, ordering: .relaxed)
-            if let waiter = state.waiter {
-                state.waiter = nil
-                waiter.resume(returning: message)
-                return .queued
-            }
             state.queue.append(message)
-            return .queued
+            // An idle connection starts writing; a busy one's next write takes this too.
+            let write = !state.writing
+            state.writing = true
+            return .queued(write: write)
         }
         switch outcome {
-        case .queued:
+        case .queued(let write):
             budget.enforce()
+            if write { writeNext() }
         case .refused:
             budget.release(message)
         case .overflowed(let dropped):
@@ -117,18 +154,45 @@ final class SyncConnection: Sendable, Hashable {
         }
     }
 
-    /// The next message to write, or `nil` once the connection is finished and its queue empty.
-    func next() async -> OutgoingMessage? {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if let message = state.pop() {
-                    continuation.resume(returning: message)
-                } else if state.finished {
-                    continuation.resume(returning: nil)
-                } else {
-                    state.waiter = continuation
-                }
+    /// Hands what is queued to the sink; called by the one holder of `writing`.
+    private func writeNext() {
+        let (batch, waiters) = state.withLock { state -> ([OutgoingMessage], [CheckedContinuation<Void, Never>]) in
+            let batch = state.cut ? [] : state.popBatch(limit: Self.writeBatchLimit)
+            state.inFlight = batch
+            if batch.isEmpty { state.writing = false }
+            return (batch, batch.isEmpty ? state.takeIdleWaiters() : [])
+        }
+        for waiter in waiters { waiter.resume() }
+        guard !batch.isEmpty else { return }
+        sink.write(batch) { error in
+            self.written()
+            if let error {
+                self.cut("writing to it failed: \(error)")
+                self.stopWriting()
+            } else {
+                self.writeNext()
             }
+        }
+    }
+
+    /// After a failed write: nothing more is written; waiters are told.
+    private func stopWriting() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.writing = false
+            return state.takeIdleWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until nothing is queued or being written (before a close frame follows what was queued).
+    func allWritten() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                if !state.writing && state.count == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
@@ -138,37 +202,45 @@ final class SyncConnection: Sendable, Hashable {
     /// Whether it was cut off (queue cap, budget, revocation, storage failure).
     var wasCut: Bool { state.withLock { $0.cut } }
 
-    /// Called by the writer after `message` went out (or could not).
-    func sent(_ message: OutgoingMessage) {
-        state.withLock { state in
-            state.bytes = max(0, state.bytes - message.size)
+    /// The batch with the sink went out (or could not): it leaves the counts, unless dropping the
+    /// queue already took it out.
+    private func written() {
+        let messages = state.withLock { state -> [OutgoingMessage] in
+            let messages = state.inFlight
+            state.inFlight = []
+            state.bytes = max(0, state.bytes - messages.reduce(0) { $0 + $1.size })
             queued.store(state.bytes, ordering: .relaxed)
+            return messages
         }
-        budget.release(message)
+        for message in messages { budget.release(message) }
     }
 
-    /// No more messages: the writer ends after what is queued.
-    func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<OutgoingMessage?, Never>? in
+    /// No more messages: what is queued is still written, or dropped with `discarding` (the
+    /// client closed: nothing is written after its close, docs/sync.md §2.5).
+    func finish(discarding: Bool = false) {
+        let (dropped, waiters) = state.withLock { state -> ([OutgoingMessage], [CheckedContinuation<Void, Never>]) in
             state.finished = true
-            defer { state.waiter = nil }
-            return state.count == 0 ? state.waiter : nil
+            guard discarding else { return ([], []) }
+            let dropped = state.drain()
+            queued.store(0, ordering: .relaxed)
+            return (dropped, state.takeIdleWaiters())
         }
-        waiter?.resume(returning: nil)
+        for message in dropped { budget.release(message) }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Closes the connection now, dropping what is queued; `reason` (the server's) is logged.
     func cut(_ reason: String?) {
-        let (dropped, first, waiter) = state.withLock { state -> ([OutgoingMessage], Bool, CheckedContinuation<OutgoingMessage?, Never>?) in
+        let (dropped, first, waiters) = state.withLock { state -> ([OutgoingMessage], Bool, [CheckedContinuation<Void, Never>]) in
             let first = !state.cut
             state.cut = true
             state.finished = true
             queued.store(0, ordering: .relaxed)
-            defer { state.waiter = nil }
-            return (state.drain(), first, state.waiter)
+            let dropped = state.drain()
+            return (dropped, first, state.takeIdleWaiters())
         }
         for message in dropped { budget.release(message) }
-        waiter?.resume(returning: nil)
+        for waiter in waiters { waiter.resume() }
         if first, let reason { logger.info("sync: cut off connection \(id) to \(document): \(reason)") }
         closeChannel()
     }
@@ -177,13 +249,33 @@ final class SyncConnection: Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// One encoded message on its way to one or more connections. Its buffer is shared, so the
-/// server-wide budget counts it once while any connection still holds it.
+/// One encoded message on its way to one or more connections, as the whole WebSocket frame the
+/// writer sends: framed once however many connections get it, so a delivery allocates nothing
+/// (docs/sync.md §2.5). Its buffer is shared, so the server-wide budget counts it once while any
+/// connection still holds it.
 final class OutgoingMessage: Sendable {
+    /// The frame: header and payload.
     let buffer: ByteBuffer
     fileprivate let holders = Atomic<Int>(0)
 
-    init(_ buffer: ByteBuffer) { self.buffer = buffer }
+    /// `payload` as one final, unmasked binary frame (RFC 6455 §5.2: a server never masks).
+    init(payload: [UInt8]) {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(payload.count + 10)
+        buffer.writeInteger(UInt8(0x82))  // FIN, opcode 2 (binary)
+        switch payload.count {
+        case ..<126:
+            buffer.writeInteger(UInt8(payload.count))
+        case ..<65_536:
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(payload.count))
+        default:
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(payload.count))
+        }
+        buffer.writeBytes(payload)
+        self.buffer = buffer
+    }
 
     var size: Int { buffer.readableBytes }
 }

@@ -21,7 +21,7 @@ actor SyncDocumentHost {
     private var document = SharedDocument()
     /// The document's full encoding, bytes: exact near the limit, an over-estimate below it.
     private var stateBytes = 0
-    private var loadTask: Task<Void, any Error>?
+    private var loading = LoadState.notLoaded
     private var members: [Int: Member] = [:]
     private var awareness: [Int: AwarenessUpdate.Entry] = [:]
     private var batch: [Pending] = []
@@ -34,6 +34,13 @@ actor SyncDocumentHost {
     private var batchBytes = 0
     /// Readers waiting for the batch to shrink (``waitForRoom()``).
     private var roomWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A finished task keeps its memory while referenced, so once loaded none is kept (docs/sync.md §2.1).
+    private enum LoadState {
+        case notLoaded
+        case loading(Task<Void, any Error>)
+        case loaded
+    }
 
     private struct Member {
         let connection: SyncConnection
@@ -62,10 +69,17 @@ actor SyncDocumentHost {
 
     /// Loads the document from storage once; later calls wait for that load.
     func ensureLoaded() async throws {
-        if let loadTask { return try await loadTask.value }
-        let task = Task { try await self.load() }
-        loadTask = task
+        let task: Task<Void, any Error>
+        switch loading {
+        case .loaded: return
+        case .loading(let running): task = running
+        case .notLoaded:
+            task = Task { try await self.load() }
+            loading = .loading(task)
+        }
+        // A failed load stays `.loading`: later callers get the same error.
         try await task.value
+        loading = .loaded
     }
 
     private func load() async throws {
@@ -225,7 +239,7 @@ actor SyncDocumentHost {
     }
 
     private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
-        let shared = OutgoingMessage(ByteBuffer(bytes: message.encoded()))
+        let shared = OutgoingMessage(payload: message.encoded())
         for member in members.values where member.connection != sender {
             member.connection.send(shared)
         }

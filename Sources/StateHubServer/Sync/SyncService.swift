@@ -70,7 +70,7 @@ public final class SyncService: Sendable {
             id: hub.nextConnectionID(), document: document, access: grant.access, tokenID: grant.tokenID,
             wantsAcknowledgements: grant.acknowledgements,
             limits: .init(maxQueueBytes: configuration.maxQueueBytes, maxQueueMessages: configuration.maxQueueMessages),
-            budget: budget, logger: logger, closeChannel: { channel.close(promise: nil) })
+            budget: budget, logger: logger, sink: SyncFrameWriter(channel: channel), closeChannel: { channel.close(promise: nil) })
         budget.register(connection)
         defer {
             // Whatever is still queued (a writer that failed) is dropped and leaves the budget.
@@ -87,39 +87,30 @@ public final class SyncService: Sendable {
         }
         var refusal: SyncProtocolError?
         var failure: (any Error)?
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while let message = await connection.next() {
-                    do { try await outbound.write(.binary(message.buffer)) } catch {
-                        connection.sent(message)
-                        connection.cut("writing to it failed: \(error)")
-                        break
-                    }
-                    connection.sent(message)
+        // No writer task: the connection hands its queue to the channel itself (docs/sync.md §2.5).
+        do {
+            for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
+                guard case .binary(let buffer) = message else { refusal = .textFrame; break }
+                let bytes = Array(buffer.readableBytesView)
+                let decoded: SyncMessage
+                do { decoded = try SyncMessage(decoding: bytes) } catch {
+                    refusal = .malformedMessage("\(error)")
+                    break
                 }
-            }
-            do {
-                for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
-                    guard case .binary(let buffer) = message else { refusal = .textFrame; break }
-                    let bytes = Array(buffer.readableBytesView)
-                    let decoded: SyncMessage
-                    do { decoded = try SyncMessage(decoding: bytes) } catch {
-                        refusal = .malformedMessage("\(error)")
-                        break
-                    }
-                    do throws(SyncProtocolError) { try await host.receive(decoded, from: connection) } catch {
-                        refusal = error
-                        break
-                    }
-                    await host.waitForRoom()
+                do throws(SyncProtocolError) { try await host.receive(decoded, from: connection) } catch {
+                    refusal = error
+                    break
                 }
-            } catch {
-                failure = error
+                await host.waitForRoom()
             }
-            await hub.detach(document, host, connection)
-            connection.finish()
-            await group.waitForAll()
+        } catch {
+            failure = error
         }
+        await hub.detach(document, host, connection)
+        // The client closed (or is gone): nothing is written after its close. A refusal's
+        // close frame follows what was queued before it.
+        connection.finish(discarding: refusal == nil)
+        await connection.allWritten()
         if let refusal {
             logger.info("sync: closed a connection to \(document): \(refusal)")
             try? await outbound.close(refusal.webSocketCode, reason: refusal.closeReason)
