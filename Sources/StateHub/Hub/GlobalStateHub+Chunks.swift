@@ -91,24 +91,28 @@ extension GlobalStateHub {
     /// code units). A larger `count` cannot be honest, so it is refused by name.
     static let maximumChunkCount = (512 << 20) / 256
 
-    /// Whether the first 400 UTF-8 bytes of `text` hold `"type":"chunk"`: a byte search, run on
-    /// every message (Foundation's `contains` bridged each head to `NSString`: about a
-    /// microsecond a message, a third of the hub's receive path).
+    /// Whether the first 400 UTF-8 bytes of `text` hold `"type":"chunk"`: a byte search in place,
+    /// run on every message (Foundation's `contains` bridged each head to `NSString`:
+    /// about a microsecond a message, a third of the hub's receive path).
     static func headMentionsChunk(_ text: String) -> Bool {
-        let needle = Array(#""type":"chunk""#.utf8)
-        func search(_ bytes: some Collection<UInt8>) -> Bool {
-            let head = Array(bytes.prefix(400))
-            guard head.count >= needle.count else { return false }
-            for start in 0...(head.count - needle.count) where head[start] == needle[0] {
-                var matched = true
-                for offset in 1..<needle.count where head[start + offset] != needle[offset] {
-                    matched = false
-                    break
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let needle = chunkTypeMember
+            let end = min(bytes.count, 400) - needle.count
+            guard end >= 0 else { return false }
+            var start = 0
+            while start <= end {
+                if bytes[start] == needle[0] {
+                    var offset = 1
+                    while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
                 }
-                if matched { return true }
+                start += 1
             }
             return false
         }
-        return text.utf8.withContiguousStorageIfAvailable { search($0) } ?? search(text.utf8)
+        if let found = text.utf8.withContiguousStorageIfAvailable(search) { return found }
+        return Array(text.utf8.prefix(400)).withUnsafeBufferPointer(search)
     }
+
+    private static let chunkTypeMember: [UInt8] = Array(#""type":"chunk""#.utf8)
 }
