@@ -15,6 +15,9 @@ struct DispatchFloorBenchmark {
         var crossing: [Double] = []
         var parse: [Double] = []
         var receive: [Double] = []
+        var compare: [Double] = []
+        var free: [Double] = []
+        var syncCPU: [Double] = []
         var syncTotal: [Double] = []
         var syncNative: [Double] = []
         var parked: [Double] = []
@@ -33,6 +36,7 @@ struct DispatchFloorBenchmark {
             let split = try await megabyteSyncSplit()
             syncTotal.append(split.total)
             syncNative.append(split.native)
+            syncCPU.append(split.cpu)
             pingPongs.append(Self.threadPingPongMicroseconds(count: 5_000))
             hops.append(try await engineHopMicroseconds(count: 2_000))
             let steps = try await megabyteSteps()
@@ -40,6 +44,8 @@ struct DispatchFloorBenchmark {
             crossing.append(steps.crossing)
             parse.append(steps.parse)
             receive.append(steps.receive)
+            compare.append(steps.compare)
+            free.append(steps.free)
         }
         return [
             Figure(key: "floor.round_trip_parked", label: "round trip from the pool, no spinning (park at once), p50", unit: "µs", higherIsBetter: false, jit: median(parked), baselineKey: "floor.engine_hop"),
@@ -51,10 +57,13 @@ struct DispatchFloorBenchmark {
             Figure(key: "floor.engine_hop", label: "floor: pool → page thread → pool, no JS, p50", unit: "µs", higherIsBetter: false, jit: median(hops), baselineKey: "floor.thread_ping_pong"),
             Figure(key: "sync_1mb.total", label: "1 MB sync, whole (as hub.sync_1mb)", unit: "ms", higherIsBetter: false, jit: median(syncTotal)),
             Figure(key: "sync_1mb.native", label: "1 MB sync, of which in the hub's receiver", unit: "ms", higherIsBetter: false, jit: median(syncNative), baselineKey: "sync_1mb.total"),
+            Figure(key: "sync_1mb.cpu", label: "1 MB sync, CPU time of the page's thread", unit: "ms", higherIsBetter: false, jit: median(syncCPU), baselineKey: "sync_1mb.total"),
             Figure(key: "sync_1mb.stringify", label: "1 MB sync, step: JSON.stringify in the page", unit: "ms", higherIsBetter: false, jit: median(stringify)),
             Figure(key: "sync_1mb.crossing", label: "1 MB sync, step: the string into Swift", unit: "ms", higherIsBetter: false, jit: median(crossing)),
             Figure(key: "sync_1mb.parse", label: "1 MB sync, step: StateHubJSON parse", unit: "ms", higherIsBetter: false, jit: median(parse)),
             Figure(key: "sync_1mb.receive", label: "1 MB sync, step: hub.receive (parse + mirror)", unit: "ms", higherIsBetter: false, jit: median(receive)),
+            Figure(key: "sync_1mb.compare", label: "1 MB sync, step: old mirror == new (now only when shared)", unit: "ms", higherIsBetter: false, jit: median(compare)),
+            Figure(key: "sync_1mb.free", label: "1 MB sync, step: freeing the old tree (now off the page)", unit: "ms", higherIsBetter: false, jit: median(free)),
         ]
     }
 
@@ -110,6 +119,12 @@ struct DispatchFloorBenchmark {
         return (idle * 1e3, sparse * 1e3)
     }
 
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     static func processCPUSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
@@ -159,31 +174,38 @@ struct DispatchFloorBenchmark {
 
     /// `hub.sync_1mb` again, with the time spent in the hub's receiver (on the page's thread,
     /// inside `postMessage`) told apart from the page's own: milliseconds.
-    func megabyteSyncSplit() async throws -> (total: Double, native: Double) {
+    func megabyteSyncSplit() async throws -> (total: Double, native: Double, cpu: Double) {
         let hub = GlobalStateHub()
         let engine = try JavaScriptEngine(configuration: .init(name: "big", logger: quietLogger))
         let timed = TimedPage(engine)
         try await hub.attach(timed)
         try await engine.loadStoreRuntime()
+        // The page thread's own CPU time: what the sync costs it, without the waits for a core
+        // that a loaded machine adds to the wall-clock figure.
+        try await engine.bind("threadCPUMilliseconds") { _ in .number(Self.threadCPUSeconds() * 1e3) }
         let milliseconds = try await engine.evaluate("""
             (function () {
               const useBig = defineStore('big', { state: () => ({ rows: Array.from({ length: 9000 }, (_, i) => ({ id: i, name: 'row number ' + i, value: i * 0.5, flags: [true, false], note: 'lorem ipsum dolor sit amet ' + i })) }) });
               const store = useBig();
               const request = JSON.stringify({ v: 1, storeId: 'big', messageId: 'bench', type: 'request_sync', payload: {} });
+              const c0 = threadCPUMilliseconds();
               const t0 = performance.now();
               window.nativeBridge.dispatch(request);
-              return performance.now() - t0;
+              const t1 = performance.now();
+              return [t1 - t0, threadCPUMilliseconds() - c0];
             })()
-            """).numberValue ?? .infinity
+            """)
         guard hub.state(of: "big")?["rows"]?.arrayValue?.count == 9000 else { throw BenchmarkError.mirrorMismatch("big.rows") }
-        return (milliseconds, timed.lastReceiveSeconds * 1e3)
+        let times = milliseconds.arrayValue?.compactMap(\.numberValue) ?? []
+        guard times.count == 2 else { throw BenchmarkError.missingMessage }
+        return (times[0], timed.lastReceiveSeconds * 1e3, times[1])
     }
 
     /// The 1 MB state of `hub.sync_1mb`, step by step: `JSON.stringify` of it in the page, its
     /// text handed to Swift through the message handler, our parser alone, and the hub's
     /// whole receive path (parse and mirror) on that text, without an engine. Milliseconds, the
     /// median of 5 each.
-    func megabyteSteps() async throws -> (stringify: Double, crossing: Double, parse: Double, receive: Double) {
+    func megabyteSteps() async throws -> (stringify: Double, crossing: Double, parse: Double, receive: Double, compare: Double, free: Double) {
         let engine = try JavaScriptEngine(configuration: .init(name: "big-steps", logger: quietLogger))
         let box = MessageBox()
         try await engine.installMessageHandler(named: "steps") { text in box.arrived(text) }
@@ -225,7 +247,23 @@ struct DispatchFloorBenchmark {
             receives.append((ContinuousClock.now - start).seconds * 1e3)
             guard hub.state(of: "big")?["rows"]?.arrayValue?.count == 9000 else { throw BenchmarkError.mirrorMismatch("big.rows after \(hub.problems.prefix(3))") }
         }
-        return (stringify, median(crossings), median(parses), median(receives))
+        // What the hub no longer does on the page's thread for a store alone: compare the old
+        // mirror with the new one, and free the old tree there.
+        var compares: [Double] = []
+        var frees: [Double] = []
+        for _ in 0..<5 {
+            var old: JSONValue? = try JSONValue(parsing: state)
+            let new = try JSONValue(parsing: state)
+            let start = ContinuousClock.now
+            let same = old.map { $0.isSemanticallyEqual(to: new) } ?? false
+            compares.append((ContinuousClock.now - start).seconds * 1e3)
+            guard same else { throw BenchmarkError.mirrorMismatch("the two parses differ") }
+            let freeing = ContinuousClock.now
+            old = nil // the only reference: the whole tree is freed here
+            frees.append((ContinuousClock.now - freeing).seconds * 1e3)
+            withExtendedLifetime((old, new)) {}
+        }
+        return (stringify, median(crossings), median(parses), median(receives), median(compares), median(frees))
     }
 }
 
