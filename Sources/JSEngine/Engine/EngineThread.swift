@@ -41,6 +41,17 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// Runs the page functions JavaScriptCore handed back from its run loop (cleanups; each
     /// pass, as timers; the wake-up delay is 0 while some wait). Set on the engine thread only.
     nonisolated(unsafe) var runHandedBack: () -> Void = {}
+    /// How long the loop looks for work before it sleeps (`Configuration.idleSpin`). Set on
+    /// the engine thread only.
+    nonisolated(unsafe) var idleSpin: Duration = .zero
+
+    /// Work pushed so far: what the loop polls while it spins, without the lock.
+    private let pushes = Atomic<UInt64>(0)
+    /// True while the loop spins: a push then needs no wake-up.
+    private let spinning = Atomic<Bool>(false)
+    /// Idle spins still to skip, and spins in a row that found nothing. Engine thread only.
+    nonisolated(unsafe) private var spinSkips = 0
+    nonisolated(unsafe) private var spinMisses = 0
 
     private init() {}
 
@@ -148,9 +159,14 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             state.queue.append(work)
             return true
         }
-        // Work pushed from the engine thread itself is seen before the loop sleeps again:
-        // no wake-up (an eventfd write and a poll) is needed.
-        if accepted, !isCurrent { runLoop?.wake() }
+        guard accepted else { return }
+        // Counted after the append, before `spinning` is read: a spinning loop that stops
+        // spinning reads the count after clearing `spinning`, so one of the two sees the
+        // other (both sequentially consistent) and the work is never left asleep.
+        pushes.add(1, ordering: .sequentiallyConsistent)
+        // Work pushed from the engine thread itself is seen before the loop sleeps again, and
+        // a spinning loop sees the count: no wake-up (an eventfd write and a poll) is needed.
+        if !isCurrent, !spinning.load(ordering: .sequentiallyConsistent) { runLoop?.wake() }
     }
 
     /// Whether the thread has left its loop and torn down. For tests and diagnostics.
@@ -195,7 +211,11 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             if batch.isEmpty && stopping { return }
             runDueTimers()
             runHandedBack()
-            let pending = state.withLock { !$0.queue.isEmpty || $0.stopping }
+            // The count of pushes is read under the lock: work pushed after this look at the
+            // queue changes it (`push` counts after appending).
+            let (pending, seen) = state.withLock { state in
+                (!state.queue.isEmpty || state.stopping, pushes.load(ordering: .sequentiallyConsistent))
+            }
             if pending {
                 // Let GLib dispatch what is ready (JSC's own sources: GC timers, nothing
                 // urgent) without blocking — at most once a millisecond while work keeps
@@ -210,7 +230,38 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             lastGLibIteration = ContinuousClock.now
             let delay = nextWakeupDelay()
             if delay == 0 { continue }
+            if spinForWork(since: seen, timerDelay: delay) { continue }
             runLoop.iterate(blocking: true, timeoutMilliseconds: delay)
         }
+    }
+
+    /// Looks for work for at most `idleSpin` (and not past the next timer) before the loop
+    /// sleeps: a conversation (a dispatch answered, the next one sent a few microseconds later)
+    /// then costs no wake-up of this thread. Each turn yields the core to any other runnable
+    /// thread. A spin that finds nothing makes the next 1, 3, 7… (up to 63) idle moments sleep
+    /// at once, so a quiet engine does not burn CPU. Returns whether work came.
+    private func spinForWork(since seen: UInt64, timerDelay: UInt32?) -> Bool {
+        guard idleSpin > .zero else { return false }
+        if spinSkips > 0 {
+            spinSkips -= 1
+            return false
+        }
+        let budget = timerDelay.map { min(idleSpin, .milliseconds($0)) } ?? idleSpin
+        let deadline = ContinuousClock.now + budget
+        spinning.store(true, ordering: .sequentiallyConsistent)
+        var found = false
+        while !found, ContinuousClock.now < deadline {
+            sched_yield()
+            found = pushes.load(ordering: .sequentiallyConsistent) != seen
+        }
+        spinning.store(false, ordering: .sequentiallyConsistent)
+        if !found { found = pushes.load(ordering: .sequentiallyConsistent) != seen }
+        if found {
+            spinMisses = 0
+        } else {
+            spinMisses = min(spinMisses + 1, 6)
+            spinSkips = (1 << spinMisses) - 1
+        }
+        return found
     }
 }

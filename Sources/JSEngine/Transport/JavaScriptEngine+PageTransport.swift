@@ -15,6 +15,9 @@ extension JavaScriptEngine: PageTransport {
 
     public nonisolated var pageID: String { configuration.name }
 
+    /// True off the engine's thread: the engine answers in microseconds once woken.
+    public nonisolated var callerMaySpin: Bool { !thread.isCurrent }
+
     public func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) throws {
         try installMessageHandler(named: channel, receiver)
     }

@@ -41,6 +41,12 @@ public protocol PageTransport: AnyObject, Sendable {
     /// a time limit, or reports through ``onStop(_:)`` (kind `unstoppable`) a turn it cannot
     /// stop. A caller may then wait for a running script without a bound of its own.
     var endsEveryScript: Bool { get }
+
+    /// Whether a caller on the current thread waiting for this page's answer may spin for it a
+    /// moment before parking: true when the page answers within microseconds (an engine in this
+    /// process) and the current thread is not the page's own (whose spin would hold up the
+    /// answer). Read on the caller's thread.
+    var callerMaySpin: Bool { get }
 }
 
 extension PageTransport {
@@ -50,4 +56,6 @@ extension PageTransport {
     public var idleFor: Duration? { nil }
     /// A host that cannot tell: callers keep their own bound.
     public var endsEveryScript: Bool { false }
+    /// A page across a process hop (a web view) answers in hundreds of microseconds: park.
+    public var callerMaySpin: Bool { false }
 }

@@ -31,35 +31,39 @@ extension GlobalStateHub {
                   admit: ((inout HubState, _ pageID: String, _ messageId: String) -> (any Error)?)?) async throws -> JSONValue {
         let timeout = timeout ?? configuration.dispatchTimeout
         let deadline = clock.now() + timeout
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
-            update { state -> [HubEffect] in
-                guard let host = state.stores[storeId]?.authoritative else {
-                    return [.resume(continuation, .failure(StateHubError.unknownStore(storeId)))]
-                }
-                let messageId = state.nextMessageId()
-                if let admit, let refusal = admit(&state, host.pageID, messageId) {
-                    return [.resume(continuation, .failure(refusal))]
-                }
-                state.pending[messageId] = PendingDispatch(storeId: storeId, action: action, pageID: host.pageID,
-                                                           deadline: deadline, timeout: timeout, continuation: continuation)
-                var effects: [HubEffect] = []
-                scheduleTimeoutSweeper(for: deadline, in: &state)
-                let pageID = host.pageID
-                let failure: @Sendable (any Error) -> Void = { [weak self] error in
-                    if let engineError = error as? EngineError, let stop = engineError.stop {
-                        self?.failStopped(messageId, store: storeId, action: action, pageID: pageID, stop: stop, reason: engineError.description)
-                    } else {
-                        self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
-                    }
-                }
-                if let send = sendEffect(to: host.pageID, storeId: storeId, type: .dispatchAction,
-                                         payload: ["action": .string(action), "args": .array(args)], in: &state,
-                                         failure: failure, messageId: messageId) {
-                    effects.append(send)
-                }
-                return effects
+        let reply = DispatchReply()
+        var spin = Duration.zero
+        update { state -> [HubEffect] in
+            guard let host = state.stores[storeId]?.authoritative else {
+                return [.resume(reply, .failure(StateHubError.unknownStore(storeId)))]
             }
+            let messageId = state.nextMessageId()
+            if let admit, let refusal = admit(&state, host.pageID, messageId) {
+                return [.resume(reply, .failure(refusal))]
+            }
+            state.pending[messageId] = PendingDispatch(storeId: storeId, action: action, pageID: host.pageID,
+                                                       deadline: deadline, timeout: timeout, continuation: reply)
+            var effects: [HubEffect] = []
+            scheduleTimeoutSweeper(for: deadline, in: &state)
+            let pageID = host.pageID
+            let failure: @Sendable (any Error) -> Void = { [weak self] error in
+                if let engineError = error as? EngineError, let stop = engineError.stop {
+                    self?.failStopped(messageId, store: storeId, action: action, pageID: pageID, stop: stop, reason: engineError.description)
+                } else {
+                    self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
+                }
+            }
+            if let send = sendEffect(to: host.pageID, storeId: storeId, type: .dispatchAction,
+                                     payload: ["action": .string(action), "args": .array(args)], in: &state,
+                                     failure: failure, messageId: messageId) {
+                effects.append(send)
+                if let page = state.pages[pageID], page.transport.callerMaySpin { spin = spinPolicy.budget(configuration.dispatchSpin) }
+            }
+            return effects
         }
+        let (result, spun) = await reply.wait(spinningFor: spin)
+        if spin > .zero { spinPolicy.record(answeredWhileSpinning: spun) }
+        return try result.get()
     }
 
     /// Runs an action and decodes its result as `T` (tagged values are decoded as

@@ -9,8 +9,7 @@ extension GlobalStateHub {
     /// completes is then handled, and recorded, as if it had arrived whole.
     func receiveChunkIfAny(_ text: String, from pageID: String) -> Bool {
         guard text.utf8.count <= configuration.maximumMessageBytes else { return false }
-        let head = text.utf8.prefix(400)
-        guard let headText = String(head), headText.contains("\"type\":\"chunk\"") else { return false }
+        guard Self.headMentionsChunk(text) else { return false }
         guard let value = try? JSONValue(parsing: text), value["type"]?.stringValue == "chunk" else { return false }
         let storeId = value["storeId"]?.stringValue
         let payload = value["payload"]
@@ -91,4 +90,29 @@ extension GlobalStateHub {
     /// The most chunks one transfer may have: 512 MiB in the smallest slices a page cuts (256
     /// code units). A larger `count` cannot be honest, so it is refused by name.
     static let maximumChunkCount = (512 << 20) / 256
+
+    /// Whether the first 400 UTF-8 bytes of `text` hold `"type":"chunk"`: a byte search in place,
+    /// run on every message (Foundation's `contains` bridged each head to `NSString`:
+    /// a quarter of the hub's receive time in `perf`, 1 MB parses included).
+    static func headMentionsChunk(_ text: String) -> Bool {
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let needle = chunkTypeMember
+            let end = min(bytes.count, 400) - needle.count
+            guard end >= 0 else { return false }
+            var start = 0
+            while start <= end {
+                if bytes[start] == needle[0] {
+                    var offset = 1
+                    while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable(search) { return found }
+        return Array(text.utf8.prefix(400)).withUnsafeBufferPointer(search)
+    }
+
+    private static let chunkTypeMember: [UInt8] = Array(#""type":"chunk""#.utf8)
 }

@@ -201,11 +201,17 @@ extension GlobalStateHub {
                 interruptTransaction(hold.transaction, .concurrentWrite(store: storeId, pageID: pageID, detail: "the page sent its whole state (\(reason))"), in: &state)
             }
             entry.hosts[index].joining = false
-            let changed = !entry.state.isSemanticallyEqual(to: snapshot)
+            // Compared only when other pages share the store (they are hydrated on a change): a
+            // deep walk of both trees, milliseconds for a megabyte, that a store alone never needs.
+            let changed = !alone && !entry.state.isSemanticallyEqual(to: snapshot)
+            // The replaced tree is freed off the lock and off the page's thread: freeing a large
+            // state's nodes one by one costs milliseconds the page would wait for.
+            let replaced = ReleasedTree(entry.state)
             entry.state = snapshot
             entry.version += 1
             state.stores[storeId] = entry
             var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
+            effects.append(.release(replaced))
             if changed {
                 for other in entry.hosts where other.pageID != pageID {
                     effects += hydrate(pageID: other.pageID, storeId: storeId, in: &state)

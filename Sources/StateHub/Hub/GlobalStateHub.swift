@@ -1,3 +1,4 @@
+import Dispatch
 import JSEngine
 import Synchronization
 import Trace
@@ -45,6 +46,12 @@ public final class GlobalStateHub: Sendable {
         /// The most a page may hold of an unfinished chunk transfer, in UTF-8 bytes (512 MiB);
         /// a transfer going over it is dropped and the page is told (docs/PROTOCOL.md A.11).
         public var maximumTransferBytes: Int = 512 << 20
+        /// How long `dispatch` spins on its caller's thread for the answer before parking the
+        /// task, when the page is in this process and the caller is not on the page's thread
+        /// (``PageTransport/callerMaySpin``). An answer caught spinning saves waking the
+        /// caller's thread (20–40 µs on a VM); spins that keep missing are switched off for a
+        /// while (docs/hub.md, "Dispatch: how a caller waits"). `.zero`: park at once.
+        public var dispatchSpin: Duration = .microseconds(50)
 
         public init(
             maximumMessageBytes: Int = 8 << 20,
@@ -75,6 +82,8 @@ public final class GlobalStateHub: Sendable {
     let clock: HubClock
     /// Messages arriving in chunks, per page and transfer (docs/PROTOCOL.md A.11).
     let chunks: ChunkAssembler
+    /// Whether dispatch callers spin for their answers (`DispatchSpinPolicy`).
+    let spinPolicy = DispatchSpinPolicy()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -214,14 +223,25 @@ public final class GlobalStateHub: Sendable {
             switch effect {
             case .send, .change:
                 break // delivered under the lock, in order, by `update`
-            case .resume(let continuation, let result):
-                continuation.resume(with: result)
+            case .resume(let sink, let result):
+                sink.deliver(result)
             case .problem(let problem):
                 configuration.onProblem?(problem)
             case .scheduleObservers(let storeId):
                 scheduleObserverUpdate(storeId)
+            case .release(let box):
+                Self.release(box)
             }
         }
+    }
+
+    /// Frees a replaced mirror tree. A large one (a thousand members or more at its top two
+    /// levels) is freed on a utility queue, so the page that sent the new state does not wait
+    /// while thousands of nodes are freed; a small one here. Only the box holds the tree, so it
+    /// is freed where `free()` runs, whichever thread drops the box last.
+    static func release(_ box: ReleasedTree) {
+        guard box.isLarge else { return box.free() }
+        DispatchQueue.global(qos: .utility).async { box.free() }
     }
 
     /// Records an outgoing message in the trace and returns the effect that sends it.

@@ -89,7 +89,8 @@ struct PendingDispatch {
     /// The latest the deadline may be moved to while the page keeps running a script.
     var waitsAtMost: Duration?
     let timeout: Duration
-    let continuation: CheckedContinuation<JSONValue, any Error>
+    /// Where the answer goes (the caller may be spinning for it or parked: `DispatchReply`).
+    let continuation: DispatchReply
     /// Writes of this dispatch were dropped (a message tagged with its `dispatch` arrived
     /// while its page was joining or awaiting a resync, or a transfer of its store from its
     /// page was refused): an `ok` result must not report them kept, so the dispatch fails
@@ -103,8 +104,24 @@ struct PendingDispatch {
 /// resumes, `onProblem` and observer scheduling run after it is released.
 enum HubEffect {
     case send(any PageTransport, String, failure: (@Sendable (any Error) -> Void)?)
-    case resume(CheckedContinuation<JSONValue, any Error>, Result<JSONValue, any Error>)
+    case resume(any AnswerSink, Result<JSONValue, any Error>)
     case problem(HubProblem)
     case change([AsyncStream<StoreChange>.Continuation], StoreChange)
     case scheduleObservers(String)
+    /// A mirror tree a whole state replaced: freed on another thread when large.
+    case release(ReleasedTree)
+}
+
+/// What a `HubEffect.resume` answers: a dispatch's `DispatchReply`, or a plain continuation
+/// (a transaction's restore waiter).
+protocol AnswerSink: Sendable {
+    func deliver(_ result: Result<JSONValue, any Error>)
+}
+
+extension DispatchReply: AnswerSink {
+    func deliver(_ result: Result<JSONValue, any Error>) { resume(with: result) }
+}
+
+extension CheckedContinuation: AnswerSink where T == JSONValue, E == any Error {
+    func deliver(_ result: Result<JSONValue, any Error>) { resume(with: result) }
 }

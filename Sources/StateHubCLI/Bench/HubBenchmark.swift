@@ -61,6 +61,7 @@ struct HubBenchmark {
             Figure(key: "hub.native_apply_generic", label: "hub alone, generic parser (payload before type)", unit: "µs", higherIsBetter: false, jit: median(genericApply), baselineKey: "hub.native_apply"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
         ] + (try await HubApplyBenchmark(repetitions: repetitions).run())
+            + (try await DispatchFloorBenchmark(repetitions: repetitions).run()) // floors of the round trip, steps of the 1 MB sync (issue 18)
     }
 
     private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush) async throws -> JavaScriptEngine {

@@ -14,6 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
         subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self]
             + [PoolBench.self] // pool (issue 18)
+            + [DispatchBench.self] // dispatch and 1 MB sync, with floors (issue 18)
             + [CRDTBench.self] // crdt
             + [HTTPBaselineBench.self], // server: scripts/bench-server.sh's baseline (hidden)
         defaultSubcommand: EngineBench.self
@@ -119,7 +120,7 @@ enum BenchRunner {
         var figures = try await measure()
         if options.json {
             let data = try JSONEncoder().encode(figures)
-            Output.line(String(decoding: data, as: UTF8.self))
+            Output.raw(String(decoding: data, as: UTF8.self)) // JSON for the parent: never cut (over 4,000 bytes with the floors)
             return
         }
         if !options.jitOnly {

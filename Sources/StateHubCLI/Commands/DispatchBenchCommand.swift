@@ -1,0 +1,37 @@
+import ArgumentParser
+
+/// `statehub bench dispatch`: the dispatch round trip and the 1 MB sync of `bench hub`, with
+/// their floors, without the rest of `bench hub` (issue 18's two figures, quick to repeat).
+struct DispatchBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dispatch",
+        abstract: "The dispatch round trip and the 1 MB sync, with the machine's wake-up floor and the sync's steps, in one run.")
+
+    @OptionGroup var options: BenchOptions
+
+    @Flag(help: .hidden) // for a profiler: only round trips on the page's executor, no table
+    var pageOnly = false
+
+    func run() async throws {
+        if pageOnly {
+            for _ in 0..<options.repetitions { _ = try await HubBenchmark().roundTripMicroseconds(count: 20_000, onPageExecutor: true) }
+            return
+        }
+        try await BenchRunner.run(name: "dispatch", options: options) {
+            let hub = HubBenchmark(repetitions: options.repetitions)
+            var roundTrips: [Double] = []
+            var pageRoundTrips: [Double] = []
+            var bigSyncs: [Double] = []
+            for _ in 0..<options.repetitions {
+                roundTrips.append(try await hub.roundTripMicroseconds(count: 2_000).0)
+                pageRoundTrips.append(try await hub.roundTripMicroseconds(count: 2_000, onPageExecutor: true).0)
+                bigSyncs.append(try await hub.megabyteSyncMilliseconds())
+            }
+            return [
+                Figure(key: "hub.round_trip_p50", label: "action round trip native→JS→mirror, p50", unit: "µs", higherIsBetter: false, jit: median(roundTrips), baselineKey: "floor.engine_hop"),
+                Figure(key: "hub.page_round_trip_p50", label: "round trip, caller on the page's executor, p50", unit: "µs", higherIsBetter: false, jit: median(pageRoundTrips)),
+                Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
+            ] + (try await DispatchFloorBenchmark(repetitions: options.repetitions).run())
+        }
+    }
+}
