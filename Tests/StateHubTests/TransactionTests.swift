@@ -63,6 +63,18 @@ struct TransactionTests {
         #expect(try await engineState(engine, store) == expected, "page's \(store)", sourceLocation: sourceLocation)
     }
 
+    /// The error of a unit expected to abort; the test fails if it committed.
+    func unitFailure<T: Sendable>(_ hub: GlobalStateHub, timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+                                  _ body: @escaping @Sendable (HubTransaction) async throws -> T) async throws -> TransactionError {
+        do {
+            _ = try await hub.transaction(timeout: timeout, body)
+        } catch {
+            return error
+        }
+        Issue.record("the unit committed", sourceLocation: sourceLocation)
+        throw CancellationError()
+    }
+
     @Test func everyStepTakesEffectAndObserversSeeOneChange() async throws {
         let pages = try await makePages()
         let hub = pages.hub
@@ -95,18 +107,12 @@ struct TransactionTests {
         let hub = pages.hub
         let stream = hub.changes(of: "cart")
         let watcher = await MainActor.run { HistoryObserver(hub, store: "cart") }
-        var caught: TransactionError?
-        do {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
-                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-                // Give a main-actor observer every chance to see the intermediate state.
-                for _ in 0..<5 { await MainActor.run {} }
-                try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
-            }
-        } catch {
-            caught = error
+        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            // Give a main-actor observer every chance to see the intermediate state.
+            for _ in 0..<5 { await MainActor.run {} }
+            try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
         }
-        let error = try #require(caught)
         guard case .stepFailed(.actionThrew(store: "wishlist", action: "add", let failure)) = error.reason else {
             Issue.record("reason: \(error)")
             return
@@ -129,21 +135,15 @@ struct TransactionTests {
     @Test func aPageWritingOnItsOwnAbortsTheUnitAndItsWriteIsUndone() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        var caught: TransactionError?
-        do {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
-                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-                // The page's own code writes the held store (a user typing, say).
-                try await pages.shop.execute("useCart().note = 'typed by the user'")
-                #expect(tx.state(of: "cart")?["note"] == "typed by the user", "the write reached the mirror, held")
-                #expect(hub.state(of: "cart") == Self.cartBefore)
-                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
-                Issue.record("the step after a concurrent write was sent")
-            }
-        } catch {
-            caught = error
+        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            // The page's own code writes the held store (a user typing, say).
+            try await pages.shop.execute("useCart().note = 'typed by the user'")
+            #expect(tx.state(of: "cart")?["note"] == "typed by the user", "the write reached the mirror, held")
+            #expect(hub.state(of: "cart") == Self.cartBefore)
+            try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+            Issue.record("the step after a concurrent write was sent")
         }
-        let error = try #require(caught)
         guard case .concurrentWrite(store: "cart", pageID: "shop", _) = error.reason else {
             Issue.record("reason: \(error)")
             return
@@ -162,19 +162,13 @@ struct TransactionTests {
         let pages = try await makePages()
         let hub = pages.hub
         try await pages.shop.execute("globalThis.ticks = 0; globalThis.ticker = setInterval(() => { useCart().note = 'tick ' + (++ticks); }, 1)")
-        var caught: TransactionError?
-        do {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
-                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-                for _ in 0..<2_000 where tx.state(of: "cart")?["note"] == hub.state(of: "cart")?["note"] {
-                    try await Task.sleep(for: .milliseconds(2))
-                }
-                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            for _ in 0..<2_000 where tx.state(of: "cart")?["note"] == hub.state(of: "cart")?["note"] {
+                try await Task.sleep(for: .milliseconds(2))
             }
-        } catch {
-            caught = error
+            try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
         }
-        let error = try #require(caught)
         guard case .concurrentWrite(store: "cart", pageID: "shop", _) = error.reason else {
             Issue.record("reason: \(error)")
             return
@@ -231,16 +225,10 @@ struct TransactionTests {
     @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        var caught: TransactionError?
-        do {
-            try await hub.transaction(timeout: .seconds(2)) { tx in
-                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-                try await tx.dispatch(store: "wishlist", action: "hang")
-            }
-        } catch {
-            caught = error
+        let error = try await unitFailure(hub, timeout: .seconds(2)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            try await tx.dispatch(store: "wishlist", action: "hang")
         }
-        let error = try #require(caught)
         #expect(error.reason == .timedOut(after: .seconds(2)))
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
         #expect(error.unrestored.isEmpty)
@@ -314,23 +302,17 @@ struct TransactionTests {
         let pages = try await makePages()
         let hub = pages.hub
         let shopCart = hub.changes(of: "cart")
-        var caught: TransactionError?
-        do {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
-                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-                async let hung = tx.dispatch(store: "wishlist", action: "hang")
-                // Wait until the step runs in the page (its first write reached the mirror).
-                for _ in 0..<2_000 where tx.state(of: "wishlist")?["started"] != true {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                #expect(tx.state(of: "wishlist")?["started"] == true)
-                await pages.account.close()
-                _ = try await hung
+        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            async let hung = tx.dispatch(store: "wishlist", action: "hang")
+            // Wait until the step runs in the page (its first write reached the mirror).
+            for _ in 0..<2_000 where tx.state(of: "wishlist")?["started"] != true {
+                try await Task.sleep(for: .milliseconds(5))
             }
-        } catch {
-            caught = error
+            #expect(tx.state(of: "wishlist")?["started"] == true)
+            await pages.account.close()
+            _ = try await hung
         }
-        let error = try #require(caught)
         #expect(error.reason == .pageGone(store: "wishlist", pageID: "account"))
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
         #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .pageGone)])
@@ -387,17 +369,11 @@ struct TransactionTests {
 
     @Test func aNativeWriteToAHeldStoreAbortsTheUnit() async throws {
         let pages = try await makePages()
-        var caught: TransactionError?
-        do {
-            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
-                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
-                try pages.hub.write(store: "wishlist", ops: [.set(path: [.key("started")], value: true)])
-                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-            }
-        } catch {
-            caught = error
+        let error = try await unitFailure(pages.hub, timeout: .seconds(20)) { tx in
+            try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+            try pages.hub.write(store: "wishlist", ops: [.set(path: [.key("started")], value: true)])
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
         }
-        let error = try #require(caught)
         guard case .concurrentWrite(store: "wishlist", pageID: nil, _) = error.reason else {
             Issue.record("reason: \(error)")
             return
