@@ -15,7 +15,7 @@ extension JavaScriptEngine {
     /// made a JavaScript string, the call (`this` undefined), and the number it returns read back,
     /// as `call(function, [.string(message)])` does for a function returning a number.
     package func rawNativeToJSCallsPerSecond(_ function: JSFunction, message: String, calls: Int) throws -> Double {
-        guard function.owner === context else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
+        guard function.link === context.link else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
         let raw = try context.live()
         let object = function.object
         var total = 0.0

@@ -119,7 +119,8 @@ enum BenchRunner {
         var figures = try await measure()
         if options.json {
             let data = try JSONEncoder().encode(figures)
-            Output.line(String(decoding: data, as: UTF8.self))
+            // Never cut: `Output.line` shortens long lines, and the hub's figures passed 4,000 characters.
+            Output.raw(String(decoding: data, as: UTF8.self))
             return
         }
         if !options.jitOnly {
