@@ -9,8 +9,7 @@ extension GlobalStateHub {
     /// completes is then handled, and recorded, as if it had arrived whole.
     func receiveChunkIfAny(_ text: String, from pageID: String) -> Bool {
         guard text.utf8.count <= configuration.maximumMessageBytes else { return false }
-        let head = text.utf8.prefix(400)
-        guard let headText = String(head), headText.contains("\"type\":\"chunk\"") else { return false }
+        guard Self.headMentionsChunk(text) else { return false }
         guard let value = try? JSONValue(parsing: text), value["type"]?.stringValue == "chunk" else { return false }
         let storeId = value["storeId"]?.stringValue
         let payload = value["payload"]
@@ -91,4 +90,28 @@ extension GlobalStateHub {
     /// The most chunks one transfer may have: 512 MiB in the smallest slices a page cuts (256
     /// code units). A larger `count` cannot be honest, so it is refused by name.
     static let maximumChunkCount = (512 << 20) / 256
+}
+
+extension GlobalStateHub {
+    private static let chunkMarker = Array(#""type":"chunk""#.utf8)
+
+    /// Whether `"type":"chunk"` occurs in the first 400 bytes of `text`, compared as UTF-8 bytes.
+    ///
+    /// Every message passes here. `String.contains` went through Foundation's `NSString` search
+    /// (UTF-16, locale-aware): a third of the hub's time per flush-sync write in `perf`
+    /// (docs/benchmarks.md); and a head cut inside a multi-byte character was no `String` at all.
+    static func headMentionsChunk(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let marker = chunkMarker
+            let end = min(bytes.count, 400) - marker.count
+            guard end >= 0 else { return false }
+            var index = 0
+            while index <= end {
+                if bytes[index] == marker[0], marker.indices.allSatisfy({ bytes[index + $0] == marker[$0] }) { return true }
+                index += 1
+            }
+            return false
+        }
+    }
 }
