@@ -32,6 +32,8 @@ public final class EngineActivity: Sendable {
     var turnLimitFactor: Int { turnLimitFactorValue.load(ordering: .relaxed) }
     /// What the running turn entered: a script's source URL, or nil for a call into a function.
     private let entry = Mutex<String?>(nil)
+    /// Whether `entry` holds a source URL: a call (no entry) after a call takes no lock.
+    private let hasEntry = Atomic<Bool>(false)
     /// Wall-clock and CPU time the running turn spent in finished native calls, and when the
     /// native call under way began (0: none): native work is not the page's, so the
     /// unresponsive watch leaves it out as the time limit does (docs/engine.md).
@@ -144,7 +146,10 @@ public final class EngineActivity: Sendable {
     }
 
     func beginTurn(at start: UInt64, cpu: UInt64, entry: String?, limitFactor: Int = 1) {
-        self.entry.withLock { $0 = entry }
+        if entry != nil || hasEntry.load(ordering: .relaxed) {
+            self.entry.withLock { $0 = entry }
+            hasEntry.store(entry != nil, ordering: .relaxed)
+        }
         turnLimitFactorValue.store(max(1, limitFactor), ordering: .relaxed)
         nativeWall.store(0, ordering: .relaxed)
         nativeCPU.store(0, ordering: .relaxed)

@@ -59,7 +59,9 @@ extension ScriptContext {
             deferredStops = 0
             nativeCPUInTurn = 0
             nativeWallInTurn = 0
-            turnStartCPU = Self.threadCPUTime()
+            // The thread's CPU clock is a system call (1.5-2.5 µs on this VM, most of an API call's
+            // cost, docs/benchmarks.md): read only when a limit or an unresponsive watch uses it.
+            turnStartCPU = measuresTurnCPU ? Self.threadCPUTime() : 0
             activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry, limitFactor: limitFactor)
         }
         entryDepth += 1

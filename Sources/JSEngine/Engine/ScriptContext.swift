@@ -59,8 +59,14 @@ final class ScriptContext {
     /// Native calls past the limit at which the stop was put off because no page frame was in
     /// sight (at most `ScriptContext.maximumDeferredStops` a turn).
     var deferredStops = 0
-    /// The engine thread's CPU time when the running turn began.
+    /// The engine thread's CPU time when the running turn began (0 unless `measuresTurnCPU`).
     var turnStartCPU: UInt64 = 0
+    /// Whether anything reads a turn's CPU time: the time limit and the unresponsive watch
+    /// (`JavaScriptEngine` starts the watch with either setting). Without them an entry reads
+    /// no CPU clock.
+    let measuresTurnCPU: Bool
+    /// How native functions and held functions reach this context (`ContextLink`).
+    let link = ContextLink()
     /// Native calls under way (a native call can run JavaScript that calls native code).
     var nativeDepth = 0
     /// CPU and wall-clock time the running turn spent in outermost native calls: not the
@@ -136,6 +142,8 @@ final class ScriptContext {
             JSStringRelease(name)
         }
         configuredTurnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
+        measuresTurnCPU = configuration.executionTimeLimit != nil || configuration.onUnresponsive != nil
+        link.attach(self)
         turnLimitNanos = configuredTurnLimitNanos
         activity.recordEngineThreadClock()
         if let limit = configuration.executionTimeLimit, !installTimeLimit(seconds: limit.inSeconds) {
@@ -165,6 +173,7 @@ final class ScriptContext {
     /// Releases the context and the group. Idempotent.
     func close() {
         guard let context else { return }
+        link.detach()
         for timer in timers.all { timer.unprotect(in: context) }
         dropHandedBack()
         timers.removeAll()
@@ -310,16 +319,28 @@ final class ScriptContext {
     /// - Parameter kind: what a stop in this call is, if it is the outermost entry (`timer` for
     ///   timer callbacks; `call` otherwise).
     func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?], kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
+        try arguments.withUnsafeBufferPointer { try callRaw(function, this: this, argumentBuffer: $0, kind: kind) }
+    }
+
+    /// `callRaw` with the arguments in a buffer the caller owns: no array per call.
+    func callRaw(_ function: JSObjectRef, this: JSObjectRef?, argumentBuffer arguments: UnsafeBufferPointer<JSValueRef?>, kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
         let context = try live()
-        return try keepingAlive([function, this] + arguments) {
-            try enter(kind: kind) {
-                var exception: JSValueRef?
-                let result = arguments.withUnsafeBufferPointer { buffer in
-                    JSObjectCallAsFunction(context, function, this, buffer.count, buffer.baseAddress, &exception)
-                }
-                if let exception { throw error(fromException: exception) }
-                return result
-            }
+        // The values to keep alive are gathered only when the stop recovery will run first.
+        guard entryDepth == 0, needsStopRecovery else { return try enteredCall(context, function, this: this, arguments: arguments, kind: kind) }
+        return try keepingAlive([function, this] + Array(arguments)) {
+            try enteredCall(context, function, this: this, arguments: arguments, kind: kind)
+        }
+    }
+
+    /// The call itself, inside `enter`. No closure is stored: one that captured `self` cost a
+    /// retain and release of the context per call.
+    private func enteredCall(_ context: JSGlobalContextRef, _ function: JSObjectRef, this: JSObjectRef?,
+                             arguments: UnsafeBufferPointer<JSValueRef?>, kind: ScriptStop.Kind) throws -> JSValueRef? {
+        try enter(kind: kind) {
+            var exception: JSValueRef?
+            let result = JSObjectCallAsFunction(context, function, this, arguments.count, arguments.baseAddress, &exception)
+            if let exception { throw error(fromException: exception) }
+            return result
         }
     }
 
@@ -335,8 +356,12 @@ final class ScriptContext {
     }
 
     func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSONValue]) throws -> JSONValue {
-        let raw = try arguments.map { try jsValue(from: $0) }
-        return try json(from: try callRaw(function, this: this, arguments: raw))
+        // The converted arguments live in a stack buffer: an array per call cost as much as the rest of the conversion.
+        let result = try withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: arguments.count) { buffer in
+            for index in arguments.indices { buffer.initializeElement(at: index, to: try jsValue(from: arguments[index])) }
+            return try callRaw(function, this: this, argumentBuffer: UnsafeBufferPointer(buffer), kind: .call)
+        }
+        return try json(from: result)
     }
 
     /// Whether `value` is a promise (`instanceof Promise`).
@@ -360,8 +385,11 @@ extension String {
     /// Text without NUL bytes goes through the UTF-8 constructor (no intermediate copy);
     /// text with one goes through UTF-16, which takes anything.
     func jsStringRetained() -> JSStringRef? {
-        if !utf8.contains(0) {
-            return withCString { JSStringCreateWithUTF8CString($0) }
+        // A C string as long as the UTF-8 holds no NUL (`strlen` is vectorised; the UTF-8 view's
+        // `contains` walked byte by byte).
+        let count = utf8.count
+        if let string = withCString({ strlen($0) == count ? JSStringCreateWithUTF8CString($0) : nil }) {
+            return string
         }
         let utf16 = Array(self.utf16)
         return utf16.withUnsafeBufferPointer { buffer in

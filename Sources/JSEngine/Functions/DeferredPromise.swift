@@ -9,20 +9,25 @@ import JavaScriptCore
 /// Engine-thread only. Its resolve and reject functions stay protected until it settles
 /// (or its context closes); settling twice does nothing, as with JavaScript's own.
 final class DeferredPromise {
-    weak var owner: ScriptContext?
+    /// Its context's link (`ContextLink`), not a weak reference (see `JSFunction.link`).
+    let link: ContextLink
     let promise: JSObjectRef
     private var resolve: JSObjectRef?
     private var reject: JSObjectRef?
 
     init(owner: ScriptContext, promise: JSObjectRef, resolve: JSObjectRef, reject: JSObjectRef) {
-        self.owner = owner
+        self.link = owner.link
         self.promise = promise
         self.resolve = resolve
         self.reject = reject
     }
 
     func settle(_ result: Result<JSONValue, any Error>) {
-        guard let owner, let context = owner.context, let resolve, let reject else { return }
+        link.withContext { owner in settle(result, in: owner) }
+    }
+
+    private func settle(_ result: Result<JSONValue, any Error>, in owner: ScriptContext) {
+        guard let context = owner.context, let resolve, let reject else { return }
         defer {
             JSValueUnprotect(context, resolve)
             JSValueUnprotect(context, reject)

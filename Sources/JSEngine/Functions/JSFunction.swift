@@ -12,24 +12,29 @@ import JavaScriptCore
 /// its engine is harmless: calls throw `EngineError.closed`.
 public final class JSFunction: Sendable {
     nonisolated(unsafe) let object: JSObjectRef
-    nonisolated(unsafe) weak var owner: ScriptContext?
+    /// The owner's link (`ContextLink`): compared on every call, and how the handle's release
+    /// reaches the context. No weak reference: one gives the context a side table, which made
+    /// every retain and release of it the slow kind.
+    let link: ContextLink
     let thread: EngineThread
     /// The name the function was looked up by, for errors.
     public let name: String
 
     init(object: JSObjectRef, owner: ScriptContext, thread: EngineThread, name: String) {
         self.object = object
-        self.owner = owner
+        self.link = owner.link
         self.thread = thread
         self.name = name
     }
 
     deinit {
         nonisolated(unsafe) let object = self.object
-        nonisolated(unsafe) weak let owner = self.owner
+        let link = self.link
         thread.post {
-            guard let owner, let context = owner.context, owner.protectedHandles.remove(object) != nil else { return }
-            JSValueUnprotect(context, object)
+            link.withContext { owner in
+                guard let context = owner.context, owner.protectedHandles.remove(object) != nil else { return }
+                JSValueUnprotect(context, object)
+            }
         }
     }
 }
@@ -56,13 +61,13 @@ extension JavaScriptEngine {
     /// - Throws: `JavaScriptError` when it throws; `EngineError.closed`.
     @discardableResult
     public func call(_ function: JSFunction, _ arguments: [JSONValue] = []) throws -> JSONValue {
-        guard function.owner === context else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
+        guard function.link === context.link else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
         return try context.call(function.object, arguments: arguments)
     }
 
     /// Calls a held function and, when it returns a promise, waits for it to settle.
     public func callAndAwait(_ function: JSFunction, _ arguments: [JSONValue] = [], timeout: Duration = .seconds(30)) async throws -> JSONValue {
-        guard function.owner === context else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
+        guard function.link === context.link else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
         let context = self.context
         return try await awaitSettlement(timeout: timeout) {
             let raw = try arguments.map { try context.jsValue(from: $0) }

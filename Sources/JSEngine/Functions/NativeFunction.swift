@@ -6,14 +6,15 @@ import JavaScriptCore
 
 /// A Swift closure callable from JavaScript, carried as the private data of a JS object.
 ///
-/// The box holds its script context weakly: a bound closure never keeps its engine alive
-/// (a strong capture would be a cycle through JSC's heap that is never freed). The JS
-/// object owns one retain on the box, given back in the class's finalizer.
+/// The box reaches its script context through the context's `ContextLink`, which holds no
+/// reference count: a bound closure never keeps its engine alive (a strong capture would be a
+/// cycle through JSC's heap that is never freed). The JS object owns one retain on the box,
+/// given back in the class's finalizer.
 final class NativeFunction {
     /// Receives the raw arguments and `this`; returns a raw value, or throws to raise a JS exception.
     typealias Body = (_ context: ScriptContext, _ this: JSObjectRef?, _ arguments: UnsafeBufferPointer<JSValueRef?>) throws -> JSValueRef?
 
-    weak var owner: ScriptContext?
+    let link: ContextLink
     let body: Body
     /// Whether its time is native work left out of the page's limit (docs/engine.md,
     /// "Native time is not the page's"): false for the task runner, whose body is JavaScript
@@ -21,7 +22,7 @@ final class NativeFunction {
     let timed: Bool
 
     init(owner: ScriptContext, timed: Bool = true, body: @escaping Body) {
-        self.owner = owner
+        self.link = owner.link
         self.timed = timed
         self.body = body
     }
@@ -34,31 +35,16 @@ final class NativeFunction {
         definition.className = UnsafeRawPointer(className.utf8Start).assumingMemoryBound(to: CChar.self)
         definition.callAsFunction = { context, function, this, count, arguments, exception in
             guard let function, let data = JSObjectGetPrivate(function) else { return JSValueMakeUndefined(context) }
-            let box = Unmanaged<NativeFunction>.fromOpaque(data).takeUnretainedValue()
-            guard let owner = box.owner else {
+            // The box and its context are used without a retain each: the JS object holds the box,
+            // and the context is open while its link says so (no reference counting per call).
+            let result = Unmanaged<NativeFunction>.fromOpaque(data)._withUnsafeGuaranteedRef { box in
+                box.link.withContext { owner in NativeFunction.run(box, owner: owner, context: context, this: this, count: count, arguments: arguments, exception: exception) }
+            }
+            guard let result else {
                 exception?.pointee = nil
                 return JSValueMakeUndefined(context)
             }
-            // Past the turn's limit the call does not run: it ends the turn instead.
-            if owner.turnIsOverBudget() {
-                exception?.pointee = owner.turnTermination()
-                return nil
-            }
-            let timed = box.timed
-            let started = timed ? owner.beginNativeCall() : nil
-            defer { if timed { owner.endNativeCall(started) } }
-            do {
-                return try box.body(owner, this, UnsafeBufferPointer(start: arguments, count: count)) ?? JSValueMakeUndefined(context)
-            } catch let error as JavaScriptError {
-                exception?.pointee = owner.makeErrorObject(message: error.message, name: error.name)
-                return nil
-            } catch let error as any NativeErrorConvertible {
-                exception?.pointee = owner.makeErrorObject(message: error.scriptMessage, name: error.scriptName, code: error.scriptCode)
-                return nil
-            } catch {
-                exception?.pointee = owner.makeErrorObject(message: String(describing: error))
-                return nil
-            }
+            return result
         }
         definition.finalize = { object in
             guard let object, let data = JSObjectGetPrivate(object) else { return }
@@ -66,6 +52,32 @@ final class NativeFunction {
         }
         return JSClassCreate(&definition)
     }()
+
+    /// One call of `box`'s body from JavaScript, with its context open.
+    @inline(__always)
+    private static func run(_ box: NativeFunction, owner: ScriptContext, context: JSContextRef?, this: JSObjectRef?, count: Int,
+                            arguments: UnsafePointer<JSValueRef?>?, exception: UnsafeMutablePointer<JSValueRef?>?) -> JSValueRef? {
+        // Past the turn's limit the call does not run: it ends the turn instead.
+        if owner.turnIsOverBudget() {
+            exception?.pointee = owner.turnTermination()
+            return nil
+        }
+        let timed = box.timed
+        let started = timed ? owner.beginNativeCall() : nil
+        defer { if timed { owner.endNativeCall(started) } }
+        do {
+            return try box.body(owner, this, UnsafeBufferPointer(start: arguments, count: count)) ?? JSValueMakeUndefined(context)
+        } catch let error as JavaScriptError {
+            exception?.pointee = owner.makeErrorObject(message: error.message, name: error.name)
+            return nil
+        } catch let error as any NativeErrorConvertible {
+            exception?.pointee = owner.makeErrorObject(message: error.scriptMessage, name: error.scriptName, code: error.scriptCode)
+            return nil
+        } catch {
+            exception?.pointee = owner.makeErrorObject(message: String(describing: error))
+            return nil
+        }
+    }
 }
 
 /// An error that chooses how it appears to JavaScript when thrown from a bound closure.

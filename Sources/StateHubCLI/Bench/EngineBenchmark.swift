@@ -15,12 +15,18 @@ struct EngineBenchmark {
     func run() async throws -> [Figure] {
         var jsToNative: [Double] = []
         var nativeToJS: [Double] = []
+        var rawJSToNative: [Double] = []
+        var rawNativeToJS: [Double] = []
+        var limitedJSToNative: [Double] = []
         var evaluations: [Double] = []
         var coldStarts: [Double] = []
         var textConversion: [Double] = []
         var walkingConversion: [Double] = []
         for _ in 0..<repetitions {
+            rawJSToNative.append(try await rawJSToNativeCallsPerSecond())
             jsToNative.append(try await jsToNativeCallsPerSecond())
+            limitedJSToNative.append(try await jsToNativeCallsPerSecond(timeLimit: .seconds(10)))
+            rawNativeToJS.append(try await nativeToJSCallsPerSecond(raw: true))
             nativeToJS.append(try await nativeToJSCallsPerSecond())
             evaluations.append(try await evaluationsPerSecond())
             coldStarts.append(try await coldStartMilliseconds())
@@ -30,9 +36,16 @@ struct EngineBenchmark {
         }
         let memory = try await memoryPerEngineKiB()
         return [
+            // The C API's floor (issue 18): the same calls with JavaScriptCore's C API alone, in the same run.
+            Figure(key: "engine.raw_js_to_native", label: "floor: JS→native calls, raw C callback (string arg)", unit: "calls/s", higherIsBetter: true, jit: median(rawJSToNative)),
             Figure(key: "engine.js_to_native", label: "JS→native calls (JSON string arg)", unit: "calls/s", higherIsBetter: true, jit: median(jsToNative)),
+            Figure(key: "engine.raw_js_to_native_us", label: "floor: JS→native call, raw C callback", unit: "µs", higherIsBetter: false, jit: 1e6 / median(rawJSToNative)),
+            Figure(key: "engine.js_to_native_us", label: "JS→native call, bound closure", unit: "µs", higherIsBetter: false, jit: 1e6 / median(jsToNative), baselineKey: "engine.raw_js_to_native_us"),
+            // What a page set up as `statehub run` does it pays: the CPU clock read around each native call (docs/benchmarks.md).
+            Figure(key: "engine.js_to_native_limit_us", label: "JS→native call, engine with a 10 s time limit", unit: "µs", higherIsBetter: false, jit: 1e6 / median(limitedJSToNative), baselineKey: "engine.raw_js_to_native_us"),
             Figure(key: "engine.native_to_js", label: "native→JS function calls", unit: "calls/s", higherIsBetter: true, jit: median(nativeToJS)),
-            Figure(key: "engine.native_to_js_us", label: "native→JS function call", unit: "µs", higherIsBetter: false, jit: 1e6 / median(nativeToJS)),
+            Figure(key: "engine.raw_native_to_js_us", label: "floor: native→JS call, JSObjectCallAsFunction", unit: "µs", higherIsBetter: false, jit: 1e6 / median(rawNativeToJS)),
+            Figure(key: "engine.native_to_js_us", label: "native→JS function call", unit: "µs", higherIsBetter: false, jit: 1e6 / median(nativeToJS), baselineKey: "engine.raw_native_to_js_us"),
             Figure(key: "engine.evaluate", label: "evaluate `1 + 1`", unit: "evals/s", higherIsBetter: true, jit: median(evaluations)),
             Figure(key: "engine.cold_start", label: "cold start (create → 20 KB script → first message)", unit: "ms", higherIsBetter: false, jit: median(coldStarts)),
             Figure(key: "engine.convert_text", label: "JS→JSON, 1 KB object via JSON text", unit: "µs", higherIsBetter: false, jit: median(textConversion)),
@@ -41,29 +54,42 @@ struct EngineBenchmark {
         ]
     }
 
-    func jsToNativeCallsPerSecond() async throws -> Double {
-        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+    /// The JS loop both JS→native figures time: `calls` calls of `name(message)`, in milliseconds.
+    func callLoop(calling name: String) -> String {
+        """
+            (function () {
+              const message = \(JSONValue.string(Self.message).jsonText());
+              const t0 = performance.now();
+              for (let i = 0; i < \(calls); i++) \(name)(message);
+              return performance.now() - t0;
+            })()
+            """
+    }
+
+    /// `timeLimit`: the engine is made with that execution time limit (and so its unresponsive watch).
+    func jsToNativeCallsPerSecond(timeLimit: Duration? = nil) async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench", executionTimeLimit: timeLimit))
         try await engine.bind("receive") { arguments in
             // Touch the argument the way a message handler would.
             arguments.first?.stringValue?.utf8.count == 0 ? .bool(false) : .null
         }
-        let source = """
-            (function () {
-              const message = \(JSONValue.string(Self.message).jsonText());
-              const t0 = performance.now();
-              for (let i = 0; i < \(calls); i++) receive(message);
-              return performance.now() - t0;
-            })()
-            """
-        let milliseconds = try await engine.evaluate(source).numberValue ?? .infinity
+        let milliseconds = try await engine.evaluate(callLoop(calling: "receive")).numberValue ?? .infinity
         return Double(calls) / (milliseconds / 1000)
     }
 
-    func nativeToJSCallsPerSecond() async throws -> Double {
+    /// The floor of `jsToNativeCallsPerSecond`: the same loop into a bare C callback.
+    func rawJSToNativeCallsPerSecond() async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        return try await engine.rawJSToNativeCallsPerSecond(boundAs: "rawReceive", loop: callLoop(calling: "rawReceive"), calls: calls)
+    }
+
+    /// `raw`: the floor, the same calls through `JSObjectCallAsFunction` directly.
+    func nativeToJSCallsPerSecond(raw: Bool = false) async throws -> Double {
         let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
         let function = try await engine.function("function (message) { return message.length; }")
         let calls = self.calls
         let message = Self.message
+        if raw { return try await engine.rawNativeToJSCallsPerSecond(function, message: message, calls: calls) }
         return try await engine.perform { engine in
             let start = ContinuousClock.now
             for _ in 0..<calls { try engine.call(function, [.string(message)]) }

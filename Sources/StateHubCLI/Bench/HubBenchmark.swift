@@ -49,6 +49,8 @@ struct HubBenchmark {
         return [
             Figure(key: "hub.sync_writes", label: "mirrored writes/s, flush sync", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.batched_writes", label: "mirrored writes/s, batched per tick", unit: "ops/s", higherIsBetter: true, jit: median(batchedRates), baselineKey: "engine.js_to_native"),
+            // The same rates against the C API's floor of a JS→native call (issue 18), same run.
+            Figure(key: "hub.sync_writes_floor", label: "mirrored writes/s, flush sync (vs the C floor)", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.raw_js_to_native"),
             Figure(key: "hub.naive_writes", label: "naive: full state JSON per write", unit: "ops/s", higherIsBetter: true, jit: median(naiveRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.round_trip_p50", label: "action round trip native→JS→mirror, p50", unit: "µs", higherIsBetter: false, jit: median(roundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.round_trip_p99", label: "action round trip, p99", unit: "µs", higherIsBetter: false, jit: median(p99s), baselineKey: "engine.native_to_js_us"),
