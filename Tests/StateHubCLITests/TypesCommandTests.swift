@@ -40,6 +40,16 @@ import Testing
         #expect(try await StateHubBinary.run(["types", script.path, "--check", "/nonexistent/Shop.swift"]).status == 2)
     }
 
+    /// A file that creates no store (defineStore without useStore, or no store at all) says so on
+    /// stderr instead of writing a file of one import in silence.
+    @Test func filesWithNoStoreSaySo() async throws {
+        let script = try StateHubBinary.script("defineStore('shop', { state: () => ({ n: 1 }) });", named: "nostore.js")
+        let result = try await StateHubBinary.run(["types", script.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("no store found"), "\(result.stderr)")
+        #expect(!result.stdout.contains("struct"))
+    }
+
     @Test func bridgeDeclarationsTypeTheFrameworkActions() async throws {
         let script = try StateHubBinary.script(Self.store, named: "shop.js")
         let declarations = script.deletingLastPathComponent().appendingPathComponent("bridge.d.ts")

@@ -388,6 +388,51 @@ struct TransactionTests {
         try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
     }
 
+    /// A plain `hub.dispatch` whose action writes a held store interrupts the unit, and the
+    /// error names that action, not only its messageId (which the caller never saw).
+    @Test func aPlainDispatchWritingAHeldStoreIsNamedInTheInterruption() async throws {
+        let pages = try await makePages()
+        var caught: TransactionError?
+        do {
+            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                try await pages.hub.dispatch(store: "cart", action: "mark", args: ["outside"])
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .concurrentWrite(store: "cart", pageID: "shop", let detail) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        #expect(detail.contains("(cart.mark)"), "the interrupting dispatch's action is named: \(detail)")
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+        try await expectStore(pages, pages.account, "wishlist", equals: Self.wishlistBefore)
+    }
+
+    /// `tx.dispatch(…, as:)` whose result does not decode: the step ran, so the error names it
+    /// (as every other step failure does) and the unit restores its write.
+    @Test func aResultThatDoesNotDecodeNamesItsStepAndRestores() async throws {
+        let pages = try await makePages()
+        var caught: TransactionError?
+        do {
+            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+                _ = try await tx.dispatch(store: "cart", action: "remove", args: ["A1"], as: String.self) // returns a number
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught)
+        guard case .stepFailed(.resultDecoding(store: "cart", action: "remove", _)) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        #expect(error.step == TransactionStep(index: 1, store: "cart", action: "remove", pageID: "shop"))
+        try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
+    }
+
     /// A store the dispatched action changes through another store's action is restored when
     /// the unit includes it first.
     @Test func anIncludedStoreIsRestoredToo() async throws {

@@ -17,6 +17,31 @@ import Testing
         return page
     }
 
+    /// The README's observation API, `hub.mirror(T.self, store:)`, reads a generated type with
+    /// tagged members (`Map`, `Date`, `Set`, `BigInt`) as the facade's `state()` does, and follows
+    /// changes. Before, it untagged the mirror first and failed: `$type` not found at `byWarehouse`.
+    @Test func theHubsTypedMirrorDecodesGeneratedTypes() async throws {
+        let page = try await Self.inventoryPage()
+        defer { Task { await page.close() } }
+        let store = InventoryStore(hub: page.hub)
+        let mirror = await MainActor.run { page.hub.mirror(InventoryState.self, store: InventoryStore.id) }
+        let expected = try #require(try store.state())
+        await MainActor.run {
+            #expect(mirror.decodingError == nil)
+            #expect(mirror.value == expected)
+        }
+        try await store.stamp()
+        let stamped = try #require(try store.state())
+        #expect(stamped.byWarehouse["east"] == 1)
+        for _ in 0 ..< 1_000 where await MainActor.run(body: { mirror.value != stamped }) {
+            try await Task.sleep(for: .milliseconds(10)) // the mirror is updated in a later main-actor hop
+        }
+        await MainActor.run {
+            #expect(mirror.decodingError == nil)
+            #expect(mirror.value == stamped)
+        }
+    }
+
     @Test func theGeneratedTypesDecodeTheRealMirror() async throws {
         let page = try await Self.inventoryPage()
         defer { Task { await page.close() } }

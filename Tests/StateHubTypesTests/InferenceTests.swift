@@ -87,6 +87,17 @@ import Testing
         #expect(text.contains("public func clear() async throws -> JSONValue {"))
     }
 
+    /// docs/types.md, "Names": a type name Swift already uses gets `Value`, so a nested `Task`
+    /// (from `tasks`) does not hide Swift's `Task` in an extension of the state type.
+    @Test func keysThatGiveSwiftsOwnTypeNamesGetValueAppended() {
+        let text = Self.write([["tasks": [["t": 1]], "results": [["ok": true]], "errors": [["m": "x"]]]])
+        #expect(text.contains("public var tasks: [TaskValue]\n"))
+        #expect(text.contains("public struct TaskValue: Codable, Equatable, Sendable {"))
+        #expect(text.contains("public var results: [ResultValue]\n"))
+        #expect(text.contains("public var errors: [ErrorValue]\n"))
+        #expect(!text.contains("struct Task:") && !text.contains("struct Result:") && !text.contains("struct Error:"))
+    }
+
     @Test func theSameObservationsGiveTheSameText() {
         let states: [JSONValue] = [["b": 1, "a": ["z": 1, "y": [1, "x"]]], ["c": true]]
         #expect(Self.write(states) == Self.write(states.reversed()))

@@ -72,7 +72,10 @@ extension GlobalStateHub {
         if message.untagged {
             interruptTransaction(id, .concurrentWrite(store: storeId, pageID: pageID, detail: "a write by the page's own code (no dispatch tag)"), in: &state)
         } else if let other = message.dispatches.first(where: { record.steps[$0] == nil }) {
-            interruptTransaction(id, .concurrentWrite(store: storeId, pageID: pageID, detail: "a write of dispatch \(other), not one of the transaction's"), in: &state)
+            // Name the action behind the tag: a messageId alone means nothing to the caller.
+            let whose = state.pending[other].map { "\($0.storeId).\($0.action)" }
+                ?? "no longer pending: a timer or promise its action left running"
+            interruptTransaction(id, .concurrentWrite(store: storeId, pageID: pageID, detail: "a write of dispatch \(other) (\(whose)), not one of the transaction's"), in: &state)
         }
     }
 

@@ -25,13 +25,19 @@ public final class HubTransaction: Sendable {
     ///   sending anything. Any failure aborts the unit, even if the body catches it.
     @discardableResult
     public func dispatch(store storeId: String, action: String, args: [JSONValue] = []) async throws(TransactionError) -> JSONValue {
+        try await runStep(store: storeId, action: action, args: args).result
+    }
+
+    /// One step: its result, and the step as the unit recorded it (for errors raised after it).
+    private func runStep(store storeId: String, action: String, args: [JSONValue]) async throws(TransactionError) -> (result: JSONValue, step: TransactionStep?) {
         let slot = StepSlot()
         // The unit's own timer ends a step at the deadline; the dispatch's is only a backstop.
         let timeout = max(deadline - hub.clock.now(), .zero) + .seconds(1)
         do {
-            return try await hub.dispatch(store: storeId, action: action, args: args, timeout: timeout) { [id, hub] state, pageID, messageId in
+            let result = try await hub.dispatch(store: storeId, action: action, args: args, timeout: timeout) { [id, hub] state, pageID, messageId in
                 hub.admitStep(id, store: storeId, action: action, pageID: pageID, messageId: messageId, into: slot, in: &state)
             }
+            return (result, slot.step)
         } catch let error as TransactionError {
             throw error
         } catch {
@@ -44,12 +50,13 @@ public final class HubTransaction: Sendable {
     ///
     /// - Throws: what ``dispatch(store:action:args:)`` throws, and `stepFailed(.resultDecoding)`.
     public func dispatch<T: Decodable>(store storeId: String, action: String, args: [JSONValue] = [], as type: T.Type) async throws(TransactionError) -> T {
-        let value = try await dispatch(store: storeId, action: action, args: args)
+        let (value, step) = try await runStep(store: storeId, action: action, args: args)
         do {
             return try value.untagged().decode(T.self, decoder: TaggedValue.decoder)
         } catch {
+            // The step ran (its writes are the unit's): the error names it, as any step's failure does.
             throw hub.stepFailed(id, StateHubError.resultDecoding(store: storeId, action: action, reason: String(describing: error)),
-                                 step: nil, store: storeId)
+                                 step: step, store: storeId)
         }
     }
 

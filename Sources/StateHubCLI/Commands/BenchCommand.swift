@@ -115,8 +115,20 @@ enum BenchRunner {
         return Figure(key: "\(key)/\(over)", label: label, unit: "×", higherIsBetter: higherIsBetter, jit: ratio(a?.jit, b?.jit))
     }
 
+    /// Said on stderr before a debug build's figures: `swift build` makes one by default, and its
+    /// figures are several times a release build's (docs/benchmarks.md has release figures only).
+    static var buildNote: String? {
+        #if DEBUG
+        "statehub bench: this is a debug build; its figures are not comparable with docs/benchmarks.md "
+            + "(build with `swift build -c release --product statehub`)"
+        #else
+        nil
+        #endif
+    }
+
     /// Measures in this process, merges the no-JIT child's figures, prints.
     static func run(name: String, options: BenchOptions, arguments: [String] = [], measure: () async throws -> [Figure]) async throws {
+        if !options.json, let note = buildNote { Output.error(note) }
         var figures = try await measure()
         if options.json {
             let data = try JSONEncoder().encode(figures)

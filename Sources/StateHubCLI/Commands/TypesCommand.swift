@@ -68,6 +68,11 @@ struct TypesCommand: AsyncParsableCommand {
             stores = StoreActionsScript.observations(actions: actions, mirrors: mirrors)
         }
         for (_, records) in traces { TypesTraceReader.observe(records, into: &stores) }
+        if stores.isEmpty {
+            // A file with no store (js/examples/micro-app.js) otherwise gives a file of one import, silently.
+            Output.error("statehub: no store found: the files created none (a store exists once its `useStore()` runs, "
+                + "not at `defineStore`) and no trace names one; the output has no types")
+        }
         let sources = files.map { URL(fileURLWithPath: $0).lastPathComponent } + fromTrace.map { "trace " + URL(fileURLWithPath: $0).lastPathComponent }
         let text = SwiftTypesWriter.write(stores: Array(stores.values), sources: sources)
         var failed = false

@@ -14,11 +14,14 @@ enum SwiftNames {
     /// would shadow what the generated code uses: they get a trailing `_`.
     static let unusableMembers: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "_", "CodingKeys"]
 
-    /// Type names the generated code refers to: a nested type with one of these names gets `Value` appended.
+    /// Type names the generated code refers to, and Swift's own that keys commonly give (`tasks`,
+    /// `results`, `errors`): a nested type with one of these names gets `Value` appended, so code
+    /// in an extension of the state type still means Swift's `Task`, `Result` and `Error`.
     static let reservedTypes: Set<String> = [
         "Any", "Self", "Type", "Protocol", "Int", "Double", "Bool", "String", "Array", "Dictionary", "Optional", "Set",
         "JSONValue", "TaggedDate", "TaggedBigInt", "TaggedSet", "TaggedMap", "CodingKeys", "Codable", "Equatable",
         "Sendable", "Decoder", "Encoder", "DecodingError", "GlobalStateHub", "TaggedValue", "Entry", "Element",
+        "Task", "Result", "Error", "Never", "Void", "Character", "Float",
     ]
 
     /// Whether `text` is an ASCII Swift identifier (letters, digits, `_`; not starting with a digit).
