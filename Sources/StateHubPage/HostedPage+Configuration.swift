@@ -65,6 +65,13 @@ extension HostedPage {
         /// Called from another thread when one turn of the page runs past twice `timeLimit`
         /// without being stopped (`JavaScriptEngine.Configuration.onUnresponsive`).
         public var onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)?
+        /// A hub to attach the page to, shared with other pages; `nil`: a hub of the page's
+        /// own. Pages whose stores take part in one transaction must share a hub
+        /// (docs/transactions.md), and each needs its own ``name`` there. With a shared hub,
+        /// ``dispatchTimeout``, ``trace`` (for the hub), ``maximumMessageBytes`` and
+        /// ``onProblem`` are the hub's own configuration, not these; closing the page detaches
+        /// it from the hub and leaves the hub running.
+        public var hub: GlobalStateHub?
 
         public init(
             name: String = "main",
@@ -83,8 +90,10 @@ extension HostedPage {
             onUnhandledError: (@Sendable (UnhandledError) -> Void)? = nil,
             onProblem: (@Sendable (HubProblem) -> Void)? = nil,
             onUnresponsive: (@Sendable (EngineActivity.Snapshot) -> Void)? = nil,
-            snapshots: StoreSnapshotFolder? = nil
+            snapshots: StoreSnapshotFolder? = nil,
+            hub: GlobalStateHub? = nil
         ) {
+            self.hub = hub
             self.snapshots = snapshots
             self.onUnresponsive = onUnresponsive
             self.name = name

@@ -70,7 +70,7 @@ public final class HostedPage: Sendable {
             onConsole: configuration.onConsole,
             onUnhandledError: configuration.onUnhandledError,
             onUnresponsive: configuration.onUnresponsive))
-        let hub = GlobalStateHub(configuration: .init(
+        let hub = configuration.hub ?? GlobalStateHub(configuration: .init(
             maximumMessageBytes: configuration.maximumMessageBytes,
             dispatchTimeout: configuration.dispatchTimeout,
             trace: configuration.trace,
@@ -78,9 +78,11 @@ public final class HostedPage: Sendable {
         let bridge = BridgeHost(configuration: configuration.bridge, trace: configuration.trace)
         let shell = configuration.shell ?? HeadlessShell()
         let page = HostedPage(engine: engine, hub: hub, bridge: bridge, shell: shell, configuration: configuration)
+        var attached = false
         do {
             if configuration.storeRuntime {
                 try await hub.attach(engine)
+                attached = true
                 try await engine.loadStoreRuntime(flush: configuration.flush, maxMessageBytes: configuration.maximumMessageBytes)
                 try await engine.installSnapshotHydration(page.snapshots)
             }
@@ -89,7 +91,13 @@ public final class HostedPage: Sendable {
             }
             try await bridge.attach(engine, app: configuration.app, shell: shell)
         } catch {
-            await page.close()
+            if attached {
+                await page.close()
+            } else {
+                // Not attached (a page with this name is already on a shared hub): closing the
+                // page would detach that other page by its id.
+                await engine.close()
+            }
             throw HostedPageError.setUp(String(describing: error))
         }
         return page

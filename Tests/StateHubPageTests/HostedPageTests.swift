@@ -27,6 +27,44 @@ import Trace
         await page.close()
     }
 
+    /// Two pages on one hub (`Configuration.hub`): a transaction spans both, and closing one
+    /// leaves the other attached (a new user's review: each page had a hub of its own, so a
+    /// unit could not reach the second page's store).
+    @Test func pagesSharingAHubRunOneTransactionAcrossBoth() async throws {
+        let hub = GlobalStateHub()
+        let shop = try await HostedPage.make(.init(name: "shop", bundles: [Self.counter], hub: hub))
+        let wishlist = HostedPage.Bundle(path: "wishlist.js", source: """
+            defineStore('wishlist', {
+              state: () => ({ items: [] }),
+              actions: { add(sku) { if (sku === 'BAD') throw new Error('refused'); this.items.push(sku); } },
+            })();
+            """)
+        let account = try await HostedPage.make(.init(name: "account", bundles: [wishlist], hub: hub))
+        #expect(shop.hub === hub && account.hub === hub)
+        try await hub.transaction { tx in
+            try await tx.dispatch(store: "counter", action: "add", args: [1])
+            try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
+        }
+        #expect(hub.state(of: "counter") == ["count": 1])
+        #expect(hub.state(of: "wishlist") == ["items": ["A1"]])
+        await #expect(throws: TransactionError.self) {
+            try await hub.transaction { tx in
+                try await tx.dispatch(store: "counter", action: "add", args: [5])
+                try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
+            }
+        }
+        #expect(hub.state(of: "counter") == ["count": 1], "the first page's step was undone")
+        await #expect(throws: HostedPageError.self) {
+            _ = try await HostedPage.make(.init(name: "shop", hub: hub)) // a second "shop" on the hub
+        }
+        #expect(try await hub.dispatch(store: "counter", action: "add", args: [1]) == 2, "the refused page did not detach the first")
+        await shop.close()
+        #expect(hub.state(of: "counter") == nil)
+        try await hub.dispatch(store: "wishlist", action: "add", args: ["B2"])
+        #expect(hub.state(of: "wishlist") == ["items": ["A1", "B2"]])
+        await account.close()
+    }
+
     @Test func anActionPastTheTimeLimitIsATypedStopAProblemAndATraceRecord() async throws {
         let recorder = TraceRecorder()
         let page = try await HostedPage.make(.init(bundles: [Self.counter], timeLimit: .milliseconds(300), trace: recorder))
