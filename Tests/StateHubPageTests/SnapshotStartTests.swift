@@ -114,6 +114,33 @@ import Testing
         #expect(snapshots.fileURL(of: "..").lastPathComponent == "%2E%2E.json")
     }
 
+    /// A save that cannot write is a typed error naming the store, the file and why (it was
+    /// Foundation's bare error), and `save(from:)` goes on past a store that fails.
+    @Test func aFailedSaveNamesTheStoreAndTheOthersAreStillSaved() async throws {
+        let folder = Folder()
+        // A file where the folder should be: nothing can be created in it.
+        try Data("not a folder".utf8).write(to: folder.url)
+        #expect {
+            try folder.snapshots.save(storeId: "cart", state: ["count": 1])
+        } throws: { error in
+            let failure = (error as? StoreSnapshotSaveError)?.failures.first
+            return failure?.storeId == "cart" && failure?.path.hasSuffix("cart.json") == true
+                && String(describing: error).contains("could not be created")
+        }
+        try FileManager.default.removeItem(at: folder.url)
+
+        // Two stores; the first one's file name is taken by a folder, so only it fails.
+        let page = try await HostedPage.make(.init(bundles: [Self.cart, .init(path: "user.js", source: "defineStore('user', { state: () => ({ name: 'ada' }) })();")]))
+        try FileManager.default.createDirectory(at: folder.snapshots.fileURL(of: "cart").appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        #expect {
+            try folder.snapshots.save(from: page.hub)
+        } throws: { error in
+            (error as? StoreSnapshotSaveError)?.failures.map(\.storeId) == ["cart"]
+        }
+        #expect(folder.snapshots.contains("user"), "the store after the failing one was saved")
+        await page.close()
+    }
+
     /// Writes `text` as the cart's snapshot, starts the page, and checks it was dropped for
     /// `reason`, with a warning, the file deleted, and the store at its initial state.
     func expectDropped(_ text: String, maximumBytes: Int = 8 << 20, reason matches: (StoreSnapshotDrop.Reason) -> Bool) async throws {

@@ -62,8 +62,19 @@ public struct StoreSnapshotFolder: Sendable {
 
     /// Writes `state` as the snapshot of `storeId`: a temporary file in the folder, then a rename
     /// over the old one, so a reader never sees half a file.
-    public func save(storeId: String, state: JSONValue, savedAt: Date = Date()) throws {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    ///
+    /// - Throws: ``StoreSnapshotSaveError`` naming the store, the file and why; the old snapshot,
+    ///   if any, is left as it was.
+    public func save(storeId: String, state: JSONValue, savedAt: Date = Date()) throws(StoreSnapshotSaveError) {
+        let target = fileURL(of: storeId)
+        func failed(_ reason: String) -> StoreSnapshotSaveError {
+            StoreSnapshotSaveError(failures: [.init(storeId: storeId, path: target.path, reason: reason)])
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw failed("the folder \(url.path) could not be created: \(StoreSnapshotSaveError.reason(error))")
+        }
         let document: JSONValue = .object([
             "format": .string(Self.format),
             "version": .number(Double(Self.version)),
@@ -71,25 +82,36 @@ public struct StoreSnapshotFolder: Sendable {
             "savedAt": .string(ISO8601DateFormatter().string(from: savedAt)),
             "state": state,
         ])
-        let target = fileURL(of: storeId)
         let temporary = url.appendingPathComponent(target.lastPathComponent + ".tmp-" + UUID().uuidString, isDirectory: false)
         do {
             try Data(document.jsonText().utf8).write(to: temporary)
-            // rename(2) replaces the target in one step on the same file system.
-            guard rename(temporary.path, target.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: "rename failed: errno \(errno)"])
-            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw error
+            throw failed(StoreSnapshotSaveError.reason(error))
+        }
+        // rename(2) replaces the target in one step on the same file system.
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw failed("renaming the written file over it failed: \(reason)")
         }
     }
 
-    /// Writes every mirror of `hub`, one file per store.
-    public func save(from hub: GlobalStateHub) throws {
+    /// Writes every mirror of `hub`, one file per store; a store that fails does not stop the
+    /// others.
+    ///
+    /// - Throws: ``StoreSnapshotSaveError`` listing every store that was not saved.
+    public func save(from hub: GlobalStateHub) throws(StoreSnapshotSaveError) {
+        var failures: [StoreSnapshotSaveError.Failure] = []
         for storeId in hub.storeIDs {
-            if let state = hub.state(of: storeId) { try save(storeId: storeId, state: state) }
+            guard let state = hub.state(of: storeId) else { continue }
+            do {
+                try save(storeId: storeId, state: state)
+            } catch {
+                failures += error.failures
+            }
         }
+        if !failures.isEmpty { throw StoreSnapshotSaveError(failures: failures) }
     }
 
     /// Deletes the snapshot of `storeId`, if any.
