@@ -34,4 +34,36 @@ import Testing
         #expect(try await hello.greet("Ana") == "Hello, Ana!")
         #expect(try hello.state() == HelloState(count: 1, greeting: "Hello, Ana!"))
     }
+
+    /// The same facades made from a `HubTransaction` run their actions as the unit's steps: two
+    /// pages on one hub, all or nothing (docs/types.md, docs/transactions.md).
+    @Test func theFacadesRunAsStepsOfATransaction() async throws {
+        func bundle(_ name: String) throws -> HostedPage.Bundle {
+            .init(path: name, source: try String(contentsOf: Self.examples.appendingPathComponent(name), encoding: .utf8))
+        }
+        let hub = GlobalStateHub()
+        let shop = try await HostedPage.make(.init(name: "shop", bundles: [try bundle("cart.js")], hub: hub))
+        let account = try await HostedPage.make(.init(name: "account", bundles: [try bundle("user.js")], hub: hub))
+        defer { Task { await shop.close(); await account.close() } }
+
+        try await hub.transaction { tx in
+            try await CartStore(tx).add(.init(id: "A1", name: "Apple", price: 0.5, qty: 2))
+            #expect(try CartStore(tx).state()?.items.map(\.id) == ["A1"], "inside the unit, the live mirror")
+            #expect(try CartStore(hub: hub).state()?.items.isEmpty == true, "outside, the state before the unit")
+            try await UserStore(tx).login("Ada Lovelace")
+        }
+        #expect(try CartStore(hub: hub).state()?.items.map(\.id) == ["A1"])
+        #expect(try UserStore(hub: hub).state()?.loggedIn == true)
+
+        struct ChangedMind: Error {}
+        await #expect(throws: TransactionError.self) {
+            try await hub.transaction { tx in
+                try await CartStore(tx).remove("A1")
+                try await UserStore(tx).logout()
+                throw ChangedMind()
+            }
+        }
+        #expect(try CartStore(hub: hub).state()?.items.map(\.id) == ["A1"], "restored")
+        #expect(try UserStore(hub: hub).state()?.loggedIn == true, "restored")
+    }
 }

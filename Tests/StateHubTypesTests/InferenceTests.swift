@@ -83,7 +83,7 @@ import Testing
         store.mention(action: "clear")
         let text = SwiftTypesWriter.write(stores: [store], sources: [])
         #expect(text.contains("public func refill(_ arguments: JSONValue...) async throws -> JSONValue {"))
-        #expect(text.contains("args: arguments)"))
+        #expect(text.contains(#"try await dispatch("refill", arguments)"#))
         #expect(text.contains("public func clear() async throws -> JSONValue {"))
     }
 

@@ -5,7 +5,8 @@ import JSEngine
 /// Valid only while its unit runs: used afterwards, every method throws
 /// ``TransactionError/Reason/closed``.
 public final class HubTransaction: Sendable {
-    let hub: GlobalStateHub
+    /// The hub the unit runs on.
+    public let hub: GlobalStateHub
     let id: Int
     /// The unit's deadline, on the hub's clock.
     let deadline: Duration

@@ -220,27 +220,44 @@ public enum SwiftTypesWriter {
 
     static func facade(_ store: StoreObservations, name: String, stateName: String) -> [String] {
         var lines = [
-            "/// Store \(SwiftNames.literal(store.id)) through a hub: its mirror as `\(stateName)` and its actions, typed.",
+            "/// Store \(SwiftNames.literal(store.id)) through a hub, or as steps of a transaction: its mirror as `\(stateName)` and its actions, typed.",
             "public struct \(name): Sendable {",
             "    public static let id = \(SwiftNames.literal(store.id))",
             "    public let hub: GlobalStateHub",
+            "    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.",
+            "    public let transaction: HubTransaction?",
             "",
-            "    public init(hub: GlobalStateHub) { self.hub = hub }",
+            "    public init(hub: GlobalStateHub) {",
+            "        self.hub = hub",
+            "        self.transaction = nil",
+            "    }",
+            "",
+            "    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.",
+            "    public init(_ transaction: HubTransaction) {",
+            "        self.hub = transaction.hub",
+            "        self.transaction = transaction",
+            "    }",
             "",
             "    /// The mirror decoded as `\(stateName)`, or `nil` while the hub has none.",
             "    public func state() throws -> \(stateName)? {",
-            "        try hub.state(of: Self.id).map { try $0.decodeMirror(\(stateName).self) }",
+            "        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)",
+            "        return try mirror.map { try $0.decodeMirror(\(stateName).self) }",
+            "    }",
+            "",
+            "    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {",
+            "        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }",
+            "        return try await transaction.dispatch(store: Self.id, action: action, args: args)",
             "    }",
         ]
-        var methods = NameScope(taken: ["id", "hub", "state", "init"])
+        var methods = NameScope(taken: ["id", "hub", "transaction", "state", "init", "dispatch"])
         let actionNames = store.actions.keys.sorted()
         let methodNames = actionNames.map { methods.claim(SwiftNames.memberBase($0)) }
-        var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "state"]).union(methodNames))
+        var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "transaction", "state", "dispatch"]).union(methodNames))
         var nested: [[String]] = []
         for (actionName, method) in zip(actionNames, methodNames) {
             let action = store.actions[actionName]!
             let arity = max(action.parameterNames.count, action.arguments.count)
-            var parameterScope = NameScope(taken: ["hub"])
+            var parameterScope = NameScope(taken: ["hub", "transaction"])
             var parameters: [String] = []
             var arguments: [String] = []
             for index in 0 ..< arity {
@@ -266,7 +283,7 @@ public enum SwiftTypesWriter {
                 lines.append("    /// Action \(SwiftNames.literal(actionName)), named in a trace but never seen called and not declared by a page: any arguments.")
                 lines.append("    @discardableResult")
                 lines.append("    public func \(SwiftNames.written(method))(_ arguments: JSONValue...) async throws -> JSONValue {")
-                lines.append("        try await hub.dispatch(store: Self.id, action: \(SwiftNames.literal(actionName)), args: arguments)")
+                lines.append("        try await dispatch(\(SwiftNames.literal(actionName)), arguments)")
                 lines.append("    }")
                 continue
             }
@@ -275,7 +292,7 @@ public enum SwiftTypesWriter {
             lines.append("    /// Action \(SwiftNames.literal(actionName)), \(seen); returns its result as the page sent it.")
             lines.append("    @discardableResult")
             lines.append("    public func \(SwiftNames.written(method))(\(parameters.joined(separator: ", "))) async throws -> JSONValue {")
-            lines.append("        try await hub.dispatch(store: Self.id, action: \(SwiftNames.literal(actionName)), args: [\(arguments.joined(separator: ", "))])")
+            lines.append("        try await dispatch(\(SwiftNames.literal(actionName)), [\(arguments.joined(separator: ", "))])")
             lines.append("    }")
         }
         for declaration in nested {

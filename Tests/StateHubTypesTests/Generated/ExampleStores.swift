@@ -27,34 +27,51 @@ public struct CartState: Codable, Equatable, Sendable {
     }
 }
 
-/// Store "cart" through a hub: its mirror as `CartState` and its actions, typed.
+/// Store "cart" through a hub, or as steps of a transaction: its mirror as `CartState` and its actions, typed.
 public struct CartStore: Sendable {
     public static let id = "cart"
     public let hub: GlobalStateHub
+    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
+    public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) { self.hub = hub }
+    public init(hub: GlobalStateHub) {
+        self.hub = hub
+        self.transaction = nil
+    }
+
+    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
+    public init(_ transaction: HubTransaction) {
+        self.hub = transaction.hub
+        self.transaction = transaction
+    }
 
     /// The mirror decoded as `CartState`, or `nil` while the hub has none.
     public func state() throws -> CartState? {
-        try hub.state(of: Self.id).map { try $0.decodeMirror(CartState.self) }
+        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
+        return try mirror.map { try $0.decodeMirror(CartState.self) }
+    }
+
+    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
+        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
+        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "add", seen called 2 times; returns its result as the page sent it.
     @discardableResult
     public func add(_ item: AddItem) async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "add", args: [try JSONValue(encoding: item)])
+        try await dispatch("add", [try JSONValue(encoding: item)])
     }
 
     /// Action "checkout", seen called 1 time; returns its result as the page sent it.
     @discardableResult
     public func checkout() async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "checkout", args: [])
+        try await dispatch("checkout", [])
     }
 
     /// Action "remove", seen called 1 time; returns its result as the page sent it.
     @discardableResult
     public func remove(_ id: String) async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "remove", args: [try JSONValue(encoding: id)])
+        try await dispatch("remove", [try JSONValue(encoding: id)])
     }
 
     public struct AddItem: Codable, Equatable, Sendable {
@@ -83,22 +100,39 @@ public struct HelloState: Codable, Equatable, Sendable {
     }
 }
 
-/// Store "hello" through a hub: its mirror as `HelloState` and its actions, typed.
+/// Store "hello" through a hub, or as steps of a transaction: its mirror as `HelloState` and its actions, typed.
 public struct HelloStore: Sendable {
     public static let id = "hello"
     public let hub: GlobalStateHub
+    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
+    public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) { self.hub = hub }
+    public init(hub: GlobalStateHub) {
+        self.hub = hub
+        self.transaction = nil
+    }
+
+    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
+    public init(_ transaction: HubTransaction) {
+        self.hub = transaction.hub
+        self.transaction = transaction
+    }
 
     /// The mirror decoded as `HelloState`, or `nil` while the hub has none.
     public func state() throws -> HelloState? {
-        try hub.state(of: Self.id).map { try $0.decodeMirror(HelloState.self) }
+        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
+        return try mirror.map { try $0.decodeMirror(HelloState.self) }
+    }
+
+    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
+        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
+        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "greet", seen called 1 time; returns its result as the page sent it.
     @discardableResult
     public func greet(_ name: String) async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "greet", args: [try JSONValue(encoding: name)])
+        try await dispatch("greet", [try JSONValue(encoding: name)])
     }
 }
 
@@ -117,27 +151,44 @@ public struct UserState: Codable, Equatable, Sendable {
     }
 }
 
-/// Store "user" through a hub: its mirror as `UserState` and its actions, typed.
+/// Store "user" through a hub, or as steps of a transaction: its mirror as `UserState` and its actions, typed.
 public struct UserStore: Sendable {
     public static let id = "user"
     public let hub: GlobalStateHub
+    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
+    public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) { self.hub = hub }
+    public init(hub: GlobalStateHub) {
+        self.hub = hub
+        self.transaction = nil
+    }
+
+    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
+    public init(_ transaction: HubTransaction) {
+        self.hub = transaction.hub
+        self.transaction = transaction
+    }
 
     /// The mirror decoded as `UserState`, or `nil` while the hub has none.
     public func state() throws -> UserState? {
-        try hub.state(of: Self.id).map { try $0.decodeMirror(UserState.self) }
+        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
+        return try mirror.map { try $0.decodeMirror(UserState.self) }
+    }
+
+    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
+        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
+        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "login", seen called 1 time; returns its result as the page sent it.
     @discardableResult
     public func login(_ name: String) async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "login", args: [try JSONValue(encoding: name)])
+        try await dispatch("login", [try JSONValue(encoding: name)])
     }
 
     /// Action "logout", seen called 1 time; returns its result as the page sent it.
     @discardableResult
     public func logout() async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "logout", args: [])
+        try await dispatch("logout", [])
     }
 }

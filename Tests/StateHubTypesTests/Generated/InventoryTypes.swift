@@ -119,27 +119,44 @@ public struct InventoryState: Codable, Equatable, Sendable {
     }
 }
 
-/// Store "inventory" through a hub: its mirror as `InventoryState` and its actions, typed.
+/// Store "inventory" through a hub, or as steps of a transaction: its mirror as `InventoryState` and its actions, typed.
 public struct InventoryStore: Sendable {
     public static let id = "inventory"
     public let hub: GlobalStateHub
+    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
+    public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) { self.hub = hub }
+    public init(hub: GlobalStateHub) {
+        self.hub = hub
+        self.transaction = nil
+    }
+
+    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
+    public init(_ transaction: HubTransaction) {
+        self.hub = transaction.hub
+        self.transaction = transaction
+    }
 
     /// The mirror decoded as `InventoryState`, or `nil` while the hub has none.
     public func state() throws -> InventoryState? {
-        try hub.state(of: Self.id).map { try $0.decodeMirror(InventoryState.self) }
+        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
+        return try mirror.map { try $0.decodeMirror(InventoryState.self) }
+    }
+
+    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
+        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
+        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "add", never seen called (its arguments are JSONValue); returns its result as the page sent it.
     @discardableResult
     public func add(_ item: JSONValue, note: JSONValue) async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "add", args: [try JSONValue(encoding: item), try JSONValue(encoding: note)])
+        try await dispatch("add", [try JSONValue(encoding: item), try JSONValue(encoding: note)])
     }
 
     /// Action "stamp", never seen called; returns its result as the page sent it.
     @discardableResult
     public func stamp() async throws -> JSONValue {
-        try await hub.dispatch(store: Self.id, action: "stamp", args: [])
+        try await dispatch("stamp", [])
     }
 }
