@@ -9,7 +9,7 @@ struct DispatchBench: AsyncParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
-    @Flag(help: .hidden) // for a profiler: only round trips on the page's executor, no table
+    @Flag(help: "Only run round trips on the page's executor, printing no table: a loop to profile (perf record -- statehub bench dispatch --page-only).")
     var pageOnly = false
 
     func run() async throws {
