@@ -232,7 +232,8 @@ public enum SwiftTypesWriter {
             "        try hub.state(of: Self.id).map { try $0.decodeMirror(\(stateName).self) }",
             "    }",
         ]
-        var methods = NameScope(taken: ["id", "hub", "state", "init"])
+        // The state type is named in `state()`'s body: a method of that name would shadow it.
+        var methods = NameScope(taken: ["id", "hub", "state", "init", stateName])
         let actionNames = store.actions.keys.sorted()
         let methodNames = actionNames.map { methods.claim(SwiftNames.memberBase($0)) }
         var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "state"]).union(methodNames))
