@@ -240,6 +240,15 @@ public enum SwiftTypesWriter {
         var nested: [[String]] = []
         for (actionName, method) in zip(actionNames, methodNames) {
             let action = store.actions[actionName]!
+            if action.tooManyArguments {
+                lines.append("")
+                lines.append("    /// Action \(SwiftNames.literal(actionName)), declared or called with more than \(ActionObservations.maximumArity) arguments: any arguments.")
+                lines.append("    @discardableResult")
+                lines.append("    public func \(SwiftNames.written(method))(_ arguments: JSONValue...) async throws -> JSONValue {")
+                lines.append("        try await hub.dispatch(store: Self.id, action: \(SwiftNames.literal(actionName)), args: arguments)")
+                lines.append("    }")
+                continue
+            }
             let arity = max(action.parameterNames.count, action.arguments.count)
             var parameterScope = NameScope(taken: ["hub"])
             var parameters: [String] = []
