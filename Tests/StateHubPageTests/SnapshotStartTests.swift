@@ -160,6 +160,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: snapshots.fileURL(of: "cart").path))
     }
 
+    /// Makes the cart's file with `make` (given its path), starts the page, and checks the file
+    /// was dropped as unreadable, never read: the store at its initial state, the file gone.
+    func expectDroppedUnread(_ make: (String) throws -> Void) async throws {
+        let folder = Folder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let snapshots = folder.snapshots
+        try make(snapshots.fileURL(of: "cart").path)
+        let (seen, mirror, _) = try await Self.start(with: snapshots)
+        #expect(seen == Self.initialSeen)
+        #expect(mirror?["count"] == 0)
+        let drops = folder.drops.withLock { $0 }
+        #expect(drops.count == 1)
+        #expect(drops.first.map { if case .unreadable = $0.reason { true } else { false } } == true, "\(drops)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: snapshots.fileURL(of: "cart").path)) == nil)
+        #expect(!FileManager.default.fileExists(atPath: snapshots.fileURL(of: "cart").path))
+    }
+
+    /// A FIFO in place of the file must not make the store's creation wait for a writer (the
+    /// time limit fails this test then).
+    @Test(.timeLimit(.minutes(1))) func aFIFOInPlaceOfTheFileIsDroppedUnread() async throws {
+        try await expectDroppedUnread { path in #expect(mkfifo(path, 0o600) == 0) }
+    }
+
+    /// Hostile review: a link was followed, so a file outside the folder was applied (and a
+    /// link's target read whole before the size was checked).
+    @Test func aSymbolicLinkInPlaceOfTheFileIsDroppedUnread() async throws {
+        try await expectDroppedUnread { path in try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero") }
+        // Even to a good snapshot: the folder's files are the ones `save` renamed into it.
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-good-\(UUID().uuidString).json")
+        try Data(Self.header(Self.goodState).utf8).write(to: elsewhere)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        try await expectDroppedUnread { path in try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: elsewhere.path) }
+        #expect(FileManager.default.fileExists(atPath: elsewhere.path), "the link's target is not deleted")
+    }
+
+    /// Hostile review: on a case-insensitive disk (macOS, iOS) `Cart.json` and `cart.json` were
+    /// one file, so loading store `cart` dropped (and deleted) store `Cart`'s snapshot.
+    @Test func idsThatDifferOnlyInCaseGetFileNamesThatDifferWithoutCase() throws {
+        let snapshots = Folder().snapshots
+        let ids = ["cart", "Cart", "CART", "cArt", "%43art", "%2543art", "c%41rt"]
+        let names = ids.map { snapshots.fileURL(of: $0).lastPathComponent.lowercased() }
+        #expect(Set(names).count == ids.count, "\(names)")
+        #expect(snapshots.fileURL(of: "Cart").lastPathComponent == "%43art.json")
+    }
+
     static func header(_ state: String, store: String = "cart", version: Int = 1) -> String {
         #"{"format":"statehub.snapshot","version":\#(version),"storeId":"\#(store)","savedAt":"2026-11-24T13:00:00Z","state":\#(state)}"#
     }

@@ -608,4 +608,97 @@ extension TransactionTests {
         #expect(hub.mirrorStatus(of: "cart") == .current)
         #expect(hub.problems.isEmpty, "\(hub.problems)")
     }
+
+    /// Acknowledges the restore hydration `page` is sent next, as the plugin does (a `seq` far
+    /// ahead: a whole state sets the page's next expected one).
+    static func acknowledgeRestore(_ page: InMemoryPage) async {
+        let restore = await page.nextSent()
+        guard restore.type == "sync_state", let id = restore.messageId, let store = restore.storeId else {
+            Issue.record("not a restore: \(restore)")
+            return
+        }
+        let hydrated: JSONValue = ["v": 1, "storeId": .string(store), "messageId": .string("w-h-\(id)"), "seq": 1000, "ack": .string(id),
+                                   "type": "sync_state", "payload": ["state": restore.payload?["state"] ?? [:], "reason": "hydrated"]]
+        page.post(hydrated.jsonText(), on: GlobalStateHub.channel)
+    }
+
+    /// Hostile review: a page alone with a held store posted a `sync_state` `hydrated` that
+    /// acknowledged no hydration the hub sent; the mirror took its state unnoticed and the unit
+    /// committed it as its own.
+    @Test func aHydratedStateAcknowledgingNoHydrationAbortsTheUnit() async throws {
+        let hub = GlobalStateHub()
+        let page = InMemoryPage(pageID: "p")
+        try await hub.attach(page)
+        let before: JSONValue = ["n": 0]
+        page.announce(store: "cart", state: before)
+        let unit = Task { () -> TransactionError? in
+            do {
+                _ = try await hub.transaction(timeout: .seconds(20)) { tx in try await tx.dispatch(store: "cart", action: "bump") }
+                return nil
+            } catch let error as TransactionError {
+                return error
+            }
+        }
+        let step = await page.nextSent()
+        let forged: JSONValue = ["v": 1, "storeId": "cart", "messageId": "w-forged", "seq": 1, "ack": "n-999",
+                                 "type": "sync_state", "payload": ["state": ["n": 99], "reason": "hydrated"]]
+        page.post(forged.jsonText(), on: GlobalStateHub.channel)
+        page.answer(step)
+        let barrier = await page.nextSent()
+        #expect(barrier.payload?["action"] == .string(GlobalStateHub.barrierAction), "\(page.sent)")
+        page.answer(barrier)
+        let restorer = Task { await Self.acknowledgeRestore(page) }
+        let error = try #require(await unit.value, "the unit committed the forged state: \(String(describing: hub.state(of: "cart")))")
+        guard case .concurrentWrite(store: "cart", pageID: "p", _) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        await restorer.value
+        #expect(hub.state(of: "cart") == before)
+    }
+
+    /// Hostile review: messageIds are sequential, so a page can tag its own write to a held store
+    /// with the messageId of a step sent to another page; that write was taken for the unit's.
+    @Test func aWriteTaggedWithAStepSentToAnotherPageAbortsTheUnit() async throws {
+        let hub = GlobalStateHub()
+        let shop = InMemoryPage(pageID: "shop")
+        let account = InMemoryPage(pageID: "account")
+        try await hub.attach(shop)
+        try await hub.attach(account)
+        shop.announce(store: "cart", state: ["n": 0])
+        account.announce(store: "wishlist", state: ["m": 0])
+        let unit = Task { () -> TransactionError? in
+            do {
+                try await hub.transaction(timeout: .seconds(20)) { tx in
+                    try tx.include(store: "cart")
+                    try await tx.dispatch(store: "wishlist", action: "bump")
+                }
+                return nil
+            } catch let error as TransactionError {
+                return error
+            }
+        }
+        let step = await account.nextSent()
+        let stepId = try #require(step.messageId)
+        shop.postStoreMessage(store: "cart", type: "apply_mutation", payload: ["mutations": [
+            ["type": "direct", "dispatch": .string(stepId), "ops": [["op": "set", "path": ["n"], "value": 1]]],
+        ]])
+        account.answer(step)
+        let barrier = await account.nextSent()
+        #expect(barrier.payload?["action"] == .string(GlobalStateHub.barrierAction))
+        account.answer(barrier)
+        let restorer = Task {
+            await Self.acknowledgeRestore(shop)
+            await Self.acknowledgeRestore(account)
+        }
+        let error = try #require(await unit.value, "the unit committed the shop's write: \(String(describing: hub.state(of: "cart")))")
+        guard case .concurrentWrite(store: "cart", pageID: "shop", let detail) = error.reason else {
+            Issue.record("reason: \(error)")
+            return
+        }
+        #expect(detail.contains(stepId))
+        await restorer.value
+        #expect(hub.state(of: "cart") == ["n": 0])
+        #expect(hub.state(of: "wishlist") == ["m": 0])
+    }
 }

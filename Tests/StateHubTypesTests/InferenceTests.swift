@@ -149,6 +149,21 @@ import Testing
         #expect(Self.write([.object(mixed)]).contains("public typealias ShopState = JSONValue"))
     }
 
+    /// Hostile review: a 2 MB trace line calling an action with a million arguments took 500 MB
+    /// and wrote a 62 MB method of a million parameters.
+    @Test func aMillionArgumentsGiveAnyArgumentsAndNoMillionShapes() {
+        var store = StoreObservations(id: "shop")
+        store.observe(action: "flood", arguments: Array(repeating: 0, count: 1_000_000))
+        store.declare(action: "wide", parameters: (0 ..< 1_000).map { "p\($0)" })
+        #expect(store.actions["flood"]?.arguments.count == ActionObservations.maximumArity)
+        #expect(store.actions["flood"]?.tooManyArguments == true)
+        #expect(store.actions["wide"]?.parameterNames.isEmpty == true)
+        let text = SwiftTypesWriter.write(stores: [store], sources: ["test"])
+        #expect(text.contains("public func flood(_ arguments: JSONValue...) async throws -> JSONValue"))
+        #expect(text.contains("public func wide(_ arguments: JSONValue...) async throws -> JSONValue"))
+        #expect(text.utf8.count < 4_000)
+    }
+
     @Test func checkSummarizesADifference() {
         #expect(TypesCheck.difference(committed: "a\nb\nc\n", generated: "a\nb\nc\n") == nil)
         let summary = TypesCheck.difference(committed: "a\nb\nc\n", generated: "a\nB\nc\n")

@@ -196,7 +196,11 @@ extension GlobalStateHub {
             return hydrate(pageID: pageID, storeId: storeId, in: &state)
         default:
             // The page's whole state is the truth: created again, a resync, or alone.
-            if let hold = entry.hold, reason != "hydrated" {
+            // Only the acknowledgement of a hydration the hub sent (its `ack`) is not the page's
+            // own: a `hydrated` that acknowledges nothing is a whole state like any other
+            // (hostile review: it replaced a held store's mirror and the unit committed it).
+            let acknowledged = reason == "hydrated" && message.ack != nil && message.ack == host.lastHydration
+            if let hold = entry.hold, !acknowledged {
                 // It may hold writes that are not the unit's: the unit cannot tell (docs/transactions.md).
                 interruptTransaction(hold.transaction, .concurrentWrite(store: storeId, pageID: pageID, detail: "the page sent its whole state (\(reason))"), in: &state)
             }

@@ -28,15 +28,10 @@ extension StoreSnapshotFolder {
 
     private func check(storeId: String, file: URL, initial: JSONValue?) -> Result<JSONValue, StoreSnapshotDrop.Reason> {
         let data: Data
-        do {
-            let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-            if size > maximumBytes { return .failure(.tooLarge(bytes: size, limit: maximumBytes)) }
-            data = try Data(contentsOf: file)
-        } catch {
-            return .failure(.unreadable(String(describing: error)))
+        switch read(file) {
+        case .success(let read): data = read
+        case .failure(let reason): return .failure(reason)
         }
-        // The size is checked again: the file may have grown between the two reads.
-        if data.count > maximumBytes { return .failure(.tooLarge(bytes: data.count, limit: maximumBytes)) }
         let document: JSONValue
         do {
             document = try JSONValue(parsing: String(decoding: data, as: UTF8.self), options: Self.parsing)
@@ -55,6 +50,30 @@ extension StoreSnapshotFolder {
         if state.nestingDepth() > JSONValue.maximumStateDepth { return .failure(.tooDeep(limit: JSONValue.maximumStateDepth)) }
         if let initial, let misfit = Self.misfit(state, initial: initial) { return .failure(.doesNotFit(misfit)) }
         return .success(state)
+    }
+
+    /// The file's bytes, at most ``maximumBytes``: only a regular file, opened without following
+    /// a symbolic link (a link would bring in a file from outside the folder, read whole before
+    /// its size was checked) and without waiting for a FIFO's writer, and read no further than
+    /// the cap even if the file grows meanwhile.
+    private func read(_ file: URL) -> Result<Data, StoreSnapshotDrop.Reason> {
+        let descriptor = open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            return .failure(.unreadable(code == ELOOP ? "a symbolic link, not a file" : "open failed: errno \(code)"))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable("fstat failed: errno \(errno)")) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.unreadable("not a regular file (a folder, FIFO or device)")) }
+        if Int(info.st_size) > maximumBytes { return .failure(.tooLarge(bytes: Int(info.st_size), limit: maximumBytes)) }
+        let data: Data
+        do { data = try handle.read(upToCount: maximumBytes + 1) ?? Data() } catch {
+            return .failure(.unreadable(String(describing: error)))
+        }
+        // The file may have grown since fstat.
+        if data.count > maximumBytes { return .failure(.tooLarge(bytes: data.count, limit: maximumBytes)) }
+        return .success(data)
     }
 
     /// Why `snapshot` does not fit a store whose fresh state is `initial`, or `nil` when it fits:

@@ -39,14 +39,16 @@ public struct StoreSnapshotFolder: Sendable {
         self.onDrop = onDrop
     }
 
-    /// The file of `storeId`: every byte outside `[A-Za-z0-9_-]` written `%XX`, so any id is one
-    /// plain file name inside the folder (`.` and `..` included).
+    /// The file of `storeId`: every byte outside `[a-z0-9_-]` written `%XX`, so any id is one
+    /// plain file name inside the folder (`.` and `..` included). Capitals are escaped too: on a
+    /// case-insensitive disk (macOS, iOS) `Cart.json` and `cart.json` are one file, and a load of
+    /// one store would drop, and delete, the other's snapshot.
     public func fileURL(of storeId: String) -> URL {
         var name = ""
         for byte in storeId.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"):
                 name.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 name += String(format: "%%%02X", byte)

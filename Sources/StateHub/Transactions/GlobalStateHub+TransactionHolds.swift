@@ -66,13 +66,15 @@ extension GlobalStateHub {
     }
 
     /// A write reached a held store: not one of the unit's dispatches' (no `dispatch` tag, or
-    /// another's) interrupts the unit.
+    /// another's, or a step's sent to another page) interrupts the unit.
     func noteWrite(_ message: StoreMessage, storeId: String, pageID: String, transaction id: Int, in state: inout HubState) {
         guard let record = state.transactions[id], !record.closed, record.failure == nil else { return }
         if message.untagged {
             interruptTransaction(id, .concurrentWrite(store: storeId, pageID: pageID, detail: "a write by the page's own code (no dispatch tag)"), in: &state)
-        } else if let other = message.dispatches.first(where: { record.steps[$0] == nil }) {
-            // Name the action behind the tag: a messageId alone means nothing to the caller.
+        } else if let other = message.dispatches.first(where: { record.steps[$0]?.pageID != pageID }) {
+            // A step's writes come from the page it was sent to; messageIds are sequential, so a
+            // page can name another page's step (hostile review). Name the action behind the tag:
+            // a messageId alone means nothing to the caller.
             let whose = state.pending[other].map { "\($0.storeId).\($0.action)" }
                 ?? "no longer pending: a timer or promise its action left running"
             interruptTransaction(id, .concurrentWrite(store: storeId, pageID: pageID, detail: "a write of dispatch \(other) (\(whose)), not one of the transaction's"), in: &state)

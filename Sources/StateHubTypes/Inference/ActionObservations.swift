@@ -8,6 +8,13 @@ public struct ActionObservations: Sendable, Equatable {
     public var calls = 0
     /// The shape of each argument position seen.
     public var arguments: [TypeShape] = []
+    /// A call or a declaration had more than ``maximumArity`` positions: the method takes any
+    /// arguments (docs/types.md), and no position is followed further.
+    public var tooManyArguments = false
+
+    /// The most argument positions followed: a trace line of a million arguments would otherwise
+    /// cost a shape each (hundreds of bytes per two input bytes) and a method of a million parameters.
+    public static let maximumArity = 64
 
     public init() {}
 }

@@ -22,8 +22,12 @@ public struct StoreObservations: Sendable, Equatable {
     public mutating func declare(action name: String, parameters: [String?]) {
         var action = actions[name] ?? ActionObservations()
         if !action.parametersKnown {
-            action.parameterNames = parameters
             action.parametersKnown = true
+            if parameters.count > ActionObservations.maximumArity {
+                action.tooManyArguments = true
+            } else {
+                action.parameterNames = parameters
+            }
         }
         actions[name] = action
     }
@@ -38,7 +42,8 @@ public struct StoreObservations: Sendable, Equatable {
     public mutating func observe(action name: String, arguments: [JSONValue]) {
         var action = actions[name] ?? ActionObservations()
         action.calls += 1
-        for (index, argument) in arguments.enumerated() {
+        if arguments.count > ActionObservations.maximumArity { action.tooManyArguments = true }
+        for (index, argument) in arguments.prefix(ActionObservations.maximumArity).enumerated() {
             while action.arguments.count <= index { action.arguments.append(TypeShape()) }
             action.arguments[index].observe(argument)
             action.arguments[index].present += 1

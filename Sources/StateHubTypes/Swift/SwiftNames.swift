@@ -14,6 +14,14 @@ enum SwiftNames {
     /// would shadow what the generated code uses: they get a trailing `_`.
     static let unusableMembers: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "_", "CodingKeys"]
 
+    /// Type names the generated code writes in expressions (`container.decode(Int.self)`,
+    /// `try JSONValue(encoding: x)`): a property, method or parameter of that name would shadow
+    /// the type there and the file would not compile, so such members get a trailing `_`.
+    static let expressionTypes: Set<String> = [
+        "Bool", "Int", "Double", "String", "JSONValue", "TaggedValue", "TaggedDate", "TaggedBigInt", "TaggedSet", "TaggedMap",
+        "DecodingError",
+    ]
+
     /// Type names the generated code refers to, and Swift's own that keys commonly give (`tasks`,
     /// `results`, `errors`): a nested type with one of these names gets `Value` appended, so code
     /// in an extension of the state type still means Swift's `Task`, `Result` and `Error`.
@@ -54,13 +62,13 @@ enum SwiftNames {
     /// lower camel case (`a-b` → `aB`), `_` first when it starts with a digit, `empty` for
     /// a key with no ASCII letter or digit.
     static func memberBase(_ key: String) -> String {
-        if isIdentifier(key) { return unusableMembers.contains(key) ? key + "_" : key }
+        if isIdentifier(key) { return unusableMembers.contains(key) || expressionTypes.contains(key) ? key + "_" : key }
         let parts = words(key)
         guard let first = parts.first else { return "empty" }
         var name = first.prefix(1).lowercased() + first.dropFirst()
         for part in parts.dropFirst() { name += part.prefix(1).uppercased() + part.dropFirst() }
         if let byte = name.utf8.first, (48 ... 57).contains(byte) { name = "_" + name }
-        return unusableMembers.contains(name) ? name + "_" : name
+        return unusableMembers.contains(name) || expressionTypes.contains(name) ? name + "_" : name
     }
 
     /// A member name as written: in backticks when it is a keyword.

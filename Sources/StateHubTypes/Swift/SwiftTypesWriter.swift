@@ -249,13 +249,23 @@ public enum SwiftTypesWriter {
             "        return try await transaction.dispatch(store: Self.id, action: action, args: args)",
             "    }",
         ]
-        var methods = NameScope(taken: ["id", "hub", "transaction", "state", "init", "dispatch"])
+        // The state type is named in `state()`'s body: a method of that name would shadow it.
+        var methods = NameScope(taken: ["id", "hub", "transaction", "state", "init", "dispatch", stateName])
         let actionNames = store.actions.keys.sorted()
         let methodNames = actionNames.map { methods.claim(SwiftNames.memberBase($0)) }
         var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "transaction", "state", "dispatch"]).union(methodNames))
         var nested: [[String]] = []
         for (actionName, method) in zip(actionNames, methodNames) {
             let action = store.actions[actionName]!
+            if action.tooManyArguments {
+                lines.append("")
+                lines.append("    /// Action \(SwiftNames.literal(actionName)), declared or called with more than \(ActionObservations.maximumArity) arguments: any arguments.")
+                lines.append("    @discardableResult")
+                lines.append("    public func \(SwiftNames.written(method))(_ arguments: JSONValue...) async throws -> JSONValue {")
+                lines.append("        try await dispatch(\(SwiftNames.literal(actionName)), arguments)")
+                lines.append("    }")
+                continue
+            }
             let arity = max(action.parameterNames.count, action.arguments.count)
             var parameterScope = NameScope(taken: ["hub", "transaction"])
             var parameters: [String] = []
