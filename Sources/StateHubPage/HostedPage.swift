@@ -138,7 +138,7 @@ public final class HostedPage: Sendable {
 
     /// Writes every mirror of the page's hub to the hydration folder, one file per store,
     /// atomically (docs/pool.md). Does nothing without a folder; a store that fails does not
-    /// stop the others (``StoreSnapshotSaveError`` lists each).
+    /// stop the others (`StoreSnapshotSaveError` lists each).
     public func saveSnapshots() throws(StoreSnapshotSaveError) {
         try snapshots.folder?.save(from: hub)
     }

@@ -48,7 +48,7 @@ public final class GlobalStateHub: Sendable {
         public var maximumTransferBytes: Int = 512 << 20
         /// How long `dispatch` spins on its caller's thread for the answer before parking the
         /// task, when the page is in this process and the caller is not on the page's thread
-        /// (``PageTransport/callerMaySpin``). An answer caught spinning saves waking the
+        /// (`PageTransport.callerMaySpin`). An answer caught spinning saves waking the
         /// caller's thread (20–40 µs on a VM); spins that keep missing are switched off for a
         /// while (docs/hub.md, "Dispatch: how a caller waits"). `.zero`: park at once.
         public var dispatchSpin: Duration = .microseconds(50)
