@@ -68,6 +68,16 @@ struct TransactionTests {
         #expect(try await engineState(engine, store) == expected, "page's \(store)", sourceLocation: sourceLocation)
     }
 
+    /// The error of a unit run by `unit` (a task, so the test can cancel it), expected to abort;
+    /// the test fails if it committed.
+    func unitFailure<T: Sendable>(of unit: Task<T, any Error>, sourceLocation: SourceLocation = #_sourceLocation) async throws -> TransactionError {
+        guard case .failure(let thrown) = await unit.result else {
+            Issue.record("the unit committed", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return try #require(thrown as? TransactionError, sourceLocation: sourceLocation)
+    }
+
     /// The error of a unit expected to abort; the test fails if it committed.
     func unitFailure<T: Sendable>(_ hub: GlobalStateHub, timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation,
                                   _ body: @escaping @Sendable (HubTransaction) async throws -> T) async throws -> TransactionError {
@@ -264,8 +274,7 @@ struct TransactionTests {
         }
         for _ in 0..<2_000 where !stepped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         unit.cancel()
-        guard case .failure(let thrown) = await unit.result else { Issue.record("the unit committed"); return }
-        let error = try #require(thrown as? TransactionError)
+        let error = try await unitFailure(of: unit)
         let firstStep = TransactionStep(index: 1, store: "cart", action: "remove", pageID: "shop")
         #expect(error.reason == .cancelled)
         #expect(error.step == firstStep)
@@ -296,8 +305,7 @@ struct TransactionTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(!ended.withLock { $0 }, "the unit waits for the step the page is running")
         try await pages.account.execute("go()")
-        guard case .failure(let thrown) = await unit.result else { Issue.record("the unit committed"); return }
-        let error = try #require(thrown as? TransactionError)
+        let error = try await unitFailure(of: unit)
         #expect(error.reason == .cancelled)
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "waitForGo", pageID: "account"))
         try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
