@@ -85,6 +85,7 @@ let package = Package(
                 "StateHubJSON",  // re-exported: MutationOp and PathStep live there (docs/layout.md)
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),  // dropped snapshots are warnings (docs/pool.md)
+                .product(name: "Crypto", package: "swift-crypto"),  // long store ids' snapshot file names (docs/pool.md)
             ]
         ),
         // Test support for users of the hub: an in-memory page and whole-value assertions.

@@ -205,6 +205,30 @@ import Testing
         #expect(snapshots.fileURL(of: "Cart").lastPathComponent == "%43art.json")
     }
 
+    /// Hostile review: an escaped id past the file system's 255-byte name limit could never be
+    /// saved ("File name too long"). Long names are cut and hashed, and still round-trip.
+    @Test func aLongIdIsSavedUnderAHashedNameAndLoadsBack() async throws {
+        let folder = Folder()
+        let snapshots = folder.snapshots
+        let long = String(repeating: "Ü", count: 2_000) // 12,000 escaped bytes
+        let similar = long + "x" // same 120-byte head: the hash tells them apart
+        try snapshots.save(storeId: long, state: ["count": 1])
+        try snapshots.save(storeId: similar, state: ["count": 2])
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(names.count == 2)
+        let hashedLength = StoreSnapshotFolder.maximumEscapedNameBytes + "~".count + 64 + ".json".count
+        for name in names {
+            #expect(name.utf8.count == hashedLength, "\(name)")
+            #expect(name.contains("~"))
+        }
+        #expect(snapshots.hydrationState(of: long, fitting: nil) == ["count": 1])
+        #expect(snapshots.hydrationState(of: similar, fitting: nil) == ["count": 2])
+        // At the limit the name is used whole; one byte more and it is hashed.
+        let atLimit = String(repeating: "a", count: StoreSnapshotFolder.maximumEscapedNameBytes)
+        #expect(snapshots.fileURL(of: atLimit).lastPathComponent == atLimit + ".json")
+        #expect(snapshots.fileURL(of: atLimit + "a").lastPathComponent.contains("~"))
+    }
+
     static func header(_ state: String, store: String = "cart", version: Int = 1) -> String {
         #"{"format":"statehub.snapshot","version":\#(version),"storeId":"\#(store)","savedAt":"2026-11-24T13:00:00Z","state":\#(state)}"#
     }

@@ -22,6 +22,42 @@ struct TraceFileTests {
         #expect(try TraceFile.read(from: path) == Self.sample)
     }
 
+    /// `forEachRecord` streams: each record is handed over in file order, across the 1 MiB
+    /// chunks, a last line without a newline included; a bad line stops it after the records
+    /// before it were handed over, with the same error as `read`.
+    @Test func forEachRecordHandsOverWhatReadReturnsAndStopsAtABadLine() throws {
+        let path = TemporaryFile.path("streamed.ndjson")
+        defer { TemporaryFile.remove(path) }
+        // Enough records to span several chunks, the last one without its newline.
+        let many = (0 ..< 6_000).map { index in
+            TraceRecord(step: index, time: 1, direction: .webToNative, channel: "nativeBridge", engine: "shop",
+                        store: "cart", type: "apply_mutation", message: String(repeating: "x", count: 300))
+        }
+        var text = TraceFile.encode(many)
+        text.removeLast()
+        try text.write(to: URL(fileURLWithPath: path))
+        var seen: [TraceRecord] = []
+        try TraceFile.forEachRecord(inFileAt: path) { seen.append($0) }
+        #expect(seen == many)
+        #expect(seen == (try TraceFile.read(from: path)))
+
+        let good = TraceFile.line(for: Self.sample[0])
+        try Data((good + "\n" + good + "\n{\"step\":\n" + good + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        seen = []
+        #expect(throws: TraceFileError.self) { try TraceFile.forEachRecord(inFileAt: path) { seen.append($0) } }
+        #expect(seen == [Self.sample[0], Self.sample[0]])
+        do {
+            try TraceFile.forEachRecord(inFileAt: path) { _ in }
+            Issue.record("a bad third line was read")
+        } catch {
+            guard case .invalidLine(let line, _) = error else { Issue.record("\(error)"); return }
+            #expect(line == 3)
+        }
+        #expect(throws: TraceFileError.unreadable(path: path + ".missing")) {
+            try TraceFile.forEachRecord(inFileAt: path + ".missing") { _ in }
+        }
+    }
+
     @Test func everyRecordIsOneLineWithSortedKeysAndNilsOmitted() throws {
         let text = String(decoding: TraceFile.encode(Self.sample), as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

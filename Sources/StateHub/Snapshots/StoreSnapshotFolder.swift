@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSEngine
 import Logging
@@ -43,7 +44,19 @@ public struct StoreSnapshotFolder: Sendable {
     /// plain file name inside the folder (`.` and `..` included). Capitals are escaped too: on a
     /// case-insensitive disk (macOS, iOS) `Cart.json` and `cart.json` are one file, and a load of
     /// one store would drop, and delete, the other's snapshot.
+    ///
+    /// An escaped name longer than ``maximumEscapedNameBytes`` is cut there and followed by `~` and
+    /// the SHA-256 of the whole id in hex: file systems refuse names past 255 bytes, and the
+    /// temporary file of a save adds 41 more. `~` never appears in an escaped name, so a hashed
+    /// name is never another id's plain one, and the `storeId` inside the file is checked on load.
     public func fileURL(of storeId: String) -> URL {
+        url.appendingPathComponent(Self.fileName(of: storeId), isDirectory: false)
+    }
+
+    /// Escaped names up to this many bytes are used whole; longer ones are cut and hashed.
+    public static let maximumEscapedNameBytes = 120
+
+    static func fileName(of storeId: String) -> String {
         var name = ""
         for byte in storeId.utf8 {
             switch byte {
@@ -53,8 +66,14 @@ public struct StoreSnapshotFolder: Sendable {
             default:
                 name += String(format: "%%%02X", byte)
             }
+            // Past the limit the rest is not needed: the hash names the id.
+            if name.utf8.count > maximumEscapedNameBytes { break }
         }
-        return url.appendingPathComponent(name + ".json", isDirectory: false)
+        guard name.utf8.count > maximumEscapedNameBytes else { return name + ".json" }
+        // The escaped name is ASCII, so a cut by bytes is a cut by characters.
+        let kept = String(name.prefix(maximumEscapedNameBytes))
+        let digest = SHA256.hash(data: Data(storeId.utf8)).map { String(format: "%02x", $0) }.joined()
+        return kept + "~" + digest + ".json"
     }
 
     /// Whether a snapshot file exists for `storeId` (it may still be dropped when loaded).

@@ -49,11 +49,9 @@ struct TypesCommand: AsyncParsableCommand {
             throw CLIError.badArgument("types needs store files, --from-trace files, or both").exit()
         }
         if output != nil, check != nil { throw CLIError.badArgument("--check compares, -o writes: give one of them").exit() }
-        var traces: [(String, [TraceRecord])] = []
-        for path in fromTrace {
-            do { traces.append((path, try TraceFile.read(from: path, maximumLineBytes: maxLineBytes))) } catch {
-                throw CLIError.badArgument("--from-trace \(path): \(error)").exit()
-            }
+        // Unreadable traces fail before a page starts; their records are read after it, streamed.
+        for path in fromTrace where !FileManager.default.isReadableFile(atPath: path) {
+            throw CLIError.badArgument("--from-trace \(path): \(TraceFileError.unreadable(path: path))").exit()
         }
         var stores: [String: StoreObservations] = [:]
         var session: PageSession?
@@ -67,7 +65,14 @@ struct TypesCommand: AsyncParsableCommand {
             for id in started.page.hub.storeIDs { mirrors[id] = started.page.hub.state(of: id) }
             stores = StoreActionsScript.observations(actions: actions, mirrors: mirrors)
         }
-        for (_, records) in traces { TypesTraceReader.observe(records, into: &stores) }
+        for path in fromTrace {
+            let reader = TypesTraceReader()
+            do {
+                try TraceFile.forEachRecord(inFileAt: path, maximumLineBytes: maxLineBytes) { reader.observe($0, into: &stores) }
+            } catch {
+                throw CLIError.badArgument("--from-trace \(path): \(error)").exit()
+            }
+        }
         if stores.isEmpty {
             // A file with no store (js/examples/micro-app.js) otherwise gives a file of one import, silently.
             Output.error("statehub: no store found: the files created none (a store exists once its `useStore()` runs, "

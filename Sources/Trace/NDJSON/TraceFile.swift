@@ -25,6 +25,25 @@ public enum TraceFile {
         try scan(path: path, recovering: false, maximumLineBytes: maximumLineBytes).records
     }
 
+    /// Reads the NDJSON file at `path` and hands each record to `body` as its line completes, in
+    /// file order, keeping none: memory is one line and one 1 MiB chunk, whatever the file's size.
+    /// Records before a bad line have been handed over when the error is thrown.
+    ///
+    /// - Throws: the errors of ``read(from:maximumLineBytes:)``.
+    public static func forEachRecord(
+        inFileAt path: String,
+        maximumLineBytes: Int = defaultMaximumLineBytes,
+        _ body: (TraceRecord) -> Void
+    ) throws(TraceFileError) {
+        let handle = try openForReading(path)
+        defer { try? handle.close() }
+        var scanner = LineScanner(recovering: false, maximumLineBytes: maximumLineBytes)
+        while let chunk = try nextChunk(of: handle, path: path) {
+            try scanner.feed(chunk, each: body)
+        }
+        _ = try scanner.finish(each: body)
+    }
+
     /// Decodes NDJSON text into records, in file order.
     ///
     /// - Throws: ``TraceFileError/invalidLine(line:reason:)`` naming the 1-based line,
@@ -37,18 +56,28 @@ public enum TraceFile {
 
     /// Reads the file at `path` through a ``LineScanner``, 1 MiB at a time.
     static func scan(path: String, recovering: Bool, maximumLineBytes: Int) throws(TraceFileError) -> Recovered {
+        let handle = try openForReading(path)
+        defer { try? handle.close() }
+        var scanner = LineScanner(recovering: recovering, maximumLineBytes: maximumLineBytes)
+        while let chunk = try nextChunk(of: handle, path: path) {
+            try scanner.feed(chunk)
+        }
+        return try scanner.finish()
+    }
+
+    private static func openForReading(_ path: String) throws(TraceFileError) -> FileHandle {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path: path) }
-        defer { try? handle.close() }
-        var scanner = LineScanner(recovering: recovering, maximumLineBytes: maximumLineBytes)
-        while true {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw .unreadable(path: path) }
-            guard let chunk, !chunk.isEmpty else { break }
-            try scanner.feed([UInt8](chunk))
-        }
-        return try scanner.finish()
+        return handle
+    }
+
+    /// The next 1 MiB of the file, or `nil` at its end.
+    private static func nextChunk(of handle: FileHandle, path: String) throws(TraceFileError) -> [UInt8]? {
+        let chunk: Data?
+        do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw .unreadable(path: path) }
+        guard let chunk, !chunk.isEmpty else { return nil }
+        return [UInt8](chunk)
     }
 
     /// Encodes records as NDJSON (one line each, every line ending with `\n`).
