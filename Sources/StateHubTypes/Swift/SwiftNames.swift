@@ -29,7 +29,7 @@ enum SwiftNames {
         "Any", "Self", "Type", "Protocol", "Int", "Double", "Bool", "String", "Array", "Dictionary", "Optional", "Set",
         "JSONValue", "TaggedDate", "TaggedBigInt", "TaggedSet", "TaggedMap", "CodingKeys", "Codable", "Equatable",
         "Sendable", "Decoder", "Encoder", "DecodingError", "GlobalStateHub", "TaggedValue", "Entry", "Element",
-        "Task", "Result", "Error", "Never", "Void", "Character", "Float",
+        "Task", "Result", "Error", "Never", "Void", "Character", "Float", "State", "StoreFacade", "HubTransaction",
     ]
 
     /// Whether `text` is an ASCII Swift identifier (letters, digits, `_`; not starting with a digit).

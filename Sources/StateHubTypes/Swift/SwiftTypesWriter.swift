@@ -221,36 +221,19 @@ public enum SwiftTypesWriter {
     static func facade(_ store: StoreObservations, name: String, stateName: String) -> [String] {
         var lines = [
             "/// Store \(SwiftNames.literal(store.id)) through a hub, or as steps of a transaction: its mirror as `\(stateName)` and its actions, typed.",
-            "public struct \(name): Sendable {",
+            "public struct \(name): StoreFacade {",
+            "    public typealias State = \(stateName)",
             "    public static let id = \(SwiftNames.literal(store.id))",
             "    public let hub: GlobalStateHub",
-            "    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.",
             "    public let transaction: HubTransaction?",
             "",
-            "    public init(hub: GlobalStateHub) {",
+            "    public init(hub: GlobalStateHub, transaction: HubTransaction?) {",
             "        self.hub = hub",
-            "        self.transaction = nil",
-            "    }",
-            "",
-            "    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.",
-            "    public init(_ transaction: HubTransaction) {",
-            "        self.hub = transaction.hub",
             "        self.transaction = transaction",
             "    }",
-            "",
-            "    /// The mirror decoded as `\(stateName)`, or `nil` while the hub has none.",
-            "    public func state() throws -> \(stateName)? {",
-            "        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)",
-            "        return try mirror.map { try $0.decodeMirror(\(stateName).self) }",
-            "    }",
-            "",
-            "    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {",
-            "        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }",
-            "        return try await transaction.dispatch(store: Self.id, action: action, args: args)",
-            "    }",
         ]
-        // The state type is named in `state()`'s body: a method of that name would shadow it.
-        var methods = NameScope(taken: ["id", "hub", "transaction", "state", "init", "dispatch", stateName])
+        // The state type is named in the `State` alias: a method of that name would shadow it.
+        var methods = NameScope(taken: ["id", "hub", "transaction", "state", "init", "dispatch", "State", stateName])
         let actionNames = store.actions.keys.sorted()
         let methodNames = actionNames.map { methods.claim(SwiftNames.memberBase($0)) }
         var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "transaction", "state", "dispatch"]).union(methodNames))

@@ -28,32 +28,15 @@ public struct CartState: Codable, Equatable, Sendable {
 }
 
 /// Store "cart" through a hub, or as steps of a transaction: its mirror as `CartState` and its actions, typed.
-public struct CartStore: Sendable {
+public struct CartStore: StoreFacade {
+    public typealias State = CartState
     public static let id = "cart"
     public let hub: GlobalStateHub
-    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
     public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) {
+    public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
-        self.transaction = nil
-    }
-
-    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
-    public init(_ transaction: HubTransaction) {
-        self.hub = transaction.hub
         self.transaction = transaction
-    }
-
-    /// The mirror decoded as `CartState`, or `nil` while the hub has none.
-    public func state() throws -> CartState? {
-        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
-        return try mirror.map { try $0.decodeMirror(CartState.self) }
-    }
-
-    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
-        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
-        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "add", seen called 2 times; returns its result as the page sent it.
@@ -101,32 +84,15 @@ public struct HelloState: Codable, Equatable, Sendable {
 }
 
 /// Store "hello" through a hub, or as steps of a transaction: its mirror as `HelloState` and its actions, typed.
-public struct HelloStore: Sendable {
+public struct HelloStore: StoreFacade {
+    public typealias State = HelloState
     public static let id = "hello"
     public let hub: GlobalStateHub
-    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
     public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) {
+    public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
-        self.transaction = nil
-    }
-
-    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
-    public init(_ transaction: HubTransaction) {
-        self.hub = transaction.hub
         self.transaction = transaction
-    }
-
-    /// The mirror decoded as `HelloState`, or `nil` while the hub has none.
-    public func state() throws -> HelloState? {
-        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
-        return try mirror.map { try $0.decodeMirror(HelloState.self) }
-    }
-
-    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
-        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
-        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "greet", seen called 1 time; returns its result as the page sent it.
@@ -152,32 +118,15 @@ public struct UserState: Codable, Equatable, Sendable {
 }
 
 /// Store "user" through a hub, or as steps of a transaction: its mirror as `UserState` and its actions, typed.
-public struct UserStore: Sendable {
+public struct UserStore: StoreFacade {
+    public typealias State = UserState
     public static let id = "user"
     public let hub: GlobalStateHub
-    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
     public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) {
+    public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
-        self.transaction = nil
-    }
-
-    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
-    public init(_ transaction: HubTransaction) {
-        self.hub = transaction.hub
         self.transaction = transaction
-    }
-
-    /// The mirror decoded as `UserState`, or `nil` while the hub has none.
-    public func state() throws -> UserState? {
-        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
-        return try mirror.map { try $0.decodeMirror(UserState.self) }
-    }
-
-    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
-        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
-        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "login", seen called 1 time; returns its result as the page sent it.

@@ -142,32 +142,15 @@ public struct HostileState: Codable, Equatable, Sendable {
 }
 
 /// Store "hostile" through a hub, or as steps of a transaction: its mirror as `HostileState` and its actions, typed.
-public struct HostileStore: Sendable {
+public struct HostileStore: StoreFacade {
+    public typealias State = HostileState
     public static let id = "hostile"
     public let hub: GlobalStateHub
-    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
     public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) {
+    public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
-        self.transaction = nil
-    }
-
-    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
-    public init(_ transaction: HubTransaction) {
-        self.hub = transaction.hub
         self.transaction = transaction
-    }
-
-    /// The mirror decoded as `HostileState`, or `nil` while the hub has none.
-    public func state() throws -> HostileState? {
-        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
-        return try mirror.map { try $0.decodeMirror(HostileState.self) }
-    }
-
-    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
-        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
-        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "HostileState", never seen called (its arguments are JSONValue); returns its result as the page sent it.

@@ -120,32 +120,15 @@ public struct InventoryState: Codable, Equatable, Sendable {
 }
 
 /// Store "inventory" through a hub, or as steps of a transaction: its mirror as `InventoryState` and its actions, typed.
-public struct InventoryStore: Sendable {
+public struct InventoryStore: StoreFacade {
+    public typealias State = InventoryState
     public static let id = "inventory"
     public let hub: GlobalStateHub
-    /// The unit the actions run in as steps (docs/transactions.md); `nil`: plain dispatches.
     public let transaction: HubTransaction?
 
-    public init(hub: GlobalStateHub) {
+    public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
-        self.transaction = nil
-    }
-
-    /// Runs the actions as steps of `transaction`; `state()` reads its live mirror.
-    public init(_ transaction: HubTransaction) {
-        self.hub = transaction.hub
         self.transaction = transaction
-    }
-
-    /// The mirror decoded as `InventoryState`, or `nil` while the hub has none.
-    public func state() throws -> InventoryState? {
-        let mirror = transaction.map { $0.state(of: Self.id) } ?? hub.state(of: Self.id)
-        return try mirror.map { try $0.decodeMirror(InventoryState.self) }
-    }
-
-    private func dispatch(_ action: String, _ args: [JSONValue]) async throws -> JSONValue {
-        guard let transaction else { return try await hub.dispatch(store: Self.id, action: action, args: args) }
-        return try await transaction.dispatch(store: Self.id, action: action, args: args)
     }
 
     /// Action "add", never seen called (its arguments are JSONValue); returns its result as the page sent it.
