@@ -72,6 +72,13 @@ extension HostedPage {
         /// ``onProblem`` are the hub's own configuration, not these; closing the page detaches
         /// it from the hub and leaves the hub running.
         public var hub: GlobalStateHub?
+        /// How long a dispatch spins on its caller's thread for the answer before parking
+        /// (`GlobalStateHub.Configuration.dispatchSpin`, docs/hub.md); `.zero`: park at once.
+        /// With a shared ``hub``, the hub's own setting counts.
+        public var dispatchSpin: Duration = .microseconds(50)
+        /// How long the page's thread looks for work before it sleeps
+        /// (`JavaScriptEngine.Configuration.idleSpin`); `.zero`: sleep at once.
+        public var idleSpin: Duration = .microseconds(50)
 
         public init(
             name: String = "main",

@@ -63,18 +63,22 @@ public final class HostedPage: Sendable {
     /// Builds the page without evaluating ``Configuration/bundles``: load them yourself
     /// with ``load(_:)`` (the CLI does, to report each script's failure by its file).
     public static func makeEmpty(_ configuration: Configuration = Configuration()) async throws -> HostedPage {
-        let engine = try JavaScriptEngine(configuration: .init(
+        var engineConfiguration = JavaScriptEngine.Configuration(
             name: configuration.name,
             executionTimeLimit: configuration.timeLimit,
             logger: configuration.logger,
             onConsole: configuration.onConsole,
             onUnhandledError: configuration.onUnhandledError,
-            onUnresponsive: configuration.onUnresponsive))
-        let hub = configuration.hub ?? GlobalStateHub(configuration: .init(
+            onUnresponsive: configuration.onUnresponsive)
+        engineConfiguration.idleSpin = configuration.idleSpin
+        let engine = try JavaScriptEngine(configuration: engineConfiguration)
+        var hubConfiguration = GlobalStateHub.Configuration(
             maximumMessageBytes: configuration.maximumMessageBytes,
             dispatchTimeout: configuration.dispatchTimeout,
             trace: configuration.trace,
-            onProblem: configuration.onProblem))
+            onProblem: configuration.onProblem)
+        hubConfiguration.dispatchSpin = configuration.dispatchSpin
+        let hub = configuration.hub ?? GlobalStateHub(configuration: hubConfiguration)
         let bridge = BridgeHost(configuration: configuration.bridge, trace: configuration.trace)
         let shell = configuration.shell ?? HeadlessShell()
         let page = HostedPage(engine: engine, hub: hub, bridge: bridge, shell: shell, configuration: configuration)

@@ -27,6 +27,25 @@ import Testing
         await pool.close()
     }
 
+    /// Review of issue 18: a pool's pages could not turn the dispatch spin off (their hubs were
+    /// made with the default). The page's configuration reaches each page's hub.
+    @Test func poolPagesTakeTheSpinOfTheirConfiguration() async throws {
+        var configuration = HostedPage.Configuration(name: "cart")
+        configuration.dispatchSpin = .zero
+        configuration.idleSpin = .zero
+        let pool = PagePool(configuration: .init(page: configuration, size: 1))
+        let page = try await pool.take()
+        #expect(page.hub.configuration.dispatchSpin == .zero)
+        try await page.load(SnapshotStartTests.cart)
+        #expect(try await page.hub.dispatch(store: "cart", action: "add", args: ["A1"]) == .init(TaggedValue.undefined))
+        #expect(page.hub.state(of: "cart")?["count"] == 1)
+        await page.close()
+        await pool.close()
+        let plain = try await HostedPage.make(.init(name: "plain"))
+        #expect(plain.hub.configuration.dispatchSpin == .microseconds(50))
+        await plain.close()
+    }
+
     @Test func pagesHaveTheirOwnNamesAndHubs() async throws {
         let pool = PagePool(configuration: .init(page: .init(name: "app"), size: 2))
         try await pool.warmUp()
