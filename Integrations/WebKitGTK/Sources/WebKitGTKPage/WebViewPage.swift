@@ -27,7 +27,7 @@ public final class WebViewPage: PageTransport {
     public let pageID: String
     public let configuration: Configuration
     private let lifecycle: PageLifecycle
-    private let handle: WebViewHandle
+    let handle: WebViewHandle
     private let loop: GTKMainLoop
 
     private init(configuration: Configuration, lifecycle: PageLifecycle, handle: WebViewHandle, loop: GTKMainLoop) {
@@ -68,7 +68,15 @@ public final class WebViewPage: PageTransport {
         try await handle.load()
     }
 
-    /// Reloads the document: a new JavaScript context in which every user script runs again.
+    /// Loads ``Configuration/html`` again: a new document and JavaScript context in which every
+    /// user script runs again and every store announces itself again (docs/webview.md, "A reload
+    /// is not going away"). Style sheets set with ``replaceStyleSheet(id:css:)`` stay; a `<style>`
+    /// written into the old document does not.
+    ///
+    /// The document is loaded from the configuration, not through WebKit's reload, which keeps no
+    /// copy of a document given as a string and shows an empty `about:blank` instead.
+    ///
+    /// - Throws: as ``load()``.
     public func reload() async throws {
         try await handle.reload()
     }

@@ -55,6 +55,18 @@ enum WebViewScripts {
         return true;
         """
 
+    /// The body `WebViewPage.replaceStyleSheet` calls with `{id, css}`: the document's one
+    /// `<style id=…>` (made in `<head>` on first use, as page-shim.js does) gets `css` as its text.
+    static let styleSheetBody = """
+        let style = document.getElementById(id);
+        if (!(style instanceof HTMLStyleElement)) {
+          style = document.createElement('style');
+          style.id = id;
+          (document.head || document.documentElement).appendChild(style);
+        }
+        style.textContent = css;
+        """
+
     /// The body `WebViewPage.evaluate` calls with `{source}`: global code, as
     /// `webkit_web_view_evaluate_javascript` runs it, but its result is turned into JSON text
     /// in the page, so objects keep JavaScript's key order (WebKit's own transfer of a result
