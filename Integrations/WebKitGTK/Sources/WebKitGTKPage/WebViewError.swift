@@ -18,6 +18,7 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
     /// WebKit refused a message channel name.
     case channelRefused(pageID: String, channel: String)
 
+    /// What went wrong, in one line, with what to do where there is something to do.
     public var description: String {
         switch self {
         case .noDisplay: "GTK cannot open a display (run under xvfb-run -a)"

@@ -4,10 +4,14 @@ extension WebViewPage {
     /// One classic script of the app (an IIFE bundle), run in the page when its document has
     /// been parsed, after StateHub's scripts, on every load and reload.
     public struct Bundle: Sendable {
-        /// Names the script in the page's errors and stacks.
+        /// The script's name for people reading the configuration. WebKitGTK's user scripts take
+        /// no file name (and ignore `//# sourceURL=`), so the page's stacks say `user-script:N`
+        /// instead (docs/webview.md, "What differs from the engine").
         public var path: String
+        /// The script's text: a classic script, run as it is.
         public var source: String
 
+        /// A bundle named `path` whose text is `source`.
         public init(path: String, source: String) {
             self.path = path
             self.source = source
@@ -17,7 +21,10 @@ extension WebViewPage {
     /// Everything ``WebViewPage/make(_:)`` needs. Every field has a default; the defaults are
     /// the set-up `statehub run` gives an engine page.
     public struct Configuration: Sendable {
-        /// The page id in traces and errors.
+        /// The page id (``WebViewPage/pageID``) in traces, errors and the hub's and the bridge's
+        /// books: unique among the pages attached to one hub or one `BridgeHost` (a second page
+        /// named `main`, the default, fails `hub.attach` with "a page with id main is already
+        /// attached").
         public var name: String
         /// Inject the Pinia runtime, the sync plugin and chunking (`false`: a page on real
         /// Pinia injects them itself; docs/webview.md, "What is injected").
@@ -34,10 +41,14 @@ extension WebViewPage {
         public var html: String
         /// The document's base URI; `nil`: `about:blank`.
         public var baseURI: String?
-        /// Copy the page's console to standard output (WebKit's
-        /// `enable-write-console-messages-to-stdout`; WebKitGTK gives the UI process no other way to see it).
+        /// Turn on WebKit's `enable-write-console-messages-to-stdout`. On the machine this was
+        /// checked on (Debian's WebKitGTK 2.50.6, no systemd journal) nothing reached standard
+        /// output or standard error, `console.log` and uncaught errors alike: WebKitGTK logs
+        /// through the systemd journal where one runs (docs/webview.md, "No console hook").
         public var consoleToStandardOutput: Bool
 
+        /// A configuration; every default is the set-up `statehub run` gives an engine page, with
+        /// an empty HTML5 document at `about:blank`.
         public init(
             name: String = "main",
             storeRuntime: Bool = true,
@@ -72,6 +83,7 @@ extension WebViewPage {
         /// The web process was ended through WebKit's API (`webkit_web_view_terminate_web_process`).
         case webProcessTerminated = "web process terminated"
 
+        /// The reason in words, as errors print it.
         public var description: String { rawValue }
     }
 }

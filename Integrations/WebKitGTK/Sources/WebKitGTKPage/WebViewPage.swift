@@ -24,7 +24,9 @@ import JSEngine
 /// fails the page's pending dispatches with `StateHubError.engineGone`) and a new page is
 /// needed. Web views have no script time limit: `onStop` never fires.
 public final class WebViewPage: PageTransport {
+    /// The page's id: ``Configuration/name``.
     public let pageID: String
+    /// What the page was made with.
     public let configuration: Configuration
     private let lifecycle: PageLifecycle
     let handle: WebViewHandle
@@ -126,16 +128,28 @@ public final class WebViewPage: PageTransport {
 
     // MARK: PageTransport
 
+    /// Registers `window.webkit.messageHandlers.<channel>` and gives `receiver` every message
+    /// the page posts on it, on `gtk:main`, in posting order: strings as they are, any other
+    /// body as its JSON text.
+    ///
+    /// - Throws: ``WebViewError/pageGone(pageID:reason:)``,
+    ///   ``WebViewError/channelRefused(pageID:channel:)``.
     public func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws {
         try await handle.receive(on: channel, receiver)
     }
 
+    /// Calls the page's function at the dotted `functionPath` with `message` as its only
+    /// argument, after every message sent before; returns at once. A failure reaches
+    /// `onFailure` later, on `gtk:main`: `PageTransportError.noFunction`,
+    /// ``WebViewError/scriptFailed(pageID:message:)`` or `PageTransportError.closed`.
     public func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {
         let handle = self.handle
         // In order, after whatever gtk:main is doing; never calls back from within `send`.
         loop.post { GTKActor.assumeIsolated { handle.send(message, toFunction: functionPath, onFailure: onFailure) } }
     }
 
+    /// Runs `handler` once when the page goes away (``closeReason`` is then set); at once when
+    /// it already has.
     public func onClose(_ handler: @escaping @Sendable () -> Void) {
         lifecycle.onClose(handler)
     }
