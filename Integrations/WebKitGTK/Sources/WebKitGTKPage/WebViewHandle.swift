@@ -32,9 +32,6 @@ final class WebViewHandle {
         let widget = try Self.makeView(context: GTKMainLoop.start().context, manager: manager)
         let view = UnsafeMutableRawPointer(widget).map { $0.assumingMemoryBound(to: WebKitWebView.self) }
         self.view = view
-        if configuration.consoleToStandardOutput, let settings = webkit_web_view_get_settings(view) {
-            webkit_settings_set_enable_write_console_messages_to_stdout(settings, 1)
-        }
         // In a mapped (offscreen) window the page counts as visible: WebKit throttles the
         // timers of hidden pages, and the cart's checkout waits on one.
         let window = gtk_offscreen_window_new()
@@ -46,6 +43,29 @@ final class WebViewHandle {
         connect(view, "load-changed", unsafeBitCast(WebViewHandle.loadChanged, to: GCallback.self), me)
         connect(view, "load-failed", unsafeBitCast(WebViewHandle.loadFailed, to: GCallback.self), me)
         connect(view, "web-process-terminated", unsafeBitCast(WebViewHandle.webProcessTerminated, to: GCallback.self), me)
+        if configuration.forwardsConsole {
+            try receive(on: WebViewScripts.consoleChannel, Self.consoleReceiver(configuration))
+        }
+    }
+
+    /// Turns what the console script posts into ``WebViewPage/ConsoleMessage``s for the
+    /// configuration's handler and standard output. A body that is not the script's JSON (a
+    /// page posting on the channel itself) is shown as it came, at level `log`.
+    private static func consoleReceiver(_ configuration: WebViewPage.Configuration) -> @Sendable (String) -> Void {
+        let pageID = configuration.name
+        let toStandardOutput = configuration.consoleToStandardOutput
+        let handler = configuration.onConsole
+        return { text in
+            let body = try? JSONValue(parsing: text)
+            let message: WebViewPage.ConsoleMessage
+            if case .string(let level)? = body?["level"], case .string(let line)? = body?["text"] {
+                message = WebViewPage.ConsoleMessage(level: level, text: line)
+            } else {
+                message = WebViewPage.ConsoleMessage(level: "log", text: text)
+            }
+            if toStandardOutput { print("[\(pageID)] \(message)") }
+            handler?(message)
+        }
     }
 
     // MARK: Channels

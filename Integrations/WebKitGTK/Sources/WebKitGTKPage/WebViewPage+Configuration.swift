@@ -41,11 +41,16 @@ extension WebViewPage {
         public var html: String
         /// The document's base URI; `nil`: `about:blank`.
         public var baseURI: String?
-        /// Turn on WebKit's `enable-write-console-messages-to-stdout`. On the machine this was
-        /// checked on (Debian's WebKitGTK 2.50.6, no systemd journal) nothing reached standard
-        /// output or standard error, `console.log` and uncaught errors alike: WebKitGTK logs
-        /// through the systemd journal where one runs (docs/webview.md, "No console hook").
+        /// Print the page's console on standard output, one line per call
+        /// (`[page] level: text`), through ``onConsole``'s channel (docs/webview.md, "The console").
         public var consoleToStandardOutput: Bool
+        /// Receives every `console.log`/`info`/`warn`/`error`/`debug` call of the page, and its
+        /// uncaught errors and unhandled rejections as `error`, on `gtk:main`, in order. WebKitGTK
+        /// gives the UI process no console of its own (its `enable-write-console-messages-to-stdout`
+        /// printed nothing here): a document-start script forwards it on a message channel of
+        /// its own, `statehubConsole`. `nil` (and ``consoleToStandardOutput`` false): no script,
+        /// no channel.
+        public var onConsole: (@Sendable (ConsoleMessage) -> Void)?
 
         /// A configuration; every default is the set-up `statehub run` gives an engine page, with
         /// an empty HTML5 document at `about:blank`.
@@ -58,7 +63,8 @@ extension WebViewPage {
             bundles: [Bundle] = [],
             html: String = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body></body></html>",
             baseURI: String? = nil,
-            consoleToStandardOutput: Bool = false
+            consoleToStandardOutput: Bool = false,
+            onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil
         ) {
             self.name = name
             self.storeRuntime = storeRuntime
@@ -69,7 +75,29 @@ extension WebViewPage {
             self.html = html
             self.baseURI = baseURI
             self.consoleToStandardOutput = consoleToStandardOutput
+            self.onConsole = onConsole
         }
+
+        /// Whether the page forwards its console (``onConsole`` or ``consoleToStandardOutput``).
+        var forwardsConsole: Bool { consoleToStandardOutput || onConsole != nil }
+    }
+
+    /// One line of the page's console (``Configuration/onConsole``).
+    public struct ConsoleMessage: Sendable, Equatable, CustomStringConvertible {
+        /// `log`, `info`, `warn`, `error` or `debug`; uncaught errors and rejections are `error`.
+        public var level: String
+        /// The call's arguments as the page wrote them, joined by spaces: strings as they are,
+        /// errors as their stack, anything else as JSON (or `String(value)` when it is not JSON).
+        public var text: String
+
+        /// A console line.
+        public init(level: String, text: String) {
+            self.level = level
+            self.text = text
+        }
+
+        /// `level: text`.
+        public var description: String { "\(level): \(text)" }
     }
 
     /// Why a page went away.
