@@ -43,8 +43,10 @@ public final class WebViewPage: PageTransport {
     /// Creates the web view (on `gtk:main`, started if need be) with its user scripts. Nothing
     /// is loaded yet: attach the hub and the bridge, then call ``load()``.
     ///
-    /// - Throws: ``WebViewError/noDisplay`` without a display; `BridgeScriptsError` when a
-    ///   script is not embedded in this build.
+    /// - Throws: ``WebViewError/noDisplay`` without a display; ``WebViewError/engineStartedFirst``
+    ///   when a `JavaScriptEngine` was made before the first web view (call
+    ///   ``GTKMainLoop/start()`` first); `BridgeScriptsError` when a script is not embedded in
+    ///   this build.
     public static func make(_ configuration: Configuration = Configuration()) async throws -> WebViewPage {
         let loop = try GTKMainLoop.start()
         let lifecycle = PageLifecycle()
