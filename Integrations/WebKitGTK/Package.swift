@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "JSEngine", package: "StateHub"),
                 .product(name: "StateHub", package: "StateHub"),
                 .product(name: "CapabilityBridge", package: "StateHub"),
+                .product(name: "StyleTokens", package: "StateHub"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,11 +1,16 @@
 import Foundation
 
 /// The isolation of everything that touches GTK or WebKit: jobs run on `gtk:main`.
+///
+/// Start the loop (``GTKMainLoop/start()``) before isolating anything to it: without a
+/// display there is no `gtk:main`, and a job given to the actor stops the process.
 @globalActor public actor GTKActor {
+    /// The actor's one instance.
     public static let shared = GTKActor()
 
     private static let executor = GTKExecutor()
 
+    /// Runs jobs on `gtk:main`, in order, among the work GTK and WebKit do there.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
 
     /// Runs `body` as isolated to the actor; the caller must be on `gtk:main` (a GLib callback,

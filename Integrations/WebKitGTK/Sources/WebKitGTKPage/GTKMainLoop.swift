@@ -17,7 +17,8 @@ public final class GTKMainLoop: Sendable {
     /// Starts `gtk:main` once per process; later calls return the same loop, or the same error.
     ///
     /// - Throws: ``WebViewError/noDisplay`` when GTK cannot open a display (run under
-    ///   `xvfb-run -a` on a machine without one).
+    ///   `xvfb-run -a` on a machine without one); ``WebViewError/engineStartedFirst`` when a
+    ///   `JavaScriptEngine` was made before it (call this first).
     @discardableResult
     public static func start() throws(WebViewError) -> GTKMainLoop {
         try shared.get()
@@ -74,6 +75,15 @@ public final class GTKMainLoop: Sendable {
                 fclose(file)
             }
             guard gtk_init_check(nil, nil) != 0 else {
+                ready.signal()
+                return
+            }
+            // WebKit makes its web context only on WTF's main thread and aborts the process
+            // otherwise: a `JavaScriptEngine` started first has made its `jsc:main` that thread.
+            // Claimed here first (what WebKit's start-up would do on this thread) so that the
+            // other order is a typed error instead of an abort.
+            guard statehub_wtf_claim_main_thread() != STATEHUB_WTF_MAIN_THREAD_TAKEN else {
+                outcome.withLock { $0 = .failure(.engineStartedFirst) }
                 ready.signal()
                 return
             }

@@ -13,6 +13,8 @@ final class WebViewHandle {
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
     private var receivers: [String: @Sendable (String) -> Void] = [:]
     private var loadWaiters: [CheckedContinuation<Void, any Error>] = []
+    /// The page's style sheets, by id in the order first set: written again into every document the view loads.
+    private var styleSheets: [(id: String, css: String)] = []
 
     init(configuration: WebViewPage.Configuration, lifecycle: PageLifecycle) throws {
         self.pageID = configuration.name
@@ -30,9 +32,6 @@ final class WebViewHandle {
         let widget = try Self.makeView(context: GTKMainLoop.start().context, manager: manager)
         let view = UnsafeMutableRawPointer(widget).map { $0.assumingMemoryBound(to: WebKitWebView.self) }
         self.view = view
-        if configuration.consoleToStandardOutput, let settings = webkit_web_view_get_settings(view) {
-            webkit_settings_set_enable_write_console_messages_to_stdout(settings, 1)
-        }
         // In a mapped (offscreen) window the page counts as visible: WebKit throttles the
         // timers of hidden pages, and the cart's checkout waits on one.
         let window = gtk_offscreen_window_new()
@@ -44,6 +43,29 @@ final class WebViewHandle {
         connect(view, "load-changed", unsafeBitCast(WebViewHandle.loadChanged, to: GCallback.self), me)
         connect(view, "load-failed", unsafeBitCast(WebViewHandle.loadFailed, to: GCallback.self), me)
         connect(view, "web-process-terminated", unsafeBitCast(WebViewHandle.webProcessTerminated, to: GCallback.self), me)
+        if configuration.forwardsConsole {
+            try receive(on: WebViewScripts.consoleChannel, Self.consoleReceiver(configuration))
+        }
+    }
+
+    /// Turns what the console script posts into ``WebViewPage/ConsoleMessage``s for the
+    /// configuration's handler and standard output. A body that is not the script's JSON (a
+    /// page posting on the channel itself) is shown as it came, at level `log`.
+    private static func consoleReceiver(_ configuration: WebViewPage.Configuration) -> @Sendable (String) -> Void {
+        let pageID = configuration.name
+        let toStandardOutput = configuration.consoleToStandardOutput
+        let handler = configuration.onConsole
+        return { text in
+            let body = try? JSONValue(parsing: text)
+            let message: WebViewPage.ConsoleMessage
+            if case .string(let level)? = body?["level"], case .string(let line)? = body?["text"] {
+                message = WebViewPage.ConsoleMessage(level: level, text: line)
+            } else {
+                message = WebViewPage.ConsoleMessage(level: "log", text: text)
+            }
+            if toStandardOutput { print("[\(pageID)] \(message)") }
+            handler?(message)
+        }
     }
 
     // MARK: Channels
@@ -79,13 +101,11 @@ final class WebViewHandle {
         }
     }
 
-    /// Reloads the document (a new JavaScript context: every user script runs again).
+    /// Loads the configured document again (a new JavaScript context: every user script runs
+    /// again). Not `webkit_web_view_reload`: WebKit does not keep a document given as a string,
+    /// and its reload of one is an empty `about:blank` (the page's elements gone).
     func reload() async throws {
-        guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
-        try await withCheckedThrowingContinuation { continuation in
-            loadWaiters.append(continuation)
-            webkit_web_view_reload(view)
-        }
+        try await load()
     }
 
     private func finishLoads(_ error: (any Error)?) {
@@ -93,6 +113,34 @@ final class WebViewHandle {
         loadWaiters = []
         for waiter in waiters {
             if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        }
+    }
+
+    // MARK: Style sheets
+
+    /// Puts `css` into the `<style id=…>` of the current document and keeps it, so that every
+    /// document loaded after (a load, a reload, a navigation) gets it too. Returns when the
+    /// current document has it.
+    func replaceStyleSheet(id: String, css: String) async throws {
+        guard view != nil else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
+        if let index = styleSheets.firstIndex(where: { $0.id == id }) {
+            styleSheets[index].css = css
+        } else {
+            styleSheets.append((id, css))
+        }
+        _ = try await callAsyncFunction(WebViewScripts.styleSheetBody, arguments: ["id": id, "css": css], sourceURL: "statehub:style")
+    }
+
+    /// Writes every kept style sheet into the document that has just finished loading, before
+    /// anyone waiting for the load hears of it: script calls reach the page in order, so the
+    /// first call after the load sees the sheets. A failure is the page's doing (a script that
+    /// replaced `document.getElementById`, say) and is not reported: the next load writes them again.
+    private func writeStyleSheets() {
+        guard let view else { return }
+        for sheet in styleSheets {
+            webkit_web_view_call_async_javascript_function(
+                view, WebViewScripts.styleSheetBody, -1, Self.dictionary(["id": sheet.id, "css": sheet.css]), nil, "statehub:style", nil,
+                Self.callFinished, Unmanaged.passRetained(ScriptBox { _, _ in }).toOpaque())
         }
     }
 
@@ -236,7 +284,10 @@ final class WebViewHandle {
     private static let loadChanged: @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void = { _, event, data in
         guard let data, event == WEBKIT_LOAD_FINISHED else { return }
         let handle = Unmanaged<WebViewHandle>.fromOpaque(data).takeUnretainedValue()
-        GTKActor.assumeIsolated { handle.finishLoads(nil) }
+        GTKActor.assumeIsolated {
+            handle.writeStyleSheets()
+            handle.finishLoads(nil)
+        }
     }
 
     private static let loadFailed: @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> gboolean = { _, _, uri, error, data in

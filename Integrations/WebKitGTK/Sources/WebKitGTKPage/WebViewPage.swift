@@ -24,10 +24,12 @@ import JSEngine
 /// fails the page's pending dispatches with `StateHubError.engineGone`) and a new page is
 /// needed. Web views have no script time limit: `onStop` never fires.
 public final class WebViewPage: PageTransport {
+    /// The page's id: ``Configuration/name``.
     public let pageID: String
+    /// What the page was made with.
     public let configuration: Configuration
     private let lifecycle: PageLifecycle
-    private let handle: WebViewHandle
+    let handle: WebViewHandle
     private let loop: GTKMainLoop
 
     private init(configuration: Configuration, lifecycle: PageLifecycle, handle: WebViewHandle, loop: GTKMainLoop) {
@@ -41,8 +43,10 @@ public final class WebViewPage: PageTransport {
     /// Creates the web view (on `gtk:main`, started if need be) with its user scripts. Nothing
     /// is loaded yet: attach the hub and the bridge, then call ``load()``.
     ///
-    /// - Throws: ``WebViewError/noDisplay`` without a display; `BridgeScriptsError` when a
-    ///   script is not embedded in this build.
+    /// - Throws: ``WebViewError/noDisplay`` without a display; ``WebViewError/engineStartedFirst``
+    ///   when a `JavaScriptEngine` was made before the first web view (call
+    ///   ``GTKMainLoop/start()`` first); `BridgeScriptsError` when a script is not embedded in
+    ///   this build.
     public static func make(_ configuration: Configuration = Configuration()) async throws -> WebViewPage {
         let loop = try GTKMainLoop.start()
         let lifecycle = PageLifecycle()
@@ -68,7 +72,15 @@ public final class WebViewPage: PageTransport {
         try await handle.load()
     }
 
-    /// Reloads the document: a new JavaScript context in which every user script runs again.
+    /// Loads ``Configuration/html`` again: a new document and JavaScript context in which every
+    /// user script runs again and every store announces itself again (docs/webview.md, "A reload
+    /// is not going away"). Style sheets set with ``replaceStyleSheet(id:css:)`` stay; a `<style>`
+    /// written into the old document does not.
+    ///
+    /// The document is loaded from the configuration, not through WebKit's reload, which keeps no
+    /// copy of a document given as a string and shows an empty `about:blank` instead.
+    ///
+    /// - Throws: as ``load()``.
     public func reload() async throws {
         try await handle.reload()
     }
@@ -118,16 +130,28 @@ public final class WebViewPage: PageTransport {
 
     // MARK: PageTransport
 
+    /// Registers `window.webkit.messageHandlers.<channel>` and gives `receiver` every message
+    /// the page posts on it, on `gtk:main`, in posting order: strings as they are, any other
+    /// body as its JSON text.
+    ///
+    /// - Throws: ``WebViewError/pageGone(pageID:reason:)``,
+    ///   ``WebViewError/channelRefused(pageID:channel:)``.
     public func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws {
         try await handle.receive(on: channel, receiver)
     }
 
+    /// Calls the page's function at the dotted `functionPath` with `message` as its only
+    /// argument, after every message sent before; returns at once. A failure reaches
+    /// `onFailure` later, on `gtk:main`: `PageTransportError.noFunction`,
+    /// ``WebViewError/scriptFailed(pageID:message:)`` or `PageTransportError.closed`.
     public func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {
         let handle = self.handle
         // In order, after whatever gtk:main is doing; never calls back from within `send`.
         loop.post { GTKActor.assumeIsolated { handle.send(message, toFunction: functionPath, onFailure: onFailure) } }
     }
 
+    /// Runs `handler` once when the page goes away (``closeReason`` is then set); at once when
+    /// it already has.
     public func onClose(_ handler: @escaping @Sendable () -> Void) {
         lifecycle.onClose(handler)
     }

@@ -21,6 +21,9 @@ enum WebViewScripts {
 
     static func scripts(for configuration: WebViewPage.Configuration) throws -> [Script] {
         var scripts: [Script] = []
+        if configuration.forwardsConsole {
+            scripts.append(Script(path: "statehub:console", source: consoleScript, time: .documentStart))
+        }
         if configuration.storeRuntime {
             // The configuration is typed (an enum and an integer): no page data in this source.
             scripts.append(Script(
@@ -35,6 +38,36 @@ enum WebViewScripts {
         scripts += configuration.bundles.map { Script(path: $0.path, source: $0.source, time: .documentEnd) }
         return scripts
     }
+
+    /// The channel the console script posts on.
+    static let consoleChannel = "statehubConsole"
+
+    /// Forwards the page's console, uncaught errors and unhandled rejections to
+    /// `consoleChannel` as `{"level", "text"}` JSON text; the console still does what it did.
+    /// A constant: no page data in it. First of the document-start scripts, so it sees theirs.
+    static let consoleScript = """
+        (() => {
+          const channel = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.\(consoleChannel);
+          if (!channel) return;
+          const show = (value) => {
+            if (typeof value === 'string') return value;
+            if (value instanceof Error) return String(value.stack ? value + '\\n' + value.stack : value);
+            try { const json = JSON.stringify(value); return json === undefined ? String(value) : json; } catch (e) { return String(value); }
+          };
+          const post = (level, values) => {
+            try { channel.postMessage(JSON.stringify({ level: level, text: values.map(show).join(' ') })); } catch (e) {}
+          };
+          for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+            const original = console[level];
+            console[level] = function (...values) {
+              post(level, values);
+              return original.apply(this, values);
+            };
+          }
+          addEventListener('error', (event) => post('error', ['uncaught: ' + (event.error instanceof Error ? show(event.error) : event.message)]));
+          addEventListener('unhandledrejection', (event) => post('error', ['unhandled rejection: ' + show(event.reason)]));
+        })();
+        """
 
     /// The body of the function `PageTransport.send` calls with `{path, message}` as
     /// arguments (`webkit_web_view_call_async_javascript_function`): it finds the function at
@@ -53,6 +86,18 @@ enum WebViewScripts {
         if (typeof f !== 'function') return false;
         f.call(holder, message);
         return true;
+        """
+
+    /// The body `WebViewPage.replaceStyleSheet` calls with `{id, css}`: the document's one
+    /// `<style id=…>` (made in `<head>` on first use, as page-shim.js does) gets `css` as its text.
+    static let styleSheetBody = """
+        let style = document.getElementById(id);
+        if (!(style instanceof HTMLStyleElement)) {
+          style = document.createElement('style');
+          style.id = id;
+          (document.head || document.documentElement).appendChild(style);
+        }
+        style.textContent = css;
         """
 
     /// The body `WebViewPage.evaluate` calls with `{source}`: global code, as
