@@ -1,5 +1,8 @@
 import CWebKitGTK
 import JSEngine
+import Logging
+
+private let logger = Logger(label: "statehub.webview")
 
 /// The GTK side of a ``WebViewPage``: the web view, its user content manager, the receivers
 /// of its message channels and whoever waits for a load. Lives on `gtk:main` only.
@@ -44,6 +47,13 @@ final class WebViewHandle {
         connect(view, "load-changed", unsafeBitCast(WebViewHandle.loadChanged, to: GCallback.self), me)
         connect(view, "load-failed", unsafeBitCast(WebViewHandle.loadFailed, to: GCallback.self), me)
         connect(view, "web-process-terminated", unsafeBitCast(WebViewHandle.webProcessTerminated, to: GCallback.self), me)
+        connect(view, "decide-policy", unsafeBitCast(WebViewHandle.decidePolicy, to: GCallback.self), me)
+    }
+
+    /// Whether a frame may load `uri` (`NavigationGuard`, or the configuration's own rule).
+    private func allowsNavigation(to uri: String) -> Bool {
+        if let rule = configuration.allowsNavigation, rule(uri) { return true }
+        return NavigationGuard.allows(uri, baseURI: configuration.baseURI)
     }
 
     // MARK: Channels
@@ -248,6 +258,22 @@ final class WebViewHandle {
             handle.finishLoads(WebViewError.loadFailed(pageID: handle.pageID, uri: failedURI, message: message))
         }
         return 0  // let WebKit show its error page
+    }
+
+    /// Navigations of any frame (top or not) to a document `allowsNavigation` refuses are
+    /// ignored, and so is every new window: such a document would get the page's channels.
+    private static let decidePolicy: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, WebKitPolicyDecisionType, UnsafeMutableRawPointer?) -> gboolean = { _, decision, type, data in
+        guard let data, let decision else { return 0 }
+        guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return 0 }
+        let handle = Unmanaged<WebViewHandle>.fromOpaque(data).takeUnretainedValue()
+        // Both decision types are navigation policy decisions (a GObject subclass of WebKitPolicyDecision).
+        let action = webkit_navigation_policy_decision_get_navigation_action(decision.assumingMemoryBound(to: WebKitNavigationPolicyDecision.self))
+        let uri = webkit_navigation_action_get_request(action).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
+        let allowed = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && GTKActor.assumeIsolated { handle.allowsNavigation(to: uri) }
+        guard !allowed else { return 0 }
+        webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
+        logger.warning("web view \(handle.pageID): navigation to \(uri.prefix(200)) refused (another origin; docs/webview.md)")
+        return 1
     }
 
     private static let webProcessTerminated: @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void = { _, reason, data in

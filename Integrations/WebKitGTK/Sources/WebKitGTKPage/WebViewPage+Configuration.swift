@@ -37,6 +37,12 @@ extension WebViewPage {
         /// Copy the page's console to standard output (WebKit's
         /// `enable-write-console-messages-to-stdout`; WebKitGTK gives the UI process no other way to see it).
         public var consoleToStandardOutput: Bool
+        /// Which other documents the page's frames may load, beside those of ``baseURI``'s origin
+        /// and `about:blank`/`about:srcdoc`, which are always allowed (`nil`: none). Any frame of
+        /// a page reaches its message channels, so a navigation or a frame to a document this
+        /// refuses is ignored, as is every new window (docs/webview.md, "Limits and hostile input").
+        /// Called on `gtk:main` with the URI the frame would load.
+        public var allowsNavigation: (@Sendable (_ uri: String) -> Bool)?
 
         public init(
             name: String = "main",
@@ -47,7 +53,8 @@ extension WebViewPage {
             bundles: [Bundle] = [],
             html: String = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body></body></html>",
             baseURI: String? = nil,
-            consoleToStandardOutput: Bool = false
+            consoleToStandardOutput: Bool = false,
+            allowsNavigation: (@Sendable (_ uri: String) -> Bool)? = nil
         ) {
             self.name = name
             self.storeRuntime = storeRuntime
@@ -58,6 +65,7 @@ extension WebViewPage {
             self.html = html
             self.baseURI = baseURI
             self.consoleToStandardOutput = consoleToStandardOutput
+            self.allowsNavigation = allowsNavigation
         }
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+import JSEngine
+import Synchronization
+import Testing
+import WebKitGTKPage
+
+/// Hostile pages and hostile callers (docs/webview.md, "Limits and hostile input"): each test
+/// is a finding of the hostile review of issue 19, failing before its fix.
+extension WebKitGTKPageTests {
+@Suite("Web view under attack")
+struct AttackTests {
+    /// A document of another origin, served by a real HTTP server (Python's, which
+    /// scripts/ensure-deps.sh installs), that reports whether it reached StateHub's channels.
+    static let foreignPage = """
+        <!DOCTYPE html><html><body><script>
+        window.webkit?.messageHandlers?.bridge?.postMessage('foreign ' + location.origin + ' invokeNative: ' + typeof invokeNative);
+        window.webkit?.messageHandlers?.nativeBridge?.postMessage('{"type":"sync_state","store":"evil"}');
+        </script></body></html>
+        """
+
+    @Test func aForeignOriginNeverReachesTheChannels() async throws {
+        let server = try ForeignServer(files: ["evil.html": Self.foreignPage])
+        defer { server.stop() }
+        let foreign = "http://127.0.0.1:\(server.port)/evil.html"
+        let page = try await WebViewPage.make(.init(name: "navigating", baseURI: "http://app.example/"))
+        let bridge = Mutex<[String]>([])
+        try await page.receiveMessages(on: "bridge") { text in bridge.withLock { $0.append(text) } }
+        try await page.receiveMessages(on: "nativeBridge") { text in bridge.withLock { $0.append(text) } }
+        try await page.load()
+
+        // The top frame tries to leave for another origin, then a frame of that origin is embedded.
+        try await page.evaluate("location.href = \(JSONValue.string(foreign).jsonText()); null")
+        try await page.evaluate("""
+            const frame = document.createElement('iframe');
+            frame.src = \(JSONValue.string(foreign).jsonText());
+            document.body.appendChild(frame);
+            null
+            """)
+        // Same origin stays allowed: a same-origin frame (a srcdoc) still reaches the channels.
+        try await page.evaluate("""
+            const own = document.createElement('iframe');
+            own.srcdoc = '<script>window.webkit.messageHandlers.bridge.postMessage("own frame")<\\/script>';
+            document.body.appendChild(own);
+            null
+            """)
+        #expect(await eventually { bridge.withLock { $0 }.contains("own frame") })
+        // What the server saw is the proof the requests were never made; give a foreign load time to arrive.
+        try await Task.sleep(for: .seconds(1))
+        #expect(bridge.withLock { $0 } == ["own frame"])
+        #expect(server.requests() == [])
+        #expect(try await page.evaluate("location.href") == "http://app.example/")
+        #expect(try await page.evaluate("typeof invokeNative") == "function")
+        await page.close()
+    }
+}
+}
+
+/// `python3 -m http.server` on a free loopback port, serving `files` from a folder of its own.
+final class ForeignServer: Sendable {
+    let port: Int
+    private let process: Process
+    private let folder: URL
+    private let log: URL
+
+    init(files: [String: String]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-foreign-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        log = folder.appendingPathComponent("requests.log")
+        // Port 0: the server picks a free one; a small wrapper prints it, then logs each request path.
+        let script = """
+            import http.server, sys, functools
+            class H(http.server.SimpleHTTPRequestHandler):
+                def log_message(self, *a): pass
+                def do_GET(self):
+                    open(sys.argv[2], 'a').write(self.path + '\\n')
+                    return super().do_GET()
+            s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(H, directory=sys.argv[1]))
+            print(s.server_address[1], flush=True)
+            s.serve_forever()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, folder.path, log.path]
+        let output = Pipe()
+        process.standardOutput = output
+        // Not the test's own stderr: a server left behind would keep `swift test`'s output open.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "python3 http.server printed no port: \(line)"])
+        }
+        self.port = port
+    }
+
+    /// The paths requested so far.
+    func requests() -> [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func stop() {
+        // SIGKILL: the test process may block SIGTERM, and its children inherit the mask.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
