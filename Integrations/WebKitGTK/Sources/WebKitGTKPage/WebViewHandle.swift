@@ -74,6 +74,33 @@ final class WebViewHandle {
         receivers[channel] = receiver
     }
 
+    /// The function (and its context) that makes a posted string well formed, made once per
+    /// context of the UI process that WebKit hands messages in.
+    private var wellFormedHelper: (context: UnsafeMutablePointer<JSCContext>, function: UnsafeMutablePointer<JSCValue>)?
+
+    /// A posted string whole: WebKit's C strings end at U+0000 and its strict UTF-8 stops at a
+    /// lone surrogate, so the string goes through `WebViewScripts.wellFormedSource` (lone
+    /// surrogates become their JSON escape, as `JavaScriptEngine.installMessageHandler` gives
+    /// them) and out as counted bytes. `nil`: not a string.
+    fileprivate func wellFormed(_ value: UnsafeMutablePointer<JSCValue>?) -> String? {
+        guard let value, let context = jsc_value_get_context(value) else { return nil }
+        if wellFormedHelper?.context != context {
+            guard let function = jsc_context_evaluate(context, WebViewScripts.wellFormedSource, -1) else { return nil }
+            if let old = wellFormedHelper { g_object_unref(old.function); g_object_unref(old.context) }
+            g_object_ref(context)
+            wellFormedHelper = (context, function)
+        }
+        guard let helper = wellFormedHelper else { return nil }
+        var arguments: [UnsafeMutablePointer<JSCValue>?] = [value]
+        guard let result = jsc_value_function_callv(helper.function, 1, &arguments) else { return nil }
+        defer { g_object_unref(result) }
+        guard jsc_value_is_string(result) != 0, let bytes = jsc_value_to_string_as_bytes(result) else { return nil }
+        defer { g_bytes_unref(bytes) }
+        var size = 0
+        guard let data = g_bytes_get_data(bytes, &size), size > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+    }
+
     private func deliver(_ text: String, on channel: String) {
         receivers[channel]?(text)
     }
@@ -108,13 +135,19 @@ final class WebViewHandle {
 
     // MARK: Scripts
 
-    /// Calls `sendBody` with `{path, message}`; failures go to `onFailure` (later, on `gtk:main`).
+    /// Calls `sendBody` with `{path, message, encoded}`; failures go to `onFailure` (later, on `gtk:main`).
     func send(_ message: String, toFunction path: String, onFailure: (@Sendable (any Error) -> Void)?) {
         guard let view else {
             onFailure?(PageTransportError.closed(pageID: pageID))
             return
         }
-        let arguments = Self.dictionary(["path": path, "message": message])
+        // A GVariant string ends at U+0000: a message holding one travels as a JSON string literal
+        // instead (`encoded`), which the page's body parses back.
+        let hasNUL = message.utf8.contains(0)
+        let arguments = Self.dictionary([
+            "path": path, "message": hasNUL ? "" : message,
+            "encoded": hasNUL ? JSONValue.string(message).jsonText() : "",
+        ])
         let pageID = self.pageID
         let lifecycle = self.lifecycle
         let box = ScriptBox { value, error in
@@ -139,7 +172,7 @@ final class WebViewHandle {
         let pageID = self.pageID
         let variant = Self.dictionary(arguments)
         return try await withCheckedThrowingContinuation { continuation in
-            let box = ScriptBox.resuming(continuation, pageID: pageID)
+            let box = ScriptBox.resuming(continuation, pageID: pageID, lifecycle: lifecycle)
             webkit_web_view_call_async_javascript_function(
                 view, body, -1, variant, nil, sourceURL, nil,
                 Self.callFinished, Unmanaged.passRetained(box).toOpaque())
@@ -228,12 +261,13 @@ final class WebViewHandle {
     private static let messageReceived: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, result, data in
         guard let data, let result else { return }
         let box = Unmanaged<ChannelBox>.fromOpaque(data).takeUnretainedValue()
-        let value = webkit_javascript_result_get_js_value(result)
-        // Strings arrive as they are; any other body as its JSON text (PageTransport's rule).
+        // Used on this thread only (gtk:main, which the isolation below checks).
+        nonisolated(unsafe) let value = webkit_javascript_result_get_js_value(result)
+        // Strings arrive as they are (lone surrogates as their JSON escape, as in the engine); any
+        // other body as its JSON text (PageTransport's rule).
         let text: String
-        if jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) {
-            text = String(cString: raw)
-            g_free(raw)
+        if jsc_value_is_string(value) != 0, let whole = GTKActor.assumeIsolated({ box.handle?.wellFormed(value) }) {
+            text = whole
         } else if let raw = jsc_value_to_json(value, 0) {
             text = String(cString: raw)
             g_free(raw)
@@ -310,8 +344,11 @@ final class ScriptBox {
 
     /// A box that resumes `continuation` with the string the call returned (`nil`: undefined)
     /// or a typed error.
-    static func resuming(_ continuation: CheckedContinuation<String?, any Error>, pageID: String) -> ScriptBox {
+    static func resuming(_ continuation: CheckedContinuation<String?, any Error>, pageID: String, lifecycle: PageLifecycle) -> ScriptBox {
         ScriptBox { value, error in
+            // A call the page never answered because it went away: what WebKit says then varies
+            // ("no longer reachable", "Unsupported result type"); the page being gone is the cause.
+            if let reason = lifecycle.closeReason { return continuation.resume(throwing: WebViewError.pageGone(pageID: pageID, reason: reason)) }
             if let error { return continuation.resume(throwing: WebViewError.scriptFailed(pageID: pageID, message: error)) }
             guard let value, jsc_value_is_undefined(value) == 0 else { return continuation.resume(returning: nil) }
             guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {

@@ -52,6 +52,39 @@ struct AttackTests {
         #expect(try await page.evaluate("typeof invokeNative") == "function")
         await page.close()
     }
+
+    /// Strings with U+0000 and lone surrogates cross whole, both ways, as in the engine: WebKit's
+    /// UTF-8 conversions stop at a NUL (C strings) and at a lone surrogate (strict UTF-8), so
+    /// `'a\0b'` arrived as `a` and `'x\uD800y'` as `x`, and a native `"a\0b"` reached the page as `a`.
+    @Test func nulsAndLoneSurrogatesCrossWhole() async throws {
+        let page = try await WebViewPage.make(.init(name: "strings", storeRuntime: false, bridgeScripts: false))
+        try await page.load()
+        let got = Mutex<[String]>([])
+        try await page.receiveMessages(on: "strings") { text in got.withLock { $0.append(text) } }
+        try await page.evaluate(#"""
+            const post = m => window.webkit.messageHandlers.strings.postMessage(m);
+            post('a\u0000b'); post('x\uD800y'); post('\uDC00 \uD83D\uDE00 \uD800'); post('end');
+            """#)
+        #expect(await eventually { got.withLock { $0.last } == "end" })
+        // The engine's rule (JavaScriptEngine.installMessageHandler): a lone surrogate as its JSON escape.
+        #expect(got.withLock { $0 } == ["a\u{0}b", #"x\ud800y"#, #"\udc00 😀 \ud800"#, "end"])
+
+        try await page.evaluate("window.sink = m => { window.got = m; }")
+        page.send("a\u{0}b\u{0}", toFunction: "sink", onFailure: nil)
+        #expect(try await page.evaluate("[window.got.length, window.got.charCodeAt(1)]") == [4, 0])
+        await page.close()
+    }
+
+    /// A call waiting on the page when the page goes away ends as `pageGone`, like every other
+    /// call on a gone page (it was `scriptFailed` with WebKit's "Completion handler … no longer reachable").
+    @Test func aCallPendingWhenThePageCloses() async throws {
+        let page = try await WebViewPage.make(.init(name: "pending", storeRuntime: false, bridgeScripts: false))
+        try await page.load()
+        let pending = Task { try await page.callAsyncFunction("await new Promise(() => {})") }
+        try await page.evaluate("null")  // the call above has reached the page
+        await page.close()
+        await #expect(throws: WebViewError.pageGone(pageID: "pending", reason: .closed)) { try await pending.value }
+    }
 }
 }
 
