@@ -171,11 +171,19 @@ final class WebViewHandle {
         guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
         let pageID = self.pageID
         let variant = Self.dictionary(arguments)
-        return try await withCheckedThrowingContinuation { continuation in
-            let box = ScriptBox.resuming(continuation, pageID: pageID, lifecycle: lifecycle)
-            webkit_web_view_call_async_javascript_function(
-                view, body, -1, variant, nil, sourceURL, nil,
-                Self.callFinished, Unmanaged.passRetained(box).toOpaque())
+        let call = PendingCall()
+        // A page's promise may never settle, and WebKit answers only when it does (or the page
+        // goes away): cancelling the task ends the wait at once; a late answer is dropped.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.start(continuation)
+                let box = ScriptBox.resuming(call, pageID: pageID, lifecycle: lifecycle)
+                webkit_web_view_call_async_javascript_function(
+                    view, body, -1, variant, nil, sourceURL, nil,
+                    Self.callFinished, Unmanaged.passRetained(box).toOpaque())
+            }
+        } onCancel: {
+            call.finish(.failure(CancellationError()))
         }
     }
 
@@ -344,18 +352,18 @@ final class ScriptBox {
 
     /// A box that resumes `continuation` with the string the call returned (`nil`: undefined)
     /// or a typed error.
-    static func resuming(_ continuation: CheckedContinuation<String?, any Error>, pageID: String, lifecycle: PageLifecycle) -> ScriptBox {
+    static func resuming(_ call: PendingCall, pageID: String, lifecycle: PageLifecycle) -> ScriptBox {
         ScriptBox { value, error in
             // A call the page never answered because it went away: what WebKit says then varies
             // ("no longer reachable", "Unsupported result type"); the page being gone is the cause.
-            if let reason = lifecycle.closeReason { return continuation.resume(throwing: WebViewError.pageGone(pageID: pageID, reason: reason)) }
-            if let error { return continuation.resume(throwing: WebViewError.scriptFailed(pageID: pageID, message: error)) }
-            guard let value, jsc_value_is_undefined(value) == 0 else { return continuation.resume(returning: nil) }
+            if let reason = lifecycle.closeReason { return call.finish(.failure(WebViewError.pageGone(pageID: pageID, reason: reason))) }
+            if let error { return call.finish(.failure(WebViewError.scriptFailed(pageID: pageID, message: error))) }
+            guard let value, jsc_value_is_undefined(value) == 0 else { return call.finish(.success(nil)) }
             guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {
-                return continuation.resume(throwing: WebViewError.resultNotJSON(pageID: pageID, message: "the call returned no JSON text"))
+                return call.finish(.failure(WebViewError.resultNotJSON(pageID: pageID, message: "the call returned no JSON text")))
             }
             defer { g_free(text) }
-            continuation.resume(returning: String(cString: text))
+            call.finish(.success(String(cString: text)))
         }
     }
 

@@ -85,7 +85,35 @@ struct AttackTests {
         await page.close()
         await #expect(throws: WebViewError.pageGone(pageID: "pending", reason: .closed)) { try await pending.value }
     }
+
+    /// A caller waiting on a page whose promise never settles can give up: cancelling its task
+    /// ends the wait with `CancellationError` (it waited forever, cancelled or not), and the page
+    /// stays usable.
+    @Test func aCallOnAPromiseThatNeverSettlesCanBeCancelled() async throws {
+        let page = try await WebViewPage.make(.init(name: "never", storeRuntime: false, bridgeScripts: false))
+        try await page.load()
+        let pending = Task { try await page.callAsyncFunction("await new Promise(() => {})") }
+        try await page.evaluate("null")
+        pending.cancel()
+        let outcome = await settled(pending, within: 10)
+        #expect(outcome != nil, "the cancelled call still waits")
+        #expect(throws: CancellationError.self) { try outcome?.get() }
+        #expect(try await page.evaluate("1 + 1") == 2)
+        await page.close()
+    }
 }
+}
+
+/// The task's outcome once known, polled for `seconds` at most; nil: still pending (a test that
+/// must not hang on what it checks).
+func settled<T: Sendable>(_ task: Task<T, any Error>, within seconds: Double) async -> Result<T, any Error>? {
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    Task { let result = await task.result; outcome.withLock { $0 = result } }
+    for _ in 0..<Int(seconds * 20) {
+        if let result = outcome.withLock({ $0 }) { return result }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return outcome.withLock { $0 }
 }
 
 /// `python3 -m http.server` on a free loopback port, serving `files` from a folder of its own.
