@@ -6,12 +6,20 @@ import Foundation
 /// (docs/webview.md, "Limits and hostile input").
 enum NavigationGuard {
     /// Whether a frame of a page whose document has `baseURI` may navigate to `uri`: `about:blank`
-    /// and `about:srcdoc` (they take their origin from the page that makes them), and URIs of the
-    /// base URI's origin (scheme, host, port). With no base URI (an `about:blank` page) nothing else.
+    /// and `about:srcdoc` (they take their origin from the page that makes them), the base URI
+    /// itself, whatever its fragment (the page's own document, loaded and reloaded there, even when
+    /// its origin is opaque: `file:`, a custom scheme), and URIs of the base URI's origin (scheme,
+    /// host, port). With no base URI (an `about:blank` page) nothing else.
     static func allows(_ uri: String, baseURI: String?) -> Bool {
         if uri == "about:blank" || uri == "about:srcdoc" { return true }
-        guard let baseURI, let origin = origin(of: baseURI) else { return false }
+        guard let baseURI else { return false }
+        if withoutFragment(uri) == withoutFragment(baseURI) { return true }
+        guard let origin = origin(of: baseURI) else { return false }
         return self.origin(of: uri) == origin
+    }
+
+    private static func withoutFragment(_ uri: String) -> Substring {
+        uri.firstIndex(of: "#").map { uri[..<$0] } ?? uri[...]
     }
 
     /// `scheme://host:port`, lowercased, with the scheme's default port; `nil` for an opaque

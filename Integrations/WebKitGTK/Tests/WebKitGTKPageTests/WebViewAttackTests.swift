@@ -53,6 +53,20 @@ struct AttackTests {
         await page.close()
     }
 
+    /// The page's own document always loads, whatever its base URI: a `file:` or custom-scheme
+    /// base has no host, hence no origin the guard could compare.
+    @Test func aDocumentWithAnOpaqueBaseURIStillLoads() async throws {
+        for base in ["file:///tmp/statehub-app/index.html", "app:index"] {
+            let page = try await WebViewPage.make(.init(name: "opaque", storeRuntime: false, bridgeScripts: false, baseURI: base))
+            let loading = Task { try await page.load() }
+            let loaded = await settled(loading, within: 10)
+            #expect(loaded != nil, "load() of a page with base \(base) never returned")
+            #expect(throws: Never.self) { try loaded?.get() }
+            if loaded != nil { #expect(try await page.evaluate("location.href") == .string(base)) }
+            await page.close()
+        }
+    }
+
     /// Strings with U+0000 and lone surrogates cross whole, both ways, as in the engine: WebKit's
     /// UTF-8 conversions stop at a NUL (C strings) and at a lone surrogate (strict UTF-8), so
     /// `'a\0b'` arrived as `a` and `'x\uD800y'` as `x`, and a native `"a\0b"` reached the page as `a`.
