@@ -1,5 +1,8 @@
 import CWebKitGTK
 import JSEngine
+import Logging
+
+private let logger = Logger(label: "statehub.webview")
 
 /// The GTK side of a ``WebViewPage``: the web view, its user content manager, the receivers
 /// of its message channels and whoever waits for a load. Lives on `gtk:main` only.
@@ -43,6 +46,7 @@ final class WebViewHandle {
         connect(view, "load-changed", unsafeBitCast(WebViewHandle.loadChanged, to: GCallback.self), me)
         connect(view, "load-failed", unsafeBitCast(WebViewHandle.loadFailed, to: GCallback.self), me)
         connect(view, "web-process-terminated", unsafeBitCast(WebViewHandle.webProcessTerminated, to: GCallback.self), me)
+        connect(view, "decide-policy", unsafeBitCast(WebViewHandle.decidePolicy, to: GCallback.self), me)
         if configuration.forwardsConsole {
             try receive(on: WebViewScripts.consoleChannel, Self.consoleReceiver(configuration))
         }
@@ -68,6 +72,12 @@ final class WebViewHandle {
         }
     }
 
+    /// Whether a frame may load `uri` (`NavigationGuard`, or the configuration's own rule).
+    private func allowsNavigation(to uri: String) -> Bool {
+        if let rule = configuration.allowsNavigation, rule(uri) { return true }
+        return NavigationGuard.allows(uri, baseURI: configuration.baseURI)
+    }
+
     // MARK: Channels
 
     /// Registers `window.webkit.messageHandlers.<channel>` (once) and makes `receiver` its receiver.
@@ -84,6 +94,33 @@ final class WebViewHandle {
             }
         }
         receivers[channel] = receiver
+    }
+
+    /// The function (and its context) that makes a posted string well formed, made once per
+    /// context of the UI process that WebKit hands messages in.
+    private var wellFormedHelper: (context: UnsafeMutablePointer<JSCContext>, function: UnsafeMutablePointer<JSCValue>)?
+
+    /// A posted string whole: WebKit's C strings end at U+0000 and its strict UTF-8 stops at a
+    /// lone surrogate, so the string goes through `WebViewScripts.wellFormedSource` (lone
+    /// surrogates become their JSON escape, as `JavaScriptEngine.installMessageHandler` gives
+    /// them) and out as counted bytes. `nil`: not a string.
+    fileprivate func wellFormed(_ value: UnsafeMutablePointer<JSCValue>?) -> String? {
+        guard let value, let context = jsc_value_get_context(value) else { return nil }
+        if wellFormedHelper?.context != context {
+            guard let function = jsc_context_evaluate(context, WebViewScripts.wellFormedSource, -1) else { return nil }
+            if let old = wellFormedHelper { g_object_unref(old.function); g_object_unref(old.context) }
+            g_object_ref(context)
+            wellFormedHelper = (context, function)
+        }
+        guard let helper = wellFormedHelper else { return nil }
+        var arguments: [UnsafeMutablePointer<JSCValue>?] = [value]
+        guard let result = jsc_value_function_callv(helper.function, 1, &arguments) else { return nil }
+        defer { g_object_unref(result) }
+        guard jsc_value_is_string(result) != 0, let bytes = jsc_value_to_string_as_bytes(result) else { return nil }
+        defer { g_bytes_unref(bytes) }
+        var size = 0
+        guard let data = g_bytes_get_data(bytes, &size), size > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
     }
 
     private func deliver(_ text: String, on channel: String) {
@@ -146,13 +183,19 @@ final class WebViewHandle {
 
     // MARK: Scripts
 
-    /// Calls `sendBody` with `{path, message}`; failures go to `onFailure` (later, on `gtk:main`).
+    /// Calls `sendBody` with `{path, message, encoded}`; failures go to `onFailure` (later, on `gtk:main`).
     func send(_ message: String, toFunction path: String, onFailure: (@Sendable (any Error) -> Void)?) {
         guard let view else {
             onFailure?(PageTransportError.closed(pageID: pageID))
             return
         }
-        let arguments = Self.dictionary(["path": path, "message": message])
+        // A GVariant string ends at U+0000: a message holding one travels as a JSON string literal
+        // instead (`encoded`), which the page's body parses back.
+        let hasNUL = message.utf8.contains(0)
+        let arguments = Self.dictionary([
+            "path": path, "message": hasNUL ? "" : message,
+            "encoded": hasNUL ? JSONValue.string(message).jsonText() : "",
+        ])
         let pageID = self.pageID
         let lifecycle = self.lifecycle
         let box = ScriptBox { value, error in
@@ -176,11 +219,19 @@ final class WebViewHandle {
         guard let view else { throw WebViewError.pageGone(pageID: pageID, reason: lifecycle.closeReason ?? .closed) }
         let pageID = self.pageID
         let variant = Self.dictionary(arguments)
-        return try await withCheckedThrowingContinuation { continuation in
-            let box = ScriptBox.resuming(continuation, pageID: pageID)
-            webkit_web_view_call_async_javascript_function(
-                view, body, -1, variant, nil, sourceURL, nil,
-                Self.callFinished, Unmanaged.passRetained(box).toOpaque())
+        let call = PendingCall()
+        // A page's promise may never settle, and WebKit answers only when it does (or the page
+        // goes away): cancelling the task ends the wait at once; a late answer is dropped.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.start(continuation)
+                let box = ScriptBox.resuming(call, pageID: pageID, lifecycle: lifecycle)
+                webkit_web_view_call_async_javascript_function(
+                    view, body, -1, variant, nil, sourceURL, nil,
+                    Self.callFinished, Unmanaged.passRetained(box).toOpaque())
+            }
+        } onCancel: {
+            call.finish(.failure(CancellationError()))
         }
     }
 
@@ -266,12 +317,13 @@ final class WebViewHandle {
     private static let messageReceived: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, result, data in
         guard let data, let result else { return }
         let box = Unmanaged<ChannelBox>.fromOpaque(data).takeUnretainedValue()
-        let value = webkit_javascript_result_get_js_value(result)
-        // Strings arrive as they are; any other body as its JSON text (PageTransport's rule).
+        // Used on this thread only (gtk:main, which the isolation below checks).
+        nonisolated(unsafe) let value = webkit_javascript_result_get_js_value(result)
+        // Strings arrive as they are (lone surrogates as their JSON escape, as in the engine); any
+        // other body as its JSON text (PageTransport's rule).
         let text: String
-        if jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) {
-            text = String(cString: raw)
-            g_free(raw)
+        if jsc_value_is_string(value) != 0, let whole = GTKActor.assumeIsolated({ box.handle?.wellFormed(value) }) {
+            text = whole
         } else if let raw = jsc_value_to_json(value, 0) {
             text = String(cString: raw)
             g_free(raw)
@@ -299,6 +351,22 @@ final class WebViewHandle {
             handle.finishLoads(WebViewError.loadFailed(pageID: handle.pageID, uri: failedURI, message: message))
         }
         return 0  // let WebKit show its error page
+    }
+
+    /// Navigations of any frame (top or not) to a document `allowsNavigation` refuses are
+    /// ignored, and so is every new window: such a document would get the page's channels.
+    private static let decidePolicy: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, WebKitPolicyDecisionType, UnsafeMutableRawPointer?) -> gboolean = { _, decision, type, data in
+        guard let data, let decision else { return 0 }
+        guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return 0 }
+        let handle = Unmanaged<WebViewHandle>.fromOpaque(data).takeUnretainedValue()
+        // Both decision types are navigation policy decisions (a GObject subclass of WebKitPolicyDecision).
+        let action = webkit_navigation_policy_decision_get_navigation_action(decision.assumingMemoryBound(to: WebKitNavigationPolicyDecision.self))
+        let uri = webkit_navigation_action_get_request(action).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
+        let allowed = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && GTKActor.assumeIsolated { handle.allowsNavigation(to: uri) }
+        guard !allowed else { return 0 }
+        webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
+        logger.warning("web view \(handle.pageID): navigation to \(uri.prefix(200)) refused (another origin; docs/webview.md)")
+        return 1
     }
 
     private static let webProcessTerminated: @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void = { _, reason, data in
@@ -335,15 +403,18 @@ final class ScriptBox {
 
     /// A box that resumes `continuation` with the string the call returned (`nil`: undefined)
     /// or a typed error.
-    static func resuming(_ continuation: CheckedContinuation<String?, any Error>, pageID: String) -> ScriptBox {
+    static func resuming(_ call: PendingCall, pageID: String, lifecycle: PageLifecycle) -> ScriptBox {
         ScriptBox { value, error in
-            if let error { return continuation.resume(throwing: WebViewError.scriptFailed(pageID: pageID, message: error)) }
-            guard let value, jsc_value_is_undefined(value) == 0 else { return continuation.resume(returning: nil) }
+            // A call the page never answered because it went away: what WebKit says then varies
+            // ("no longer reachable", "Unsupported result type"); the page being gone is the cause.
+            if let reason = lifecycle.closeReason { return call.finish(.failure(WebViewError.pageGone(pageID: pageID, reason: reason))) }
+            if let error { return call.finish(.failure(WebViewError.scriptFailed(pageID: pageID, message: error))) }
+            guard let value, jsc_value_is_undefined(value) == 0 else { return call.finish(.success(nil)) }
             guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {
-                return continuation.resume(throwing: WebViewError.resultNotJSON(pageID: pageID, message: "the call returned no JSON text"))
+                return call.finish(.failure(WebViewError.resultNotJSON(pageID: pageID, message: "the call returned no JSON text")))
             }
             defer { g_free(text) }
-            continuation.resume(returning: String(cString: text))
+            call.finish(.success(String(cString: text)))
         }
     }
 

@@ -51,6 +51,12 @@ extension WebViewPage {
         /// its own, `statehubConsole`. `nil` (and ``consoleToStandardOutput`` false): no script,
         /// no channel.
         public var onConsole: (@Sendable (ConsoleMessage) -> Void)?
+        /// Which other documents the page's frames may load, beside those of ``baseURI``'s origin
+        /// and `about:blank`/`about:srcdoc`, which are always allowed (`nil`: none). Any frame of
+        /// a page reaches its message channels, so a navigation or a frame to a document this
+        /// refuses is ignored, as is every new window (docs/webview.md, "Limits and hostile input").
+        /// Called on `gtk:main` with the URI the frame would load.
+        public var allowsNavigation: (@Sendable (_ uri: String) -> Bool)?
 
         /// A configuration; every default is the set-up `statehub run` gives an engine page, with
         /// an empty HTML5 document at `about:blank`.
@@ -64,7 +70,8 @@ extension WebViewPage {
             html: String = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body></body></html>",
             baseURI: String? = nil,
             consoleToStandardOutput: Bool = false,
-            onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil
+            onConsole: (@Sendable (ConsoleMessage) -> Void)? = nil,
+            allowsNavigation: (@Sendable (_ uri: String) -> Bool)? = nil
         ) {
             self.name = name
             self.storeRuntime = storeRuntime
@@ -76,6 +83,7 @@ extension WebViewPage {
             self.baseURI = baseURI
             self.consoleToStandardOutput = consoleToStandardOutput
             self.onConsole = onConsole
+            self.allowsNavigation = allowsNavigation
         }
 
         /// Whether the page forwards its console (``onConsole`` or ``consoleToStandardOutput``).

@@ -89,7 +89,10 @@ public final class WebViewPage: PageTransport {
     /// in the page, so objects keep their key order (`undefined`: `null`).
     ///
     /// - Throws: ``WebViewError/scriptFailed(pageID:message:)`` when it throws,
-    ///   ``WebViewError/resultNotJSON(pageID:message:)``, ``WebViewError/pageGone(pageID:reason:)``.
+    ///   ``WebViewError/resultNotJSON(pageID:message:)``, ``WebViewError/pageGone(pageID:reason:)``
+    ///   (also when the page goes away during the call); `CancellationError` when the calling task
+    ///   is cancelled before the page answers (WebKit has no time limit: a script that never ends
+    ///   is given up on this way; the page carries on).
     @discardableResult
     public func evaluate(_ source: String, sourceURL: String = "statehub:evaluate") async throws -> JSONValue {
         try parse(try await handle.callAsyncFunction(WebViewScripts.evaluateBody, arguments: ["source": source], sourceURL: sourceURL))

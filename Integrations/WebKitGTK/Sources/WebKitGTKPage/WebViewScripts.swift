@@ -69,11 +69,12 @@ enum WebViewScripts {
         })();
         """
 
-    /// The body of the function `PageTransport.send` calls with `{path, message}` as
+    /// The body of the function `PageTransport.send` calls with `{path, message, encoded}` as
     /// arguments (`webkit_web_view_call_async_javascript_function`): it finds the function at
     /// the dotted path as the engine does and calls it with the message. A constant: what
     /// native sends is only ever an argument. `false`: no function there.
     static let sendBody = """
+        if (encoded !== '') message = JSON.parse(encoded);
         const names = path.split('.');
         const name = names.pop();
         let holder = globalThis;
@@ -99,6 +100,13 @@ enum WebViewScripts {
         }
         style.textContent = css;
         """
+    /// Run in the UI process's own JavaScript context (not the page), on every string a page
+    /// posts: the string itself when well formed, else with each lone surrogate as its JSON
+    /// escape (`\ud800`), as the engine hands it over.
+    static let wellFormedSource = #"""
+        (s => s.isWellFormed() ? s : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+          c => '\\u' + c.charCodeAt(0).toString(16)))
+        """#
 
     /// The body `WebViewPage.evaluate` calls with `{source}`: global code, as
     /// `webkit_web_view_evaluate_javascript` runs it, but its result is turned into JSON text
