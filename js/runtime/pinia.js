@@ -137,8 +137,9 @@
   // at the end of every action and of every $patch: no later than real Pinia's plugin, which
   // diffs when it flushes. Each catch-up costs one fingerprint per such value.
   let caughtUpThisTick = false;
+  const hasUnobservable = internals.hasUnobservable;
   function catchUpAtWrite() {
-    if (caughtUpThisTick || !internals.hasUnobservable()) return;
+    if (caughtUpThisTick || !hasUnobservable()) return;
     caughtUpThisTick = true;
     internals.catchUpUnobservable();
     Promise.resolve().then(catchUpAtEndOfTick);
@@ -149,7 +150,7 @@
   }
   function recordOps(record, ops) {
     if (record.disposed) return;
-    catchUpAtWrite();
+    if (!caughtUpThisTick) catchUpAtWrite();
     if (record.patching > 0) { for (const op of ops) record.patchOps.push(op); return; }
     const batched = record.batchedSubscriptions;
     if (batched.length !== 0) {
@@ -206,7 +207,10 @@
       for (let i = 0; i < subscriptions.length; i++) {
         const subscription = subscriptions[i];
         if (!subscription.active) continue;
-        if (subscription.opsCallback !== null) { notifyOps(subscription, MutationType.direct, ops); continue; }
+        if (subscription.opsCallback !== null) {
+          try { subscription.opsCallback(MutationType.direct, ops); } catch (e) { internals.reportError(e); }   // notifyOps, inline: once per write
+          continue;
+        }
         if (mutation === null) mutation = makeMutation(MutationType.direct, record.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
         notify(record, subscription, mutation);
       }
