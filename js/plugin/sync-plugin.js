@@ -13,6 +13,8 @@
   'use strict';
 
   const OPS_KEY = Symbol.for('statehub.ops');
+  // The runtime's $subscribe option for a sync subscriber that takes (type, ops) (js/README.md, "The operation log").
+  const OPS_CALLBACK = Symbol.for('statehub.opsCallback');
   // Marks a runtime op whose value (a whole Map or Set) is copied when first read: in tick mode
   // it is encoded at flush, and an earlier one of the same path in the batch is dropped.
   const LAZY_VALUE = Symbol.for('statehub.lazyValue');
@@ -562,6 +564,20 @@
     }
   }
 
+  // One mutation as its own apply_mutation (flush 'sync'): the text send() would write for it, assembled in one
+  // expression, one JSON.stringify (of the ops) per write.
+  function sendMutation(record, type, action, ops) {
+    let text = record.head + '"w' + (++messageCounter) + '","seq":' + (record.seq + 1) + (record.ack === null ? '' : ',"ack":' + record.ack) +
+      ',"type":"apply_mutation","payload":{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
+      (action === undefined ? '' : action.json) + ',"ops":' + JSON.stringify(ops) + '}]}}';
+    safePost(record.post, text);
+    record.seq++;   // counted once posted, as in send()
+    if (record.errQueue !== null) {
+      let q = record.errQueue; record.errQueue = null;
+      for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
+    }
+  }
+
   function sendStoreless(post, storeId, type, payload, messageId) {
     if (!post) return;
     safePost(post, JSON.stringify({
@@ -690,7 +706,19 @@
   // Encodes the runtime's precise ops (values already cloned by the runtime, so owned by us) into protocol
   // ops. An op whose values are plain JSON is used as is (the runtime's op objects have the protocol's shape).
   function encodeOps(record, raw) {
-    let n = raw.length, out = new Array(n), errs = null;
+    let n = raw.length;
+    // The common write, one set of plain JSON in a store that never held a "$type" key, goes out as the
+    // runtime gave it (the array too: callers copy it before keeping it, see queueMutation).
+    if (n === 1 && !record.escapes) {
+      let o = raw[0];
+      if (o.op === OpKind.set && o[LAZY_VALUE] !== true) {   // a lazy op's value is copied when read: not here
+        let v = o.value, t = typeof v, path = o.path, plain = true;
+        if (!(t === 'string' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity) || v === null)) plain = isJSONSafe(v, 0);
+        for (let j = 0; plain && j < path.length; j++) if (path[j] === '$type') plain = false;
+        if (plain) return raw;
+      }
+    }
+    let out = new Array(n), errs = null;
     sawEscape = false;
     for (let i = 0; i < n; i++) {
       let o = raw[i], kind = o.op, v;
@@ -863,14 +891,22 @@
   function queueMutation(record, type, ops) {
     if (!ops.length) return;
     let action = runningAction(record);
-    if (record.flush === 'sync') {
-      send(record, MessageType.applyMutation, null, undefined, '{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
-        (action === undefined ? '' : action.json) + ',"ops":' + JSON.stringify(ops) + '}]}');
-      return;
-    }
+    if (record.flush === 'sync') { sendMutation(record, type, action, ops); return; }
     let pending = record.pending;
+    if (pending !== null && ops.length === 1 && type === 'direct') {
+      // The common write of a tick: over the last op at the same place, it replaces it (pushOp, inline).
+      let last = pending[pending.length - 1], lastOps = last.ops, op = ops[0], previous = lastOps[lastOps.length - 1];
+      if (last.type === 'direct' && op.op === OpKind.set && previous !== undefined && previous.op === OpKind.set &&
+          samePath(previous.path, op.path) && last[CALL] === action && (op[LAZY_VALUE] === true) === (previous[LAZY_VALUE] === true)) {
+        lastOps[lastOps.length - 1] = op;
+        if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
+        return;
+      }
+    }
     if (ops.length > 1) ops = coalesced(ops);
     if (pending === null) {
+      // a copy: a one-op array may be the runtime's own (encodeOps), which later writes must not extend
+      if (ops.length === 1) ops = [ops[0]];
       record.pending = [makeMutation(type, action, ops)];
       record.pendingOps = batchWeight(ops);
       markDirty(record);
@@ -882,6 +918,7 @@
         for (let i = 0; i < ops.length; i++) pushOp(last.ops, ops[i]);
         record.pendingOps += last.ops.length - before + joinedItems;
       } else {
+        if (ops.length === 1) ops = [ops[0]];
         pending.push(makeMutation(type, action, ops));
         record.pendingOps += batchWeight(ops);
       }
@@ -912,13 +949,11 @@
   function pushOp(ops, op) {
     let previous = ops.length === 0 ? null : ops[ops.length - 1];
     if (previous === null) { ops.push(op); return; }
-    if (op[LAZY_VALUE] === true && op.op === OpKind.set && previous[LAZY_VALUE] === true && previous.op === OpKind.set && samePath(previous.path, op.path)) {
-      ops[ops.length - 1] = op;
-    } else if (op.op === OpKind.set && previous.op === OpKind.set && op[LAZY_VALUE] !== true && previous[LAZY_VALUE] !== true &&
-               samePath(previous.path, op.path)) {
-      // A write over the one just before it at the same place replaces it: `this.n++` in a loop
-      // is one op per tick, not one per iteration (a loop the time limit stops had piled up
-      // hundreds of MB of ops before it was stopped).
+    if (op.op === OpKind.set && previous.op === OpKind.set && samePath(previous.path, op.path) &&
+        (op[LAZY_VALUE] === true) === (previous[LAZY_VALUE] === true)) {
+      // A write over the one just before it at the same place replaces it (both lazy or both not):
+      // `this.n++` in a loop is one op per tick, not one per iteration (a loop the time limit stops
+      // had piled up hundreds of MB of ops before it was stopped).
       ops[ops.length - 1] = op;
     } else if (op.op === OpKind.splice && previous.op === OpKind.splice && op.deleteCount === 0 && previous.deleteCount === 0 &&
                op.index === previous.index + previous.items.length && samePath(previous.path, op.path)) {
@@ -936,6 +971,7 @@
     return out;
   }
   function samePath(a, b) {
+    if (a === b) return true;
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
@@ -1025,20 +1061,28 @@
     send(record, MessageType.applyMutation, { mutations: pending });
   }
 
+  // StateHub's runtime calls this with each mutation's type and ops (the OPS_CALLBACK option, below).
+  function onOps(record, type, raw) {
+    if (record.suppress > 0 || record.disposed) return;
+    if (record.mode !== 'precise') enterPrecise(record);
+    queueMutation(record, type, encodeOps(record, raw));
+  }
+  function enterPrecise(record) {
+    if (record.mode === 'derived') {
+      // switched runtimes mid-flight: settle the derived state first
+      flushStore(record);
+    }
+    record.mode = 'precise';
+    record.snapshot = null;
+    record.snapshotText = null;
+  }
+
   function onMutation(record, mutation) {
     if (record.suppress > 0 || record.disposed) return;
     let raw = mutation[OPS_KEY];
     let type = mutation.type;
     if (raw) {
-      if (record.mode !== 'precise') {
-        if (record.mode === 'derived') {
-          // switched runtimes mid-flight: settle the derived state first
-          flushStore(record);
-        }
-        record.mode = 'precise';
-        record.snapshot = null;
-        record.snapshotText = null;
-      }
+      if (record.mode !== 'precise') enterPrecise(record);
       queueMutation(record, type, encodeOps(record, raw));
       return;
     }
@@ -1522,7 +1566,10 @@
       hydrateFromSnapshot(record);
       postSyncState(record, 'created');
 
-      store.$subscribe(function (mutation) { onMutation(record, mutation); }, { flush: 'sync', detached: true });
+      // On StateHub's runtime the ops come without a mutation object (OPS_CALLBACK); real Pinia ignores the option.
+      let subscribeOptions = { flush: 'sync', detached: true };
+      subscribeOptions[OPS_CALLBACK] = function (type, ops) { onOps(record, type, ops); };
+      store.$subscribe(function (mutation) { onMutation(record, mutation); }, subscribeOptions);
       trackActions(record, store);
 
       let originalDispose = store.$dispose;

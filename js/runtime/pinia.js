@@ -46,6 +46,9 @@
   }
 
   const OPS = Symbol.for('statehub.ops');
+  // A $subscribe option of this runtime only: a sync subscriber's function called as (type, ops)
+  // instead of its callback (js/README.md, "The operation log"); real Pinia ignores it.
+  const OPS_CALLBACK = Symbol.for('statehub.opsCallback');
   const OpKind = Object.freeze({ set: 'set', delete: 'delete', splice: 'splice', mapSet: 'mapSet', mapDelete: 'mapDelete',
     setAdd: 'setAdd', setDelete: 'setDelete', mapClear: 'mapClear', setClear: 'setClear' });
   const MutationType = Object.freeze({ direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
@@ -134,8 +137,9 @@
   // at the end of every action and of every $patch: no later than real Pinia's plugin, which
   // diffs when it flushes. Each catch-up costs one fingerprint per such value.
   let caughtUpThisTick = false;
+  const hasUnobservable = internals.hasUnobservable;
   function catchUpAtWrite() {
-    if (caughtUpThisTick || !internals.hasUnobservable()) return;
+    if (caughtUpThisTick || !hasUnobservable()) return;
     caughtUpThisTick = true;
     internals.catchUpUnobservable();
     Promise.resolve().then(catchUpAtEndOfTick);
@@ -146,7 +150,7 @@
   }
   function recordOps(record, ops) {
     if (record.disposed) return;
-    catchUpAtWrite();
+    if (!caughtUpThisTick) catchUpAtWrite();
     if (record.patching > 0) { for (const op of ops) record.patchOps.push(op); return; }
     const batched = record.batchedSubscriptions;
     if (batched.length !== 0) {
@@ -185,7 +189,8 @@
     if (releasing || heldRecords.length === 0) return;
     releasing = true;
     try {
-      for (const record of heldRecords) {
+      for (let i = 0; i < heldRecords.length; i++) {   // grows while it runs, as a for-of would see
+        const record = heldRecords[i];
         record.held = false;
         if (!record.delivering && record.deliveryQueue.length !== 0) drainDeliveries(record, Delivery.drainOnly);
       }
@@ -196,8 +201,19 @@
   }
   function deliver(record, kind, ops, payload) {
     if (kind === Delivery.direct) {   // a direct write, sync subscribers only
-      const mutation = makeMutation(MutationType.direct, record.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
-      for (const subscription of record.syncSubscriptions) if (subscription.active) notify(record, subscription, mutation);
+      // one mutation object shared by the subscribers that take one, made only if one does
+      const subscriptions = record.syncSubscriptions;
+      let mutation = null;
+      for (let i = 0; i < subscriptions.length; i++) {
+        const subscription = subscriptions[i];
+        if (!subscription.active) continue;
+        if (subscription.opsCallback !== null) {
+          try { subscription.opsCallback(MutationType.direct, ops); } catch (e) { internals.reportError(e); }   // notifyOps, inline: once per write
+          continue;
+        }
+        if (mutation === null) mutation = makeMutation(MutationType.direct, record.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
+        notify(record, subscription, mutation);
+      }
       return;
     }
     const type = kind === Delivery.patchObject ? MutationType.patchObject : MutationType.patchFunction;
@@ -205,8 +221,14 @@
       if (!subscription.active) continue;
       let subscriptionOps = ops;
       if (!subscription.sync) { subscriptionOps = subscription.ops; subscription.ops = []; }
-      notify(record, subscription, makeMutation(type, record.id, subscriptionOps, payload, subscriptionOps));
+      if (subscription.opsCallback !== null) notifyOps(subscription, type, subscriptionOps);
+      else notify(record, subscription, makeMutation(type, record.id, subscriptionOps, payload, subscriptionOps));
     }
+  }
+  // A sync subscriber that gave OPS_CALLBACK (js/README.md, "The operation log"): its ops and the
+  // mutation's type, without a mutation object.
+  function notifyOps(subscription, type, ops) {
+    try { subscription.opsCallback(type, ops); } catch (e) { internals.reportError(e); }
   }
   function makeFlushJob(record) {
     return () => {
@@ -478,11 +500,14 @@
     record.store = store;
     records.set(storeRaw, record);
     const { id, pinia } = record;
-    const hidden = (key, value) => Object.defineProperty(storeRaw, key, { value, writable: true, configurable: true, enumerable: false });
+    // every property of the raw object is defined through defineOnStore, which keeps the store
+    // proxy's accessor cache right (js/README.md, "The store object and its accessor cache")
+    const defineOnStore = internals.defineOnStore;
+    const hidden = (key, value) => defineOnStore(storeRaw, key, { value, writable: true, configurable: true, enumerable: false });
 
     hidden('_p', pinia);
     hidden('$id', id);
-    Object.defineProperty(storeRaw, '$state', {
+    defineOnStore(storeRaw, '$state', {
       get: () => record.proxy,
       set: (value) => {
         if (record.hot) throw new Error('cannot set hotState');
@@ -506,7 +531,8 @@
     hidden('$subscribe', (callback, options = {}) => {
       if (typeof options === 'boolean') options = { detached: options };
       const sync = options.flush === 'sync';
-      const subscription = { callback, sync, ops: [], active: true };
+      const opsCallback = sync && typeof options[OPS_CALLBACK] === 'function' ? options[OPS_CALLBACK] : null;
+      const subscription = { callback, sync, ops: [], active: true, opsCallback };
       record.subscriptions = record.subscriptions.concat([subscription]);
       record.wantsOps = true;
       if (sync) record.syncSubscriptions = record.syncSubscriptions.concat([subscription]);
@@ -551,11 +577,7 @@
     const storeRaw = toRaw(record.store);
     if (hasOwn(storeRaw, key) && record.stateKeys.indexOf(key) !== -1) return;
     if (record.stateKeys.indexOf(key) === -1) record.stateKeys.push(key);
-    Object.defineProperty(storeRaw, key, {
-      get: () => record.proxy[key],
-      set: (value) => { record.proxy[key] = value; },
-      enumerable: true, configurable: true
-    });
+    internals.defineStateAccessor(storeRaw, key, record);   // reads and writes record.proxy[key]
   }
   function defineGetterAccessor(record, key, computedRef) {
     if (record.getterKeys.indexOf(key) === -1) record.getterKeys.push(key);
@@ -567,7 +589,7 @@
     });
   }
   function defineAction(record, key, fn) {
-    Object.defineProperty(toRaw(record.store), key, { value: wrapAction(record, fn, key), writable: true, configurable: true, enumerable: true });
+    internals.defineOnStore(toRaw(record.store), key, { value: wrapAction(record, fn, key), writable: true, configurable: true, enumerable: true });
   }
 
   // A ref from the setup function (or a ref inside an option store's state) becomes a key of
@@ -587,7 +609,7 @@
       const source = toRaw(prop._object), sourceKey = prop._key;
       if (!hydrate) defineOwn(raw, key, toRaw(source[sourceKey]));
       const view = () => record.proxy;
-      Object.defineProperty(source, sourceKey, {
+      internals.defineOnStore(source, sourceKey, {   // source may be another store's raw object
         get: () => view()[key],
         set: (value) => { view()[key] = value; },
         enumerable: true, configurable: true
@@ -735,7 +757,7 @@
     });
     record.hmr = fresh.hmr;
     record.definition = fresh.definition;
-    Object.defineProperty(storeRaw, '_hmrPayload', { value: record.hmr, writable: true, configurable: true, enumerable: false });
+    internals.defineOnStore(storeRaw, '_hmrPayload', { value: record.hmr, writable: true, configurable: true, enumerable: false });
     // the options plugins were given follow the new definition (the sync plugin reads its actions)
     record.pluginOptions.actions = Object.assign({}, fresh.hmr.actions);
   }

@@ -698,19 +698,22 @@
   // Objects that hold refs as Vue does (stored as refs, unwrapped on read): stores. Their
   // accessor properties (state and getters) are written through their setters, which do
   // their own triggering.
-  const refHolders = new WeakSet();
+  // refHolders: store raw object -> its accessor cache (storeProxy, below).
+  const refHolders = new WeakMap();
   function objectSet(target, key, value, receiver) {
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
-    if (refHolders.has(target)) {
-      const descriptor = Object.getOwnPropertyDescriptor(target, key);
-      if (descriptor !== undefined && (descriptor.get !== undefined || descriptor.set !== undefined) && isObject(value) && value.__v_isRef === true) {
+    const accessors = refHolders.get(target);
+    if (accessors !== undefined) {
+      const entry = accessors.entry(key);
+      if (entry !== null && isObject(value) && value.__v_isRef === true) {
         // a ref replaces the accessor (as assigning a ref over a ref does in Vue), e.g. a hot-updated getter
         Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+        accessors.forget(key);
         trigger(target, 0, key);
         return true;
       }
-      if (descriptor !== undefined && descriptor.set !== undefined) { descriptor.set.call(receiver, value); return true; }
-      if (descriptor !== undefined && descriptor.get !== undefined) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
+      if (entry !== null && entry.set !== undefined) { entry.set.call(receiver, value); return true; }
+      if (entry !== null) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
     }
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     let had = hasOwnProperty.call(target, key);
@@ -719,7 +722,7 @@
       old.value = value;
       return true;
     }
-    if (isObject(value) && value instanceof RefImpl && !refHolders.has(target)) {
+    if (isObject(value) && value instanceof RefImpl && accessors === undefined) {
       // A plain ref assigned into a reactive object: keep its value here and bind the ref to
       // this property (reads and writes through either side meet, and stay in the op log).
       let rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
@@ -782,10 +785,12 @@
     } else trigger(target, 3);
     return true;
   }
-  function deleteTrap(target, key) {
+  // accessors: a store's accessor cache (its own traps pass it), undefined for other objects.
+  function deleteTrap(target, key, accessors) {
     let had = hasOwnProperty.call(target, key);
     let ok = delete target[key];
     if (ok && had) {
+      if (accessors !== undefined) accessors.forget(key);   // before the effects below read the key
       if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
         writes.depth++;
         try {
@@ -810,7 +815,7 @@
 
   // Object.defineProperty(state, key, { value }) is a write like any other (the sync plugin
   // uses it for "__proto__" keys); accessors and non-default attributes pass through.
-  function definePropertyTrap(target, key, desc) {
+  function definePropertyTrap(target, key, desc, accessors) {
     let plainData = hasOwnProperty.call(desc, 'value') && !desc.get && !desc.set &&
       desc.enumerable !== false && desc.writable !== false && desc.configurable !== false;
     if (plainData && typeof key === 'string' && !isArray(target)) {
@@ -819,7 +824,10 @@
     }
     let had = hasOwnProperty.call(target, key);
     let ok = Reflect.defineProperty(target, key, desc);
-    if (ok) trigger(target, had ? 0 : 1, key);
+    if (ok) {
+      if (accessors !== undefined) accessors.forget(key);
+      trigger(target, had ? 0 : 1, key);
+    }
     return ok;
   }
 
@@ -827,22 +835,110 @@
   // A store: a reactive object whose state and getters are accessors. What an accessor returns
   // is returned as is, as Vue returns a ref's value from a reactive object (a shallowRef's
   // value stays raw, a getter's object is not made reactive); data properties behave as usual.
-  function storeGet(target, key, receiver) {
-    if (typeof key === 'string' && key !== RAW && key !== IS_REACTIVE) {
-      const descriptor = Object.getOwnPropertyDescriptor(target, key);
-      if (descriptor !== undefined && descriptor.get !== undefined) {
-        if (activeEffect !== null && shouldTrack) track(target, key);
-        return descriptor.get.call(receiver);
-      }
-    }
-    return getTrap(target, key, receiver);
+  //
+  // Each store proxy caches, per key, what its raw object holds there (js/README.md, "The store
+  // object and its accessor cache"): null for no accessor, else the accessor's get/set, and for
+  // a state accessor its holder ({ root, proxy }, the store's record) and state key, so reads
+  // and writes reach the state root through the state proxy's own trap functions instead of
+  // through the accessor and a second proxy. A descriptor per access cost more than the rest of
+  // a store write.
+  const MAX_CACHED_KEYS = 256;   // absent keys are cached too: bounded, then the cache starts over
+  const stateAccessors = new WeakMap();   // getter of a state accessor -> { holder, key, set }
+  function StoreAccessors(raw) {
+    this.raw = raw;
+    this.byKey = Object.create(null);
+    this.size = 0;
   }
-  const storeHandlers = Object.assign({}, objectHandlers, { get: storeGet });
+  StoreAccessors.prototype.entry = function (key) {
+    const known = this.byKey[key];
+    return known !== undefined ? known : this.learn(key);
+  };
+  StoreAccessors.prototype.learn = function (key) {
+    const descriptor = Object.getOwnPropertyDescriptor(this.raw, key);
+    let entry = null;
+    if (descriptor !== undefined && (descriptor.get !== undefined || descriptor.set !== undefined)) {
+      const state = stateAccessors.get(descriptor.get);
+      const isState = state !== undefined && state.set === descriptor.set;
+      entry = { get: descriptor.get, set: descriptor.set, holder: isState ? state.holder : null, key: isState ? state.key : key,
+        root: null, proxy: null, direct: false };
+    }
+    if (this.size >= MAX_CACHED_KEYS) { this.byKey = Object.create(null); this.size = 0; }
+    this.byKey[key] = entry;
+    this.size++;
+    return entry;
+  };
+  StoreAccessors.prototype.forget = function (key) {
+    if (this.byKey[key] !== undefined) this.byKey[key] = undefined;
+  };
+  StoreAccessors.prototype.forgetAll = function () { this.byKey = Object.create(null); this.size = 0; };
+  // True when a state accessor's current state root is a plain object behind its reactive()
+  // proxy, so the proxy's traps are getTrap and objectSet; follows a replaced root.
+  function stateDirect(entry) {
+    const holder = entry.holder, root = holder.root, proxy = holder.proxy;
+    if (entry.root !== root || entry.proxy !== proxy) {
+      entry.root = root; entry.proxy = proxy;
+      entry.direct = isObject(root) && proxyMap.get(root) === proxy && !isArray(root) &&
+        objToString.call(root) === '[object Object]' && !refHolders.has(root);
+    }
+    return entry.direct;
+  }
   function storeProxy(raw) {
-    refHolders.add(raw);
-    const proxy = new Proxy(raw, storeHandlers);
+    const accessors = new StoreAccessors(raw);
+    refHolders.set(raw, accessors);
+    let proxy = null;
+    const handlers = {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && key !== RAW && key !== IS_REACTIVE) {
+          let entry = accessors.byKey[key];
+          if (entry === undefined) entry = accessors.learn(key);
+          if (entry !== null && entry.get !== undefined) {
+            if (activeEffect !== null && shouldTrack) track(target, key);
+            if (entry.holder !== null && stateDirect(entry)) return getTrap(entry.root, entry.key, entry.proxy);
+            return entry.get.call(receiver);
+          }
+        }
+        return getTrap(target, key, receiver);
+      },
+      set(target, key, value, receiver) {
+        if (receiver === proxy && typeof key === 'string') {
+          let entry = accessors.byKey[key];
+          if (entry === undefined) entry = accessors.learn(key);
+          // a ref assigned over a state accessor replaces it: objectSet below does that
+          if (entry !== null && entry.holder !== null && !(isObject(value) && value.__v_isRef === true) && stateDirect(entry)) {
+            objectSet(entry.root, entry.key, value, entry.proxy);
+            return true;
+          }
+        }
+        return objectSet(target, key, value, receiver);
+      },
+      deleteProperty: (target, key) => deleteTrap(target, key, accessors),
+      has: hasTrap,
+      ownKeys: ownKeysTrap,
+      defineProperty: (target, key, desc) => definePropertyTrap(target, key, desc, accessors)
+    };
+    proxy = new Proxy(raw, handlers);
     proxyMap.set(raw, proxy);
     return proxy;
+  }
+  // Defines a property on an object that may be a store's raw object, keeping its proxy's
+  // accessor cache right (pinia.js defines every property of its stores' raw objects here).
+  function defineOnStore(object, key, descriptor) {
+    Object.defineProperty(object, key, descriptor);
+    const accessors = refHolders.get(object);
+    if (accessors !== undefined) accessors.forget(key);
+  }
+  // A state accessor on a store's raw object: reads and writes holder.proxy[key], the state
+  // tree's proxy (holder.root its raw object; both replaced together when the root is).
+  function defineStateAccessor(storeRaw, key, holder) {
+    const get = () => holder.proxy[key];
+    const set = (value) => { holder.proxy[key] = value; };
+    stateAccessors.set(get, { holder, key, set });
+    defineOnStore(storeRaw, key, { get, set, enumerable: true, configurable: true });
+  }
+  // For code that changed a store's raw object directly (not through the store).
+  function forgetStoreKeys(store) {
+    const accessors = refHolders.get(toRaw(store));
+    if (accessors !== undefined) accessors.forgetAll();
   }
   let arrayHandlers = { get: arrayGetTrap, set: arraySet, deleteProperty: deleteTrap, has: hasTrap, ownKeys: ownKeysTrap };
 
@@ -1536,7 +1632,8 @@
       catchUpUnobservable: catchUpUnobservable,
       hasUnobservable: () => unobservable.size !== 0,
       isInStateTree: (raw) => roots.has(raw) || parentsOf.has(raw),
-      storeProxy: storeProxy
+      storeProxy: storeProxy, defineOnStore: defineOnStore, defineStateAccessor: defineStateAccessor,
+      forgetStoreKeys: forgetStoreKeys
     }
   };
   global.StateHubReactivity = api;
