@@ -12,9 +12,19 @@ struct DispatchBench: AsyncParsableCommand {
     @Flag(help: "Only run round trips on the page's executor, printing no table: a loop to profile (perf record -- statehub bench dispatch --page-only).")
     var pageOnly = false
 
+    @Flag(help: "Only run the hub's receive path without an engine (200,000 apply_mutation messages, then 20 parses of the 1 MB state), printing no table: a loop to profile.")
+    var receiveOnly = false
+
     func run() async throws {
         if pageOnly {
             for _ in 0..<options.repetitions { _ = try await HubBenchmark().roundTripMicroseconds(count: 20_000, onPageExecutor: true) }
+            return
+        }
+        if receiveOnly {
+            for _ in 0..<options.repetitions {
+                _ = try await HubBenchmark().nativeApplyMicroseconds(messages: 200_000)
+                _ = try await DispatchFloorBenchmark(repetitions: 1).megabyteParses(count: 20)
+            }
             return
         }
         try await BenchRunner.run(name: "dispatch", options: options) {
