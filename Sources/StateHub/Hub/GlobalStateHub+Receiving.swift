@@ -77,9 +77,10 @@ extension GlobalStateHub {
     }
 
     private func handle(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
-        // `index(forKey:)` and `values[slot]` here and below read entries in place: the
-        // dictionaries' getters copy a whole `StoreEntry` (a retain and a release per field), and
-        // that was a tenth of the hub's time per write (docs/benchmarks.md, issue 18).
+        // `index(forKey:)` and `inPlace(at:)` here and below reach entries in place: the
+        // dictionaries' getters (`values[slot]` too) copy a whole `StoreEntry`, a retain and a
+        // release per field, and that was a tenth of the hub's time per write (docs/benchmarks.md,
+        // issue 18).
         guard state.pages.index(forKey: pageID) != nil else { return [] }
         var effects: [HubEffect] = []
         if let violation = missingSequence(message, from: pageID, in: &state) {
@@ -131,10 +132,12 @@ extension GlobalStateHub {
     private func checkSequence(_ message: StoreMessage, host index: Int, storeId: String, pageID: String, in state: inout HubState) -> [HubEffect]? {
         guard let seq = message.seq, let slot = state.stores.index(forKey: storeId) else { return nil }
         // In place: one lookup, no copy of the entry or the host.
-        let expected = state.stores.values[slot].hosts[index].expectedSeq
-        state.stores.values[slot].hosts[index].expectedSeq = seq + 1
+        let expected = state.stores.inPlace(at: slot) { entry in
+            defer { entry.hosts[index].expectedSeq = seq + 1 }
+            return entry.hosts[index].expectedSeq
+        }
         guard seq != expected else { return nil }
-        let host = state.stores.values[slot].hosts[index]
+        let host = state.stores.inPlace(at: slot) { $0.hosts[index] }
         var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .sequenceGap(expected: expected, received: seq)), in: &state)]
         // A resync already asked for (after an oversize message, say) will cover the gap:
         // asking again on every later message would loop (docs/PROTOCOL.md A.8).
@@ -244,7 +247,7 @@ extension GlobalStateHub {
 
     private func handleApplyMutation(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard let storeId = message.storeId else { return [] }
-        guard let known = state.stores.index(forKey: storeId), let index = state.stores.values[known].hosts.firstIndex(where: { $0.pageID == pageID }) else {
+        guard let known = state.stores.index(forKey: storeId), let index = state.stores.inPlace(at: known, { $0.hosts.firstIndex(where: { $0.pageID == pageID }) }) else {
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .unknownStore), in: &state)]
             // Scripts that ran before `attach` created stores the hub never saw: ask for them.
             if let send = sendEffect(to: pageID, storeId: storeId, type: .requestSync,
@@ -256,9 +259,10 @@ extension GlobalStateHub {
         if let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) { return gap }
         guard let slot = state.stores.index(forKey: storeId) else { return [] }
         // (noteWrite changes only `state.transactions`: `slot` stays valid.)
-        if let hold = state.stores.values[slot].hold { noteWrite(message, storeId: storeId, pageID: pageID, transaction: hold.transaction, in: &state) }
-        let host = state.stores.values[slot].hosts[index]
-        let hostCount = state.stores.values[slot].hosts.count
+        if let transaction = state.stores.inPlace(at: slot, { $0.hold?.transaction }) {
+            noteWrite(message, storeId: storeId, pageID: pageID, transaction: transaction, in: &state)
+        }
+        let (host, hostCount) = state.stores.inPlace(at: slot) { ($0.hosts[index], $0.hosts.count) }
         // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining {
             // A page alone with the store answers the resync with its whole state, which the
@@ -304,8 +308,11 @@ extension GlobalStateHub {
             if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: failure.description, in: &state) { effects.append(request) }
             return effects
         }
-        state.stores.values[slot].version += 1
-        let change = StoreChange(storeId: storeId, version: state.stores.values[slot].version, kind: .mutations(mutations), state: state.stores.values[slot].state)
+        let (version, tree) = state.stores.inPlace(at: slot) { entry in
+            entry.version += 1
+            return (entry.version, entry.state)
+        }
+        let change = StoreChange(storeId: storeId, version: version, kind: .mutations(mutations), state: tree)
         var effects = changeEffects(change, in: &state)
         if hostCount > 1 {
             // Forward to every other page, joining ones too: they apply after their hydration.
