@@ -99,10 +99,13 @@ extension GlobalStateHub {
             let needle = chunkTypeMember
             let end = min(bytes.count, 400) - needle.count
             guard end >= 0 else { return false }
+            // Anchored on the needle's `k`, which messages seldom hold (a `"`, the first byte,
+            // is every few bytes): the whole needle is compared only there.
+            let anchor = needle.count - 2
             var start = 0
             while start <= end {
-                if bytes[start] == needle[0] {
-                    var offset = 1
+                if bytes[start + anchor] == UInt8(ascii: "k") {
+                    var offset = 0
                     while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
                     if offset == needle.count { return true }
                 }

@@ -77,7 +77,11 @@ extension GlobalStateHub {
     }
 
     private func handle(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
-        guard state.pages[pageID] != nil else { return [] }
+        // `index(forKey:)` and `inPlace(at:)` here and below reach entries in place: the
+        // dictionaries' getters (`values[slot]` too) copy a whole `StoreEntry`, a retain and a
+        // release per field, and that was a tenth of the hub's time per write (docs/benchmarks.md,
+        // issue 18).
+        guard state.pages.index(forKey: pageID) != nil else { return [] }
         var effects: [HubEffect] = []
         if let violation = missingSequence(message, from: pageID, in: &state) {
             effects = violation
@@ -113,8 +117,8 @@ extension GlobalStateHub {
     /// snapshot starts a new sequence and is exempt). Returns the effects of a violation: a
     /// problem and one resync request.
     private func missingSequence(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect]? {
+        if let seq = message.seq, seq >= 1 { return nil } // the usual case: no lookup
         guard let storeId = message.storeId, let host = state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID }) else { return nil }
-        if let seq = message.seq, seq >= 1 { return nil }
         if message.type == .syncState, message.payload["reason"]?.stringValue == "created" { return nil }
         let reason = message.seq.map { "\(message.type.rawValue) with seq \($0); seq counts from 1" } ?? "\(message.type.rawValue) without seq about a store the page hosts"
         var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .protocolViolation(reason)), in: &state)]
@@ -126,11 +130,14 @@ extension GlobalStateHub {
 
     /// Checks `seq` against what is expected and advances it. Returns the effects of a gap.
     private func checkSequence(_ message: StoreMessage, host index: Int, storeId: String, pageID: String, in state: inout HubState) -> [HubEffect]? {
-        guard let seq = message.seq, var host = state.stores[storeId]?.hosts[index] else { return nil }
-        let expected = host.expectedSeq
-        host.expectedSeq = seq + 1
-        state.stores[storeId]?.hosts[index] = host
+        guard let seq = message.seq, let slot = state.stores.index(forKey: storeId) else { return nil }
+        // In place: one lookup, no copy of the entry or the host.
+        let expected = state.stores.inPlace(at: slot) { entry in
+            defer { entry.hosts[index].expectedSeq = seq + 1 }
+            return entry.hosts[index].expectedSeq
+        }
         guard seq != expected else { return nil }
+        let host = state.stores.inPlace(at: slot) { $0.hosts[index] }
         var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .sequenceGap(expected: expected, received: seq)), in: &state)]
         // A resync already asked for (after an oversize message, say) will cover the gap:
         // asking again on every later message would loop (docs/PROTOCOL.md A.8).
@@ -152,7 +159,10 @@ extension GlobalStateHub {
             }
             return effects
         }
-        let depth = snapshot.nestingDepth()
+        // The parser's count bounds the state's depth (the state sits inside the payload): a
+        // state known to be under the cap is not walked again (for 1 MB, half a millisecond).
+        let knownShallow = message.payloadDepth.map { $0 - 1 <= JSONValue.maximumStateDepth } ?? false
+        let depth = knownShallow ? 0 : snapshot.nestingDepth()
         if depth > JSONValue.maximumStateDepth {
             // The mirror stays at its last good state (stale: later writes wait for a
             // snapshot that fits). No new request: the page would answer with the same.
@@ -237,7 +247,7 @@ extension GlobalStateHub {
 
     private func handleApplyMutation(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         guard let storeId = message.storeId else { return [] }
-        guard let index = state.stores[storeId]?.hosts.firstIndex(where: { $0.pageID == pageID }) else {
+        guard let known = state.stores.index(forKey: storeId), let index = state.stores.inPlace(at: known, { $0.hosts.firstIndex(where: { $0.pageID == pageID }) }) else {
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .unknownStore), in: &state)]
             // Scripts that ran before `attach` created stores the hub never saw: ask for them.
             if let send = sendEffect(to: pageID, storeId: storeId, type: .requestSync,
@@ -247,9 +257,12 @@ extension GlobalStateHub {
             return effects
         }
         if let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) { return gap }
-        guard var entry = state.stores[storeId] else { return [] }
-        if let hold = entry.hold { noteWrite(message, storeId: storeId, pageID: pageID, transaction: hold.transaction, in: &state) }
-        let host = entry.hosts[index]
+        guard let slot = state.stores.index(forKey: storeId) else { return [] }
+        // (noteWrite changes only `state.transactions`: `slot` stays valid.)
+        if let transaction = state.stores.inPlace(at: slot, { $0.hold?.transaction }) {
+            noteWrite(message, storeId: storeId, pageID: pageID, transaction: transaction, in: &state)
+        }
+        let (host, hostCount) = state.stores.inPlace(at: slot) { ($0.hosts[index], $0.hosts.count) }
         // Dropped while joining: the pending hydration overwrites these writes in the page.
         if host.awaitingSync || host.joining {
             // A page alone with the store answers the resync with its whole state, which the
@@ -258,7 +271,7 @@ extension GlobalStateHub {
             // dispatch that ran meanwhile, hostile review). Otherwise they are charged to the
             // dispatches they belong to (their `dispatch` tags), not to whichever result comes
             // next: a stopped action's late batches name its own, already failed, dispatch.
-            if host.joining || entry.hosts.count > 1 {
+            if host.joining || hostCount > 1 {
                 for id in message.dispatches where state.pending[id]?.pageID == pageID {
                     state.pending[id]?.writesDiscarded = true
                 }
@@ -284,39 +297,27 @@ extension GlobalStateHub {
                 }
             }
         }
-        // Move the tree out of the state so it is uniquely referenced and changes in place.
-        var tree = entry.state
-        entry.state = .null
-        state.stores[storeId] = entry
-        var failure: MutationOpError?
-        // A message applies whole or not at all (PROTOCOL.md A.6): what each operation
-        // replaces is kept until the message is through, and put back if a later one fails.
-        var undo: [MutationUndo] = []
-        outer: for mutation in mutations {
-            for op in mutation.ops {
-                do { try tree.apply(op, recordingUndoIn: &undo) } catch {
-                    failure = error
-                    break outer
-                }
-            }
-        }
-        if failure != nil { tree.revert(undo) }
-        undo.removeAll()
-        entry.state = tree
+        // Applied in place, in the dictionary's own storage: the tree is referenced once (by
+        // the entry), so no container on the path is copied. A message applies whole or not at
+        // all (PROTOCOL.md A.6): what each operation replaces is kept until the message is
+        // through, and put back if a later one fails.
+        let failure = Self.apply(mutations, to: &state.stores.values[slot].state)
         if let failure {
             // The mirror is as it was before the message: no change to announce.
-            state.stores[storeId] = entry
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state)]
             if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: failure.description, in: &state) { effects.append(request) }
             return effects
         }
-        entry.version += 1
-        state.stores[storeId] = entry
-        var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .mutations(mutations), state: tree), in: &state)
-        if entry.hosts.count > 1 {
+        let (version, tree) = state.stores.inPlace(at: slot) { entry in
+            entry.version += 1
+            return (entry.version, entry.state)
+        }
+        let change = StoreChange(storeId: storeId, version: version, kind: .mutations(mutations), state: tree)
+        var effects = changeEffects(change, in: &state)
+        if hostCount > 1 {
             // Forward to every other page, joining ones too: they apply after their hydration.
             let payload: JSONValue = ["mutations": .array(mutations.map(\.wire))]
-            for (otherIndex, other) in entry.hosts.enumerated() where other.pageID != pageID {
+            for (otherIndex, other) in (state.stores[storeId]?.hosts ?? []).enumerated() where other.pageID != pageID {
                 let messageId = state.nextMessageId()
                 state.stores[storeId]?.hosts[otherIndex].lastSent = messageId
                 if let send = sendEffect(to: other.pageID, storeId: storeId, type: .applyMutation, payload: payload, in: &state, messageId: messageId) {
@@ -330,6 +331,21 @@ extension GlobalStateHub {
             }
         }
         return effects
+    }
+
+    /// Applies every operation of `mutations` to `tree`, or none: the first that fails is
+    /// returned and `tree` is put back as it was.
+    private static func apply(_ mutations: [AppliedMutation], to tree: inout JSONValue) -> MutationOpError? {
+        var undo: [MutationUndo] = []
+        for mutation in mutations {
+            for op in mutation.ops {
+                do { try tree.apply(op, recordingUndoIn: &undo) } catch {
+                    tree.revert(undo)
+                    return error
+                }
+            }
+        }
+        return nil
     }
 
     /// A message refused for its depth: a problem, an `error` message telling the page, and

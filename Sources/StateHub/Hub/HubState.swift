@@ -125,3 +125,13 @@ extension DispatchReply: AnswerSink {
 extension CheckedContinuation: AnswerSink where T == JSONValue, E == any Error {
     func deliver(_ result: Result<JSONValue, any Error>) { resume(with: result) }
 }
+
+extension Dictionary {
+    /// Runs `body` on the value at `index` in the dictionary's own storage. The getters
+    /// (`self[key]`, `values[index]`) return a copy of the whole value, a retain and a release
+    /// per reference it holds; reading two fields of a `StoreEntry` through this costs none.
+    @inline(__always)
+    mutating func inPlace<Result>(at index: Index, _ body: (inout Value) throws -> Result) rethrows -> Result {
+        try body(&values[index])
+    }
+}

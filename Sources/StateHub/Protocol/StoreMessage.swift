@@ -17,6 +17,10 @@ struct StoreMessage {
     /// For `apply_mutation`: some mutation carries no `dispatch` tag (page code wrote, not a
     /// native dispatch): a write that interrupts a transaction (docs/transactions.md).
     var untagged = false
+    /// Arrays and objects on the payload's deepest chain, the payload counted, when the parser
+    /// said so (the one-pass decoder): a state inside it is at most one less deep, so the hub
+    /// need not walk a state it already knows is under the cap.
+    var payloadDepth: Int?
 
     /// Version this hub speaks.
     static let protocolVersion = 1

@@ -44,6 +44,7 @@ struct StoreMessageDecoder {
         var mutations: [AppliedMutation]?
         var dispatches: [String] = []
         var untagged = false
+        var payloadDepth: Int?
         try expect(.beginObject)
         var seen: UInt8 = 0 // one bit per envelope key: no allocation per message
         repeat {
@@ -75,8 +76,13 @@ struct StoreMessageDecoder {
                     (mutations, dispatches, untagged) = try mutationsPayload()
                     payload = [:]
                 } else {
-                    guard case .object(let members) = try value() else { throw GiveUp() }
-                    payload = members
+                    var deepest = 0
+                    do {
+                        guard case .object(let members) = try JSONParser(options: StoreMessage.bodyParsing)
+                            .parseValue(in: tokenizer.bytes, at: &tokenizer.position, deepest: &deepest) else { throw GiveUp() }
+                        payload = members
+                    } catch { throw GiveUp() }
+                    payloadDepth = deepest
                 }
             case .other:
                 _ = try value()
@@ -87,6 +93,7 @@ struct StoreMessageDecoder {
         var message = StoreMessage(type: type, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: payload, mutations: mutations.map { .success($0) })
         message.dispatches = dispatches
         message.untagged = untagged
+        message.payloadDepth = payloadDepth
         return message
     }
 
@@ -156,14 +163,7 @@ struct StoreMessageDecoder {
             if tokenizer.isString(key, equalTo: "op") {
                 kind = try string()
             } else if tokenizer.isString(key, equalTo: "path") {
-                guard case .array(let steps) = try value() else { throw GiveUp() }
-                var parsed: [PathStep] = []
-                parsed.reserveCapacity(steps.count)
-                for step in steps {
-                    guard let valid = PathStep(step) else { throw GiveUp() }
-                    parsed.append(valid)
-                }
-                path = parsed
+                path = try pathSteps()
             } else if tokenizer.isString(key, equalTo: "value") {
                 newValue = try value()
             } else if tokenizer.isString(key, equalTo: "index") {
@@ -240,6 +240,49 @@ struct StoreMessageDecoder {
         return .other
     }
 
+    /// `["items", 0, "qty"]`: each step read from its token, with no array of `JSONValue`s
+    /// built first. Anything but a string or a number (a nested array, an object) is no step:
+    /// the generic path names it.
+    private mutating func pathSteps() throws(GiveUp) -> [PathStep] {
+        try expect(.beginArray)
+        var steps: [PathStep] = []
+        var token = try next()
+        if token.kind == .endArray { return steps }
+        steps.reserveCapacity(4)
+        while true {
+            let step: PathStep?
+            switch token.kind {
+            case .string: step = .key(tokenizer.string(of: token))
+            case .number: step = PathStep(.number(try number(token)))
+            default: step = nil
+            }
+            guard let step else { throw GiveUp() }
+            steps.append(step)
+            token = try next()
+            if token.kind == .endArray { return steps }
+            guard token.kind == .comma else { throw GiveUp() }
+            token = try next()
+        }
+    }
+
+    private func number(_ token: JSONToken) throws(GiveUp) -> Double {
+        do { return try tokenizer.number(of: token, range: StoreMessage.bodyParsing.numberRange) } catch { throw GiveUp() }
+    }
+
+    /// A scalar read straight from its token (no parser set up for it); a container goes to
+    /// the parser, from its first byte.
+    @inline(__always)
+    private mutating func scalar(_ token: JSONToken) throws(GiveUp) -> JSONValue? {
+        switch token.kind {
+        case .string: .string(tokenizer.string(of: token))
+        case .number: .number(try number(token))
+        case .true: .bool(true)
+        case .false: .bool(false)
+        case .null: .null
+        default: nil
+        }
+    }
+
     private mutating func string() throws(GiveUp) -> String {
         guard case .string(let text) = try value() else { throw GiveUp() }
         return text
@@ -253,6 +296,11 @@ struct StoreMessageDecoder {
     }
 
     private mutating func envelopeValue() throws(GiveUp) -> JSONValue {
+        let start = tokenizer.position
+        let token = try next()
+        // A string with escapes may hold a lone surrogate, which the envelope's options refuse.
+        if token.kind != .string || !token.hasEscapes, let value = try scalar(token) { return value }
+        tokenizer.position = start
         do { return try JSONValue.parseValue(in: tokenizer.bytes, at: &tokenizer.position, options: StoreMessage.envelopeParsing) } catch { throw GiveUp() }
     }
 
@@ -262,6 +310,9 @@ struct StoreMessageDecoder {
     }
 
     private mutating func value() throws(GiveUp) -> JSONValue {
+        let start = tokenizer.position
+        if let value = try scalar(try next()) { return value }
+        tokenizer.position = start
         do { return try JSONValue.parseValue(in: tokenizer.bytes, at: &tokenizer.position, options: StoreMessage.bodyParsing) } catch { throw GiveUp() }
     }
 }

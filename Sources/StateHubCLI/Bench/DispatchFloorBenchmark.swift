@@ -201,6 +201,36 @@ struct DispatchFloorBenchmark {
         return (times[0], timed.lastReceiveSeconds * 1e3, times[1])
     }
 
+    /// `count` parses of the 1 MB state's text with StateHubJSON, in milliseconds each (wall
+    /// clock, and CPU time of the parsing thread): the loop `bench dispatch --receive-only` profiles.
+    func megabyteParses(count: Int) async throws -> (wall: [Double], cpu: [Double]) {
+        let text = try await megabyteStateText()
+        var parses: [Double] = []
+        var cpu: [Double] = []
+        for _ in 0..<count {
+            let start = ContinuousClock.now
+            let startCPU = Self.threadCPUSeconds()
+            let value = try JSONValue(parsing: text)
+            cpu.append((Self.threadCPUSeconds() - startCPU) * 1e3)
+            parses.append((ContinuousClock.now - start).seconds * 1e3)
+            withExtendedLifetime(value) {}
+        }
+        return (parses, cpu)
+    }
+
+    /// The 1 MB state's text as the page's `JSON.stringify` writes it.
+    private func megabyteStateText() async throws -> String {
+        let engine = try JavaScriptEngine(configuration: .init(name: "big-text", logger: quietLogger))
+        let box = MessageBox()
+        try await engine.installMessageHandler(named: "steps") { text in box.arrived(text) }
+        try await engine.execute("""
+            window.webkit.messageHandlers.steps.postMessage(JSON.stringify({ rows: Array.from({ length: 9000 }, (_, i) => ({ id: i, name: 'row number ' + i, value: i * 0.5, flags: [true, false], note: 'lorem ipsum dolor sit amet ' + i })) }))
+            """)
+        await engine.close()
+        guard let text = box.last else { throw BenchmarkError.missingMessage }
+        return text
+    }
+
     /// The 1 MB state of `hub.sync_1mb`, step by step: `JSON.stringify` of it in the page, its
     /// text handed to Swift through the message handler, our parser alone, and the hub's
     /// whole receive path (parse and mirror) on that text, without an engine. Milliseconds, the

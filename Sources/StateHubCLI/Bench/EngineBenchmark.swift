@@ -14,6 +14,7 @@ struct EngineBenchmark {
 
     func run() async throws -> [Figure] {
         var jsToNative: [Double] = []
+        var receiverCalls: [Double] = []
         var nativeToJS: [Double] = []
         var rawJSToNative: [Double] = []
         var rawNativeToJS: [Double] = []
@@ -25,6 +26,7 @@ struct EngineBenchmark {
         for _ in 0..<repetitions {
             rawJSToNative.append(try await rawJSToNativeCallsPerSecond())
             jsToNative.append(try await jsToNativeCallsPerSecond())
+            receiverCalls.append(try await receiverCallsPerSecond())
             limitedJSToNative.append(try await jsToNativeCallsPerSecond(timeLimit: .seconds(10)))
             rawNativeToJS.append(try await nativeToJSCallsPerSecond(raw: true))
             nativeToJS.append(try await nativeToJSCallsPerSecond())
@@ -41,6 +43,8 @@ struct EngineBenchmark {
             Figure(key: "engine.js_to_native", label: "JS→native calls (JSON string arg)", unit: "calls/s", higherIsBetter: true, jit: median(jsToNative)),
             Figure(key: "engine.raw_js_to_native_us", label: "floor: JS→native call, raw C callback", unit: "µs", higherIsBetter: false, jit: 1e6 / median(rawJSToNative)),
             Figure(key: "engine.js_to_native_us", label: "JS→native call, bound closure", unit: "µs", higherIsBetter: false, jit: 1e6 / median(jsToNative), baselineKey: "engine.raw_js_to_native_us"),
+            // The string-only entry (issue 18): no array of arguments, no result converted back.
+            Figure(key: "engine.js_to_native_receiver_us", label: "JS→native call, string receiver (bindReceiver)", unit: "µs", higherIsBetter: false, jit: 1e6 / median(receiverCalls), baselineKey: "engine.raw_js_to_native_us"),
             // What a page set up as `statehub run` does it pays: the CPU clock read around each native call (docs/benchmarks.md).
             Figure(key: "engine.js_to_native_limit_us", label: "JS→native call, engine with a 10 s time limit", unit: "µs", higherIsBetter: false, jit: 1e6 / median(limitedJSToNative), baselineKey: "engine.raw_js_to_native_us"),
             Figure(key: "engine.native_to_js", label: "native→JS function calls", unit: "calls/s", higherIsBetter: true, jit: median(nativeToJS)),
@@ -74,6 +78,19 @@ struct EngineBenchmark {
             arguments.first?.stringValue?.utf8.count == 0 ? .bool(false) : .null
         }
         let milliseconds = try await engine.evaluate(callLoop(calling: "receive")).numberValue ?? .infinity
+        return Double(calls) / (milliseconds / 1000)
+    }
+
+    /// The same loop into `bindReceiver`, which reads the one string and returns `undefined`.
+    func receiverCallsPerSecond() async throws -> Double {
+        let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
+        let empty = EmptyCount()
+        try await engine.bindReceiver("receive") { text in
+            // Touch the argument the way a message handler would.
+            if text.utf8.count == 0 { empty.add() }
+        }
+        let milliseconds = try await engine.evaluate(callLoop(calling: "receive")).numberValue ?? .infinity
+        guard empty.value == 0 else { throw BenchmarkError.mirrorMismatch("the receiver saw an empty message") }
         return Double(calls) / (milliseconds / 1000)
     }
 
@@ -196,4 +213,12 @@ extension Duration {
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+}
+
+/// Counts empty messages a receiver saw (none expected): the bench's closure must use its text.
+private final class EmptyCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -102,7 +102,8 @@ struct HubBenchmark {
 
     /// The native half alone: messages as the plugin writes them, handed to the hub's
     /// receive path directly (no engine), one store, one `set` each.
-    func nativeApplyMicroseconds(messages: Int, shape: MessageShape = .plugin) async throws -> Double {
+    /// With `threadCPU`, the CPU time of the thread that ran the loop instead of the wall clock.
+    func nativeApplyMicroseconds(messages: Int, shape: MessageShape = .plugin, threadCPU: Bool = false) async throws -> Double {
         let hub = GlobalStateHub()
         try await hub.attach(SilentPage())
         hub.receive(#"{"v":1,"storeId":"bench","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"n":0,"items":[{"id":"p0","qty":1}]},"reason":"created"}}"#, from: "silent")
@@ -115,8 +116,9 @@ struct HubBenchmark {
             }
         }
         let start = ContinuousClock.now
+        let startCPU = threadCPU ? DispatchFloorBenchmark.threadCPUSeconds() : 0
         for text in texts { hub.receive(text, from: "silent") }
-        let seconds = (ContinuousClock.now - start).seconds
+        let seconds = threadCPU ? DispatchFloorBenchmark.threadCPUSeconds() - startCPU : (ContinuousClock.now - start).seconds
         guard hub.state(of: "bench")?["n"] == .number(Double(messages - 1)) else { throw BenchmarkError.mirrorMismatch("bench.n after \(hub.problems.prefix(3))") }
         return seconds * 1e6 / Double(messages)
     }

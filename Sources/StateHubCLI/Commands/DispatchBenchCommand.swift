@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `statehub bench dispatch`: the dispatch round trip and the 1 MB sync of `bench hub`, with
 /// their floors, without the rest of `bench hub` (issue 18's two figures, quick to repeat).
@@ -12,11 +13,29 @@ struct DispatchBench: AsyncParsableCommand {
     @Flag(help: "Only run round trips on the page's executor, printing no table: a loop to profile (perf record -- statehub bench dispatch --page-only).")
     var pageOnly = false
 
+    @Flag(help: "Only run the hub's receive path without an engine (200,000 apply_mutation messages, then 20 parses of the 1 MB state), printing no table: a loop to profile.")
+    var receiveOnly = false
+
     func run() async throws {
         if pageOnly {
             for _ in 0..<options.repetitions { _ = try await HubBenchmark().roundTripMicroseconds(count: 20_000, onPageExecutor: true) }
             return
         }
+        if receiveOnly {
+            // One line per repetition, to compare builds run one after the other: the figure of
+            // `hub.native_apply` (wall clock, then the loop thread's CPU time, which other
+            // processes move less) and the median of 20 parses of the 1 MB text (the same two).
+            for _ in 0..<options.repetitions {
+                let hub = HubBenchmark()
+                let apply = try await hub.nativeApplyMicroseconds(messages: 200_000)
+                let applyCPU = try await hub.nativeApplyMicroseconds(messages: 200_000, threadCPU: true)
+                let parses = try await DispatchFloorBenchmark(repetitions: 1).megabyteParses(count: 20)
+                Output.raw(String(format: "hub alone %.2f µs (CPU %.2f µs), 1 MB parse %.2f ms (CPU %.2f ms)\n",
+                                  apply, applyCPU, median(parses.wall), median(parses.cpu)))
+            }
+            return
+        }
+
         try await BenchRunner.run(name: "dispatch", options: options) {
             let hub = HubBenchmark(repetitions: options.repetitions)
             var roundTrips: [Double] = []

@@ -50,9 +50,18 @@ public struct JSONParser: Sendable {
     /// `position` past it: for readers of a larger document that handle some of its
     /// structure themselves.
     public func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(JSONParseError) -> JSONValue {
+        var deepest = 0
+        return try parseValue(in: bytes, at: &position, deepest: &deepest)
+    }
+
+    /// ``parseValue(in:at:)``, also telling how many arrays and objects the value's deepest
+    /// chain has (`0` for a scalar): what a reader that caps depth would otherwise walk the
+    /// value again to learn.
+    package func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, deepest: inout Int) throws(JSONParseError) -> JSONValue {
         var state = JSONParserState(tokenizer: JSONTokenizer(bytes: bytes, position: position, loneSurrogates: options.loneSurrogates), options: options)
         let value = try state.value()
         position = state.tokenizer.position
+        deepest = state.deepest
         return value
     }
 }
@@ -83,12 +92,43 @@ struct JSONParserState {
     /// With `.refuse`: the keys of larger open objects, by stack index (kept apart so that
     /// frames stay small when duplicates are allowed).
     private var keySets: [Int: Set<JSONKey>] = [:]
+    /// The most arrays and objects open at once, counting empty ones: the value's container depth.
+    private(set) var deepest = 0
+    /// By stack index: the keys of the last object closed there, when they were unique. Arrays
+    /// of objects mostly repeat one shape, so a key whose bytes are the same as the key at its
+    /// position in the last object is that key, reused (no string made), and an object whose
+    /// keys are all the last one's has no duplicates (no check). Issue 18: a 1 MB state.
+    private var shapes: [[ShapeKey]] = []
+
+    /// A key of a shape with its UTF-8 bytes as two little-endian words, when it has at most
+    /// 16 (`length` is -1 for longer keys, which are then never matched): two comparisons
+    /// tell whether a token spells it.
+    private struct ShapeKey {
+        let key: JSONKey
+        let length: Int
+        let low: UInt64
+        let high: UInt64
+
+        init(_ key: JSONKey) {
+            self.key = key
+            var low: UInt64 = 0, high: UInt64 = 0, length = 0
+            for byte in key.string.utf8 {
+                if length < 8 { low |= UInt64(byte) << (8 * length) } else if length < 16 { high |= UInt64(byte) << (8 * (length - 8)) }
+                length += 1
+            }
+            self.length = length <= 16 ? length : -1
+            self.low = low
+            self.high = high
+        }
+    }
 
     /// An open array or object. A struct (not an enum) so appending works in place.
     private struct Frame: OpenContainer {
         let isObject: Bool
         var keys: [JSONKey] = []
         var values: [JSONValue] = []
+        /// Every key so far is the one at its position in `shapes` at this depth.
+        var followsShape = true
 
         init(isObject: Bool) {
             self.isObject = isObject
@@ -100,7 +140,6 @@ struct JSONParserState {
     init(tokenizer: JSONTokenizer, options: JSONParsingOptions) {
         self.tokenizer = tokenizer
         self.options = options
-        stack.reserveCapacity(16) // one allocation for the usual depths
     }
 
     /// Reads one value; errors carry the path of what was being read.
@@ -125,18 +164,20 @@ struct JSONParserState {
             switch token.kind {
             case .beginArray:
                 token = try tokenizer.next()
+                deepest = max(deepest, stack.count + 1)
                 if token.kind == .endArray {
                     value = .array([])
                 } else {
-                    stack.append(Frame(isObject: false))
+                    push(Frame(isObject: false))
                     continue
                 }
             case .beginObject:
                 token = try tokenizer.next()
+                deepest = max(deepest, stack.count + 1)
                 if token.kind == .endObject {
                     value = .object([:])
                 } else {
-                    stack.append(Frame(isObject: true))
+                    push(Frame(isObject: true))
                     try readKey(token, into: stack.count - 1)
                     token = try tokenizer.next()
                     continue
@@ -166,16 +207,29 @@ struct JSONParserState {
                     throw tokenizer.error(isObject ? .expectedCommaOrObjectEnd : .expectedCommaOrArrayEnd, at: token.range.lowerBound)
                 }
                 let frame = stack.removeLast()
-                value = isObject ? .object(object(keys: frame.keys, values: frame.values)) : .array(frame.values)
+                value = isObject ? .object(object(frame, at: top)) : .array(frame.values)
             }
         }
+    }
+
+    /// Opens a container; the stack's storage is made on the first (a lone scalar needs none).
+    @inline(__always)
+    private mutating func push(_ frame: Frame) {
+        if stack.capacity == 0 { stack.reserveCapacity(16) } // one allocation for the usual depths
+        stack.append(frame)
     }
 
     /// Reads a key and its colon into `stack[top]`.
     @inline(__always)
     private mutating func readKey(_ token: JSONToken, into top: Int) throws(JSONParseError) {
         guard token.kind == .string else { throw tokenizer.error(.expectedKey, at: token.range.lowerBound) }
-        let key = JSONKey(tokenizer.string(of: token))
+        let key: JSONKey
+        if stack[top].followsShape, let known = shapeKey(token, at: top) {
+            key = known
+        } else {
+            stack[top].followsShape = false
+            key = JSONKey(tokenizer.string(of: token))
+        }
         if options.duplicateKeys == .refuse, isDuplicate(key, in: top) {
             throw tokenizer.error(.duplicateKey(key.string), at: token.range.lowerBound)
         }
@@ -194,10 +248,59 @@ struct JSONParserState {
         return !keySets[top, default: []].insert(key).inserted
     }
 
+    /// The key at this key's position in the last object closed at `top`, when the token
+    /// (without escapes) has exactly its bytes.
+    @inline(__always)
+    private func shapeKey(_ token: JSONToken, at top: Int) -> JSONKey? {
+        guard !token.hasEscapes, top < shapes.count else { return nil }
+        let position = stack[top].keys.count
+        guard position < shapes[top].count else { return nil }
+        let length = token.range.count - 2
+        guard shapes[top][position].length == length else { return nil }
+        let (low, high) = words(at: token.range.lowerBound + 1, count: length)
+        guard shapes[top][position].low == low, shapes[top][position].high == high else { return nil }
+        return shapes[top][position].key
+    }
+
+    /// The `count` (at most 16) bytes at `start` as two little-endian words, zero beyond them.
+    @inline(__always)
+    private func words(at start: Int, count: Int) -> (UInt64, UInt64) {
+        let bytes = tokenizer.bytes
+        guard start + 16 <= bytes.count, let base = bytes.baseAddress else {
+            // Near the end of the text: byte by byte, never past it.
+            var low: UInt64 = 0, high: UInt64 = 0
+            for offset in 0..<count {
+                let byte = UInt64(bytes[start + offset])
+                if offset < 8 { low |= byte << (8 * offset) } else { high |= byte << (8 * (offset - 8)) }
+            }
+            return (low, high)
+        }
+        // 16 bytes are inside the text (checked above): two loads, then the bytes past `count` cleared.
+        let raw = UnsafeRawPointer(base + start)
+        let low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if count <= 8 { return (low & Self.lowBytes(count), 0) }
+        return (low, high & Self.lowBytes(count - 8))
+    }
+
+    /// A mask of the low `count` bytes (0…8) of a word.
+    @inline(__always)
+    private static func lowBytes(_ count: Int) -> UInt64 {
+        count >= 8 ? ~0 : (1 << (8 * UInt64(count))) &- 1
+    }
+
     /// The members in order; a repeated key (allowed only with `.useLast`) keeps its first
-    /// position and its last value, as in `JSON.parse`.
-    private func object(keys: [JSONKey], values: [JSONValue]) -> JSONValue.ObjectMembers {
-        if !Self.hasDuplicates(keys) {
+    /// position and its last value, as in `JSON.parse`. Objects with unique keys become the
+    /// shape at `top` (see `shapes`).
+    private mutating func object(_ frame: Frame, at top: Int) -> JSONValue.ObjectMembers {
+        let keys = frame.keys, values = frame.values
+        // Keys that are exactly the last shape's are unique, as the shape's were.
+        let sameShape = frame.followsShape && top < shapes.count && shapes[top].count == keys.count
+        if sameShape || !Self.hasDuplicates(keys) {
+            if !sameShape {
+                while shapes.count <= top { shapes.append([]) }
+                shapes[top] = keys.map(ShapeKey.init)
+            }
             return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
         }
         var members = JSONValue.ObjectMembers()

@@ -14,8 +14,8 @@ public struct JSONToken: Sendable, Hashable {
     public var range: Range<Int>
     /// For a string: whether it has escapes, and so needs decoding, not just copying.
     public var hasEscapes: Bool
-    /// For a number of at most 15 integer digits, no fraction and no exponent: its value
-    /// (read while scanning, so the parser need not read it again); otherwise NaN.
+    /// For a number of at most 15 significant digits whose power of ten is within ±22: its
+    /// value (read while scanning, so the parser need not read it again); otherwise NaN.
     var simpleNumber: Double
 
     init(kind: Kind, range: Range<Int>, hasEscapes: Bool = false, simpleNumber: Double = .nan) {

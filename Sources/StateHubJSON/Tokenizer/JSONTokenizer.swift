@@ -95,38 +95,66 @@ public struct JSONTokenizer {
     private mutating func scanNumber() throws(JSONParseError) -> JSONToken {
         let start = position
         var negative = false
-        var simple = true
-        var integer: Int64 = 0
+        // The digits as one integer (the mantissa), while there are at most 15 of them: below
+        // 2^53, so exact as a `Double`.
+        var mantissa: Int64 = 0
+        var digits = 0
         if bytes[position] == UInt8(ascii: "-") { negative = true; position += 1 }
         guard position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 else { throw error(.expectedDigit, at: position) }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1 // JSON has no leading zeros: a digit after it is the next token's problem
         } else {
-            var digits = 0
             while position < bytes.count, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10 {
-                if digits < 15 { integer = integer &* 10 &+ Int64(digit) } else { simple = false }
+                if digits < 15 { mantissa = mantissa &* 10 &+ Int64(digit) }
                 digits += 1
                 position += 1
             }
         }
+        var exponent = 0 // the power of ten the mantissa is scaled by
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            simple = false
             position += 1
             let fractionStart = position
-            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            while position < bytes.count, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10 {
+                if digits < 15 { mantissa = mantissa &* 10 &+ Int64(digit) }
+                digits += 1
+                exponent -= 1
+                position += 1
+            }
             if position == fractionStart { throw error(.expectedFractionDigit, at: position) }
         }
+        var exactExponent = true
         if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-            simple = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            var exponentNegative = false
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                exponentNegative = bytes[position] == UInt8(ascii: "-")
+                position += 1
+            }
             let exponentStart = position
-            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            var written = 0
+            while position < bytes.count, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10 {
+                if written < 1_000 { written = written * 10 + Int(digit) } else { exactExponent = false }
+                position += 1
+            }
             if position == exponentStart { throw error(.expectedExponentDigit, at: position) }
+            exponent += exponentNegative ? -written : written
         }
-        let value: Double = simple ? (negative ? -Double(integer) : Double(integer)) : .nan
+        // Clinger's fast path: a mantissa below 2^53 and a power of ten up to 10^22 are both
+        // exact doubles, so one IEEE multiplication or division rounds the result correctly:
+        // the same `Double` as reading the text (`strtod`), without making a `String`.
+        var value = Double.nan
+        if digits <= 15, exactExponent, exponent >= -22, exponent <= 22 {
+            let magnitude = exponent < 0 ? Double(mantissa) / Self.powersOfTen[-exponent] : Double(mantissa) * Self.powersOfTen[exponent]
+            value = negative ? -magnitude : magnitude
+        }
         return JSONToken(kind: .number, range: start..<position, simpleNumber: value)
     }
+
+    /// 10^0 … 10^22: every one exact as a `Double`.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// The value of a number token, as `JSON.parse` reads it (the nearest `Double`).
     ///
