@@ -67,6 +67,20 @@ extension SharedDocument {
 
     /// Merges the struct at `position` into its left neighbour when Yjs would.
     func mergeWithLeft(slot: Int, position: Int) {
+        // Most neighbours do not merge (every struct of an applied update is tried): tell
+        // that through unretained references first, without the two retains and releases
+        // the strong reads below cost.
+        let mergeable = store.lists[slot].withUnsafeBufferPointer { structs in
+            Unmanaged.passUnretained(structs[position - 1])._withUnsafeGuaranteedRef { left in
+                Unmanaged.passUnretained(structs[position])._withUnsafeGuaranteedRef { right in
+                    let kind = Item.deletedFlag | Item.gcFlag | Item.skipFlag
+                    guard left.flags & kind == right.flags & kind else { return false }
+                    if left.flags & Item.gcFlag != 0 { return true }
+                    return right.origin == left.lastID && left.rightRef?.toOpaque() == Unmanaged.passUnretained(right).toOpaque()
+                }
+            }
+        }
+        guard mergeable else { return }
         let left = store.lists[slot][position - 1]
         let right = store.lists[slot][position]
         guard left.deleted == right.deleted, left.isGC == right.isGC, left.isSkip == right.isSkip else { return }
@@ -117,7 +131,12 @@ extension SharedDocument {
         }
         for client in deleteSet.clients {
             guard let slot = store.slotIndex(of: client) else { continue }
+            let before = transaction.beforeState[client] ?? 0
             for range in (deleteSet.ranges[client] ?? []).reversed() {
+                // A range among this transaction's new structs is left to the next loop, which
+                // tries every new struct anyway (merging gives the same structs in any order):
+                // an applied update's deleted structs were each tried twice.
+                if range.clock >= before { continue }
                 guard let last = store.findIndex(slot: slot, range.clock + range.length - 1) else { continue }
                 var index = min(store.lists[slot].count - 1, last + 1)
                 while index > 0 && store.lists[slot][index].id.clock >= range.clock {

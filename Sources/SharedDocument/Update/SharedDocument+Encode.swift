@@ -42,18 +42,39 @@ extension SharedDocument {
     /// `writeStruct` for every struct of `structs` from `start`, the first from `offset`.
     /// Items are passed unretained: the store owns them for the whole walk, and a retain and
     /// release per struct was a large share of an encode.
-    func writeStructs(_ structs: UnsafeBufferPointer<Item>, from start: Int, offset: Int, to writer: inout ByteWriter) {
-        guard start < structs.count else { return }
-        Unmanaged.passUnretained(structs[start])._withUnsafeGuaranteedRef { writeStruct($0, offset: offset, to: &writer) }
-        var index = start + 1
+    ///
+    /// With `deleted`, the walk also gathers the list's deleted ranges (adjacent deleted
+    /// structs merged, as ``deleteSetFromStore(walked:)`` does): right after editing, items
+    /// are out of cache, and a second walk over them for the delete set was a quarter of an
+    /// encode.
+    func writeStructs(_ structs: UnsafeBufferPointer<Item>, from start: Int, offset: Int, to writer: inout ByteWriter, deleted: inout [DeleteSet.Range]?) {
+        var index = start
+        var itemOffset = offset
+        let collect = deleted != nil
+        var ranges = deleted ?? []
+        defer { if collect { deleted = ranges } }
         while index < structs.count {
-            Unmanaged.passUnretained(structs[index])._withUnsafeGuaranteedRef { writeStruct($0, offset: 0, to: &writer) }
+            Unmanaged.passUnretained(structs[index])._withUnsafeGuaranteedRef { item in
+                if collect, item.flags & Item.deletedFlag != 0 {
+                    let clock = item.id.clock
+                    let length = item.length
+                    if let last = ranges.indices.last, ranges[last].clock + ranges[last].length == clock {
+                        ranges[last].length += length
+                    } else {
+                        ranges.append(DeleteSet.Range(clock: clock, length: length))
+                    }
+                }
+                writeStruct(item, offset: itemOffset, to: &writer)
+            }
+            itemOffset = 0
             index += 1
         }
     }
 
     /// The structs this document has beyond `target` (client → clock), highest client first.
-    func writeClientsStructs(to writer: inout ByteWriter, target: [Int: Int]) {
+    /// Returns, per store slot, the deleted ranges of each list it walked whole.
+    @discardableResult
+    func writeClientsStructs(to writer: inout ByteWriter, target: [Int: Int]) -> [[DeleteSet.Range]?] {
         var selected: [(client: Int, clock: Int)] = []
         for (client, clock) in target where store.state(of: client) > clock { selected.append((client, clock)) }
         for slot in store.lists.indices where target[store.clientOfList[slot]] == nil && !store.lists[slot].isEmpty {
@@ -61,6 +82,7 @@ extension SharedDocument {
         }
         selected.sort { $0.client > $1.client }
         writer.writeVarUint(selected.count)
+        var walked = [[DeleteSet.Range]?](repeating: nil, count: store.lists.count)
         for (client, requested) in selected {
             guard let slot = store.slotIndex(of: client), let first = store.lists[slot].first else { continue }
             let clock = max(requested, first.id.clock)
@@ -69,15 +91,24 @@ extension SharedDocument {
                 writer.writeVarUint(structs.count - start)
                 writer.writeVarUint(client)
                 writer.writeVarUint(clock)
-                writeStructs(structs, from: start, offset: clock - structs[start].id.clock, to: &writer)
+                let offset = clock - structs[start].id.clock
+                var deleted: [DeleteSet.Range]? = start == 0 && offset == 0 ? [] : nil
+                writeStructs(structs, from: start, offset: offset, to: &writer, deleted: &deleted)
+                walked[slot] = deleted
             }
         }
+        return walked
     }
 
-    /// The delete set the store describes (deleted structs, merged runs), clients in store order.
-    func deleteSetFromStore() -> DeleteSet {
+    /// The delete set the store describes (deleted structs, merged runs), clients in store order;
+    /// the ranges of lists in `walked` (from ``writeClientsStructs(to:target:)``) are taken as they are.
+    func deleteSetFromStore(walked: [[DeleteSet.Range]?] = []) -> DeleteSet {
         var set = DeleteSet()
         for slot in store.lists.indices {
+            if slot < walked.count, let ranges = walked[slot] {
+                if !ranges.isEmpty { set.append(client: store.clientOfList[slot], ranges: ranges) }
+                continue
+            }
             var ranges: [DeleteSet.Range] = []
             store.lists[slot].withUnsafeBufferPointer { structs in
                 // Flags read through unretained references, as in `writeStructs`.
@@ -113,8 +144,8 @@ extension SharedDocument {
         let written = [UInt8](unsafeUninitializedCapacity: 64 + 10 * store.lists.reduce(0) { $0 + $1.count }) { buffer, initialized in
             initialized = 0
             guard var writer = ByteWriter(borrowing: buffer) else { return }
-            writeClientsStructs(to: &writer, target: target)
-            deleteSetFromStore().write(to: &writer)
+            let walked = writeClientsStructs(to: &writer, target: target)
+            deleteSetFromStore(walked: walked).write(to: &writer)
             if writer.isInBorrowedBuffer { initialized = writer.count } else { spilled = writer.bytes }
         }
         var updates = [spilled ?? written]

@@ -111,7 +111,9 @@ struct CRDTWorkload: Codable {
     }
 
     /// Reads a josephg/editing-traces JSON file (`{"txns":[{"patches":[[pos, del, ins]]}]}`,
-    /// optionally gzip-compressed): one op per patch.
+    /// optionally gzip-compressed): one op per patch. Every patch is checked against the
+    /// length the patches before it leave, so a malformed trace is a ``CRDTTraceError``
+    /// naming the patch, before any implementation replays it.
     static func loadTrace(_ path: String) throws -> [Op] {
         var data = try Data(contentsOf: URL(fileURLWithPath: path))
         if data.starts(with: [0x1F, 0x8B]) {
@@ -123,12 +125,27 @@ struct CRDTWorkload: Codable {
             try process.run()
             data = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw CRDTTraceError.notGzip(status: process.terminationStatus) }
         }
         struct Trace: Decodable {
             struct Transaction: Decodable { var patches: [Op] }
             var txns: [Transaction]
         }
-        let trace = try JSONDecoder().decode(Trace.self, from: data)
+        let trace: Trace
+        do {
+            trace = try JSONDecoder().decode(Trace.self, from: data)
+        } catch {
+            throw CRDTTraceError.notATrace("\(error)")
+        }
+        var length = 0
+        for (transactionIndex, transaction) in trace.txns.enumerated() {
+            for (patchIndex, op) in transaction.patches.enumerated() {
+                guard op.position >= 0, op.delete >= 0, op.position <= length, op.delete <= length - op.position else {
+                    throw CRDTTraceError.patchOutOfRange(transaction: transactionIndex, patch: patchIndex, position: op.position, delete: op.delete, length: length)
+                }
+                length += op.insert.utf16.count - op.delete
+            }
+        }
         return trace.txns.flatMap(\.patches)
     }
 }
