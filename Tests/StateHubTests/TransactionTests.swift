@@ -292,13 +292,22 @@ struct TransactionTests {
         let ended = Mutex(false)
         let unit = Task {
             defer { ended.withLock { $0 = true } }
-            try await hub.transaction(timeout: .seconds(60)) { tx in
+            // The unit's own deadline is far past the test's waits: in a loaded full run (a fresh
+            // clone, 2 cores) a 60 s deadline fired before the poll below saw the step start.
+            try await hub.transaction(timeout: .seconds(600)) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "waitForGo")
             }
         }
         // Until `waitForGo` runs in the page (it wrote `started`).
-        for _ in 0..<4_000 where try await engineState(pages.account, "wishlist")["started"] != true {
+        let deadline = ContinuousClock.now + .seconds(300)
+        while try await engineState(pages.account, "wishlist")["started"] != true {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("waitForGo did not start in 300 s")
+                unit.cancel()
+                try await pages.account.execute("globalThis.go && go()")
+                return
+            }
             try await Task.sleep(for: .milliseconds(5))
         }
         unit.cancel()

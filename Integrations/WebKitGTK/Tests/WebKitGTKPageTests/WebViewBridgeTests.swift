@@ -52,28 +52,31 @@ struct BridgeTests {
         await page.close()
     }
 
+    /// A document whose button takes its corner radius and colour from the theme's variables.
+    static let themedHTML = """
+        <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+        <button id="buy" style="border-radius: var(--primary-button-corner-radius); background-color: var(--primary-button-background-color)">Buy</button>
+        </body></html>
+        """
+    /// The button's computed radius and background colour.
+    static let buttonStyle = "(() => { const s = getComputedStyle(document.getElementById('buy')); return [s.borderTopLeftRadius, s.backgroundColor]; })()"
+
     @MainActor
     @Test func themeVariablesReachTheRealDOMAndAreReplaced() async throws {
         let standard = try WebViewFixtures.file("examples/themes/standard.json")
         let host = BridgeHost()
-        let html = """
-            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
-            <button id="buy" style="border-radius: var(--primary-button-corner-radius); background-color: var(--primary-button-background-color)">Buy</button>
-            </body></html>
-            """
-        let page = try await Self.bridgedPage("themed", host: host, shell: HeadlessShell(), grants: .framework(), html: html)
+        let page = try await Self.bridgedPage("themed", host: host, shell: HeadlessShell(), grants: .framework(), html: Self.themedHTML)
         let service = try ThemeService(appMajorVersion: 1, bundledDefault: Data(standard.utf8))
         _ = await service.attach(BridgePageStyleSheet(host: host, pageID: "themed"))
 
-        let style = "(() => { const s = getComputedStyle(document.getElementById('buy')); return [s.borderTopLeftRadius, s.backgroundColor]; })()"
-        #expect(try await page.evaluate(style) == ["12px", "rgb(0, 122, 255)"])
+        #expect(try await page.evaluate(Self.buttonStyle) == ["12px", "rgb(0, 122, 255)"])
 
         // A newer theme replaces the one <style>: the colour changes, the radius stays.
         let red = standard.replacingOccurrences(of: "\"1.1.0\"", with: "\"1.3.0\"")
             .replacingOccurrences(of: "\"primary\": \"#007AFF\"", with: "\"primary\": \"#FF3B30\"")
         let outcome = await service.offer(Data(red.utf8), from: .source)
         #expect(service.lastFailure == nil, "\(outcome)")
-        #expect(try await page.evaluate(style) == ["12px", "rgb(255, 59, 48)"])
+        #expect(try await page.evaluate(Self.buttonStyle) == ["12px", "rgb(255, 59, 48)"])
         #expect(try await page.evaluate("[...document.querySelectorAll('style')].map(s => s.id)") == [.string(ThemeCSS.styleSheetID)])
         await page.close()
     }
@@ -85,24 +88,18 @@ struct BridgeTests {
     @Test func aThemeOnThePageItselfSurvivesAReload() async throws {
         let standard = try WebViewFixtures.file("examples/themes/standard.json")
         let host = BridgeHost()
-        let html = """
-            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
-            <button id="buy" style="border-radius: var(--primary-button-corner-radius); background-color: var(--primary-button-background-color)">Buy</button>
-            </body></html>
-            """
-        let page = try await Self.bridgedPage("reloaded", host: host, shell: HeadlessShell(), grants: .framework(), html: html)
+        let page = try await Self.bridgedPage("reloaded", host: host, shell: HeadlessShell(), grants: .framework(), html: Self.themedHTML)
         let service = try ThemeService(appMajorVersion: 1, bundledDefault: Data(standard.utf8))
         _ = await service.attach(page)
-        let style = "(() => { const s = getComputedStyle(document.getElementById('buy')); return [s.borderTopLeftRadius, s.backgroundColor]; })()"
         let variable = "getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim()"
-        #expect(try await page.evaluate(style) == ["12px", "rgb(0, 122, 255)"])
+        #expect(try await page.evaluate(Self.buttonStyle) == ["12px", "rgb(0, 122, 255)"])
         #expect(try await page.evaluate(variable) == "#007aff")
 
         let red = standard.replacingOccurrences(of: "\"1.1.0\"", with: "\"1.3.0\"")
             .replacingOccurrences(of: "\"primary\": \"#007AFF\"", with: "\"primary\": \"#FF3B30\"")
         let outcome = await service.offer(Data(red.utf8), from: .source)
         #expect(service.lastFailure == nil, "\(outcome)")
-        #expect(try await page.evaluate(style) == ["12px", "rgb(255, 59, 48)"])
+        #expect(try await page.evaluate(Self.buttonStyle) == ["12px", "rgb(255, 59, 48)"])
 
         // Beside it, a sheet through the bridge: the document's own <style>.
         try await BridgePageStyleSheet(host: host, pageID: "reloaded").replaceStyleSheet(id: "bridged", css: ":root { --bridged: 1px; }")
@@ -111,8 +108,8 @@ struct BridgeTests {
         try await page.reload()
         // The configured document again, not an empty about:blank.
         #expect(try await page.evaluate("document.getElementById('buy')?.textContent ?? null") == "Buy")
-        print("STYLE", try await page.evaluate(style).jsonText(), try await page.evaluate(variable).jsonText())
-        #expect(try await page.evaluate(style) == ["12px", "rgb(255, 59, 48)"])
+        print("STYLE", try await page.evaluate(Self.buttonStyle).jsonText(), try await page.evaluate(variable).jsonText())
+        #expect(try await page.evaluate(Self.buttonStyle) == ["12px", "rgb(255, 59, 48)"])
         #expect(try await page.evaluate(variable) == "#ff3b30")
         #expect(try await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bridged').trim()") == "")
         #expect(try await page.evaluate("[...document.querySelectorAll('style')].map(s => s.id)") == [.string(ThemeCSS.styleSheetID)])
