@@ -50,9 +50,15 @@ struct RunLimitTests {
     /// eval exits at the first stop, and the stops that came with it in the same wait are
     /// printed too, a line each (four stopped finalizers printed one line: hostile review).
     @Test func evalPrintsEveryStopOfTheWaitItEndsIn() async throws {
+        // Garbage is made turn after turn until a cleanup runs: one batch of registrations did not
+        // always lead to a collection before the page was idle (a fresh-clone run exited 0).
         let file = try StateHubBinary.script("""
-            const fr = new FinalizationRegistry((h) => { console.log('cleanup'); for (;;) { performance.now() } });
-            for (let i = 0; i < 20000; i++) fr.register({ a: new Array(100) }, i);
+            const fr = new FinalizationRegistry((h) => { globalThis.cleaned = true; console.log('cleanup'); for (;;) { performance.now() } });
+            let rounds = 0;
+            (function churn() {
+              for (let i = 0; i < 20000; i++) fr.register({ a: new Array(100) }, i);
+              if (!globalThis.cleaned && ++rounds < 500) setTimeout(churn, 0);
+            })();
             """, named: "cleanups.js")
         let result = try await StateHubBinary.run(["eval", file.path, "--time-limit", "0.1", "--wall-limit", "60"])
         #expect(result.status == 1, "\(result.stderr)")
