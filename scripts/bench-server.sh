@@ -6,7 +6,10 @@
 # after the runs. A run with any non-2xx/3xx answer fails the script (a figure over errors is void).
 # Each run first measures the baseline, a bare Hummingbird server with one fixed route on the same
 # event loops (`statehub bench http-baseline`), and prints every route's requests/s as a ratio to it.
-# Usage: scripts/bench-server.sh [seconds per run, default 10] [sqlite|postgres|both]
+# `variants` instead of a backend measures the baseline with parts of serve's stack added one at a
+# time (`statehub bench http-baseline --parts …`, docs/benchmarks.md "Where the third went"),
+# ROUNDS times (default 2) in turn, each as a ratio to the bare baseline of its own round.
+# Usage: scripts/bench-server.sh [seconds per run, default 10] [sqlite|postgres|both|variants]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -20,8 +23,58 @@ if [ "$which_backend" = both ]; then
   exec bash scripts/with-postgres.sh bash "$0" "$seconds" postgres
 fi
 
-dir=$(mktemp -d /tmp/statehub-bench.XXXXXX)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+
+# CPU seconds (user + system) a process has used so far, from /proc (clock ticks, usually 100 a second).
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+
+if [ "$which_backend" = variants ]; then
+  dir=$(mktemp -d /tmp/statehub-bench.XXXXXX)
+  trap 'rm -rf "$dir"' EXIT
+  variants=(bare ws head-guards body-guard cap middleware middleware,metrics logger router,metrics
+            ws,head-guards,body-guard,cap,router,metrics,logger)
+  [ -z "${VARIANTS:-}" ] || read -r -a variants <<<"$VARIANTS"
+  : > "$dir/results.tsv"
+  for round in $(seq "${ROUNDS:-3}"); do
+    # Each round starts at another variant, so no variant always meets the same minute of load.
+    count=${#variants[@]}
+    for i in $(seq 0 $((count - 1))); do
+      parts=${variants[$(((i + round - 1) % count))]}
+      port=$(free_port)
+      flag=(); [ "$parts" = bare ] || flag=(--parts "$parts" --data "$dir/data-$round-$i")
+      "$bin" bench http-baseline --port "$port" "${flag[@]}" >"$dir/variant.log" 2>&1 &
+      pid=$!
+      for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+      cpu0=$(cpu_seconds $pid)
+      wrk -t2 -c64 -d"${seconds}s" --latency "http://127.0.0.1:$port/healthz" > "$dir/wrk.txt" 2>&1 || { cat "$dir/wrk.txt" "$dir/variant.log" >&2; exit 1; }
+      cpu1=$(cpu_seconds $pid)
+      kill $pid; wait $pid 2>/dev/null || true
+      requests=$(awk '/requests in/{print $1}' "$dir/wrk.txt")
+      rps=$(awk '/Requests\/sec/{print $2}' "$dir/wrk.txt")
+      p99=$(awk '$1=="99%"{print $2}' "$dir/wrk.txt")
+      us=$(awk -v a="$cpu0" -v b="$cpu1" -v n="$requests" 'BEGIN{printf "%.1f", (b - a) * 1e6 / n}')
+      printf 'round %s  %-52s %10s req/s  %6s µs CPU/request  p99 %8s  load %s\n' "$round" "$parts" "$rps" "$us" "$p99" "$(cut -d' ' -f1 /proc/loadavg)"
+      printf '%s\t%s\t%s\n' "$parts" "$rps" "$us" >> "$dir/results.tsv"
+    done
+  done
+  # Medians over the rounds, and their ratios to the bare baseline's medians.
+  python3 - "$dir/results.tsv" <<'PY'
+import statistics, sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+names = list(dict.fromkeys(r[0] for r in rows))
+med = {n: (statistics.median(float(r[1]) for r in rows if r[0] == n),
+           statistics.median(float(r[2]) for r in rows if r[0] == n)) for n in names}
+rps0, us0 = med["bare"]
+print(f"{'parts':52} {'median req/s':>12} {'ratio':>6} {'median µs CPU/req':>18} {'ratio':>6}")
+for n in names:
+    rps, us = med[n]
+    print(f"{n:52} {rps:12.0f} {rps / rps0:6.2f} {us:18.1f} {us / us0:6.2f}")
+PY
+  exit 0
+fi
+
+dir=$(mktemp -d /tmp/statehub-bench.XXXXXX)
+ { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
 port=$(free_port)
 token="bench-$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
 if [ "$which_backend" = postgres ]; then

@@ -62,7 +62,7 @@ public final class StateHubServer: Sendable {
 
     /// Adds middleware (for routes added after this call) and every route of the server.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: AdminCORSMiddleware(origin: configuration.adminOrigin))
         addPublicRoutes(to: router)

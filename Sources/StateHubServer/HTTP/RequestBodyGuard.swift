@@ -26,7 +26,15 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
     static let linger = TimeAmount.seconds(2)
 
     private let deadline: TimeAmount
+    /// The close after the answer's linger.
     private var timer: Scheduled<Void>?
+    /// When the body being read must have ended; `nil` between requests.
+    private var bodyDeadline: NIODeadline?
+    /// The check of `bodyDeadline`. Not scheduled and cancelled per request (that was a tenth of
+    /// a keep-alive request's CPU with the timer heap, docs/benchmarks.md "Where the third went"):
+    /// at most one is pending; it closes past the deadline, or waits for the deadline of the
+    /// request read since, or ends when none is being read.
+    private var deadlineCheck: Scheduled<Void>?
     /// A request's head has been read and its end not yet.
     private var reading = false
     /// The answer being written ends the connection.
@@ -39,10 +47,25 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        deadlineCheck?.cancel()
+        deadlineCheck = nil
+    }
+
+    private func checkDeadline(_ context: ChannelHandlerContext, at when: NIODeadline) {
+        deadlineCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: when) {
+            self.deadlineCheck = nil
+            guard let bodyDeadline = self.bodyDeadline else { return }
+            if bodyDeadline <= .now() {
+                context.channel.close(promise: nil)
+            } else {
+                self.checkDeadline(context, at: bodyDeadline)
+            }
+        }
     }
 
     private func closeAll(_ context: ChannelHandlerContext, after delay: TimeAmount) {
         timer?.cancel()
+        bodyDeadline = nil
         let channel = context.channel
         timer = context.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
     }
@@ -56,13 +79,14 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head:
             reading = true
-            closeAll(context, after: deadline)
+            let due = NIODeadline.now() + deadline
+            bodyDeadline = due
+            if deadlineCheck == nil { checkDeadline(context, at: due) }
         case .body:
             break
         case .end:
             reading = false
-            timer?.cancel()
-            timer = nil
+            bodyDeadline = nil
         }
         context.fireChannelRead(data)
     }
