@@ -3,12 +3,14 @@
 # `statehub serve` (release build) for the manifest (random users), a theme 304, a 20 KB
 # bundle and a 16 KB asset (img/logo.png, docs/server.md "Assets"), on SQLite and on PostgreSQL
 # (started by scripts/with-postgres.sh); prints requests/s, p99 and the server's resident memory
-# after the runs. A run with any non-2xx/3xx answer fails the script (a figure over errors is void).
+# after the runs, and the server CPU time per request (from /proc: robust to a loaded machine where
+# requests/s is not). A run with any non-2xx/3xx answer fails the script (a figure over errors is void).
 # Each run first measures the baseline, a bare Hummingbird server with one fixed route on the same
 # event loops (`statehub bench http-baseline`), and prints every route's requests/s as a ratio to it.
 # `variants` instead of a backend measures the baseline with parts of serve's stack added one at a
 # time (`statehub bench http-baseline --parts …`, docs/benchmarks.md "Where the third went"),
-# ROUNDS times (default 2) in turn, each as a ratio to the bare baseline of its own round.
+# ROUNDS times (default 3), each round starting at another variant, and prints each variant's median
+# requests/s and CPU time per request over the rounds as ratios to the bare baseline's medians.
 # Usage: scripts/bench-server.sh [seconds per run, default 10] [sqlite|postgres|both|variants]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,16 +115,25 @@ end
 LUA
 
 baseline_rps=
-run() { # name, wrk arguments...
-  local name=$1; shift
+baseline_us=
+run() { # name, server pid, wrk arguments...
+  local name=$1 pid=$2; shift 2
+  local cpu0 cpu1 requests us us_ratio
+  cpu0=$(cpu_seconds "$pid")
   wrk -t2 -c64 -d"${seconds}s" --latency "$@" > "$dir/wrk.txt" 2>&1 || { cat "$dir/wrk.txt" >&2; exit 1; }
+  cpu1=$(cpu_seconds "$pid")
+  requests=$(awk '/requests in/{print $1}' "$dir/wrk.txt")
+  us=$(awk -v a="$cpu0" -v b="$cpu1" -v n="$requests" 'BEGIN{printf "%.1f", (b - a) * 1e6 / n}')
+  [ -n "$baseline_us" ] || baseline_us=$us
+  us_ratio=$(awk -v a="$us" -v b="$baseline_us" 'BEGIN{printf "%.2f", a / b}')
   local rps p99 non2xx ratio
   rps=$(awk '/Requests\/sec/{print $2}' "$dir/wrk.txt")
   p99=$(awk '$1=="99%"{print $2}' "$dir/wrk.txt")
   non2xx=$(awk '/Non-2xx/{print $5}' "$dir/wrk.txt")
   [ -n "$baseline_rps" ] || baseline_rps=$rps
   ratio=$(awk -v a="$rps" -v b="$baseline_rps" 'BEGIN{printf "%.2f", a / b}')
-  printf '%-10s %-12s %12s req/s   %5sx baseline   p99 %8s   non-2xx/3xx %s\n' "$which_backend" "$name" "$rps" "$ratio" "$p99" "${non2xx:-0}"
+  printf '%-10s %-12s %12s req/s   %5sx baseline   p99 %8s   %6s µs CPU/request (%sx baseline)   non-2xx/3xx %s   load %s\n' \
+    "$which_backend" "$name" "$rps" "$ratio" "$p99" "$us" "$us_ratio" "${non2xx:-0}" "$(cut -d' ' -f1 /proc/loadavg)"
   if [ "${non2xx:-0}" != 0 ]; then echo "bench-server: $name had error answers; see $dir/server.log" >&2; exit 1; fi
 }
 
@@ -131,14 +142,14 @@ baseline_port=$(free_port)
 "$bin" bench http-baseline --port "$baseline_port" >"$dir/baseline.log" 2>&1 &
 baseline=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$baseline_port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-run baseline "http://127.0.0.1:$baseline_port/healthz"
+run baseline $baseline "http://127.0.0.1:$baseline_port/healthz"
 kill $baseline; wait $baseline 2>/dev/null || true
 
 curl -fs -o /dev/null "$base/apps/cart/manifest?user=warm&nativeVersion=1.2.0"
-run healthz "$base/healthz"
-run manifest -s "$dir/manifest.lua" "$base"
-run theme-304 -H "If-None-Match: $etag" "$base/themes/current?nativeVersion=1.0.0"
-run bundle "$base/apps/cart/1.0.0/bundle.js"
-run asset "$base/apps/cart/1.0.0/img/logo.png"
+run healthz $server "$base/healthz"
+run manifest $server -s "$dir/manifest.lua" "$base"
+run theme-304 $server -H "If-None-Match: $etag" "$base/themes/current?nativeVersion=1.0.0"
+run bundle $server "$base/apps/cart/1.0.0/bundle.js"
+run asset $server "$base/apps/cart/1.0.0/img/logo.png"
 rss=$(ps -o rss= -p "$server" | tr -d ' ')
 printf '%-10s server RSS after the runs: %s MiB (bundle %s bytes, asset %s bytes)\n' "$which_backend" "$((rss / 1024))" "$bundle_size" "$asset_size"

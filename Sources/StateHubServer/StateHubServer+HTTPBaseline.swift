@@ -23,7 +23,7 @@ extension StateHubServer {
         let address = BindAddress.hostname(host, port: port)
         let running: @Sendable (any Channel) async -> Void = { channel in await onRunning(channel.localAddress?.port ?? port) }
         guard !parts.isEmpty else {
-            let app = Application(router: baselineRouter(middleware: false, hummingbirdMetrics: false),
+            let app = Application(router: baselineRouter(middleware: []),
                                   configuration: .init(address: address, serverName: "statehub"),
                                   onServerRunning: running, logger: logger)
             try await app.runService()
@@ -40,7 +40,7 @@ extension StateHubServer {
         }
         let configuration = ServerConfiguration()
         let router = if let server, parts.contains(.serverRouter) { server.makeRouter() } else {
-            baselineRouter(middleware: parts.contains(.middleware), hummingbirdMetrics: parts.contains(.hummingbirdMetrics))
+            baselineRouter(middleware: parts)
         }
         let timeout = configuration.idleTimeout.components
         let idle = TimeAmount.seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
@@ -73,19 +73,21 @@ extension StateHubServer {
         await server?.storage.close()
     }
 
-    /// One route, `GET /healthz`, behind the server's middleware when `middleware` (with
-    /// Hummingbird's metrics middleware in place of ours when `hummingbirdMetrics`).
-    private static func baselineRouter(middleware: Bool, hummingbirdMetrics: Bool) -> Router<BasicRequestContext> {
+    /// One route, `GET /healthz`, behind the server's middleware named in `parts` (all three
+    /// for ``HTTPBaselineParts/middleware``, with Hummingbird's metrics middleware in place of ours
+    /// for ``HTTPBaselineParts/hummingbirdMetrics``).
+    private static func baselineRouter(middleware parts: HTTPBaselineParts) -> Router<BasicRequestContext> {
         let router = Router()
-        if middleware {
-            if hummingbirdMetrics {
+        let all = parts.contains(.middleware)
+        if all || parts.contains(.metricsMiddleware) {
+            if parts.contains(.hummingbirdMetrics) {
                 router.add(middleware: MetricsMiddleware())
             } else {
                 router.add(middleware: RequestMetricsMiddleware())
             }
-            router.add(middleware: LogRequestsMiddleware(.debug))
-            router.add(middleware: AdminCORSMiddleware(origin: nil))
         }
+        if all || parts.contains(.logMiddleware) { router.add(middleware: LogRequestsMiddleware(.debug)) }
+        if all || parts.contains(.corsMiddleware) { router.add(middleware: AdminCORSMiddleware(origin: nil)) }
         let body = ByteBuffer(string: #"{"status":"ok"}"#)
         router.get("healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

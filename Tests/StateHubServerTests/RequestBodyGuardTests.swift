@@ -53,6 +53,47 @@ import Testing
         }
     }
 
+    /// The body deadline is checked by one pending check per connection, not a timer per request
+    /// (docs/benchmarks.md, "Where the third went"): a request read on a keep-alive connection
+    /// after an answered one is still cut at its own deadline (the check left by the first
+    /// request waits on for the second's).
+    @Test func aTrickledBodyAfterAnAnsweredRequestIsClosedAtItsOwnDeadline() async throws {
+        let configuration = ServerConfiguration(idleTimeout: .seconds(600), maxConnections: 8, requestBodyTimeout: .seconds(1))
+        try await ConnectionFloodTests().withLiveServer(configuration) { port in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = String(decoding: try await connection.read(until: Array("}".utf8)), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+            try await Task.sleep(for: .milliseconds(500))
+            try connection.send(Self.head("POST /admin/console/trace-timeline", token: TestServer.token))
+            let start = ContinuousClock.now
+            var closed = false
+            while !closed && ContinuousClock.now < start + .seconds(60) {
+                closed = (try? connection.isClosedNow()) ?? true
+                if !closed { closed = (try? connection.send("x")) == nil }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(closed, "a trickled body after an answered request held its connection")
+        }
+    }
+
+    /// A check left by an answered request finds no body being read and closes nothing: the next
+    /// request on the connection, sent after that request's deadline, is answered.
+    @Test func anAnsweredRequestsDeadlineDoesNotCutTheConnection() async throws {
+        let configuration = ServerConfiguration(idleTimeout: .seconds(600), maxConnections: 8, requestBodyTimeout: .seconds(1))
+        try await ConnectionFloodTests().withLiveServer(configuration) { port in
+            let connection = try RawConnection(port: port)
+            for round in 0..<2 {
+                try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                let answer = String(decoding: try await connection.read(until: Array("}".utf8)), as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "round \(round): \(answer)")
+                #expect(!answer.lowercased().contains("connection: close"), "round \(round): \(answer)")
+                try await Task.sleep(for: .milliseconds(1_500))
+                #expect(try !connection.isClosedNow(), "round \(round): closed after an answered request's deadline")
+            }
+        }
+    }
+
     /// `Connection: close` and a body over the cap (9 MB, more than the sockets buffer): the
     /// client can send it all and read the `413` at once; the server does not wait for the idle
     /// timeout (300 s here, so a loaded machine's seconds cannot be mistaken for it) while the

@@ -20,7 +20,7 @@ struct HTTPBaselineBench: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port).")
     var port = 8081
 
-    @Option(help: "Parts of serve's stack to add, comma-separated: ws, head-guards, body-guard, cap, middleware, metrics, logger, router, hb-metrics.")
+    @Option(help: "Parts of serve's stack to add, comma-separated: ws, head-guards, body-guard, cap, middleware, metrics, logger, router, hb-metrics, mw-metrics, mw-log, mw-cors.")
     var parts = ""
 
     @Option(help: "A data folder (SQLite) for the parts that need a server (ws, head-guards, router).")

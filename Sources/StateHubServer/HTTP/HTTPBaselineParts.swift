@@ -31,9 +31,14 @@ public struct HTTPBaselineParts: OptionSet, Sendable, CaseIterable {
     /// `RequestMetricsMiddleware` (what `serve` had before; it wraps every body).
     public static let hummingbirdMetrics = HTTPBaselineParts(rawValue: 1 << 8)
 
+    /// One of the server's middleware alone: request metrics, request logging, admin CORS.
+    public static let metricsMiddleware = HTTPBaselineParts(rawValue: 1 << 9)
+    public static let logMiddleware = HTTPBaselineParts(rawValue: 1 << 10)
+    public static let corsMiddleware = HTTPBaselineParts(rawValue: 1 << 11)
+
     public static let allCases: [HTTPBaselineParts] = [
         .webSocketUpgrade, .headGuards, .bodyGuard, .connectionCap, .middleware, .metrics, .deferringLogger, .serverRouter,
-        .hummingbirdMetrics,
+        .hummingbirdMetrics, .metricsMiddleware, .logMiddleware, .corsMiddleware,
     ]
 
     /// The name `statehub bench http-baseline --parts` takes.
@@ -48,6 +53,9 @@ public struct HTTPBaselineParts: OptionSet, Sendable, CaseIterable {
         case .deferringLogger: "logger"
         case .serverRouter: "router"
         case .hummingbirdMetrics: "hb-metrics"
+        case .metricsMiddleware: "mw-metrics"
+        case .logMiddleware: "mw-log"
+        case .corsMiddleware: "mw-cors"
         default: Self.allCases.filter { contains($0) }.map(\.name).joined(separator: ",")
         }
     }

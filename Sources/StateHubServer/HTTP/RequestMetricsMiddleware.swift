@@ -15,7 +15,10 @@ import Synchronization
 /// a body whose length is known, and after the write only for a streamed body of unknown length,
 /// where no fast path applies.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    private let cache = RequestMetricsCache()
+    private let cache: RequestMetricsCache
+
+    /// - Parameter factory: where the metrics go; `nil`: `MetricsSystem.factory` (what `serve` bootstraps).
+    init(factory: (any MetricsFactory)? = nil) { cache = RequestMetricsCache(factory: factory) }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -65,14 +68,15 @@ final class RequestMetricsCache: Sendable {
         let duration: Timer
         let errors: Counter
 
-        init(_ id: EndpointID) {
+        init(_ id: EndpointID, factory: any MetricsFactory) {
             let dimensions = [("http.route", id.route), ("http.request.method", id.method.rawValue),
                               ("http.response.status_code", String(id.status.code))]
-            requests = Counter(label: "hb.requests", dimensions: dimensions)
-            duration = Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)
+            requests = Counter(label: "hb.requests", dimensions: dimensions, factory: factory)
+            duration = Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds,
+                             factory: factory)
             errors = Counter(label: "hb.request.errors", dimensions: [
                 ("http.route", id.route), ("http.request.method", id.method.rawValue), ("error.type", String(id.status.code)),
-            ])
+            ], factory: factory)
         }
 
         func record(since start: UInt64) {
@@ -81,13 +85,17 @@ final class RequestMetricsCache: Sendable {
         }
     }
 
+    private let factory: (any MetricsFactory)?
     private let methods = Mutex<[HTTPRequest.Method: Meter]>([:])
     private let endpoints = Mutex<[EndpointID: Endpoint]>([:])
+
+    init(factory: (any MetricsFactory)?) { self.factory = factory }
 
     func activeRequests(method: HTTPRequest.Method) -> Meter {
         methods.withLock { methods in
             if let meter = methods[method] { return meter }
-            let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
+            let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)],
+                              factory: factory ?? MetricsSystem.factory)
             methods[method] = meter
             return meter
         }
@@ -96,7 +104,7 @@ final class RequestMetricsCache: Sendable {
     func endpoint(_ id: EndpointID) -> Endpoint {
         endpoints.withLock { endpoints in
             if let endpoint = endpoints[id] { return endpoint }
-            let endpoint = Endpoint(id)
+            let endpoint = Endpoint(id, factory: factory ?? MetricsSystem.factory)
             endpoints[id] = endpoint
             return endpoint
         }
