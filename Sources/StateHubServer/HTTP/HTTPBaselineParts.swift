@@ -60,7 +60,7 @@ public struct HTTPBaselineParts: OptionSet, Sendable, CaseIterable {
         }
     }
 
-    /// Parts from comma-separated names (`ws,body-guard`); `nil` names the first unknown one.
+    /// Parts from comma-separated names (`ws,body-guard`), or the first name that is unknown.
     public static func parse(_ text: String) -> Result<HTTPBaselineParts, UnknownName> {
         var parts: HTTPBaselineParts = []
         for name in text.split(separator: ",").map(String.init) {

@@ -30,10 +30,10 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     /// When the body being read must have ended; `nil` between requests.
     private var bodyDeadline: NIODeadline?
-    /// The check of `bodyDeadline`. Not scheduled and cancelled per request (that was a tenth of
-    /// a keep-alive request's CPU with the timer heap, docs/benchmarks.md "Where the third went"):
-    /// at most one is pending; it closes past the deadline, or waits for the deadline of the
-    /// request read since, or ends when none is being read.
+    /// The check of `bodyDeadline`. Not a timer scheduled and cancelled per request (an insertion
+    /// into and a removal from the event loop's timer heap for every keep-alive request): at most
+    /// one is pending; it closes past the deadline, or waits for the deadline of the request read
+    /// since, or ends when none is being read (docs/benchmarks.md, "Where the third went").
     private var deadlineCheck: Scheduled<Void>?
     /// A request's head has been read and its end not yet.
     private var reading = false
