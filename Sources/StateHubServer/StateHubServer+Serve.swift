@@ -75,6 +75,7 @@ extension StateHubServer {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             // Hummingbird derives each request's logger from this one.
             logger: logger.deferringMetadata)
+        app.addServices(SyncShutdownService(sync: self.sync))
         if let postgres = storage.backend as? PostgresBackend {
             app.addServices(SyncListenerService(sync: self.sync, client: postgres.client),
                             StateListenerService(cache: cache, client: postgres.client, logger: logger))

@@ -72,6 +72,53 @@ import Testing
         }
     }
 
+    /// The connection is served on its channel (docs/sync.md §2.5, "Connections without a task"):
+    /// a ping is answered with its payload, the server pings every `pingInterval`, and a client
+    /// that leaves a ping unanswered until the next one is closed with `1001`.
+    @Test func pingsAreAnsweredAndAClientThatNeverPongsIsClosedWith1001() async throws {
+        var configuration = ServerConfiguration()
+        configuration.sync.pingInterval = .milliseconds(300)
+        try await ConnectionFloodTests().withLiveServer(configuration) { port in
+            let connection = try RawConnection(port: port)
+            try connection.send(Self.upgrade("/sync/ping1", authorization: "Bearer \(TestServer.token)"))
+            let handshake = try await connection.read(until: Array("\r\n\r\n".utf8))
+            #expect(String(decoding: handshake, as: UTF8.self).hasPrefix("HTTP/1.1 101"), "\(String(decoding: handshake, as: UTF8.self))")
+            // FIN + ping, masked, payload "hi" under the mask 1 2 3 4.
+            try connection.send(bytes: [0x89, 0x82, 1, 2, 3, 4, UInt8(ascii: "h") ^ 1, UInt8(ascii: "i") ^ 2])
+            let frames = Self.frames(try await connection.readToEnd())
+            #expect(frames.contains { $0.opcode == 0xA && $0.payload == Array("hi".utf8) }, "\(frames)")
+            #expect(frames.contains { $0.opcode == 0x9 }, "\(frames)")
+            guard let close = frames.last else {
+                Issue.record("no frame after the handshake")
+                return
+            }
+            #expect(close.opcode == 0x8, "\(frames)")
+            #expect(close.payload.count >= 2 && (Int(close.payload[0]) << 8 | Int(close.payload[1])) == 1001, "\(close)")
+        }
+    }
+
+    /// Every whole unmasked server frame, in order.
+    static func frames(_ bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] {
+        var index = 0
+        var frames: [(opcode: UInt8, payload: [UInt8])] = []
+        while index + 2 <= bytes.count {
+            let opcode = bytes[index] & 0x0F
+            var length = Int(bytes[index + 1] & 0x7F)
+            var start = index + 2
+            if length == 126, start + 2 <= bytes.count {
+                length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+                start += 2
+            } else if length == 127, start + 8 <= bytes.count {
+                length = bytes[start..<start + 8].reduce(0) { $0 << 8 | Int($1) }
+                start += 8
+            }
+            guard start + length <= bytes.count else { break }
+            frames.append((opcode, Array(bytes[start..<start + length])))
+            index = start + length
+        }
+        return frames
+    }
+
     /// Unmasked server frames read in order; `nil` when none is whole.
     static func lastFrame(_ bytes: [UInt8]) -> (opcode: UInt8, payload: [UInt8])? {
         var index = 0

@@ -69,11 +69,14 @@ struct GuardedWebSocketUpgradeChannel: ServerChildChannel {
         }.flatMap { inner.setup(channel: channel, logger: logger) }.flatMapThrowing { value in
             // After the upgrade handler: the first head's decoder errors end there.
             try channel.pipeline.syncOperations.addHandler(RequestHeadErrorWriter())
+            try channel.pipeline.syncOperations.addHandler(SyncUpgradeTakeover())
             return value
         }
     }
 
     func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+        // A sync connection is served on its channel, with no task (docs/sync.md §2.5).
+        if await SyncUpgradeTakeover.tookOver(value.channel, keeping: value) { return }
         await inner.handle(value: value, logger: logger)
     }
 }

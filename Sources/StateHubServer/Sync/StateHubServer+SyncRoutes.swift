@@ -10,6 +10,7 @@ extension StateHubServer {
     /// reaches the HTTP router, whose `/sync/{document}` route answers with the same problem.
     public func makeSyncRouter() -> Router<SyncRequestContext> {
         let router = Router(context: SyncRequestContext.self)
+        router.add(middleware: SyncUpgradeOutcomeMiddleware())
         let sync = self.sync
         router.ws("sync/:document", shouldUpgrade: { request, context in
             let document = context.parameters.get("document") ?? ""
@@ -21,8 +22,11 @@ extension StateHubServer {
                 throw error
             }
             context.grant.value.withLock { $0 = grant }
+            // Served on the channel once upgraded (SyncWebSocketHandler), not by the task below.
+            await SyncUpgradeTakeover.record(document: document, grant: grant, sync: sync, on: context.channel)
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
+            // Only on a channel without `SyncUpgradeTakeover` (an application not built by `makeApplication`).
             let document = context.requestContext.parameters.get("document") ?? ""
             guard let grant = context.requestContext.grant.value.withLock({ $0 }) else { return }
             try await sync.serve(document: document, grant: grant, inbound: inbound, outbound: outbound,

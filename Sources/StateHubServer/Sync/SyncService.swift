@@ -6,6 +6,7 @@ import NIOWebSocket
 import PostgresNIO
 import ServiceLifecycle
 import SharedDocument
+import Synchronization
 
 /// The sync endpoint of a `StateHubServer` (docs/sync.md): token checks, the WebSocket
 /// connections, and the listener for other instances' updates on PostgreSQL.
@@ -15,6 +16,15 @@ public final class SyncService: Sendable {
     public let configuration: SyncConfiguration
     let logger: Logger
     let budget: SyncOutgoingBudget
+    /// How to close each connection served on its channel (``SyncWebSocketHandler``), by id: on
+    /// graceful shutdown no connection task is there to close it (``SyncShutdownService``).
+    private let open = Mutex(OpenConnections())
+
+    private struct OpenConnections {
+        var closers: [Int: @Sendable () -> Void] = [:]
+        /// Waiting until no connection is open (graceful shutdown).
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     init(storage: ServerStorage, configuration: SyncConfiguration, logger: Logger) {
         self.storage = storage
@@ -154,7 +164,50 @@ struct SyncListenerService: Service {
     }
 }
 
+/// Closes every sync connection (`1001`) when the application shuts down gracefully: they are
+/// served on their channels (``SyncWebSocketHandler``), so no connection task hears the shutdown.
+struct SyncShutdownService: Service {
+    let sync: SyncService
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        sync.closeAllConnections()
+        // Until each has ended (the client's answering close, or the close timeout): the storage
+        // closes after the application, and what the connections sent is stored before that.
+        await sync.waitUntilNoConnection()
+    }
+}
+
 extension SyncService {
+    func registerOpen(_ id: Int, close: @escaping @Sendable () -> Void) { open.withLock { $0.closers[id] = close } }
+
+    func unregisterOpen(_ id: Int) {
+        let waiters = open.withLock { open -> [CheckedContinuation<Void, Never>] in
+            open.closers[id] = nil
+            guard open.closers.isEmpty else { return [] }
+            defer { open.waiters = [] }
+            return open.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Sends every connection served on its channel a close frame (`1001`).
+    func closeAllConnections() {
+        for close in open.withLock({ Array($0.closers.values) }) { close() }
+    }
+
+    /// Waits until every connection served on its channel has ended.
+    func waitUntilNoConnection() async {
+        await withCheckedContinuation { continuation in
+            let none = open.withLock { open -> Bool in
+                if open.closers.isEmpty { return true }
+                open.waiters.append(continuation)
+                return false
+            }
+            if none { continuation.resume() }
+        }
+    }
+
     /// Connections to `document` on this instance now (attached or attaching).
     public func connectionCount(document: String) async -> Int { await hub.connectionCount(document) }
 

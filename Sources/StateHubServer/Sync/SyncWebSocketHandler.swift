@@ -1,0 +1,173 @@
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// One sync connection served on its NIO channel, after NIO's frame decoder (docs/sync.md §2.5,
+/// "Connections without a task"): it joins fragments into messages (at most the message cap:
+/// `1009` past it), answers pings, pings an idle client and closes it when no pong came back by
+/// the next ping, replies to the client's close, and refuses text frames (`1003`). Messages go
+/// through the connection's ``SyncConnectionInbox`` to the document in order; no task exists
+/// while the connection is idle. Reads pause while the inbox holds more than it may.
+final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let document: String
+    private let grant: SyncGrant
+    private let sync: SyncService
+    private var context: ChannelHandlerContext?
+    private var inbox: SyncConnectionInbox?
+    /// A message being joined from fragments (its first frame's opcode and the bytes so far).
+    private var fragments: (binary: Bool, bytes: ByteBuffer)?
+    private var ping: RepeatedTask?
+    private var awaitingPong = false
+    /// A close frame was sent: the next read of the client's close (or the timeout) ends it.
+    private var closing = false
+    /// A read the inbox held back (reads pause while it is full).
+    private var heldRead = false
+
+    /// How long a close waits for the client's answering close frame.
+    static let closeTimeout = TimeAmount.seconds(10)
+
+    init(document: String, grant: SyncGrant, sync: SyncService) {
+        self.document = document
+        self.grant = grant
+        self.sync = sync
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let channel = context.channel
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        let inbox = SyncConnectionInbox(document: document, grant: grant, sync: sync, channel: channel,
+                                        onClose: { code, reason in eventLoop.execute { bound.value.sendClose(code, reason: reason) } },
+                                        onRoom: { eventLoop.execute { bound.value.resumeReads() } })
+        self.inbox = inbox
+        let interval = sync.configuration.pingInterval.components
+        let period = TimeAmount.seconds(interval.seconds) + .nanoseconds(interval.attoseconds / 1_000_000_000)
+        ping = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in bound.value.pingTick() }
+        inbox.start()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        ping?.cancel()
+        ping = nil
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        ping?.cancel()
+        ping = nil
+        // Nothing more can be written: what is queued is dropped, not written and failed one by one.
+        inbox?.clientClosed()
+        inbox?.push(.end)
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        // Nothing goes on to hummingbird-websocket's (unused) async channel after this handler.
+        guard !closing else {
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
+        guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
+            return refuse(.protocolError, "reserved bits are set and no extension was negotiated")
+        }
+        switch frame.opcode {
+        case .binary, .text:
+            guard fragments == nil else { return refuse(.protocolError, "a new message began inside a fragmented one") }
+            receiveData(frame, binary: frame.opcode == .binary)
+        case .continuation:
+            guard let binary = fragments?.binary else { return refuse(.protocolError, "a continuation frame without a message") }
+            receiveData(frame, binary: binary)
+        case .ping:
+            guard frame.fin else { return refuse(.protocolError, "a fragmented ping") }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            // The client closed: nothing more is written to it (docs/sync.md §2.5), and its close is answered.
+            inbox?.clientClosed()
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            closing = true
+            var answer = context.channel.allocator.buffer(capacity: 2)
+            answer.write(webSocketErrorCode: code)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: answer)))
+                .whenComplete { _ in channel.close(promise: nil) }
+        default:
+            refuse(.protocolError, "unknown opcode")
+        }
+    }
+
+    private func receiveData(_ frame: WebSocketFrame, binary: Bool) {
+        var data = frame.unmaskedData
+        if var joined = fragments?.bytes {
+            fragments = nil
+            joined.writeBuffer(&data)
+            data = joined
+        }
+        guard data.readableBytes <= sync.configuration.maxMessageBytes else {
+            fragments = nil
+            return refuse(.messageTooLarge, "a message past the \(sync.configuration.maxMessageBytes)-byte cap")
+        }
+        guard frame.fin else {
+            fragments = (binary, data)
+            return
+        }
+        if binary {
+            inbox?.push(.message(data))
+        } else {
+            inbox?.push(.refuse(SyncProtocolError.textFrame.webSocketCode, SyncProtocolError.textFrame.closeReason, logged: "\(SyncProtocolError.textFrame)"))
+        }
+    }
+
+    /// A frame-level problem: closed after what was queued, like a refused message.
+    private func refuse(_ code: WebSocketErrorCode, _ reason: String) {
+        inbox?.push(.refuse(code, reason, logged: reason))
+    }
+
+    /// Sends a close frame (after what the inbox waited to be written) and closes once the client
+    /// answers or ``closeTimeout`` passes.
+    fileprivate func sendClose(_ code: WebSocketErrorCode, reason: String) {
+        guard let context, !closing else { return }
+        closing = true
+        var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        data.write(webSocketErrorCode: code)
+        data.writeString(reason)
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: Self.closeTimeout) { channel.close(promise: nil) }
+    }
+
+    /// Every ping interval: a ping, or the close when the last one got no pong.
+    fileprivate func pingTick() {
+        guard let context, !closing else { return }
+        if awaitingPong {
+            sync.logger.info("sync: closed a connection to \(document): no pong within \(sync.configuration.pingInterval)")
+            sendClose(.goingAway, reason: "Ping timeout")
+            return
+        }
+        awaitingPong = true
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(string: "statehub"))),
+                              promise: nil)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if inbox?.isFull == true {
+            heldRead = true
+        } else {
+            context.read()
+        }
+    }
+
+    fileprivate func resumeReads() {
+        guard heldRead, let context else { return }
+        heldRead = false
+        context.read()
+    }
+}
