@@ -20,10 +20,14 @@ extension SharedDocument {
             if origin != nil { info |= 0x80 }
             if rightOrigin != nil { info |= 0x40 }
             if item.parentSub != nil { info |= 0x20 }
-            let room = item.length
-            writer.reserve(51 + room)
+            // ASCII text is held as its bytes, short text inside the item itself (`TextUnits`):
+            // no second allocation to reach for most structs.
             if case .string(let units) = item.content,
-               writer.storeASCIITextStruct(info: info, origin: origin, rightOrigin: rightOrigin, units: units, room: room) {
+               units.withASCII({ ascii -> Bool in
+                   writer.reserve(51 + ascii.count)
+                   writer.storeASCIITextStruct(info: info, origin: origin, rightOrigin: rightOrigin, ascii: ascii)
+                   return true
+               }) != nil {
                 return
             }
         }
