@@ -88,6 +88,15 @@ struct ByteWriter: ~Copyable {
         }
     }
 
+    /// A deleted item with a neighbour, stored into room the caller reserved (51 bytes).
+    @inline(__always)
+    mutating func storeDeletedStruct(info: UInt8, origin: ID?, rightOrigin: ID?, length: Int) {
+        store(info)
+        if let origin { storeVarUint(origin.client); storeVarUint(origin.clock) }
+        if let rightOrigin { storeVarUint(rightOrigin.client); storeVarUint(rightOrigin.clock) }
+        storeVarUint(length)
+    }
+
     @inline(__always)
     mutating func write(_ byte: UInt8) {
         reserve(1)
