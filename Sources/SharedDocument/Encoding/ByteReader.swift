@@ -89,25 +89,19 @@ struct ByteReader {
         return string
     }
 
-    /// A string as UTF-16 code units (Yjs measures text in UTF-16).
-    mutating func readUTF16String() throws(UpdateDecodingError) -> [UInt16] {
+    /// A string content's text (Yjs measures text in UTF-16): ASCII is kept as the bytes read.
+    mutating func readText() throws(UpdateDecodingError) -> TextUnits {
         let count = try readVarUint()
         let start = position
         let slice = try readBytes(count)
-        let ascii: [UInt16]? = slice.withUnsafeBufferPointer { source in
+        let ascii: TextUnits? = slice.withUnsafeBufferPointer { source in
             var combined: UInt8 = 0
             for byte in source { combined |= byte }
-            guard combined < 0x80 else { return nil }
-            // Most text items hold one character: share one buffer per ASCII character
-            // instead of allocating (copy-on-write keeps a later merge or split private).
-            if source.count == 1 { return asciiUnits[Int(source[0])] }
-            // `map` measured fastest for the 1–10 units most string items hold (the
-            // uninitialized-capacity initializer looks up generic metadata per call).
-            return source.map { UInt16($0) }
+            return combined < 0x80 ? TextUnits(ascii: source) : nil
         }
         if let ascii { return ascii }
         guard let string = String(validating: slice, as: UTF8.self) else { throw UpdateDecodingError(.invalidUTF8, at: start) }
-        return Array(string.utf16)
+        return TextUnits(string.utf16)
     }
 
     mutating func readFloat32() throws(UpdateDecodingError) -> Float {
@@ -159,6 +153,3 @@ struct ByteReader {
         }
     }
 }
-
-/// One single-unit buffer per ASCII character, shared by every one-character string item read.
-private let asciiUnits: [[UInt16]] = (0..<128).map { [UInt16($0)] }

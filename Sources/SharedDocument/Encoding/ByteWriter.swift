@@ -74,23 +74,27 @@ struct ByteWriter: ~Copyable {
         store(UInt8(truncatingIfNeeded: number))
     }
 
-    /// An item with string content and a neighbour (`writeItem`'s common case), stored into
-    /// room the caller reserved: 51 bytes plus `room`. False, with nothing written, when the
-    /// text is not ASCII or longer than `room`.
+    /// An item with ASCII string content and a neighbour (`writeItem`'s common case), stored
+    /// into room the caller reserved: 51 bytes plus the text's length.
     @inline(__always)
-    mutating func storeASCIITextStruct(info: UInt8, origin: ID?, rightOrigin: ID?, units: [UInt16], room: Int) -> Bool {
-        units.withUnsafeBufferPointer { buffer in
-            guard buffer.count <= room else { return false }
-            var combined: UInt16 = 0
-            for unit in buffer { combined |= unit }
-            guard combined < 0x80 else { return false }
-            store(info)
-            if let origin { storeVarUint(origin.client); storeVarUint(origin.clock) }
-            if let rightOrigin { storeVarUint(rightOrigin.client); storeVarUint(rightOrigin.clock) }
-            storeVarUint(buffer.count)
-            for unit in buffer { store(UInt8(truncatingIfNeeded: unit)) }
-            return true
+    mutating func storeASCIITextStruct(info: UInt8, origin: ID?, rightOrigin: ID?, ascii: UnsafeBufferPointer<UInt8>) {
+        store(info)
+        if let origin { storeVarUint(origin.client); storeVarUint(origin.clock) }
+        if let rightOrigin { storeVarUint(rightOrigin.client); storeVarUint(rightOrigin.clock) }
+        storeVarUint(ascii.count)
+        if let base = ascii.baseAddress, !ascii.isEmpty {
+            (start + count).initialize(from: base, count: ascii.count)
+            count += ascii.count
         }
+    }
+
+    /// A deleted item with a neighbour, stored into room the caller reserved (51 bytes).
+    @inline(__always)
+    mutating func storeDeletedStruct(info: UInt8, origin: ID?, rightOrigin: ID?, length: Int) {
+        store(info)
+        if let origin { storeVarUint(origin.client); storeVarUint(origin.clock) }
+        if let rightOrigin { storeVarUint(rightOrigin.client); storeVarUint(rightOrigin.clock) }
+        storeVarUint(length)
     }
 
     @inline(__always)
@@ -130,6 +134,11 @@ struct ByteWriter: ~Copyable {
     }
 
     mutating func writeVarBytes(_ data: [UInt8]) {
+        writeVarUint(data.count)
+        writeBytes(data)
+    }
+
+    mutating func writeVarBytes(_ data: UnsafeBufferPointer<UInt8>) {
         writeVarUint(data.count)
         writeBytes(data)
     }
@@ -206,6 +215,29 @@ struct ByteWriter: ~Copyable {
         case .object(let object):
             write(118); writeVarUint(object.count)
             for (key, element) in object { writeString(key); writeAny(element) }
+        }
+    }
+
+    /// `writeAny` of each number, room reserved once for all (a pushed array of 6,000 numbers
+    /// reserved and checked per value). Int32.min, the one value outside ±(2³¹−1), goes the
+    /// general way (lib0 writes it as a float).
+    mutating func writeAnyInts(_ numbers: UnsafeBufferPointer<Int32>) {
+        // A tag and at most 5 bytes of varInt per number.
+        reserve(6 * numbers.count)
+        for number in numbers {
+            guard number != .min else {
+                writeAny(.int(Int64(number)))
+                reserve(6 * numbers.count)
+                continue
+            }
+            store(125)
+            var magnitude = UInt32(number.magnitude)
+            store((magnitude > 0x3F ? 0x80 : 0) | (number < 0 ? 0x40 : 0) | UInt8(truncatingIfNeeded: magnitude & 0x3F))
+            magnitude >>= 6
+            while magnitude > 0 {
+                store((magnitude > 0x7F ? 0x80 : 0) | UInt8(truncatingIfNeeded: magnitude & 0x7F))
+                magnitude >>= 7
+            }
         }
     }
 

@@ -84,7 +84,7 @@ struct AnyValues: RandomAccessCollection {
     func write(to writer: inout ByteWriter, from offset: Int) {
         switch storage {
         case .ints(let ints):
-            for number in ints[offset...] { writer.writeAny(.int(Int64(number))) }
+            ints.withUnsafeBufferPointer { writer.writeAnyInts(UnsafeBufferPointer(rebasing: $0[offset...])) }
         case .values(let values):
             for value in values[offset...] { writer.writeAny(value) }
         }

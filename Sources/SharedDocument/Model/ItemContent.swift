@@ -6,8 +6,8 @@ enum ItemContent {
     case json([String])
     /// 3
     case binary([UInt8])
-    /// 4: text, as UTF-16 code units (Yjs's lengths are UTF-16).
-    case string([UInt16])
+    /// 4: text, counted in UTF-16 code units as Yjs's lengths are (held compactly: ``TextUnits``).
+    case string(TextUnits)
     /// 5: an embed, as its JSON text. Indirect, as `format`: rare, and inline they would
     /// make every item's content 33 bytes wide instead of 9.
     indirect case embed(String)
@@ -65,12 +65,7 @@ enum ItemContent {
             return .any(right)
         case .string(var units):
             self = .deleted(0)
-            var right = Array(units[offset...])
-            units.removeSubrange(offset...)
-            if let last = units.last, last >= 0xD800, last <= 0xDBFF {
-                units[units.count - 1] = 0xFFFD
-                right[0] = 0xFFFD
-            }
+            let right = units.split(at: offset)
             self = .string(units)
             return .string(right)
         case .binary, .embed, .format, .type:
@@ -80,30 +75,39 @@ enum ItemContent {
     }
 
     /// Appends `right` if both are the same mergeable kind (Yjs's `mergeWith`).
+    ///
+    /// Our content is swapped out before its payload is bound, so the payload holds the only
+    /// reference and the append happens in place. Bound straight from `self` (`switch self`,
+    /// `case .any(var values)`, then `self = .deleted(0)`), the 16-byte enum was copied first
+    /// and the array stayed shared: copied whole on every push, a quadratic B1.6.
     mutating func merge(_ right: ItemContent) -> Bool {
-        switch self {
-        case .deleted(let count):
-            guard case .deleted(let more) = right else { return false }
+        switch right {
+        case .deleted(let more):
+            guard case .deleted(let count) = self else { return false }
             self = .deleted(count + more)
-        case .string(var units):
-            guard case .string(let more) = right else { return false }
-            self = .deleted(0) // drop our reference so the append happens in place
-            units.append(contentsOf: more)
+        case .string(let more):
+            guard case .string = self, case .string(var units) = take() else { return false }
+            units.append(more)
             self = .string(units)
-        case .any(var values):
-            guard case .any(let more) = right else { return false }
-            self = .deleted(0)
+        case .any(let more):
+            guard case .any = self, case .any(var values) = take() else { return false }
             values.append(contentsOf: more)
             self = .any(values)
-        case .json(var values):
-            guard case .json(let more) = right else { return false }
-            self = .deleted(0)
+        case .json(let more):
+            guard case .json = self, case .json(var values) = take() else { return false }
             values.append(contentsOf: more)
             self = .json(values)
         default:
             return false
         }
         return true
+    }
+
+    /// Our content, moved out (`.deleted(0)` left in its place).
+    private mutating func take() -> ItemContent {
+        var taken = ItemContent.deleted(0)
+        swap(&self, &taken)
+        return taken
     }
 
     func sameKind(as other: ItemContent) -> Bool { ref == other.ref }

@@ -262,7 +262,7 @@ extension SharedDocument {
     }
 
     /// Yjs's `YText.insert` without attributes (the current attributes continue).
-    func textInsert(_ type: SharedType, at index: Int, _ units: [UInt16]) throws(SharedDocumentError) {
+    func textInsert(_ type: SharedType, at index: Int, _ units: TextUnits) throws(SharedDocumentError) {
         try checkAlive(type)
         guard index >= 0, index <= type.length else { throw SharedDocumentError(.indexOutOfRange(index: index, length: type.length)) }
         guard !units.isEmpty else { return }

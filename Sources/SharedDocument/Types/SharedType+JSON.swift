@@ -17,19 +17,20 @@ extension SharedType {
     }
 
     func textString() -> String {
-        var units: [UInt16] = []
-        // `length` counts the visible strings (and embeds, which add nothing here).
-        units.reserveCapacity(length)
+        var bytes: [UInt8] = []
+        // `length` counts the visible strings (and embeds, which add nothing here): the UTF-8
+        // of ASCII text, the usual case, is as long.
+        bytes.reserveCapacity(length)
         // Walked unretained, as an encode does: a strong `item.right` per struct was a
         // retain and a release each, a tenth of reading a document just loaded.
         var node = start.map { Unmanaged.passUnretained($0) }
         while let current = node {
             node = current._withUnsafeGuaranteedRef { item in
-                if item.flags & Item.deletedFlag == 0, case .string(let part) = item.content { units.append(contentsOf: part) }
+                if item.flags & Item.deletedFlag == 0, case .string(let part) = item.content { part.appendUTF8(to: &bytes) }
                 return item.rightRef
             }
         }
-        return UTF16Transcoding.string(units)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Yjs's `toJSON` of this type (an unknown root shows as nothing: `.undefined`).
@@ -70,7 +71,7 @@ extension SharedType {
         case .any(let values): return values[offset]
         case .json(let texts): return parseJSON(texts[offset])
         case .binary(let data): return .bytes(data)
-        case .string(let units): return .string(UTF16Transcoding.string(units[offset...offset]))
+        case .string(let units): return .string(units.string(at: offset))
         case .embed(let json): return parseJSON(json)
         case .format: return .undefined
         case .type(let type): return try type.toJSON(depth: depth)

@@ -12,7 +12,7 @@ public struct YText {
     public var length: Int { type.length }
 
     public func insert(_ string: String, at index: Int) throws(SharedDocumentError) {
-        try document.textInsert(type, at: index, Array(string.utf16))
+        try document.textInsert(type, at: index, TextUnits(string))
     }
 
     public func delete(at index: Int, count: Int) throws(SharedDocumentError) {

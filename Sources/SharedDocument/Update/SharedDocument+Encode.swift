@@ -16,14 +16,26 @@ extension SharedDocument {
             // first, so between reading the characters and the last byte only inlined stores
             // run, and the compiler need not retain the characters (a retain and release per
             // struct, on a different cache line each, were a third of an encode).
-            var info: UInt8 = 4
-            if origin != nil { info |= 0x80 }
-            if rightOrigin != nil { info |= 0x40 }
-            if item.parentSub != nil { info |= 0x20 }
-            let room = item.length
-            writer.reserve(51 + room)
+            var bits: UInt8 = 0
+            if origin != nil { bits |= 0x80 }
+            if rightOrigin != nil { bits |= 0x40 }
+            if item.parentSub != nil { bits |= 0x20 }
+            let info = 4 | bits
+            // ASCII text is held as its bytes, short text inside the item itself (`TextUnits`):
+            // no second allocation to reach for most structs.
             if case .string(let units) = item.content,
-               writer.storeASCIITextStruct(info: info, origin: origin, rightOrigin: rightOrigin, units: units, room: room) {
+               units.withASCII({ ascii -> Bool in
+                   writer.reserve(51 + ascii.count)
+                   writer.storeASCIITextStruct(info: info, origin: origin, rightOrigin: rightOrigin, ascii: ascii)
+                   return true
+               }) != nil {
+                return
+            }
+            // A deleted item (most structs of a text edited for long): its neighbours and length,
+            // without the general path's content copy and parent switch.
+            if case .deleted(let count) = item.content {
+                writer.reserve(51)
+                writer.storeDeletedStruct(info: 1 | bits, origin: origin, rightOrigin: rightOrigin, length: count)
                 return
             }
         }

@@ -82,7 +82,7 @@ func writeContent(_ content: ItemContent, to writer: inout ByteWriter, offset: I
         writer.writeVarUint(values.count - offset)
         for value in values[offset...] { writer.writeString(value) }
     case .binary(let data): writer.writeVarBytes(data)
-    case .string(let units): writer.writeUTF16String(units[offset...])
+    case .string(let units): units.write(from: offset, to: &writer)
     case .embed(let json): writer.writeString(json)
     case .format(let key, let value):
         writer.writeString(key)
@@ -200,7 +200,7 @@ struct DecodedUpdate {
             for _ in 0..<count { values.append(try reader.readString()) }
             return .json(values)
         case 3: return .binary(try reader.readVarBytes())
-        case 4: return .string(try reader.readUTF16String())
+        case 4: return .string(try reader.readText())
         case 5: return .embed(try reader.readString())
         case 6:
             let key = try reader.readString()

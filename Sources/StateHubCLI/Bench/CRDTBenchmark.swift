@@ -9,8 +9,10 @@ struct CRDTBenchmark {
         var encodeMs: Double
         var applyMs: Double
         var update: [UInt8]
-        /// Bytes one document loaded from the update takes, averaged over 10 (Swift: malloc heap
-        /// in use; Yjs: V8 heap after GC; Yrs: process RSS, the roughest of the three).
+        /// Bytes one document loaded from the update takes, averaged over
+        /// ``memoryDocuments(updateSize:)`` documents: the growth of the heap the implementation
+        /// allocates from (Swift and Yrs: glibc's malloc heap in use, since Yrs's Rust allocates
+        /// with malloc; Yjs: V8's heap after GC, plus its off-heap buffers).
         var memory: Double
     }
 
@@ -38,8 +40,9 @@ struct CRDTBenchmark {
             let file = folder.appendingPathComponent("\(workload.key).json")
             try JSONEncoder().encode(workload).write(to: file)
             let swift = try measureSwift(workload)
-            let yjs = peers ? try measurePeer(["node", "--expose-gc", yjsScript.path, file.path, String(repetitions)], environment: ["NODE_PATH": "/usr/share/nodejs"]) : nil
-            let yrs = peers ? try measurePeer(["python3", yrsScript.path, file.path, String(repetitions)], environment: [:]) : nil
+            let documents = String(Self.memoryDocuments(updateSize: swift.update.count))
+            let yjs = peers ? try measurePeer(["node", "--expose-gc", yjsScript.path, file.path, String(repetitions), documents], environment: ["NODE_PATH": "/usr/share/nodejs"]) : nil
+            let yrs = peers ? try measurePeer(["python3", yrsScript.path, file.path, String(repetitions), documents], environment: [:]) : nil
             rows.append(Row(workload: workload, swift: swift, yjs: yjs, yrs: yrs))
         }
         return rows
@@ -101,7 +104,7 @@ struct CRDTBenchmark {
         }
         let before = Self.heapInUse()
         var kept: [SharedDocument] = []
-        for _ in 0..<10 {
+        for _ in 0..<Self.memoryDocuments(updateSize: update.count) {
             let document = SharedDocument()
             try document.applyUpdate(update)
             document.inferRootKinds()
@@ -109,6 +112,15 @@ struct CRDTBenchmark {
         }
         let memory = Double(Self.heapInUse() - before) / Double(kept.count)
         return Measurement(editMs: median(edits), encodeMs: median(encodes), applyMs: median(applies), update: update, memory: memory)
+    }
+
+    /// How many documents the memory figure loads and keeps. A small document's growth must
+    /// stand well above the heap's own noise: 10 documents of 6 KB moved V8's figure by more than
+    /// their size (2, 5, even −16 KB per document between runs), so small updates load 100.
+    /// Large ones load 20, which keeps a real trace's 100 documents (200–300 MB per
+    /// implementation) off a shared machine.
+    static func memoryDocuments(updateSize: Int) -> Int {
+        updateSize < 100_000 ? 100 : 20
     }
 
     static func cpuMilliseconds() -> Double {

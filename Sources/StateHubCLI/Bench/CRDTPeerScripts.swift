@@ -1,7 +1,8 @@
 /// The Yjs (node) and Yrs (python3 + pycrdt) halves of `statehub bench crdt`, written to a
 /// temporary folder at run time. Each reads a workload file and prints one JSON line:
 /// per repetition the edit, encode and apply times (ms of process CPU time), then the update (base64) and the
-/// memory of one document loaded from it (bytes).
+/// memory of one document loaded from it (bytes: the heap's growth over as many documents as the
+/// fourth argument says, divided by that number).
 enum CRDTPeerScripts {
     static let yjs = #"""
     'use strict'
@@ -11,6 +12,7 @@ enum CRDTPeerScripts {
     const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
     const w = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
     const reps = Number(process.argv[3])
+    const documents = Number(process.argv[4])
     function edit (doc, ops) {
       if (w.kind === 'text') {
         const t = doc.getText('text')
@@ -43,21 +45,24 @@ enum CRDTPeerScripts {
       read(fresh)
       out.apply.push(cpu() - t0)
     }
+    // V8's heap after GC, and its buffers outside the heap (`external`).
+    const used = () => { const m = process.memoryUsage(); return m.heapUsed + m.external }
     global.gc(); global.gc()
-    const before = process.memoryUsage().heapUsed
+    const before = used()
     const kept = []
-    for (let i = 0; i < 10; i++) { const d = new Y.Doc(); Y.applyUpdate(d, update); read(d); kept.push(d) }
+    for (let i = 0; i < documents; i++) { const d = new Y.Doc(); Y.applyUpdate(d, update); read(d); kept.push(d) }
     global.gc(); global.gc()
-    out.memory = (process.memoryUsage().heapUsed - before) / kept.length
+    out.memory = (used() - before) / kept.length
     out.update = Buffer.from(update).toString('base64')
     process.stdout.write(JSON.stringify(out) + '\n')
     """#
 
     static let yrs = #"""
-    import base64, gc, json, sys, time
+    import base64, ctypes, gc, json, sys, time
     import pycrdt
     w = json.load(open(sys.argv[1]))
     reps = int(sys.argv[2])
+    documents = int(sys.argv[3])
     def edit(doc, ops):
         if w["kind"] == "text":
             t = doc.get("text", type=pycrdt.Text)
@@ -72,9 +77,16 @@ enum CRDTPeerScripts {
                 a.append(int(s))
     def read(doc):
         return len(str(doc.get("text", type=pycrdt.Text))) if w["kind"] == "text" else len(doc.get("array", type=pycrdt.Array))
-    def rss():
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * 4096
+    # glibc's malloc heap in use (in-use chunks plus mmapped blocks), as the Swift side reads it:
+    # Yrs's Rust allocates with malloc. Python's own small objects (the Doc wrapper) live in
+    # pymalloc's arenas and are not counted, which only flatters Yrs.
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+    libc = ctypes.CDLL(None)
+    libc.mallinfo2.restype = MallInfo2
+    def heap_in_use():
+        info = libc.mallinfo2()
+        return info.uordblks + info.hblkhd
     out = {"edit": [], "encode": [], "apply": []}
     update = b""
     for _ in range(reps):
@@ -96,14 +108,15 @@ enum CRDTPeerScripts {
         read(fresh)
         out["apply"].append((time.process_time() - t0) * 1000)
     gc.collect()
-    before = rss()
+    before = heap_in_use()
     kept = []
-    for _ in range(10):
+    for _ in range(documents):
         d = pycrdt.Doc()
         d.apply_update(update)
         read(d)
         kept.append(d)
-    out["memory"] = (rss() - before) / len(kept)
+    gc.collect()
+    out["memory"] = (heap_in_use() - before) / len(kept)
     out["update"] = base64.b64encode(update).decode()
     print(json.dumps(out))
     """#
