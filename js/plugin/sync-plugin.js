@@ -128,6 +128,87 @@
     }
   }
 
+  // The whole state's encoding in one walk (js/README.md, "Sending a whole state"): the tagged
+  // encoding encFast would build, except that a container JSON.stringify already renders as that
+  // encoding (plain JSON, as isJSONSafe says) is returned itself, not copied: only the containers on
+  // the way to a value that needs a tag are. JSON.stringify of the result is the text of
+  // JSON.stringify(encFast(v)); a plain-JSON state costs one walk that allocates nothing. Throws
+  // BAIL where encFast would. Objects are walked with for-in (without the JIT a third cheaper than
+  // Object.keys), so the caller first checks that Object.prototype has no enumerable property
+  // (protoIsClean). Each container is checked until its first value that changes, then copied.
+  function encShared(v, d) {
+    switch (typeof v) {
+      case 'string': case 'boolean': return v;
+      case 'object': return v === null ? v : encSharedObject(v, d);
+      default: return encFast(v, d);
+    }
+  }
+  function protoIsClean() {
+    for (const _ in ObjectProto) return false;   // an enumerable key, which for-in would list on every object
+    return true;
+  }
+  // The encoding of x, a value inside a container at depth d (x itself when it needs none).
+  function encSharedValue(x, d) {
+    switch (typeof x) {
+      case 'string': case 'boolean': return x;
+      case 'number': return x - x === 0 ? x : tagNumber(x);   // NaN and ±Infinity give NaN
+      case 'object': return x === null ? x : encSharedObject(x, d);
+      default: return encFast(x, d);
+    }
+  }
+  function encSharedObject(v, d) {
+    if (d > MAX_FAST_DEPTH) throw BAIL;
+    let x, t, e;
+    if (isArray(v)) {
+      let i, n = v.length;
+      for (i = 0; i < n; i++) {
+        x = v[i]; t = typeof x;
+        if (t === 'string' || t === 'boolean') continue;
+        if (t === 'number') { if (x - x === 0) continue; break; }
+        if (t !== 'object') break;
+        if (x !== null && (e = encSharedObject(x, d + 1)) !== x) break;
+      }
+      if (i === n) return v;
+      // The first value that changes is at i (a hole or undefined too: its tag, or null for a hole).
+      let out = new Array(n);
+      for (let j = 0; j < i; j++) out[j] = v[j];
+      out[i] = t === 'object' ? e : (x === undefined ? (i in v ? tagUndefined() : null) : encSharedValue(x, d + 1));
+      for (i++; i < n; i++) {
+        x = v[i];
+        out[i] = x === undefined ? (i in v ? tagUndefined() : null) : encSharedValue(x, d + 1);
+      }
+      return out;
+    }
+    if (!isPlainProto(getProto(v))) {
+      if (v instanceof Date) return tagDate(v);
+      if (v instanceof Map || v instanceof Set) return encFast(v, d);
+      if (v.__v_isRef === true) return encShared(v.value, d + 1); // a Vue ref kept raw (inside arrays)
+      throw BAIL;
+    }
+    let at = null;
+    for (let k in v) {
+      if (k === '$type' || k === '__proto__') { at = k; break; }   // isJSONSafe's refusals: copied as encFast does
+      x = v[k]; t = typeof x;
+      if (t === 'string' || t === 'boolean') continue;
+      if (t === 'number') { if (x - x === 0) continue; at = k; break; }
+      if (t !== 'object') { at = k; break; }
+      if (x !== null && (e = encSharedObject(x, d + 1)) !== x) { at = k; break; }
+    }
+    if (at === null) return v;
+    let out = {}, escape = false, copying = true;
+    for (let k in v) {
+      if (copying) {
+        if (k !== at) { setKey(out, k, v[k]); continue; }
+        copying = false;
+        if (t === 'object' && k !== '$type' && k !== '__proto__') { setKey(out, k, e); continue; }
+      }
+      if (k === '$type') escape = true;
+      setKey(out, k, encSharedValue(v[k], d + 1));
+    }
+    if (escape) { sawEscape = true; return { $type: 'Object', value: out }; }
+    return out;
+  }
+
   function pathText(path) { return path.length ? path.join('.') : '(root)'; }
 
   // How many state levels (PROTOCOL.md A.8.1) encoding v itself takes before its children: 0 for
@@ -638,6 +719,10 @@
     } catch (e) {
       if (e !== BAIL) throw e;
     }
+    return encodeStateCarefully(record, state);
+  }
+  // The careful encoder's reports, each new one once (see encodeState).
+  function encodeStateCarefully(record, state) {
     let errs = [];
     sawEscape = false;
     let enc = encCareful(state, [], [], errs, 0);
@@ -653,12 +738,31 @@
     return enc;
   }
 
-  // The whole state as JSON text. Plain-JSON state (the common case) is checked by a walk that allocates nothing
-  // and then stringified natively, without building an encoded copy first.
+  // The whole state as JSON text: one walk (encShared) that copies only what needs a tag, then JSON.stringify
+  // natively; a plain-JSON state (the common case) is stringified as it is. The same text as
+  // JSON.stringify(encodeState(record)).
   function encodeStateText(record) {
-    let state = rawOf(record.store.$state);
-    if (isJSONSafe(state, 0)) { record.errKeys = null; return JSON.stringify(state); }
-    return JSON.stringify(encodeState(record));
+    let state = rawOf(record.store.$state), enc;
+    if (!protoIsClean()) return JSON.stringify(encodeState(record));
+    sawEscape = false;
+    try {
+      enc = encShared(state, 0);
+    } catch (e) {
+      if (e !== BAIL) throw e;
+      return JSON.stringify(encodeStateCarefully(record, state));
+    }
+    record.errKeys = null;
+    if (sawEscape) record.escapes = true;
+    return JSON.stringify(enc);
+  }
+
+  // JSON.stringify(encodeValue(v)) in one walk when it can (encShared), without reports: the fresh state sent
+  // along with a snapshot request (docs/pool.md).
+  function valueText(v) {
+    if (protoIsClean()) {
+      try { return JSON.stringify(encShared(v, 0)); } catch (e) { if (e !== BAIL) throw e; }
+    }
+    return JSON.stringify(encodeValue(v));
   }
 
   function postSyncState(record, reason) {
@@ -1160,9 +1264,10 @@
     return out ? '"actionParameters":' + JSON.stringify(out) + ',' : '';
   }
 
-  // Captured when the plugin loads: a page that replaces it later cannot feed the scanner a made-up list. The
+  // Captured when the plugin loads: a page that replaces them later cannot feed the scanner a made-up list. The
   // scanner calls nothing else a page could replace (no String, RegExp or Array method): indexing and loops only.
   const functionToString = Function.prototype.toString;
+  const stringIndexOf = String.prototype.indexOf;
   const reflectApply = Reflect.apply;
   const MAX_PARAMETER_TEXT = 20000;
 
@@ -1208,7 +1313,8 @@
     if (Function.prototype.toString !== functionToString) return 'Function.prototype.toString was replaced';
     try { src = reflectApply(functionToString, fn, []); } catch (_) { return 'its source could not be read'; }
     if (typeof src !== 'string') return 'its source could not be read';
-    if (textIndex(src, '[native code]', 0) >= 0) return 'native, bound or Proxy code, whose source shows no parameters';
+    // Anywhere in the source, so natively (the source is all of the function's text; textIndex would walk it in JS).
+    if (reflectApply(stringIndexOf, src, ['[native code]']) >= 0) return 'native, bound or Proxy code, whose source shows no parameters';
     const unexpected = 'text the scanner does not understand';
     const htmlComment = 'an HTML-like comment (<!-- or -->) near the list';
     let n = src.length, i = 0, depth = 0, seg = '', segs = [], c, quote, end;
@@ -1388,7 +1494,7 @@
     try {
       if (hook.has(record.id) !== true) return;
       // Both ways as JSON text: JSON.stringify / JSON.parse cost a fraction of converting a tree value by value.
-      snap = hook.take(record.id, JSON.stringify(encodeValue(rawOf(record.store.$state))));
+      snap = hook.take(record.id, valueText(rawOf(record.store.$state)));
       if (typeof snap !== 'string') return;
       snap = JSON.parse(snap);
     } catch (e) {
