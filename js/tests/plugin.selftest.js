@@ -985,6 +985,24 @@
     } finally {
       delete Object.prototype.selftestPolluted;
     }
+    // The envelope around it, as send() assembles every other message: key order, ack, actionParameters.
+    sent.length = 0;
+    var withActions = G.defineStore('selftest.whole.envelope', {
+      state: function () { return { when: new Date(7), n: 1 }; },
+      actions: { add: function (by, note) { this.n += by; return note; }, reset: function () {} }
+    })(pw);
+    var createdText = sent[0];
+    var cm = JSON.parse(createdText);
+    ok(createdText === '{"v":1,"storeId":"selftest.whole.envelope","messageId":' + JSON.stringify(cm.messageId) + ',"seq":1,"type":"sync_state","payload":{"actionParameters":{"add":["by","note"]},"state":{"when":{"$type":"Date","value":"1970-01-01T00:00:00.007Z"},"n":1},"reason":"created"}}',
+      'whole state: the created envelope, byte for byte', createdText);
+    dispatch({ v: 1, storeId: 'selftest.whole.envelope', messageId: 'native-7', type: 'sync_state', payload: { state: { when: { $type: 'Date', value: '1970-01-01T00:00:00.008Z' }, n: 2 } } });
+    sent.length = 0;
+    dispatch({ v: 1, storeId: 'selftest.whole.envelope', messageId: 'native-8', type: 'request_sync', payload: {} });
+    var rm = JSON.parse(sent[0]);
+    ok(sent[0] === '{"v":1,"storeId":"selftest.whole.envelope","messageId":' + JSON.stringify(rm.messageId) + ',"seq":3,"ack":"native-7","type":"sync_state","payload":{"state":{"when":{"$type":"Date","value":"1970-01-01T00:00:00.008Z"},"n":2},"reason":"resync"}}',
+      'whole state: the resync envelope with its ack, byte for byte', sent[0]);
+    withActions.$dispose();
+    sent.length = 0;
     ok(same === checked && firstBad === null, 'whole state: the created and resync texts are JSON.stringify(encodeValue(state)) (' + same + ' of ' + checked + ')', firstBad);
     ok(shared > 20 && shared < 380, 'whole state: the random states mix plain and tagged ones (' + shared + ' plain of 400)');
     G.setActivePinia(pinia);
