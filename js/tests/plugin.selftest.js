@@ -902,6 +902,112 @@
     G.setActivePinia(pinia);
   })();
 
+  // ---------------------------------------------------------------- 12. whole-state text (js/README.md, "Sending a whole state")
+
+  // The created and resync messages carry, byte for byte, JSON.stringify of the tagged encoding of the state
+  // (S.encodeValue: encFast, or the careful encoder): the one-walk encoder that shares plain subtrees must write
+  // the same text for every state, plain or not, including those it hands to the careful encoder.
+  (function wholeStateTextTests() {
+    var pw = G.createPinia();
+    pw.use(S.createSyncPlugin());
+    var r = rng(1822);
+    function leaf() {
+      var y = r();
+      if (y < 0.25) return Math.floor(r() * 100) - 20;
+      if (y < 0.4) return 's' + Math.floor(r() * 10) + (r() < 0.1 ? '"\\\u2028' : '');
+      if (y < 0.48) return r() < 0.5;
+      if (y < 0.55) return null;
+      if (y < 0.6) return r() * 10;
+      if (y < 0.63) return -0;
+      if (y < 0.66) return new Date(r() < 0.1 ? NaN : Math.floor(r() * 1e12));
+      if (y < 0.69) return undefined;
+      if (y < 0.72) return [NaN, Infinity, -Infinity][Math.floor(r() * 3)];
+      if (y < 0.74 && hasBigInt) return BigInt(Math.floor(r() * 1000));
+      if (y < 0.75) return function f() {};
+      if (y < 0.76) return new Thing();
+      return 'x';
+    }
+    // Mostly plain JSON, so that most containers are shared and a few on the way to a tagged value are copied.
+    function value(depth, plainOnly) {
+      var x = r();
+      if (depth > 4 || x < 0.4) { var v = leaf(); return plainOnly && (typeof v !== 'string' && typeof v !== 'number' || v !== v || v === Infinity || v === -Infinity) ? 1 : v; }
+      var n = Math.floor(r() * 5), i;
+      if (x < 0.65) {
+        var a = [];
+        for (i = 0; i < n; i++) a.push(value(depth + 1, plainOnly));
+        if (!plainOnly && r() < 0.1) a[n + 1] = 7;   // a hole
+        return a;
+      }
+      if (x < 0.93 || plainOnly) {
+        var o = r() < 0.1 ? Object.create(null) : {};
+        for (i = 0; i < n; i++) o[KEYS[Math.floor(r() * KEYS.length)]] = value(depth + 1, plainOnly);
+        if (!plainOnly && r() < 0.05) Object.defineProperty(o, '__proto__', { value: value(depth + 1, true), enumerable: true, configurable: true, writable: true });
+        return o;
+      }
+      if (x < 0.96) return new Map([[KEYS[Math.floor(r() * KEYS.length)], value(depth + 1, plainOnly)]]);
+      return new Set([value(depth + 1, plainOnly), 'z']);
+    }
+    function stateText(msg) {
+      var from = msg.indexOf('"state":') + 8, to = msg.lastIndexOf(',"reason":"');
+      return msg.slice(from, to);
+    }
+    var same = 0, shared = 0, checked = 0, firstBad = null;
+    function check(id, initial, note) {
+      sent.length = 0;
+      var store = G.defineStore(id, { state: function () { return initial; } })(pw);
+      var want = JSON.stringify(S.encodeValue(store.$state));
+      var created = sent.filter(function (t) { return t.indexOf('"reason":"created"') >= 0; })[0];
+      dispatch({ v: 1, storeId: id, messageId: 'whole-' + checked, type: 'request_sync', payload: {} });
+      var resync = sent.filter(function (t) { return t.indexOf('"reason":"resync"') >= 0; })[0];
+      checked++;
+      if (created && resync && stateText(created) === want && stateText(resync) === want) same++;
+      else if (firstBad === null) firstBad = { note: note, want: want, created: created && stateText(created), resync: resync && stateText(resync) };
+      if (JSON.stringify(S.encodeValue(store.$state)) !== want && firstBad === null) firstBad = { note: note + ': the state changed', want: want };
+      store.$dispose();
+      sent.length = 0;
+    }
+    for (var k = 0; k < 400; k++) {
+      var st = { a: value(0, false), b: value(1, k % 3 === 0), c: 'c' + k };
+      if (k % 7 === 0) st.big = Array.from({ length: 50 }, function (_, i) { return { id: i, name: 'n' + i, tags: ['t', i] }; });
+      if (k % 11 === 0) st.big2 = [st.big || [], { when: new Date(k) }];   // a shared subtree beside a copied one
+      check('selftest.whole.' + k, st, 'random state ' + k);
+      try { if (JSON.stringify(st) === JSON.stringify(S.encodeValue(st))) shared++; } catch (e) { /* a BigInt: not plain */ }
+    }
+    var deep = { n: null }, cur = deep;
+    for (var d = 0; d < 80; d++) { cur.n = { n: null, when: d === 79 ? new Date(3) : null }; cur = cur.n; }
+    check('selftest.whole.deep', { chain: deep }, 'past the fast depth: the careful encoder');
+    var esc = { $type: 'mine', inner: { d: new Date(1), list: [1, { $type: 'x' }] } };
+    check('selftest.whole.escaped', { e: esc, plain: { a: [1, 2] } }, '"$type" keys escaped');
+    check('selftest.whole.plain', { rows: [{ id: 1, name: 'a', tags: [true, false] }], empty: {}, none: [] }, 'plain JSON');
+    Object.defineProperty(Object.prototype, 'selftestPolluted', { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      check('selftest.whole.polluted', { a: { b: [1, { c: new Date(2) }] }, d: 'x' }, 'Object.prototype with an enumerable key');
+    } finally {
+      delete Object.prototype.selftestPolluted;
+    }
+    // The envelope around it, as send() assembles every other message: key order, ack, actionParameters.
+    sent.length = 0;
+    var withActions = G.defineStore('selftest.whole.envelope', {
+      state: function () { return { when: new Date(7), n: 1 }; },
+      actions: { add: function (by, note) { this.n += by; return note; }, reset: function () {} }
+    })(pw);
+    var createdText = sent[0];
+    var cm = JSON.parse(createdText);
+    ok(createdText === '{"v":1,"storeId":"selftest.whole.envelope","messageId":' + JSON.stringify(cm.messageId) + ',"seq":1,"type":"sync_state","payload":{"actionParameters":{"add":["by","note"]},"state":{"when":{"$type":"Date","value":"1970-01-01T00:00:00.007Z"},"n":1},"reason":"created"}}',
+      'whole state: the created envelope, byte for byte', createdText);
+    dispatch({ v: 1, storeId: 'selftest.whole.envelope', messageId: 'native-7', type: 'sync_state', payload: { state: { when: { $type: 'Date', value: '1970-01-01T00:00:00.008Z' }, n: 2 } } });
+    sent.length = 0;
+    dispatch({ v: 1, storeId: 'selftest.whole.envelope', messageId: 'native-8', type: 'request_sync', payload: {} });
+    var rm = JSON.parse(sent[0]);
+    ok(sent[0] === '{"v":1,"storeId":"selftest.whole.envelope","messageId":' + JSON.stringify(rm.messageId) + ',"seq":3,"ack":"native-7","type":"sync_state","payload":{"state":{"when":{"$type":"Date","value":"1970-01-01T00:00:00.008Z"},"n":2},"reason":"resync"}}',
+      'whole state: the resync envelope with its ack, byte for byte', sent[0]);
+    withActions.$dispose();
+    sent.length = 0;
+    ok(same === checked && firstBad === null, 'whole state: the created and resync texts are JSON.stringify(encodeValue(state)) (' + same + ' of ' + checked + ')', firstBad);
+    ok(shared > 20 && shared < 380, 'whole state: the random states mix plain and tagged ones (' + shared + ' plain of 400)');
+    G.setActivePinia(pinia);
+  })();
+
   // ---------------------------------------------------------------- 11. async tail (promises only)
 
   function finish() {
