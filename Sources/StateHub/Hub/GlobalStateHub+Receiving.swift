@@ -20,8 +20,9 @@ extension GlobalStateHub {
     /// a trace records it. Anything the one-pass decoder leaves (oversize, chunks, other shapes,
     /// malformed text) goes on as ``receive(_:from:)``, as a `String`.
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>, from pageID: String) {
-        if bytes.count <= configuration.maximumMessageBytes, !Self.headMentionsChunk(bytes),
-           let message = StoreMessageDecoder.decode(utf8: bytes) {
+        // No chunk check first: a message the decoder reads has one `type`, a StoreMessageType,
+        // and "chunk" is none, so `receiveChunkIfAny` would have found no chunk in it.
+        if bytes.count <= configuration.maximumMessageBytes, let message = StoreMessageDecoder.decode(utf8: bytes) {
             if let trace = configuration.trace {
                 trace.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: message.storeId,
                              type: message.type.rawValue, seq: message.seq, message: String(decoding: bytes, as: UTF8.self))

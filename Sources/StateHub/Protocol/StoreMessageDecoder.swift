@@ -1,4 +1,9 @@
 import StateHubJSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a store message in one pass, the way the sync plugin writes it
 /// (`v, storeId, messageId, seq, ack, type, payload`), building `MutationOp`s directly
@@ -155,8 +160,7 @@ struct StoreMessageDecoder {
         let count = text.utf8CodeUnitCount
         let start = tokenizer.position
         guard tokenizer.bytes.count - start >= count else { throw GiveUp() }
-        let expected = text.utf8Start
-        for offset in 0..<count where tokenizer.bytes[start + offset] != expected[offset] { throw GiveUp() }
+        guard let base = tokenizer.bytes.baseAddress, memcmp(base + start, text.utf8Start, count) == 0 else { throw GiveUp() }
         tokenizer.position = start + count
     }
 
