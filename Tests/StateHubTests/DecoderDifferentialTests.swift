@@ -97,15 +97,21 @@ struct DecoderDifferentialTests {
     @Test func theDecoderAgreesWithTheGenericParser() throws {
         var generator = Generator(random: SeededRandomNumberGenerator(seed: 18_4_2026))
         var fastTaken = 0
+        var singleSets = 0, hostileSingleSets = 0
         for round in 0..<6_000 {
             let valid = generator.message()
             let text = round % 2 == 0 ? valid : generator.hostile(valid)
             if round % 2 == 0, StoreMessageDecoder.decode(text) != nil { fastTaken += 1 }
+            if StoreMessageDecoder.decodeSingleSet(text) != nil {
+                if round % 2 == 0 { singleSets += 1 } else { hostileSingleSets += 1 }
+            }
             expectSameOutcome(text)
         }
         // Not vacuous: many of the unaltered messages take the fast path (the others hold
         // something it hands over: a bad step, an unknown op, a version of "1").
         #expect(fastTaken > 600, "fast path taken for \(fastTaken) of 3,000 messages")
+        // The one-set matcher too (about 1 in 70 generated messages has its shape), hostile ones included.
+        #expect(singleSets > 15 && hostileSingleSets > 5, "one-set path taken for \(singleSets) + \(hostileSingleSets) messages")
     }
 
     @Test func thePluginsOwnMessagesTakeTheFastPath() throws {
@@ -121,6 +127,43 @@ struct DecoderDifferentialTests {
         // The payload's depth comes with it: payload, state, rows, a row (no walk of the state).
         #expect(StoreMessageDecoder.decode(texts[2])?.payloadDepth == 4)
         #expect(StoreMessageDecoder.decode(texts[0])?.payloadDepth == nil)
+    }
+
+    /// What `flush: 'sync'` posts for one write takes the one-set matcher; texts one step from
+    /// that shape do not, and every one of them decodes to what the generic parser reads.
+    @Test func oneSetMessagesTakeTheLiteralMatcher() throws {
+        let head = #"{"v":1,"storeId":"bench","messageId":"w7","seq":7"#
+        let body = #","type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["items",3,"qty"],"value":"#
+        let taken = [
+            head + body + "2}]}]}}",
+            head + #","ack":"n-2""# + body + #"{"a":[1,{"b":null}]}}]}]}}"#,
+            #"{"v":1,"storeId":"c\u0061rt","messageId":5,"seq":1"# + body + #""é\n"}]}]}}"#,
+            head + #","type":"apply_mutation","payload":{"mutations":[{"type":"patch function","ops":[{"op":"set","path":[],"value":{}}]}]}}"#,
+            head + #","ack":7"# + body + "2}]}]}}", // no string: no ack, as the general decoder reads it
+        ]
+        for text in taken {
+            let decoded = try #require(StoreMessageDecoder.decodeSingleSet(text), "\(text)")
+            #expect(decoded.untagged && decoded.dispatches.isEmpty)
+            expectSameOutcome(text)
+        }
+        #expect(StoreMessageDecoder.decodeSingleSet(taken[2])?.storeId == "cart")
+        let left = [
+            head + body + "2}]}]}} ",                                                   // trailing space
+            head + body + "2}]}]}}x",                                                   // trailing junk
+            head + body + "2}]}]}",                                                     // cut short
+            #"{"v":2,"storeId":"bench","messageId":"w7","seq":7"# + body + "2}]}]}}",  // another version
+            head + body + "2},{\"op\":\"delete\",\"path\":[\"n\"]}]}]}}",              // a second op
+            head + #","type":"apply_mutation","payload":{"mutations":[{"type":"direct","dispatch":"n-1","ops":[{"op":"set","path":["n"],"value":1}]}]}}"#,
+            head + #","type":"apply_mutation","payload":{"mutations":[{"type":"direct","action":"inc","call":1,"ops":[{"op":"set","path":["n"],"value":1}]}]}}"#,
+            head + body + "2}]},{\"type\":\"direct\",\"ops\":[]}]}}",                    // a second mutation
+            head + body.replacingOccurrences(of: #"["items",3,"qty"]"#, with: #"[{"k":1}]"#) + "2}]}]}}", // not a path
+        ]
+        for text in left {
+            #expect(StoreMessageDecoder.decodeSingleSet(text) == nil, "\(text)")
+            expectSameOutcome(text)
+        }
+        // Tagged with a dispatch: the general decoder reads the tag the literal has no room for.
+        #expect(StoreMessageDecoder.decode(left[5])?.dispatches == ["n-1"])
     }
 
     private func expectSameOutcome(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -141,6 +141,32 @@ extension ScriptContext {
         return JSValueMakeString(context, string)
     }
 
+    /// Runs `body` with the UTF-8 bytes of the value converted as ``string(from:escapingLoneSurrogates:)``
+    /// converts it, borrowed for the call: they are copied out of JavaScriptCore into a
+    /// temporary buffer (on the stack when small) and no `String` is made, so a reader that
+    /// parses bytes pays neither the `String`'s allocation nor its UTF-8 validation. JSC
+    /// writes valid UTF-8, except that it stops at a lone surrogate: that rare text goes
+    /// through ``string(from:escapingLoneSurrogates:)``, which repairs it.
+    func withUTF8<R>(of value: JSValueRef?, escapingLoneSurrogates: Bool = false,
+                     _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard let context, let value, let string = JSValueToStringCopy(context, value, nil) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        defer { JSStringRelease(string) }
+        let length = JSStringGetLength(string)
+        let capacity = JSStringGetMaximumUTF8CStringSize(string)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+            let written = base.withMemoryRebound(to: CChar.self, capacity: capacity) { JSStringGetUTF8CString(string, $0, capacity) }
+            // `written` counts the NUL; fewer bytes than UTF-16 units means JSC stopped early.
+            if written > 0, written - 1 >= length {
+                return try body(UnsafeBufferPointer(start: base, count: written - 1))
+            }
+            var text = String(jsString: string, escapingLoneSurrogates: escapingLoneSurrogates)
+            return try text.withUTF8(body)
+        }
+    }
+
     /// The value converted to a string as JavaScript's `String(value)` would.
     func string(from value: JSValueRef?, escapingLoneSurrogates: Bool = false) -> String {
         guard let context, let value, let string = JSValueToStringCopy(context, value, nil) else { return "" }

@@ -26,4 +26,15 @@ extension JavaScriptEngine {
             return nil
         }
     }
+
+    /// ``installMessageHandler(named:_:)`` for a handler that reads UTF-8: it gets each body's
+    /// bytes borrowed for the call (do not keep the pointer), converted by the same rules, and
+    /// no `String` is made for them (``bindBytesReceiver(_:on:_:)``).
+    public func installBytesMessageHandler(named name: String, _ handler: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) throws {
+        guard !name.isEmpty, !name.contains(".") else { throw EngineError.invalidName(name) }
+        try context.bind("postMessage", on: "webkit.messageHandlers.\(name)") { owner, _, arguments in
+            try owner.receiveArgument(arguments.first ?? nil, escapingLoneSurrogates: true, handler)
+            return nil
+        }
+    }
 }

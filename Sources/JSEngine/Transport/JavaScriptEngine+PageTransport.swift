@@ -22,6 +22,10 @@ extension JavaScriptEngine: PageTransport {
         try installMessageHandler(named: channel, receiver)
     }
 
+    public func receiveMessageBytes(on channel: String, _ receiver: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) throws {
+        try installBytesMessageHandler(named: channel, receiver)
+    }
+
     public nonisolated func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {
         nonisolated(unsafe) let context = self.context
         let pageID = self.pageID

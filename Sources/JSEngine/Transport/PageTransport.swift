@@ -13,6 +13,12 @@ public protocol PageTransport: AnyObject, Sendable {
     /// their JSON text. Calling it again for a channel replaces the receiver.
     func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws
 
+    /// ``receiveMessages(on:_:)`` for a receiver that reads UTF-8: each message's bytes,
+    /// borrowed for the call (the receiver must not keep the pointer). A transport that holds
+    /// the text as bytes anyway (the engine copies it out of JavaScriptCore) hands them over
+    /// without making a `String`; the default makes the `String` and lends its bytes.
+    func receiveMessageBytes(on channel: String, _ receiver: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) async throws
+
     /// Calls the page function at the dotted `functionPath` (`"nativeBridge.dispatch"`) with
     /// `message` as its only argument — never by building source text, so nothing needs
     /// escaping. Returns at once; messages are delivered in the order sent, after whatever
@@ -50,6 +56,13 @@ public protocol PageTransport: AnyObject, Sendable {
 }
 
 extension PageTransport {
+    /// Through ``receiveMessages(on:_:)``: the `String`'s bytes.
+    public func receiveMessageBytes(on channel: String, _ receiver: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) async throws {
+        try await receiveMessages(on: channel) { text in
+            var text = text
+            text.withUTF8(receiver)
+        }
+    }
     /// A page whose host has no time limit never reports a stop.
     public func onStop(_ handler: @escaping @Sendable (ScriptStop) -> Void) {}
     /// A host that cannot tell: waits end at their deadline.

@@ -95,26 +95,28 @@ extension GlobalStateHub {
     /// run on every message (Foundation's `contains` bridged each head to `NSString`:
     /// a quarter of the hub's receive time in `perf`, 1 MB parses included).
     static func headMentionsChunk(_ text: String) -> Bool {
-        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let needle = chunkTypeMember
-            let end = min(bytes.count, 400) - needle.count
-            guard end >= 0 else { return false }
-            // Anchored on the needle's `k`, which messages seldom hold (a `"`, the first byte,
-            // is every few bytes): the whole needle is compared only there.
-            let anchor = needle.count - 2
-            var start = 0
-            while start <= end {
-                if bytes[start + anchor] == UInt8(ascii: "k") {
-                    var offset = 0
-                    while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                start += 1
+        if let found = text.utf8.withContiguousStorageIfAvailable(headMentionsChunk) { return found }
+        return Array(text.utf8.prefix(400)).withUnsafeBufferPointer(headMentionsChunk)
+    }
+
+    /// ``headMentionsChunk(_:)`` on a message's UTF-8 bytes.
+    static func headMentionsChunk(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needle = chunkTypeMember
+        let end = min(bytes.count, 400) - needle.count
+        guard end >= 0 else { return false }
+        // Anchored on the needle's `k`, which messages seldom hold (a `"`, the first byte,
+        // is every few bytes): the whole needle is compared only there.
+        let anchor = needle.count - 2
+        var start = 0
+        while start <= end {
+            if bytes[start + anchor] == UInt8(ascii: "k") {
+                var offset = 0
+                while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
             }
-            return false
+            start += 1
         }
-        if let found = text.utf8.withContiguousStorageIfAvailable(search) { return found }
-        return Array(text.utf8.prefix(400)).withUnsafeBufferPointer(search)
+        return false
     }
 
     private static let chunkTypeMember: [UInt8] = Array(#""type":"chunk""#.utf8)

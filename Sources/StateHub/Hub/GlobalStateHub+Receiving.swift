@@ -15,6 +15,24 @@ extension GlobalStateHub {
         receiveWhole(text, from: pageID, assembled: false)
     }
 
+    /// One message as its page's transport lends its UTF-8 bytes (the receiver `attach`
+    /// installs): the usual message is decoded from them and no `String` is made for it unless
+    /// a trace records it. Anything the one-pass decoder leaves (oversize, chunks, other shapes,
+    /// malformed text) goes on as ``receive(_:from:)``, as a `String`.
+    func receive(utf8 bytes: UnsafeBufferPointer<UInt8>, from pageID: String) {
+        // No chunk check first: a message the decoder reads has one `type`, a StoreMessageType,
+        // and "chunk" is none, so `receiveChunkIfAny` would have found no chunk in it.
+        if bytes.count <= configuration.maximumMessageBytes, let message = StoreMessageDecoder.decode(utf8: bytes) {
+            if let trace = configuration.trace {
+                trace.record(.webToNative, channel: TraceChannel.nativeBridge, engine: pageID, store: message.storeId,
+                             type: message.type.rawValue, seq: message.seq, message: String(decoding: bytes, as: UTF8.self))
+            }
+            update { state in handle(message, from: pageID, in: &state) }
+            return
+        }
+        receive(String(decoding: bytes, as: UTF8.self), from: pageID)
+    }
+
     /// One whole message; `assembled` ones were put together from chunks and may exceed the cap.
     func receiveWhole(_ text: String, from pageID: String, assembled: Bool) {
         let bytes = text.utf8.count
@@ -130,7 +148,14 @@ extension GlobalStateHub {
 
     /// Checks `seq` against what is expected and advances it. Returns the effects of a gap.
     private func checkSequence(_ message: StoreMessage, host index: Int, storeId: String, pageID: String, in state: inout HubState) -> [HubEffect]? {
-        guard let seq = message.seq, let slot = state.stores.index(forKey: storeId) else { return nil }
+        guard let slot = state.stores.index(forKey: storeId) else { return nil }
+        return checkSequence(message, host: index, slot: slot, storeId: storeId, pageID: pageID, in: &state)
+    }
+
+    /// `checkSequence` with the store's slot already looked up (one hash of the id less per write).
+    private func checkSequence(_ message: StoreMessage, host index: Int, slot: Dictionary<String, StoreEntry>.Index, storeId: String, pageID: String,
+                               in state: inout HubState) -> [HubEffect]? {
+        guard let seq = message.seq else { return nil }
         // In place: one lookup, no copy of the entry or the host.
         let expected = state.stores.inPlace(at: slot) { entry in
             defer { entry.hosts[index].expectedSeq = seq + 1 }
@@ -256,9 +281,10 @@ extension GlobalStateHub {
             }
             return effects
         }
-        if let gap = checkSequence(message, host: index, storeId: storeId, pageID: pageID, in: &state) { return gap }
-        guard let slot = state.stores.index(forKey: storeId) else { return [] }
-        // (noteWrite changes only `state.transactions`: `slot` stays valid.)
+        // (checkSequence without a gap changes the entry in place, and noteWrite only
+        // `state.transactions`: `slot` stays valid.)
+        let slot = known
+        if let gap = checkSequence(message, host: index, slot: slot, storeId: storeId, pageID: pageID, in: &state) { return gap }
         if let transaction = state.stores.inPlace(at: slot, { $0.hold?.transaction }) {
             noteWrite(message, storeId: storeId, pageID: pageID, transaction: transaction, in: &state)
         }
@@ -336,6 +362,12 @@ extension GlobalStateHub {
     /// Applies every operation of `mutations` to `tree`, or none: the first that fails is
     /// returned and `tree` is put back as it was.
     private static func apply(_ mutations: [AppliedMutation], to tree: inout JSONValue) -> MutationOpError? {
+        // One op (every `flush: 'sync'` write): `apply` leaves the tree unchanged when it throws,
+        // so there is nothing to undo and no undo record to keep (an allocation per write).
+        if mutations.count == 1, let only = mutations.first, only.ops.count == 1, let op = only.ops.first {
+            do { try tree.apply(op) } catch { return error }
+            return nil
+        }
         var undo: [MutationUndo] = []
         for mutation in mutations {
             for op in mutation.ops {

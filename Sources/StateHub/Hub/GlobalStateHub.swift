@@ -110,8 +110,9 @@ public final class GlobalStateHub: Sendable {
         }
         guard inserted else { throw StateHubError.pageAlreadyAttached(pageID) }
         do {
-            try await page.receiveMessages(on: Self.channel) { [weak self] text in
-                self?.receive(text, from: pageID)
+            // As bytes: the engine hands them over without making a `String` (docs/benchmarks.md, issue 18).
+            try await page.receiveMessageBytes(on: Self.channel) { [weak self] bytes in
+                self?.receive(utf8: bytes, from: pageID)
             }
         } catch {
             _ = state.withLock { $0.pages.removeValue(forKey: pageID) }

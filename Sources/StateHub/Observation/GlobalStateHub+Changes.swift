@@ -45,7 +45,8 @@ extension GlobalStateHub {
             return []
         }
         var effects: [HubEffect] = []
-        if let subscribers = state.changeSubscribers[change.storeId], !subscribers.isEmpty {
+        // No hash of the id while nobody subscribes to changes (the usual page).
+        if !state.changeSubscribers.isEmpty, let subscribers = state.changeSubscribers[change.storeId], !subscribers.isEmpty {
             effects.append(.change(Array(subscribers.values), change))
         }
         if observers.hasObservers(of: change.storeId), state.observerUpdateScheduled.insert(change.storeId).inserted {

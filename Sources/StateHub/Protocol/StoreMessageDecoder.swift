@@ -1,4 +1,9 @@
 import StateHubJSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a store message in one pass, the way the sync plugin writes it
 /// (`v, storeId, messageId, seq, ack, type, payload`), building `MutationOp`s directly
@@ -20,9 +25,24 @@ struct StoreMessageDecoder {
     /// Decodes `text`, or returns `nil` when the generic path must take over.
     static func decode(_ text: String) -> StoreMessage? {
         var text = text
+        return text.withUTF8(decode(utf8:))
+    }
+
+    /// ``decode(_:)`` on a message's UTF-8 bytes (valid UTF-8, as a transport hands them over).
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> StoreMessage? {
+        var decoder = StoreMessageDecoder(tokenizer: JSONTokenizer(bytes: bytes))
+        if let write = try? decoder.singleSet() { return write }
+        decoder.tokenizer.position = 0
+        return try? decoder.message()
+    }
+
+    /// Decodes `text` only if it is one `set` in the fixed text `flush: 'sync'` writes (see
+    /// ``singleSet()``); `nil` otherwise. For tests: ``decode(_:)`` tries this first.
+    static func decodeSingleSet(_ text: String) -> StoreMessage? {
+        var text = text
         return text.withUTF8 { bytes in
             var decoder = StoreMessageDecoder(tokenizer: JSONTokenizer(bytes: bytes))
-            return try? decoder.message()
+            return try? decoder.singleSet()
         }
     }
 
@@ -95,6 +115,53 @@ struct StoreMessageDecoder {
         message.untagged = untagged
         message.payloadDepth = payloadDepth
         return message
+    }
+
+    /// The message of one untagged write under `flush: 'sync'` (docs/PROTOCOL.md A.5.2), as the plugin
+    /// writes it, byte for byte: `{"v":1,"storeId":…,"messageId":…,"seq":…[,"ack":…],"type":"apply_mutation",
+    /// "payload":{"mutations":[{"type":…,"ops":[{"op":"set","path":[…],"value":…}]}]}}`.
+    ///
+    /// The fixed text between the fields is compared as bytes, not tokenized key by key (the key
+    /// matching was most of the decoder's time, docs/benchmarks.md); the fields themselves are read
+    /// as in ``message()``. Anything else — whitespace, another key order, an action's tags, a
+    /// second op — gives up, and ``message()`` reads the text from its start: the result is the
+    /// message ``message()`` would have made (DecoderDifferentialTests).
+    private mutating func singleSet() throws(GiveUp) -> StoreMessage {
+        try literal(#"{"v":1,"storeId":"#)
+        let storeId = try envelopeString()
+        try literal(#","messageId":"#)
+        let messageId: String?
+        switch try envelopeValue() {
+        case .string(let id): messageId = id
+        case .number(let n): messageId = JSONValue.number(n).jsonText()
+        default: messageId = nil
+        }
+        try literal(#","seq":"#)
+        let seq = try integer()
+        var ack: String?
+        if (try? literal(#","ack":"#)) != nil { ack = try envelopeValue().stringValue }
+        try literal(#","type":"apply_mutation","payload":{"mutations":[{"type":"#)
+        let type = try string()
+        try literal(#","ops":[{"op":"set","path":"#)
+        let path = try pathSteps()
+        try literal(#","value":"#)
+        let newValue = try value()
+        try literal("}]}]}}")
+        guard tokenizer.position == tokenizer.bytes.count else { throw GiveUp() }
+        var message = StoreMessage(type: .applyMutation, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: [:],
+                                   mutations: .success([AppliedMutation(type: type, ops: [.set(path: path, value: newValue)])]))
+        message.untagged = true // no `dispatch` tag: the literal above leaves no room for one
+        return message
+    }
+
+    /// Moves past `text` if the bytes at the position are exactly it.
+    @inline(__always)
+    private mutating func literal(_ text: StaticString) throws(GiveUp) {
+        let count = text.utf8CodeUnitCount
+        let start = tokenizer.position
+        guard tokenizer.bytes.count - start >= count else { throw GiveUp() }
+        guard let base = tokenizer.bytes.baseAddress, memcmp(base + start, text.utf8Start, count) == 0 else { throw GiveUp() }
+        tokenizer.position = start + count
     }
 
     /// `{"mutations":[{"type":…,"ops":[…]},…]}`

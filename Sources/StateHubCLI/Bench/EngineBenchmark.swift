@@ -15,6 +15,7 @@ struct EngineBenchmark {
     func run() async throws -> [Figure] {
         var jsToNative: [Double] = []
         var receiverCalls: [Double] = []
+        var bytesReceiverCalls: [Double] = []
         var nativeToJS: [Double] = []
         var rawJSToNative: [Double] = []
         var rawNativeToJS: [Double] = []
@@ -27,6 +28,7 @@ struct EngineBenchmark {
             rawJSToNative.append(try await rawJSToNativeCallsPerSecond())
             jsToNative.append(try await jsToNativeCallsPerSecond())
             receiverCalls.append(try await receiverCallsPerSecond())
+            bytesReceiverCalls.append(try await receiverCallsPerSecond(bytes: true))
             limitedJSToNative.append(try await jsToNativeCallsPerSecond(timeLimit: .seconds(10)))
             rawNativeToJS.append(try await nativeToJSCallsPerSecond(raw: true))
             nativeToJS.append(try await nativeToJSCallsPerSecond())
@@ -45,6 +47,8 @@ struct EngineBenchmark {
             Figure(key: "engine.js_to_native_us", label: "JS→native call, bound closure", unit: "µs", higherIsBetter: false, jit: 1e6 / median(jsToNative), baselineKey: "engine.raw_js_to_native_us"),
             // The string-only entry (issue 18): no array of arguments, no result converted back.
             Figure(key: "engine.js_to_native_receiver_us", label: "JS→native call, string receiver (bindReceiver)", unit: "µs", higherIsBetter: false, jit: 1e6 / median(receiverCalls), baselineKey: "engine.raw_js_to_native_us"),
+            // The UTF-8 entry (issue 18): the bytes lent, no `String` made — what the hub receives through.
+            Figure(key: "engine.js_to_native_bytes_us", label: "JS→native call, UTF-8 receiver (bindBytesReceiver)", unit: "µs", higherIsBetter: false, jit: 1e6 / median(bytesReceiverCalls), baselineKey: "engine.raw_js_to_native_us"),
             // What a page set up as `statehub run` does it pays: the CPU clock read around each native call (docs/benchmarks.md).
             Figure(key: "engine.js_to_native_limit_us", label: "JS→native call, engine with a 10 s time limit", unit: "µs", higherIsBetter: false, jit: 1e6 / median(limitedJSToNative), baselineKey: "engine.raw_js_to_native_us"),
             Figure(key: "engine.native_to_js", label: "native→JS function calls", unit: "calls/s", higherIsBetter: true, jit: median(nativeToJS)),
@@ -81,13 +85,20 @@ struct EngineBenchmark {
         return Double(calls) / (milliseconds / 1000)
     }
 
-    /// The same loop into `bindReceiver`, which reads the one string and returns `undefined`.
-    func receiverCallsPerSecond() async throws -> Double {
+    /// The same loop into `bindReceiver`, which reads the one string and returns `undefined`;
+    /// with `bytes`, into `bindBytesReceiver`, which lends its UTF-8 bytes.
+    func receiverCallsPerSecond(bytes: Bool = false) async throws -> Double {
         let engine = try JavaScriptEngine(configuration: .init(name: "bench"))
         let empty = EmptyCount()
-        try await engine.bindReceiver("receive") { text in
-            // Touch the argument the way a message handler would.
-            if text.utf8.count == 0 { empty.add() }
+        if bytes {
+            try await engine.bindBytesReceiver("receive") { text in
+                if text.count == 0 { empty.add() }
+            }
+        } else {
+            try await engine.bindReceiver("receive") { text in
+                // Touch the argument the way a message handler would.
+                if text.utf8.count == 0 { empty.add() }
+            }
         }
         let milliseconds = try await engine.evaluate(callLoop(calling: "receive")).numberValue ?? .infinity
         guard empty.value == 0 else { throw BenchmarkError.mirrorMismatch("the receiver saw an empty message") }

@@ -16,9 +16,19 @@ struct DispatchBench: AsyncParsableCommand {
     @Flag(help: "Only run the hub's receive path without an engine (200,000 apply_mutation messages, then 20 parses of the 1 MB state), printing no table: a loop to profile.")
     var receiveOnly = false
 
+    @Flag(help: "Only run flush-sync mirrored writes (as hub.sync_writes, 1,000,000 writes a repetition), printing one rate a line: a loop to profile the whole write path.")
+    var syncWritesOnly = false
+
     func run() async throws {
         if pageOnly {
             for _ in 0..<options.repetitions { _ = try await HubBenchmark().roundTripMicroseconds(count: 20_000, onPageExecutor: true) }
+            return
+        }
+        if syncWritesOnly {
+            for _ in 0..<options.repetitions {
+                let rate = try await HubBenchmark().mirroredWritesPerSecond(flush: .sync, writes: 1_000_000)
+                Output.raw(String(format: "flush-sync writes %.3fM/s (%.2f µs a write)\n", rate / 1e6, 1e6 / rate))
+            }
             return
         }
         if receiveOnly {
