@@ -90,6 +90,7 @@ struct DifferentialTests {
         var random = SeededRandomNumberGenerator(seed: seed)
         let hasYrs = layout.contains { $0 == .yrs }
         var generator = EditGenerator(random: SeededRandomNumberGenerator(seed: seed &* 31 &+ 7), asciiText: hasYrs)
+        generator.cutsPairs = !hasYrs
         var replicas: [Replica] = []
         for (index, kind) in layout.enumerated() {
             let peer: PeerProcess? = kind == .yjs ? yjs : kind == .yrs ? yrs : nil

@@ -21,6 +21,9 @@ private let populated: [UInt8] = {
         try document.map("m").set("k", .string("v"))
         try document.array("a").push([.int(1), .double(2.5)])
         try document.text("t").insert("hello", at: 0)
+        // Text in every form `TextUnits` holds (inline ASCII, long ASCII, UTF-16 with surrogate
+        // pairs at odd and even clocks), so inputs that name client 7's clocks cut all of them.
+        try document.text("t").insert("😀é𝄞" + String(repeating: "long ascii ", count: 3) + "x😀\u{0}", at: 5)
         return try document.encodeStateAsUpdate()
     } catch {
         fatalError("the seed document could not be built: \(error)")

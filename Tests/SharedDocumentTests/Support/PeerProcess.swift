@@ -61,14 +61,18 @@ final class PeerProcess {
     func send(_ command: [String: Any]) async throws -> [String: Any] {
         let data = try JSONSerialization.data(withJSONObject: command)
         input.fileHandleForWriting.write(data + Data("\n".utf8))
+        // Only bytes not yet searched are searched for the newline: a reply of megabytes
+        // arrives in many chunks, and searching the whole buffer after each was quadratic.
+        var searched = 0
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
+            if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
                 guard let reply = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { throw Failure(description: "unreadable reply") }
                 if reply["ok"] as? Bool != true { throw Failure(description: "\(kind) peer: \(reply["error"] ?? "?") for \(command["op"] ?? "?")") }
                 return reply
             }
+            searched = buffer.count
             guard let chunk = await chunks.next() else { throw Failure(description: "\(kind) peer exited (is \(kind == .yjs ? "node with node-yjs" : "python3 with pycrdt") installed?)") }
             buffer.append(chunk)
         }
