@@ -14,6 +14,11 @@ import Glibc
 @Suite struct ConnectionFloodTests {
     /// Runs the server's own application (the one `statehub serve` runs) on 127.0.0.1, any port.
     func withLiveServer(_ configuration: ServerConfiguration, _ body: @Sendable (Int) async throws -> Void) async throws {
+        try await withLiveServer(configuration) { port, _ in try await body(port) }
+    }
+
+    /// The same, with the server itself (its sync service's counts).
+    func withLiveServer(_ configuration: ServerConfiguration, _ body: @Sendable (Int, StateHubServer) async throws -> Void) async throws {
         let test = try await TestServer.sqlite(configuration: configuration)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = test.server.makeApplication(router: test.server.makeRouter(), host: "127.0.0.1", port: 0,
@@ -26,7 +31,7 @@ import Glibc
             group.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw FloodError("server did not start") }
-            do { try await body(port) } catch {
+            do { try await body(port, test.server) } catch {
                 await services.triggerGracefulShutdown()
                 throw error
             }

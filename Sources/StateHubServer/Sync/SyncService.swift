@@ -19,6 +19,9 @@ public final class SyncService: Sendable {
     /// How to close each connection served on its channel (``SyncWebSocketHandler``), by id: on
     /// graceful shutdown no connection task is there to close it (``SyncShutdownService``).
     private let open = Mutex(OpenConnections())
+    /// ``SyncWebSocketHandler``s alive (created, not yet freed): back to zero once every
+    /// connection has ended, or handlers leak (a handler holds its channel and any half-joined message).
+    let liveHandlers = Atomic<Int>(0)
 
     private struct OpenConnections {
         var closers: [Int: @Sendable () -> Void] = [:]

@@ -1,11 +1,13 @@
 import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// One sync connection served on its NIO channel, after NIO's frame decoder (docs/sync.md §2.5,
 /// "Connections without a task"): it joins fragments into messages (at most the message cap:
 /// `1009` past it), answers pings, pings an idle client and closes it when no pong came back by
-/// the next ping, replies to the client's close, and refuses text frames (`1003`). Messages go
+/// the next ping, replies to the client's close (checked: `answer(toClose:)`), and refuses text
+/// frames (`1003`) and unmasked ones (`1002`). Messages go
 /// through the connection's ``SyncConnectionInbox`` to the document in order; no task exists
 /// while the connection is idle. Reads pause while the inbox holds more than it may.
 final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -34,7 +36,10 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
         self.document = document
         self.grant = grant
         self.sync = sync
+        sync.liveHandlers.add(1, ordering: .relaxed)
     }
+
+    deinit { sync.liveHandlers.subtract(1, ordering: .relaxed) }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -54,6 +59,12 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func handlerRemoved(context: ChannelHandlerContext) {
         ping?.cancel()
         ping = nil
+        // The inbox's callbacks hold this handler and the handler held the inbox: a cycle that kept
+        // the handler, its channel and any half-joined message (up to the message cap) for good.
+        // The inbox's own task keeps it until it has handled the end.
+        inbox?.push(.end)
+        inbox = nil
+        fragments = nil
         self.context = nil
     }
 
@@ -73,6 +84,8 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if frame.opcode == .connectionClose { context.close(promise: nil) }
             return
         }
+        // RFC 6455 §5.1: a server must close a connection whose client sends an unmasked frame.
+        guard frame.maskKey != nil else { return refuse(.protocolError, "an unmasked frame: a client masks every frame") }
         guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
             return refuse(.protocolError, "reserved bits are set and no extension was negotiated")
         }
@@ -91,8 +104,7 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .connectionClose:
             // The client closed: nothing more is written to it (docs/sync.md §2.5), and its close is answered.
             inbox?.clientClosed()
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            let code = Self.answer(toClose: frame.unmaskedData)
             closing = true
             var answer = context.channel.allocator.buffer(capacity: 2)
             answer.write(webSocketErrorCode: code)
@@ -102,6 +114,20 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
         default:
             refuse(.protocolError, "unknown opcode")
         }
+    }
+
+    /// The code that answers a client's close frame with `body`: its own code when the frame is
+    /// valid (none: `1000`); `1002` for a one-byte body or a code no close frame may carry (RFC 6455
+    /// §7.4: under 1000, 1004–1006, 1015 and up to 2999 unassigned, 5000 and more), `1007` for a
+    /// reason that is no UTF-8 (§5.5.1).
+    static func answer(toClose body: ByteBuffer) -> WebSocketErrorCode {
+        var body = body
+        guard body.readableBytes != 0 else { return .normalClosure }
+        guard let raw = body.readInteger(as: UInt16.self) else { return .protocolError }
+        let valid = ((1000...1014).contains(raw) && ![1004, 1005, 1006].contains(raw)) || (3000...4999).contains(raw)
+        guard valid else { return .protocolError }
+        guard String(validating: body.readableBytesView, as: UTF8.self) != nil else { return .dataInconsistentWithMessage }
+        return WebSocketErrorCode(codeNumber: Int(raw))
     }
 
     private func receiveData(_ frame: WebSocketFrame, binary: Bool) {

@@ -1,0 +1,150 @@
+import Foundation
+@testable import StateHubServer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hostile frames on raw sockets against the connection handler that serves sync connections on
+/// their channel (docs/sync.md §2.5, "Connections without a task", and "Limits").
+extension SyncHandshakeTests {
+    /// An upgraded connection to `document` with the admin token (the handshake read).
+    static func upgraded(_ port: Int, _ document: String) async throws -> RawConnection {
+        let connection = try RawConnection(port: port)
+        try connection.send(upgrade("/sync/\(document)", authorization: "Bearer \(TestServer.token)"))
+        let handshake = try await connection.read(until: Array("\r\n\r\n".utf8))
+        #expect(String(decoding: handshake, as: UTF8.self).hasPrefix("HTTP/1.1 101"), "\(String(decoding: handshake, as: UTF8.self))")
+        return connection
+    }
+
+    /// A client frame: masked with 1 2 3 4 unless `masked` is false.
+    static func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let mask: UInt8 = masked ? 0x80 : 0
+        switch payload.count {
+        case ..<126: frame.append(mask | UInt8(payload.count))
+        case ..<65_536: frame += [mask | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default: frame += [mask | 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
+        }
+        guard masked else { return frame + payload }
+        let key: [UInt8] = [1, 2, 3, 4]
+        return frame + key + payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+    }
+
+    /// The code of the last close frame in `bytes`, if any.
+    static func closeCode(_ bytes: [UInt8]) -> Int? {
+        guard let close = frames(bytes).last(where: { $0.opcode == 0x8 }), close.payload.count >= 2 else { return nil }
+        return Int(close.payload[0]) << 8 | Int(close.payload[1])
+    }
+
+    /// Sync step 1 with an empty state vector: a valid message.
+    static let stepOne: [UInt8] = [0, 0, 1, 0]
+
+    /// A client frame that is not masked is a protocol error (RFC 6455 §5.1: "a server MUST close
+    /// the connection upon receiving a frame that is not masked"): `1002`, and the message is not handled.
+    @Test func anUnmaskedFrameIsClosedWith1002() async throws {
+        try await ConnectionFloodTests().withLiveServer(ServerConfiguration()) { port in
+            let connection = try await Self.upgraded(port, "unmasked")
+            try connection.send(bytes: Self.clientFrame(0x2, Self.stepOne, masked: false))
+            let answer = try await connection.readUntilClose()
+            #expect(Self.closeCode(answer) == 1002, "\(Self.frames(answer))")
+            // Only the greeting (sync step 1) came before the close: the step 1 got no sync step 2.
+            #expect(!Self.frames(answer).contains { $0.opcode == 0x2 && $0.payload.starts(with: [0, 1]) }, "\(Self.frames(answer))")
+        }
+    }
+
+    /// The client's close frame is checked before it is answered (RFC 6455 §5.5.1, §7.4): a code a
+    /// frame must not carry (1005, 1006, 1015, under 1000, unassigned) or a one-byte body is a
+    /// protocol error (`1002`), a reason that is no UTF-8 is `1007`; a valid one is echoed.
+    @Test(arguments: [
+        (body: [0x03, 0xED], answer: 1002),          // 1005: "no status", never sent in a frame
+        (body: [0x03, 0xEE], answer: 1002),          // 1006
+        (body: [0x03, 0xF7], answer: 1002),          // 1015
+        (body: [0x03, 0xE7], answer: 1002),          // 999
+        (body: [0x03, 0xEC], answer: 1002),          // 1004: reserved
+        (body: [0x07, 0xD0], answer: 1002),          // 2000: unassigned
+        (body: [0x13, 0x88], answer: 1002),          // 5000
+        (body: [0x03], answer: 1002),                // one byte
+        (body: [0x03, 0xE8, 0xFF, 0xFE], answer: 1007),  // 1000, reason not UTF-8
+        (body: [0x03, 0xE8, 0x6F, 0x6B], answer: 1000),  // 1000 "ok"
+        (body: [0x0F, 0xA0], answer: 4000),          // an application's code
+        (body: [], answer: 1000),                    // no code
+    ] as [(body: [UInt8], answer: Int)])
+    func aClientsCloseFrameIsCheckedBeforeItIsAnswered(_ item: (body: [UInt8], answer: Int)) async throws {
+        try await ConnectionFloodTests().withLiveServer(ServerConfiguration()) { port in
+            let connection = try await Self.upgraded(port, "close-codes")
+            try connection.send(bytes: Self.clientFrame(0x8, item.body))
+            let answer = try await connection.readToEnd()
+            #expect(Self.closeCode(answer) == item.answer, "\(item.body): \(Self.frames(answer))")
+        }
+    }
+
+    /// Connections that end in every way a client can end them (a close frame, a reset in the
+    /// middle of a fragmented message, a reset in the middle of a frame, a plain FIN) leave no
+    /// connection handler behind: each one held its channel and its half-joined message, so a
+    /// client that sent 7 MiB of fragments and went away used to leave 7 MiB in the server.
+    @Test func connectionsThatEndInAnyWayLeaveNoHandlerBehind() async throws {
+        try await ConnectionFloodTests().withLiveServer(ServerConfiguration()) { port, server in
+            var connections: [RawConnection] = []
+            for index in 0..<24 {
+                let connection = try await Self.upgraded(port, "leak-\(index % 3)")
+                try connection.send(bytes: Self.clientFrame(0x2, Self.stepOne))
+                switch index % 4 {
+                case 0:
+                    try connection.send(bytes: Self.clientFrame(0x8, [0x03, 0xE8]))
+                    _ = try await connection.readToEnd()
+                case 1:
+                    try connection.send(bytes: Self.clientFrame(0x2, [UInt8](repeating: 0, count: 64 << 10), fin: false))
+                    try connection.resetOnClose()  // dropped here: closed with a reset
+                case 2:
+                    try connection.send(bytes: Array(Self.clientFrame(0x2, [UInt8](repeating: 0, count: 4096)).prefix(1000)))
+                    try connection.resetOnClose()
+                default:
+                    connections.append(connection)
+                }
+            }
+            #expect(connections.count == 6)
+            connections.removeAll()  // closed: a FIN without a close frame
+            // "Eventually": every connection ends on its own; only a handler that is never freed fails it.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while server.sync.liveHandlers.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.sync.liveHandlers.load(ordering: .relaxed) == 0, "connection handlers still alive")
+            for index in 0..<3 { #expect(await server.sync.connectionCount(document: "leak-\(index)") == 0) }
+        }
+    }
+}
+
+extension RawConnection {
+    /// Makes the close (when the connection is dropped) a TCP reset (`SO_LINGER` 0): what a
+    /// client that crashed or lost its network sends.
+    func resetOnClose() throws {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        guard setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) == 0 else {
+            throw FloodError("setsockopt: errno \(errno)")
+        }
+    }
+
+    /// Reads until a whole close frame from the server has arrived (or the server closed),
+    /// answers it with a close frame (so the server need not wait for its close timeout), and
+    /// returns every byte read after the handshake.
+    func readUntilClose() async throws -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if SyncHandshakeTests.frames(received).contains(where: { $0.opcode == 0x8 }) {
+                try? send(bytes: SyncHandshakeTests.clientFrame(0x8, [0x03, 0xE8]))
+                return received
+            }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
+            guard poller.revents != 0 else { try await Task.sleep(for: .milliseconds(20)); continue }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return received
+    }
+}
