@@ -8,6 +8,17 @@ import Testing
 /// for good, even after a `401` or a `/healthz` answer; with `Connection: close` a `413` waited
 /// 20 s (the idle timeout) for the client's end; a chunked body over the cap got an empty `413`.
 @Suite struct RequestBodyGuardTests {
+    /// Sends a byte every 100 ms until the server closes the connection (true) or 60 s pass (false).
+    static func trickleUntilClosed(_ connection: RawConnection) async throws -> Bool {
+        let start = ContinuousClock.now
+        while ContinuousClock.now < start + .seconds(60) {
+            if (try? connection.isClosedNow()) ?? true { return true }
+            if (try? connection.send("x")) == nil { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     static func head(_ requestLine: String, token: String? = nil, extra: String = "") -> String {
         "\(requestLine) HTTP/1.1\r\nHost: x\r\n\(token.map { "Authorization: Bearer \($0)\r\n" } ?? "")\(extra)Content-Length: 8388608\r\n\r\n"
     }
@@ -41,13 +52,7 @@ import Testing
         try await ConnectionFloodTests().withLiveServer(configuration) { port in
             let connection = try RawConnection(port: port)
             try connection.send(Self.head("POST /admin/console/trace-timeline", token: TestServer.token))
-            let start = ContinuousClock.now
-            var closed = false
-            while !closed && ContinuousClock.now < start + .seconds(60) {
-                closed = (try? connection.isClosedNow()) ?? true
-                if !closed { closed = (try? connection.send("x")) == nil }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let closed = try await Self.trickleUntilClosed(connection)
             // The idle timeout is 600 s: only the body deadline can have closed it within the loop.
             #expect(closed, "a trickled body held its connection")
         }
@@ -66,13 +71,7 @@ import Testing
             #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
             try await Task.sleep(for: .milliseconds(500))
             try connection.send(Self.head("POST /admin/console/trace-timeline", token: TestServer.token))
-            let start = ContinuousClock.now
-            var closed = false
-            while !closed && ContinuousClock.now < start + .seconds(60) {
-                closed = (try? connection.isClosedNow()) ?? true
-                if !closed { closed = (try? connection.send("x")) == nil }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let closed = try await Self.trickleUntilClosed(connection)
             #expect(closed, "a trickled body after an answered request held its connection")
         }
     }

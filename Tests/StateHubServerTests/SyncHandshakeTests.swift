@@ -121,23 +121,6 @@ import Testing
 
     /// Unmasked server frames read in order; `nil` when none is whole.
     static func lastFrame(_ bytes: [UInt8]) -> (opcode: UInt8, payload: [UInt8])? {
-        var index = 0
-        var last: (opcode: UInt8, payload: [UInt8])?
-        while index + 2 <= bytes.count {
-            let opcode = bytes[index] & 0x0F
-            var length = Int(bytes[index + 1] & 0x7F)
-            var start = index + 2
-            if length == 126, start + 2 <= bytes.count {
-                length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
-                start += 2
-            } else if length == 127, start + 8 <= bytes.count {
-                length = bytes[start..<start + 8].reduce(0) { $0 << 8 | Int($1) }
-                start += 8
-            }
-            guard start + length <= bytes.count else { break }
-            last = (opcode, Array(bytes[start..<start + length]))
-            index = start + length
-        }
-        return last
+        frames(bytes).last
     }
 }
