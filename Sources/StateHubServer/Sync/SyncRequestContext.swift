@@ -8,19 +8,41 @@ import Synchronization
 /// decision to the connection's handler.
 public struct SyncRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<SyncRequestContext>
+    /// Where hummingbird-websocket's route leaves the upgrade's handler for its channel code; empty
+    /// once the channel has closed (``WebSocketSlot``).
+    public var webSocket: WebSocketHandlerReference<SyncRequestContext> { webSocketSlot.reference }
     let channel: any Channel
     let grant: GrantBox
+    private let webSocketSlot: WebSocketSlot
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         channel = source.channel
         grant = GrantBox()
+        let slot = WebSocketSlot()
+        webSocketSlot = slot
+        source.channel.closeFuture.whenComplete { _ in slot.release() }
     }
 
     final class GrantBox: Sendable {
         let value = Mutex<SyncGrant?>(nil)
+    }
+
+    /// Holds the context's `WebSocketHandlerReference` until the channel closes.
+    ///
+    /// hummingbird-websocket's `ws` route stores the upgrade's handler together with the request
+    /// context in the context's own reference (a box only that package can empty, and never does):
+    /// box → context → box, a cycle that kept the context, and through ``channel`` the whole
+    /// upgraded channel (about 6 KB), after every upgraded connection (issue 16). The context reaches
+    /// the box only through this slot, which lets go of it when the channel closes; the upgrade
+    /// reads the box before that, and a closed channel upgrades nothing.
+    final class WebSocketSlot: Sendable {
+        private let held = Mutex<WebSocketHandlerReference<SyncRequestContext>?>(.init())
+
+        /// The context's reference; after ``release()``, an empty one that nothing keeps.
+        var reference: WebSocketHandlerReference<SyncRequestContext> { held.withLock { $0 } ?? .init() }
+
+        func release() { held.withLock { $0 = nil } }
     }
 }
 

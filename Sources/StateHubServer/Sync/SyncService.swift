@@ -22,6 +22,9 @@ public final class SyncService: Sendable {
     /// ``SyncWebSocketHandler``s alive (created, not yet freed): back to zero once every
     /// connection has ended, or handlers leak (a handler holds its channel and any half-joined message).
     let liveHandlers = Atomic<Int>(0)
+    /// The channels of connections served on their channel, weakly: none may outlive its
+    /// connection (a channel kept is its pipeline, buffers and handlers, about 6 KB).
+    let upgradedChannels = WeakChannelRegistry()
 
     private struct OpenConnections {
         var closers: [Int: @Sendable () -> Void] = [:]

@@ -74,6 +74,7 @@ final class SyncUpgradeTakeover: ChannelInboundHandler, RemovableChannelHandler 
                 let errors = try? context.pipeline.syncOperations.context(handlerType: WebSocketProtocolErrorHandler.self)
                 let handler = SyncWebSocketHandler(document: granted.document, grant: granted.grant, sync: granted.sync)
                 try context.pipeline.syncOperations.addHandler(handler, position: .after((errors ?? decoder).handler))
+                granted.sync.upgradedChannels.add(context.channel)
                 decide(true)
             } catch {
                 granted.sync.logger.error("sync: taking over the connection to \(granted.document) failed: \(error)")
