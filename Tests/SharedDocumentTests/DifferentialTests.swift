@@ -146,8 +146,8 @@ struct DifferentialTests {
                 }
             }
         }
-        // Yrs panicked in its own edit code (yrs 0.28 `text::remove`, docs/shared-document.md):
-        // known, not ours; the other replicas go on and are checked.
+        // Yrs panicked on an edit the peer's checks let through (docs/shared-document.md,
+        // "Tests"): known, not ours; the other replicas went on and are checked.
         for replica in replicas {
             guard let panic = replica.retired else { continue }
             withKnownIssue("Yrs (pycrdt) panicked on its own edit of text it shows: \(panic)") {
@@ -188,9 +188,10 @@ struct DifferentialTests {
         // Every replica's full update is read the same by Swift, Yjs and Yrs.
         for replica in live {
             let update = try await replica.encode()
-            // Yrs 0.28 can write a full update that does not reach its own state vector (a Skip
-            // over structs it holds, a length wrapped below zero to 2^32-2): a Yrs defect shown
-            // by Yrs alone, not something the readers could read as Yrs shows it.
+            // Yrs 0.28 can write a full update that does not reach its own state vector (seed
+            // 104: after a GC struct over items it integrated past a clock gap, a Skip over
+            // structs it holds, a length wrapped to 2^32-2): shown by Yrs alone, and no reader
+            // can read it as Yrs shows it.
             let ownVector = try await Updates.decodeStateVector(try replica.stateVector())
             let updateVector = try Updates.decodeStateVector(try Updates.encodeStateVectorFromUpdate(update))
             let selfInconsistent = replica.isYrs && updateVector != ownVector
