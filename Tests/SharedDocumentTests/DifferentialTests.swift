@@ -19,6 +19,9 @@ struct DifferentialTests {
         let twin: SharedDocument
         let peer: PeerProcess?
         let id: Int
+        /// Yrs's panic message once Yrs panicked inside its own edit code: the replica takes
+        /// no further part (its state is no longer Yrs's idea of a document).
+        var retired: String?
 
         init(name: String, client: Int, peer: PeerProcess?, id: Int) async throws {
             self.name = name
@@ -76,7 +79,8 @@ struct DifferentialTests {
 
         func edit(_ edit: Edit) async throws {
             if !isYrs { try edit.apply(to: twin) }
-            try await peer?.send(["op": "edit", "id": id, "edits": [edit.command]])
+            let reply = try await peer?.send(["op": "edit", "id": id, "edits": [edit.command]])
+            if let panic = reply?["panicked"] as? String { retired = panic }
         }
 
         func apply(_ update: [UInt8]) async throws {
@@ -103,9 +107,11 @@ struct DifferentialTests {
         for step in 0..<edits {
             let author = Int(random.next() % UInt64(replicas.count))
             let replica = replicas[author]
+            if replica.retired != nil { continue }
             let before = try await replica.stateVector()
             let edit = try await generator.edit(for: try replica.generationDocument())
             try await replica.edit(edit)
+            if replica.retired != nil { continue }
             try await replica.checkTwin("edit \(step) \(edit.kind) (seed \(seed))")
             let update = try await replica.encode(stateVector: before)
             for other in replicas.indices where other != author { queue.append((other, update)) }
@@ -114,34 +120,45 @@ struct DifferentialTests {
             if random.next() % 7 == 0 {
                 let from = Int(random.next() % UInt64(replicas.count))
                 let to = Int(random.next() % UInt64(replicas.count))
-                if from != to { await queue.append((to, try replicas[from].encode(stateVector: try replicas[to].stateVector()))) }
+                if from != to, replicas[from].retired == nil, replicas[to].retired == nil { await queue.append((to, try replicas[from].encode(stateVector: try replicas[to].stateVector()))) }
             }
             // Deliver a few messages in random order; some stay queued to arrive again.
             for _ in 0..<Int(random.next() % 3) where !queue.isEmpty {
                 let pick = Int(random.next() % UInt64(queue.count))
                 let message = queue[pick]
                 if random.next() % 5 != 0 { queue.remove(at: pick) }
+                if replicas[message.to].retired != nil { continue }
                 try await replicas[message.to].apply(message.update)
                 try await replicas[message.to].checkTwin("delivery at step \(step) (seed \(seed))")
             }
         }
         while !queue.isEmpty {
             let message = queue.remove(at: Int(random.next() % UInt64(queue.count)))
+            if replicas[message.to].retired != nil { continue }
             try await replicas[message.to].apply(message.update)
             try await replicas[message.to].checkTwin("final delivery (seed \(seed))")
         }
         for _ in 0..<2 {
             for from in replicas.indices {
-                for to in replicas.indices where from != to {
+                for to in replicas.indices where from != to && replicas[from].retired == nil && replicas[to].retired == nil {
                     try await replicas[to].apply(try replicas[from].encode(stateVector: try replicas[to].stateVector()))
                     try await replicas[to].checkTwin("full sync (seed \(seed))")
                 }
             }
         }
+        // Yrs panicked on an edit the peer's checks let through (docs/shared-document.md,
+        // "Tests"): known, not ours; the other replicas went on and are checked.
+        for replica in replicas {
+            guard let panic = replica.retired else { continue }
+            withKnownIssue("Yrs (pycrdt) panicked on its own edit of text it shows: \(panic)") {
+                Issue.record("seed \(seed): \(replica.name) retired after a Yrs panic")
+            }
+        }
+        let live = replicas.filter { $0.retired == nil }
         // Converged: same JSON and state vector everywhere.
         let reference = await canonicalJSON(try replicas[0].json())
         let referenceVector = try await Updates.decodeStateVector(try replicas[0].stateVector())
-        for replica in replicas {
+        for replica in live {
             await #expect(canonicalJSON(try replica.json()) == reference, "seed \(seed): \(replica.name) did not converge")
             await #expect(try Updates.decodeStateVector(try replica.stateVector()) == referenceVector, "seed \(seed): \(replica.name) has another state vector")
             if !replica.isYrs {
@@ -169,8 +186,21 @@ struct DifferentialTests {
             #expect(ourVector == theirVector, "seed \(seed): encodeStateVectorFromUpdate differs from Yjs's (round \(round))")
         }
         // Every replica's full update is read the same by Swift, Yjs and Yrs.
-        for replica in replicas {
+        for replica in live {
             let update = try await replica.encode()
+            // Yrs 0.28 can write a full update that does not reach its own state vector (seed
+            // 104: after a GC struct over items it integrated past a clock gap, a Skip over
+            // structs it holds, a length wrapped to 2^32-2): shown by Yrs alone, and no reader
+            // can read it as Yrs shows it.
+            let ownVector = try await Updates.decodeStateVector(try replica.stateVector())
+            let updateVector = try Updates.decodeStateVector(try Updates.encodeStateVectorFromUpdate(update))
+            let selfInconsistent = replica.isYrs && updateVector != ownVector
+            guard !selfInconsistent else {
+                withKnownIssue("Yrs (pycrdt) wrote a full update that stops short of its own state vector") {
+                    Issue.record("seed \(seed): \(replica.name)'s update is not its state")
+                }
+                continue
+            }
             let fresh = SharedDocument(clientID: 1)
             for (root, kind) in testRoots { _ = try fresh.root(root, kind: kind) }
             try fresh.applyUpdate(update)

@@ -105,14 +105,12 @@ public enum Updates {
         var writer = LazyWriter()
         while true {
             cursors = cursors.filter { $0.current != nil }
-            // Stable, as JavaScript's sort: equal cursors keep their order.
-            cursors = cursors.enumerated().sorted { a, b in
-                guard let x = a.element.current, let y = b.element.current else { return a.offset < b.offset }
-                if x.id.client != y.id.client { return x.id.client > y.id.client }
-                if x.id.clock != y.id.clock { return x.id.clock < y.id.clock }
-                if x.kind != y.kind && (x.kind == .skip || y.kind == .skip) { return y.kind == .skip }
-                return a.offset < b.offset
-            }.map(\.element)
+            // In V8's order: an Item and a GC struct at one clock compare −1 both ways, so
+            // which is written depends on the algorithm (docs/shared-document.md).
+            v8Sort(&cursors) { a, b in
+                guard let x = a.current, let y = b.current else { return 0 }
+                return readerOrder(x, y)
+            }
             guard !cursors.isEmpty, let head = cursors[0].current else { break }
             let firstClient = head.id.client
             if var written = pendingWrite {

@@ -123,9 +123,11 @@ struct EditGenerator {
     }
 
     mutating func textPiece() -> String {
-        // Yrs runs keep their pieces: see docs/shared-document.md, "Text forms under attack".
+        // Yrs runs type ASCII pieces only, long runs and NULs included: they found issue 15
+        // (docs/shared-document.md, "Tests").
         guard !asciiText else {
-            let pieces = ["a", "bc", "hello ", "XYZ", "!"]
+            if int(40) == 0 { return String(repeating: "long ascii ", count: 300) }
+            let pieces = ["a", "bc", "hello ", "XYZ", "!", "nul\u{0}here", "a run of ASCII past fourteen characters"]
             return pieces[int(pieces.count)]
         }
         // Runs past the 14 characters held inside an item, NULs, astral characters, and
