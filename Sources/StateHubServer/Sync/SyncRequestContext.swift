@@ -9,7 +9,7 @@ import Synchronization
 public struct SyncRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Where hummingbird-websocket's route leaves the upgrade's handler for its channel code; empty
-    /// once the channel has closed (``WebSocketSlot``).
+    /// once the channel has closed (see `WebSocketSlot`).
     public var webSocket: WebSocketHandlerReference<SyncRequestContext> { webSocketSlot.reference }
     let channel: any Channel
     let grant: GrantBox
