@@ -144,12 +144,13 @@ final class RawConnection {
         throw FloodError("no \(marker) in \(String(decoding: received, as: UTF8.self))")
     }
 
-    /// Reads until the peer closes (within a generous bound).
-    func readToEnd() async throws -> [UInt8] {
+    /// Reads until the peer closes (within a generous bound), or until `isEnough` says what has
+    /// arrived is all the caller waits for (a whole close frame, say).
+    func readToEnd(until isEnough: ([UInt8]) -> Bool = { _ in false }) async throws -> [UInt8] {
         let deadline = ContinuousClock.now + .seconds(60)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !isEnough(received) {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
             guard poller.revents != 0 else { try await Task.sleep(for: .milliseconds(20)); continue }

@@ -158,20 +158,9 @@ extension RawConnection {
     /// answers it with a close frame (so the server need not wait for its close timeout), and
     /// returns every byte read after the handshake.
     func readUntilClose() async throws -> [UInt8] {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if SyncHandshakeTests.frames(received).contains(where: { $0.opcode == 0x8 }) {
-                try? send(bytes: SyncHandshakeTests.clientFrame(0x8, [0x03, 0xE8]))
-                return received
-            }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 0) >= 0 else { throw FloodError("poll: errno \(errno)") }
-            guard poller.revents != 0 else { try await Task.sleep(for: .milliseconds(20)); continue }
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += buffer[0..<count]
+        let received = try await readToEnd { SyncHandshakeTests.frames($0).contains { $0.opcode == 0x8 } }
+        if SyncHandshakeTests.frames(received).contains(where: { $0.opcode == 0x8 }) {
+            try? send(bytes: SyncHandshakeTests.clientFrame(0x8, [0x03, 0xE8]))
         }
         return received
     }
