@@ -54,7 +54,10 @@ struct TickBatchStopTests {
             let n = try await hub.dispatch(store: "m", action: "inc")
             let engineSide = try await engineState(engine, "m")
             #expect(engineSide["n"] == n, "round \(round)")
-            #expect(await mirror(of: hub, "m") { $0 == engineSide }, "round \(round): the mirror differs from $state")
+            // On a mismatch the message says what the hub saw (its problems, the last messages),
+            // which is what a rare failure under load needs to be read at all.
+            let same = await mirror(of: hub, "m") { $0 == engineSide }
+            #expect(same, "round \(round): the mirror differs from $state: \(same ? "" : Self.diagnosis(hub: hub, recorder: recorder, engineSide: engineSide))")
         }
         #expect(unresponsive.count.withLock { $0 } == 0, "\(loop): a stoppable loop was reported as an unresponsive turn")
         // The memory bound: no message carries more than one early-sent batch, and none was
@@ -65,6 +68,12 @@ struct TickBatchStopTests {
             .map { $0.message.components(separatedBy: "\"op\":").count - 1 }.max() ?? 0
         #expect(largest <= 1_024 + 8, "\(loop): one apply_mutation held \(largest) ops")
         await engine.close()
+    }
+
+    private static func diagnosis(hub: GlobalStateHub, recorder: TraceRecorder, engineSide: JSONValue) -> String {
+        let messages = recorder.records.suffix(12).map { "\($0.direction) \($0.type) \($0.message.prefix(200))" }
+        return "$state \(engineSide), mirror \(hub.state(of: "m").map(String.init(describing:)) ?? "none"), "
+            + "problems \(hub.problems.suffix(8)), last messages:\n" + messages.joined(separator: "\n")
     }
 }
 
