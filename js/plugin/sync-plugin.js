@@ -1467,7 +1467,8 @@
     if (p.args !== undefined && !isArray(p.args)) return dispatchRefused(msg, record, post, 'bad_message', 'BadMessage', 'payload.args must be an array');
     let name = p.action, store = record.store, acts = actionNames(record);
     let known = acts ? hasOwn.call(acts, name) : (name.charAt(0) !== '$' && name.charAt(0) !== '_');
-    if (!known || typeof store[name] !== 'function') {
+    let action = known ? store[name] : undefined;   // read once: each read goes through the store's proxy
+    if (typeof action !== 'function') {
       return dispatchRefused(msg, record, post, 'unknown_action', 'UnknownAction', 'store "' + record.id + '" has no action "' + name + '"');
     }
     let args = p.args ? decodeValue(p.args) : [];
@@ -1475,7 +1476,7 @@
     let result;
     dispatching = mid;   // the action's call (if $onAction sees one) is a root tagged with this dispatch
     try {
-      result = store[name].apply(store, args);
+      result = action.apply(store, args);
     } catch (e) {
       actionThrew(record, mid, e);
       return;
