@@ -27,6 +27,33 @@ func makeActionsPage(_ hub: GlobalStateHub, name: String = "page") async throws 
 
 @Suite("Dispatch")
 struct DispatchTests {
+    /// Issue 18: a dispatch writes its message's text itself; it must be the text the generic
+    /// envelope writes for the same payload, whatever the action's name and arguments hold.
+    @Test func dispatchTextIsTheGenericEnvelope() throws {
+        let cases: [(action: String, args: [JSONValue])] = [
+            ("inc", [.number(1)]),
+            ("nothing", []),
+            ("quote\"and\\slash\u{1}", [.string("line\nbreak"), .null, .bool(false), .number(-0.5), .number(1e21)]),
+            ("unicode é 😀", [["nested": ["a": [1, 2, ["$type": "Date", "value": "1970-01-01T00:00:00.000Z"]]], "z": "é"], .array([]), .object([:])]),
+        ]
+        for (action, args) in cases {
+            try expectSameText(action: action, args: args)
+        }
+    }
+
+    private func expectSameText(action: String, args: [JSONValue]) throws {
+        let own = OutgoingMessage.dispatchText(storeId: "st\"ore", messageId: "n7", action: action, args: args)
+        let generic = OutgoingMessage.text(type: .dispatchAction, storeId: "st\"ore", messageId: "n7", payload: ["action": .string(action), "args": .array(args)])
+        #expect(own == generic)
+        // and the text of the whole envelope written as one object
+        let whole: JSONValue = ["v": 1, "storeId": "st\"ore", "messageId": "n7", "type": "dispatch_action",
+                                "payload": ["action": .string(action), "args": .array(args)]]
+        #expect(own == whole.jsonText())
+        let parsed = try JSONValue(parsing: own)
+        #expect(parsed["payload"]?["action"] == .string(action))
+        #expect(parsed["payload"]?["args"] == .array(args))
+    }
+
     @Test func returnsValuesAndUpdatesTheMirrorFirst() async throws {
         let hub = GlobalStateHub()
         let engine = try await makeActionsPage(hub)

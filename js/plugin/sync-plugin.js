@@ -977,33 +977,63 @@
     if (flushScheduled) schedule(flushAll);
   }
   (root.__statehubStopRecovery || (root.__statehubStopRecovery = [])).push({ reset: resetAfterStop });
+  // One running call as the plugin tracks it; `json` (the mutation's action fields as wire text) is
+  // written the first time a batch of the call is sent, not for every call (most dispatched
+  // actions write once or not at all).
+  function ActionCall(name, call, parent, rootCall, dispatch) {
+    this.name = name; this.call = call; this.parent = parent; this.root = rootCall; this.dispatch = dispatch;
+    this.returned = false; this.text = null;
+  }
+  Object.defineProperty(ActionCall.prototype, 'json', {
+    get: function () {
+      if (this.text === null) {
+        this.text = ',"action":' + JSON.stringify(this.name) + ',"call":' + this.call + (this.parent ? ',"parent":' + this.parent : '') +
+          (this.root !== this.call ? ',"root":' + this.root : '') + (this.dispatch !== undefined ? ',"dispatch":' + JSON.stringify(this.dispatch) : '');
+      }
+      return this.text;
+    }
+  });
+  const ACTION_HOOKS = Symbol.for('statehub.actionHooks');
   function trackActions(record, store) {
     if (typeof store.$onAction !== 'function') return;
-    store.$onAction(function (context) {
+    function start(name) {
       // derived mode (real Pinia): the direct writes before an action are diffed apart from its own
       if (record.derivedDirty) takeDerivedDirect(record);
       let outer = dispatching !== undefined || runningCalls.length === 0 ? null : runningCalls[runningCalls.length - 1];
       let call = ++actionCalls;
-      let entry = { name: String(context.name), call: call, parent: outer === null ? 0 : outer.call,
-        root: outer === null ? call : outer.root, dispatch: outer === null ? dispatching : outer.dispatch, json: '', returned: false };
+      let entry = new ActionCall(String(name), call, outer === null ? 0 : outer.call, outer === null ? call : outer.root,
+        outer === null ? dispatching : outer.dispatch);
       dispatching = undefined;
-      entry.json = ',"action":' + JSON.stringify(entry.name) + ',"call":' + call + (entry.parent ? ',"parent":' + entry.parent : '') +
-        (entry.root !== call ? ',"root":' + entry.root : '') + (entry.dispatch !== undefined ? ',"dispatch":' + JSON.stringify(entry.dispatch) : '');
-      let settle = function () {
-        if (record.derivedDirty) takeDerivedDirect(record);
-        let at = record.runningActions.indexOf(entry);
-        if (at !== -1) record.runningActions.splice(at, 1);
-        at = runningCalls.indexOf(entry);
-        if (at !== -1) runningCalls.splice(at, 1);
-      };
       record.runningActions.push(entry);
       runningCalls.push(entry);
+      return entry;
+    }
+    function settle(entry) {
+      if (record.derivedDirty) takeDerivedDirect(record);
+      removeCall(record.runningActions, entry);
+      removeCall(runningCalls, entry);
+    }
+    function pending(entry) { entry.returned = true; }
+    let listener = function (context) {
+      let entry = start(context.name);
       // Marks the call as past its synchronous part, pending (StateHub's runtime only: Pinia's
       // context has no `pending`); a call the stop cut never gets there.
-      if (typeof context.pending === 'function') context.pending(function () { entry.returned = true; });
-      context.after(settle);
-      context.onError(settle);
-    }, true);
+      if (typeof context.pending === 'function') context.pending(function () { pending(entry); });
+      let done = function () { settle(entry); };
+      context.after(done);
+      context.onError(done);
+    };
+    // StateHub's runtime calls these directly, without a context and closures per call, while this is
+    // the store's only listener (js/runtime/pinia.js, ACTION_HOOKS); real Pinia calls the listener.
+    listener[ACTION_HOOKS] = { start: start, settle: settle, pending: pending };
+    store.$onAction(listener, true);
+  }
+  // A call settles last-started-first-settled unless async calls interleave: look at the end first.
+  function removeCall(list, entry) {
+    let last = list.length - 1;
+    if (last >= 0 && list[last] === entry) { list.length = last; return; }
+    let at = list.indexOf(entry);
+    if (at !== -1) list.splice(at, 1);
   }
   // A mutation in the wire shape (key order type, action, call, parent, root, dispatch, ops); the call it
   // belongs to is kept under a symbol for coalescing.
@@ -1432,48 +1462,61 @@
   function handleDispatchAction(msg, record, post) {
     let mid = msg.messageId;
     let p = msg.payload;
-    function fail(code, name, message) {
-      let payload = { ok: false, error: { code: code, name: name, message: message, stack: '' } };
-      if (record) send(record, MessageType.actionResult, payload, mid); else sendStoreless(post, msg.storeId, MessageType.actionResult, payload, mid);
-    }
-    if (!record) return fail('unknown_store', 'UnknownStore', 'no store "' + msg.storeId + '" in this engine');
-    if (p === null || typeof p !== 'object' || typeof p.action !== 'string') return fail('bad_message', 'BadMessage', 'payload.action must be a string');
-    if (p.args !== undefined && !isArray(p.args)) return fail('bad_message', 'BadMessage', 'payload.args must be an array');
+    if (!record) return dispatchRefused(msg, record, post, 'unknown_store', 'UnknownStore', 'no store "' + msg.storeId + '" in this engine');
+    if (p === null || typeof p !== 'object' || typeof p.action !== 'string') return dispatchRefused(msg, record, post, 'bad_message', 'BadMessage', 'payload.action must be a string');
+    if (p.args !== undefined && !isArray(p.args)) return dispatchRefused(msg, record, post, 'bad_message', 'BadMessage', 'payload.args must be an array');
     let name = p.action, store = record.store, acts = actionNames(record);
     let known = acts ? hasOwn.call(acts, name) : (name.charAt(0) !== '$' && name.charAt(0) !== '_');
-    if (!known || typeof store[name] !== 'function') return fail('unknown_action', 'UnknownAction', 'store "' + record.id + '" has no action "' + name + '"');
+    let action = known ? store[name] : undefined;   // read once: each read goes through the store's proxy
+    if (typeof action !== 'function') {
+      return dispatchRefused(msg, record, post, 'unknown_action', 'UnknownAction', 'store "' + record.id + '" has no action "' + name + '"');
+    }
     let args = p.args ? decodeValue(p.args) : [];
     flushStore(record);
-
-    function ok(value) {
-      if (record.disposed) return;
-      flushStore(record);
-      let errs = [];
-      let enc = encodeValue(value, [], errs);
-      if (errs.length) reportUnserializable(record, errs, 'action_result');
-      send(record, MessageType.actionResult, { ok: true, value: enc }, mid);
-    }
-    function threw(e) {
-      if (record.disposed) return;
-      flushStore(record);
-      let info = errorInfo(e);
-      send(record, MessageType.actionResult, { ok: false, error: { code: 'action_threw', name: info.name, message: info.message, stack: info.stack } }, mid);
-    }
     let result;
     dispatching = mid;   // the action's call (if $onAction sees one) is a root tagged with this dispatch
     try {
-      result = store[name].apply(store, args);
+      result = action.apply(store, args);
     } catch (e) {
-      threw(e);
+      actionThrew(record, mid, e);
       return;
     } finally {
       dispatching = undefined;
     }
     if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
+      let ok = function (value) { actionReturned(record, mid, value); };
+      let threw = function (e) { actionThrew(record, mid, e); };
       try { result.then(ok, threw); } catch (e) { threw(e); }
     } else {
-      ok(result);
+      actionReturned(record, mid, result);
     }
+  }
+  // A dispatch refused before its action ran (no closure per dispatch for it: the usual one runs).
+  function dispatchRefused(msg, record, post, code, name, message) {
+    let payload = { ok: false, error: { code: code, name: name, message: message, stack: '' } };
+    if (record) send(record, MessageType.actionResult, payload, msg.messageId);
+    else sendStoreless(post, msg.storeId, MessageType.actionResult, payload, msg.messageId);
+  }
+  // The action_result of a dispatch, after the action's own writes (flushed first).
+  function actionReturned(record, mid, value) {
+    if (record.disposed) return;
+    flushStore(record);
+    let t = typeof value;
+    if (t === 'string' || t === 'boolean' || value === null || (t === 'number' && value === value && value !== Infinity && value !== -Infinity)) {
+      // Plain JSON needs no encoding: the text JSON.stringify({ ok: true, value }) would write, without the object.
+      send(record, MessageType.actionResult, undefined, mid, '{"ok":true,"value":' + JSON.stringify(value) + '}');
+      return;
+    }
+    let errs = [];
+    let enc = encodeValue(value, [], errs);
+    if (errs.length) reportUnserializable(record, errs, 'action_result');
+    send(record, MessageType.actionResult, { ok: true, value: enc }, mid);
+  }
+  function actionThrew(record, mid, e) {
+    if (record.disposed) return;
+    flushStore(record);
+    let info = errorInfo(e);
+    send(record, MessageType.actionResult, { ok: false, error: { code: 'action_threw', name: info.name, message: info.message, stack: info.stack } }, mid);
   }
 
   // `ack` (PROTOCOL.md A.1): the messageId of the last native message applied, as its JSON value (a string

@@ -711,6 +711,64 @@
     t.$dispose(); take();
   })();
 
+  // The runtime calls the plugin's hooks directly while it is a store's only $onAction listener (js/runtime/pinia.js,
+  // ACTION_HOOKS); a second listener makes it call every callback with a context. Both tag alike: the same messages,
+  // the same action, call, parent, root and dispatch (call ids counted from the first), the same answers.
+  (function actionHookTests() {
+    function runOnce(withListener) {
+      var pa = G.createPinia();
+      pa.use(S.createSyncPlugin());
+      var use = G.defineStore('selftest.hooks', {
+        state: function () { return { n: 0, log: [] }; },
+        actions: {
+          outer: function () { this.n++; this.inner(); this.n++; return this.n; },
+          inner: function () { this.log.push('inner'); },
+          fails: function () { this.n = -1; throw new Error('x'); },
+          odd: function () { return [undefined, new Date(0)]; }
+        }
+      });
+      var s = use(pa);
+      var seen = [];
+      if (withListener) {
+        s.$onAction(function (c) {
+          seen.push(c.name);
+          c.after(function (r) { seen.push('after ' + c.name + ' ' + safeJSON(r)); });
+          c.onError(function (e) { seen.push('error ' + c.name + ' ' + e.message); });
+        });
+      }
+      take();
+      s.outer();
+      try { s.fails(); } catch (e) { /* expected */ }
+      dispatch({ v: 1, storeId: 'selftest.hooks', messageId: 'h1', type: 'dispatch_action', payload: { action: 'outer', args: [] } });
+      dispatch({ v: 1, storeId: 'selftest.hooks', messageId: 'h2', type: 'dispatch_action', payload: { action: 'fails', args: [] } });
+      dispatch({ v: 1, storeId: 'selftest.hooks', messageId: 'h3', type: 'dispatch_action', payload: { action: 'odd', args: [] } });
+      s.n = 7;
+      S.flushPending();
+      var got = take(), base = null;
+      s.$dispose(); take();
+      got.forEach(function (m) {
+        if (m.type === 'apply_mutation') {
+          m.payload.mutations.forEach(function (mu) {
+            if (mu.call === undefined) return;
+            if (base === null) base = mu.call;
+            mu.call -= base;
+            if (mu.parent !== undefined) mu.parent -= base;
+            if (mu.root !== undefined) mu.root -= base;
+          });
+        }
+        if (m.type === 'action_result' && m.payload.error) m.payload.error.stack = '';
+        if (m.type !== 'action_result') delete m.messageId;   // numbered across the engine
+      });
+      return { got: got, seen: seen };
+    }
+    var hooked = runOnce(false), called = runOnce(true);
+    eq(hooked.got, called.got, 'the plugin alone (direct hooks) and beside another $onAction listener send the same messages and tags', { hooked: hooked.got });
+    ok(hooked.got.some(function (m) { return m.type === 'apply_mutation' && m.payload.mutations.some(function (mu) { return mu.dispatch === 'h1' && mu.action === 'inner' && mu.parent !== undefined; }); }),
+      'a dispatched call tags its nested call with the dispatch', hooked.got);
+    eq(called.seen, ['outer', 'inner', 'after inner undefined', 'after outer 2', 'fails', 'error fails x', 'outer', 'inner', 'after inner undefined', 'after outer 1',
+      'fails', 'error fails x', 'odd', 'after odd [null,"1970-01-01T00:00:00.000Z"]'], 'the other listener still sees every call, after and error', called.seen);
+  })();
+
   // ---------------------------------------------------------------- 8. depth (PROTOCOL.md A.2 "Depth")
 
   (function depthTests() {

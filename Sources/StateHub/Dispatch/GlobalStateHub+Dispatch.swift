@@ -53,9 +53,8 @@ extension GlobalStateHub {
                     self?.failPending(messageId, with: StateHubError.engineGone(store: storeId, pageID: pageID))
                 }
             }
-            if let send = sendEffect(to: host.pageID, storeId: storeId, type: .dispatchAction,
-                                     payload: ["action": .string(action), "args": .array(args)], in: &state,
-                                     failure: failure, messageId: messageId) {
+            let text = OutgoingMessage.dispatchText(storeId: storeId, messageId: messageId, action: action, args: args)
+            if let send = sendEffect(to: host.pageID, storeId: storeId, type: .dispatchAction, text: text, in: &state, failure: failure) {
                 effects.append(send)
                 if let page = state.pages[pageID], page.transport.callerMaySpin { spin = spinPolicy.budget(configuration.dispatchSpin) }
             }

@@ -248,13 +248,20 @@ public final class GlobalStateHub: Sendable {
     /// Records an outgoing message in the trace and returns the effect that sends it.
     func sendEffect(to pageID: String, storeId: String?, type: StoreMessageType, payload: JSONValue, in state: inout HubState,
                     failure: (@Sendable (any Error) -> Void)? = nil, messageId: String? = nil) -> HubEffect? {
+        guard state.pages[pageID] != nil else { return nil }
+        let text = OutgoingMessage.text(type: type, storeId: storeId, messageId: messageId ?? state.nextMessageId(), payload: payload)
+        return sendEffect(to: pageID, storeId: storeId, type: type, text: text, in: &state, failure: failure)
+    }
+
+    /// `sendEffect` with the message's text already written (a dispatch writes its own: `OutgoingMessage.dispatchText`).
+    func sendEffect(to pageID: String, storeId: String?, type: StoreMessageType, text: String, in state: inout HubState,
+                    failure: (@Sendable (any Error) -> Void)? = nil) -> HubEffect? {
         guard let page = state.pages[pageID] else { return nil }
         // A call the time limit stopped (a subscriber looping on a forwarded write, say) is
         // recorded like any stop, even when the sender waits for nothing.
         let failure = failure ?? { [weak self] error in
             if let stop = (error as? EngineError)?.stop { self?.pageStopped(pageID: pageID, stop: stop, storeId: storeId) }
         }
-        let text = OutgoingMessage.text(type: type, storeId: storeId, messageId: messageId ?? state.nextMessageId(), payload: payload)
         configuration.trace?.record(.nativeToWeb, channel: TraceChannel.nativeBridge, engine: pageID, store: storeId, type: type.rawValue, message: text)
         return .send(page.transport, text, failure: failure)
     }

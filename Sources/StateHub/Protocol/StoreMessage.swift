@@ -166,11 +166,35 @@ enum OutgoingMessage {
     static func text(type: StoreMessageType, storeId: String?, messageId: String, payload: JSONValue) -> String {
         // The envelope by hand around the payload's text: the same text as writing the whole
         // object, without building (and hashing) a five-key object per message.
+        var text = envelope(type: type, storeId: storeId, messageId: messageId)
+        JSONValue.write(payload, into: &text)
+        text += "}"
+        return text
+    }
+
+    /// A `dispatch_action`: the text of ``text(type:storeId:messageId:payload:)`` with the payload
+    /// `{"action":…,"args":[…]}`, written without building that two-key object per dispatch.
+    static func dispatchText(storeId: String, messageId: String, action: String, args: [JSONValue]) -> String {
+        var text = envelope(type: .dispatchAction, storeId: storeId, messageId: messageId)
+        text += #"{"action":"#
+        JSONValue.writeString(action, into: &text)
+        text += #","args":["#
+        for (index, argument) in args.enumerated() {
+            if index > 0 { text += "," }
+            JSONValue.write(argument, into: &text)
+        }
+        text += "]}}"
+        return text
+    }
+
+    /// `{"v":1,"storeId":…,"messageId":…,"type":…,"payload":` — the payload's text and `}` follow.
+    private static func envelope(type: StoreMessageType, storeId: String?, messageId: String) -> String {
         var text = #"{"v":"# + String(StoreMessage.protocolVersion) + #","storeId":"#
-        text += storeId.map { JSONValue.string($0).jsonText() } ?? "null"
-        text += #","messageId":"# + JSONValue.string(messageId).jsonText()
-        text += #","type":"# + JSONValue.string(type.rawValue).jsonText()
-        text += #","payload":"# + payload.jsonText() + "}"
+        text.reserveCapacity(160)
+        if let storeId { JSONValue.writeString(storeId, into: &text) } else { text += "null" }
+        text += #","messageId":"#
+        JSONValue.writeString(messageId, into: &text)
+        text += #","type":""# + type.rawValue + #"","payload":"#
         return text
     }
 }
