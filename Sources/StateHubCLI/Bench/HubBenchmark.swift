@@ -239,18 +239,22 @@ let quietLogger = Logger(label: "statehub.bench", factory: { _ in SwiftLogNoOpLo
 /// ``post(_:)`` hands a text to the receiver the hub installed, as its bytes, as an engine does.
 final class SilentPage: PageTransport {
     let pageID = "silent"
-    private let bytesReceiver = Mutex<(@Sendable (UnsafeBufferPointer<UInt8>) -> Void)?>(nil)
+    /// The receiver in a box: a closure stored in the `Mutex` itself came back as two reabstraction
+    /// thunks calling each other until the stack ran out (Swift 6.3, release and debug builds).
+    private final class Receiver: Sendable {
+        let body: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+        init(_ body: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) { self.body = body }
+    }
+    private let bytesReceiver = Mutex<Receiver?>(nil)
     func receiveMessages(on channel: String, _ receiver: @escaping @Sendable (String) -> Void) async throws {}
     func receiveMessageBytes(on channel: String, _ receiver: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) async throws {
-        bytesReceiver.withLock { $0 = receiver }
+        bytesReceiver.withLock { $0 = Receiver(receiver) }
     }
     /// The hub's receive path as an engine enters it (`GlobalStateHub.attach`'s receiver).
     func post(_ text: String) {
         guard let receiver = bytesReceiver.withLock({ $0 }) else { return }
         var text = text
-        // Called in a closure: passing `receiver` itself (taken out of the Mutex) to `withUTF8`
-        // made Swift 6.3 emit two reabstraction thunks calling each other until the stack ran out.
-        text.withUTF8 { receiver($0) }
+        text.withUTF8 { receiver.body($0) }
     }
     func send(_ message: String, toFunction functionPath: String, onFailure: (@Sendable (any Error) -> Void)?) {}
     func onClose(_ handler: @escaping @Sendable () -> Void) {}
