@@ -110,9 +110,11 @@ public final class GlobalStateHub: Sendable {
         }
         guard inserted else { throw StateHubError.pageAlreadyAttached(pageID) }
         do {
-            // As bytes: the engine hands them over without making a `String` (docs/benchmarks.md, issue 18).
+            // As bytes: the engine hands them over without making a `String`; a flush-sync write
+            // reuses the receiver's buffers (docs/hub.md, "A flush-sync write"; issue 18).
+            let receiver = PageReceiver(pageID: pageID)
             try await page.receiveMessageBytes(on: Self.channel) { [weak self] bytes in
-                self?.receive(utf8: bytes, from: pageID)
+                self?.receive(utf8: bytes, from: receiver)
             }
         } catch {
             _ = state.withLock { $0.pages.removeValue(forKey: pageID) }

@@ -11,6 +11,8 @@ extension JSONValue {
     ///
     /// - Complexity: O(number of containers visited), at most the size of the value.
     func nestingDepth(upTo limit: Int = JSONValue.maximumStateDepth) -> Int {
+        // A scalar (most writes' value) without the work list's allocation.
+        guard isContainer else { return 0 }
         var deepest = 0
         var pending: [(JSONValue, Int)] = [(self, 0)]
         while let (value, above) = pending.popLast() {

@@ -46,6 +46,15 @@ struct StoreMessageDecoder {
         }
     }
 
+    /// The one-set message of ``singleSet()`` read for the hub's write path (``SingleSetWrite``),
+    /// its path into `path` (emptied first; its storage is reused when nothing else holds it).
+    /// `nil` where ``singleSet()`` gives up, and also for a store id or mutation type with escapes,
+    /// a message id or `ack` that is no plain string or number (the general path reads those).
+    static func readSingleSet(utf8 bytes: UnsafeBufferPointer<UInt8>, path: inout [PathStep]) -> SingleSetWrite? {
+        var decoder = StoreMessageDecoder(tokenizer: JSONTokenizer(bytes: bytes))
+        return try? decoder.singleSetWrite(path: &path)
+    }
+
     private init(tokenizer: JSONTokenizer) { self.tokenizer = tokenizer }
 
     /// Thrown (and turned into `nil`) when the generic path must take over.
@@ -152,6 +161,46 @@ struct StoreMessageDecoder {
                                    mutations: .success([AppliedMutation(type: type, ops: [.set(path: path, value: newValue)])]))
         message.untagged = true // no `dispatch` tag: the literal above leaves no room for one
         return message
+    }
+
+    /// ``singleSet()`` for ``readSingleSet(utf8:path:)``: the same literals and the same readers,
+    /// but the store id and mutation type stay byte ranges (plain strings only), the message id and
+    /// `ack` are only checked, and the path goes into `path`.
+    private mutating func singleSetWrite(path: inout [PathStep]) throws(GiveUp) -> SingleSetWrite {
+        try literal(#"{"v":1,"storeId":"#)
+        let storeId = try plainString()
+        try literal(#","messageId":"#)
+        try plainScalar()
+        try literal(#","seq":"#)
+        let seq = try integer()
+        if (try? literal(#","ack":"#)) != nil { try plainScalar() }
+        try literal(#","type":"apply_mutation","payload":{"mutations":[{"type":"#)
+        let type = try plainString()
+        try literal(#","ops":[{"op":"set","path":"#)
+        try pathSteps(into: &path)
+        try literal(#","value":"#)
+        let newValue = try value()
+        try literal("}]}]}}")
+        guard tokenizer.position == tokenizer.bytes.count else { throw GiveUp() }
+        return SingleSetWrite(storeId: storeId, seq: seq, mutationType: type, value: newValue)
+    }
+
+    /// A string without escapes: the range of its content (no `String` made).
+    private mutating func plainString() throws(GiveUp) -> Range<Int> {
+        let token = try next()
+        guard token.kind == .string, !token.hasEscapes else { throw GiveUp() }
+        return token.range.lowerBound + 1 ..< token.range.upperBound - 1
+    }
+
+    /// A message id or `ack` as ``envelopeValue()`` reads it without giving up — a string without
+    /// escapes, or a number in range — checked and not kept.
+    private mutating func plainScalar() throws(GiveUp) {
+        let token = try next()
+        switch token.kind {
+        case .string: if token.hasEscapes { throw GiveUp() }
+        case .number: _ = try number(token)
+        default: throw GiveUp()
+        }
     }
 
     /// Moves past `text` if the bytes at the position are exactly it.
@@ -311,10 +360,17 @@ struct StoreMessageDecoder {
     /// built first. Anything but a string or a number (a nested array, an object) is no step:
     /// the generic path names it.
     private mutating func pathSteps() throws(GiveUp) -> [PathStep] {
-        try expect(.beginArray)
         var steps: [PathStep] = []
+        try pathSteps(into: &steps)
+        return steps
+    }
+
+    /// ``pathSteps()`` into `steps`, emptied first (its storage kept).
+    private mutating func pathSteps(into steps: inout [PathStep]) throws(GiveUp) {
+        steps.removeAll(keepingCapacity: true)
+        try expect(.beginArray)
         var token = try next()
-        if token.kind == .endArray { return steps }
+        if token.kind == .endArray { return }
         steps.reserveCapacity(4)
         while true {
             let step: PathStep?
@@ -326,7 +382,7 @@ struct StoreMessageDecoder {
             guard let step else { throw GiveUp() }
             steps.append(step)
             token = try next()
-            if token.kind == .endArray { return steps }
+            if token.kind == .endArray { return }
             guard token.kind == .comma else { throw GiveUp() }
             token = try next()
         }

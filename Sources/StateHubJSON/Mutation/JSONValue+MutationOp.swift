@@ -118,7 +118,10 @@ extension JSONValue {
                 self = .object(members)
                 throw MutationOpError(path: fullPath, reason: "index \(step) set on an object")
             }
-            if members.index(forKey: JSONKey(key)) != nil || !key.isArrayIndexKey {
+            // An existing key is replaced where it stands: one lookup, not a second one to set it.
+            if let position = members.index(forKey: JSONKey(key)) {
+                members.values[position] = value
+            } else if !key.isArrayIndexKey {
                 members[key] = value
             } else {
                 members.insertIntegerLikeKey(key, value: value)

@@ -1,0 +1,216 @@
+import Synchronization
+import Trace
+import Testing
+import StateHubTesting
+@testable import StateHub
+
+/// The flush-sync write's own path (`GlobalStateHub.receiveSingleSet`, docs/hub.md "A flush-sync
+/// write") against the general one: its reader reads what the one-set matcher reads, and a hub fed
+/// through it ends with the same mirrors, versions, problems, messages to pages and changes as a hub
+/// fed the same texts through `receive(_:from:)`, on random and hostile messages.
+@Suite("Flush-sync write path, differential")
+struct SingleSetPathTests {
+    /// One-set messages as `flush: 'sync'` writes them, with the envelope's and the op's variants
+    /// the readers must agree on (escapes, numbers, odd acks, bad steps), and hostile edits of them.
+    struct Generator {
+        var random: SeededRandomNumberGenerator
+        var inner: DecoderDifferentialTests.Generator
+
+        init(seed: UInt64) {
+            random = SeededRandomNumberGenerator(seed: seed)
+            inner = DecoderDifferentialTests.Generator(random: SeededRandomNumberGenerator(seed: seed &+ 1))
+        }
+
+        mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
+
+        mutating func write(store: String = "cart", seq: Int) -> String {
+            let storeId = below(12) == 0 ? pick([#""c\u0061rt""#, #""\ud800""#, "7", "null", #""a-store-id-longer-than-fifteen""#]) : #""\#(store)""#
+            let messageId = below(8) == 0 ? pick(["5", "1e400", "true", #""w\u0031""#, "{}"]) : #""w\#(seq)""#
+            let seqText = below(15) == 0 ? pick(["0", "-1", "2.5", "1e400", #""3""#]) : String(seq)
+            var text = #"{"v":1,"storeId":\#(storeId),"messageId":\#(messageId),"seq":\#(seqText)"#
+            if below(4) == 0 { text += #","ack":\#(pick([#""n-1""#, "4", "null", "{}", #""n\u002d1""#]))"# }
+            let type = below(10) == 0 ? pick([#""dir\u0065ct""#, #""patch function""#, "7"]) : #""direct""#
+            let path: String
+            switch below(10) {
+            case 0: path = inner.path()
+            case 1: path = #"["missing","deeper"]"#
+            case 2: path = "[]"
+            case 3: path = #"["items",\#(below(4))]"#
+            default: path = pick([#"["n"]"#, #"["items",0,"qty"]"#, #"["name"]"#, #"["items",1]"#])
+            }
+            let value = below(40) == 0 ? String(repeating: "[", count: 520) + String(repeating: "]", count: 520) : inner.value()
+            return text + #","type":"apply_mutation","payload":{"mutations":[{"type":\#(type),"ops":[{"op":"set","path":\#(path),"value":\#(value)}]}]}}"#
+        }
+    }
+
+    static let initialState = #"{"n":0,"name":"a","items":[{"id":"p0","qty":1},{"id":"p1","qty":2}]}"#
+
+    /// Wherever the write path's reader reads a message, the one-set matcher reads it too, with
+    /// the same store id, sequence number, mutation type, path and value.
+    @Test func theWriteReaderReadsWhatTheOneSetMatcherReads() throws {
+        var generator = Generator(seed: 23_18_4)
+        var taken = 0
+        var path: [PathStep] = []
+        for round in 0..<6_000 {
+            let plain = generator.write(seq: 1 + generator.below(50))
+            let text = round % 3 == 2 ? generator.inner.hostile(plain) : plain
+            var utf8 = text
+            let read = utf8.withUTF8 { bytes in
+                StoreMessageDecoder.readSingleSet(utf8: bytes, path: &path).map { write in
+                    (write, String(decoding: UnsafeBufferPointer(rebasing: bytes[write.storeId]), as: UTF8.self),
+                     String(decoding: UnsafeBufferPointer(rebasing: bytes[write.mutationType]), as: UTF8.self))
+                }
+            }
+            let matched = StoreMessageDecoder.decodeSingleSet(text)
+            guard let (write, storeId, type) = read else { continue }
+            taken += 1
+            let message = try #require(matched, "read by the write path, not by the matcher: \(text)")
+            #expect(message.storeId == storeId && message.seq == write.seq, "\(text)")
+            #expect(try message.mutations?.get() == [AppliedMutation(type: type, ops: [.set(path: path, value: write.value)])], "\(text)")
+        }
+        #expect(taken > 2_000, "write path read \(taken) of 6,000")
+    }
+
+    /// Plain writes take the write path; the matcher's rarer forms (escapes, a numeric message id
+    /// stays allowed) are left to the general one.
+    @Test func plainWritesTakeTheWritePath() {
+        let body = #","type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":3}]}]}}"#
+        var path: [PathStep] = []
+        func reads(_ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { StoreMessageDecoder.readSingleSet(utf8: $0, path: &path) != nil }
+        }
+        #expect(reads(#"{"v":1,"storeId":"cart","messageId":"w2","seq":2"# + body))
+        #expect(reads(#"{"v":1,"storeId":"cart","messageId":2,"seq":2,"ack":"n-1""# + body))
+        #expect(!reads(#"{"v":1,"storeId":"c\u0061rt","messageId":"w2","seq":2"# + body))
+        #expect(!reads(#"{"v":1,"storeId":"cart","messageId":true,"seq":2"# + body))
+        #expect(!reads(#"{"v":1,"storeId":"cart","messageId":"w2","seq":2,"ack":null"# + body))
+        #expect(path == [.key("n")] || path.isEmpty)
+    }
+
+    /// The same texts into two hubs: one through the write path where it applies (the receiver
+    /// `attach` installs does exactly this), one through `receive(_:from:)` only. Same mirrors,
+    /// versions, statuses, problems, messages sent to the pages, and changes streamed.
+    @Test(arguments: [false, true]) func aHubOnTheWritePathEndsAsOneOnTheGeneralPath(subscribed: Bool) async throws {
+        let fast = GlobalStateHub(), general = GlobalStateHub()
+        let fastPage = RecordingPage(pageID: "p"), generalPage = RecordingPage(pageID: "p")
+        let fastOther = RecordingPage(pageID: "q"), generalOther = RecordingPage(pageID: "q")
+        try await fast.attach(fastPage)
+        try await general.attach(generalPage)
+        let fastChanges = subscribed ? fast.changes(of: "cart") : nil
+        let generalChanges = subscribed ? general.changes(of: "cart") : nil
+        let receiver = PageReceiver(pageID: "p")
+        var generator = Generator(seed: subscribed ? 23_2 : 23_1)
+        var taken = 0
+        var seq = 1
+        let created = Wire.syncState("cart", seq: 1, state: Self.initialState)
+        fast.receive(created, from: "p")
+        general.receive(created, from: "p")
+        for round in 0..<3_000 {
+            var text: String
+            let waiting = general.mirrorStatus(of: "cart") == .resyncing && generator.below(3) == 0
+            switch waiting ? 0 : generator.below(40) {
+            case 0:
+                // A whole state again (a resync's answer, mostly), which also ends a wait for one.
+                seq += 1
+                text = Wire.syncState("cart", seq: seq, state: Self.initialState, reason: "resync")
+            case 1 where round > 1_000 && round < 1_500:
+                // A second page joins the store for a while: writes are forwarded, so not the write path's.
+                if try await attachOnce(fast: fast, general: general, fastOther, generalOther) { continue }
+                text = Wire.syncState("cart", seq: 1, state: Self.initialState, reason: "created")
+                fast.receive(text, from: "q")
+                general.receive(text, from: "q")
+                continue
+            default:
+                // Mostly in sequence; sometimes a gap or a repeat.
+                seq += generator.below(25) == 0 ? generator.pick([0, 2, -1]) : 1
+                text = generator.write(seq: seq)
+                if generator.below(10) == 0 { text = generator.inner.hostile(text) }
+            }
+            var bytes = text
+            let applied = bytes.withUTF8 { bytes in fast.receiveSingleSet(utf8: bytes, from: receiver) }
+            if applied {
+                taken += 1
+            } else {
+                bytes.withUTF8 { fast.receive(utf8: $0, from: "p") }
+            }
+            general.receive(text, from: "p")
+            if round == 1_600 { _ = try await detachOnce(fast: fast, general: general) }
+        }
+        expectSameHub(fast, general)
+        #expect(fastPage.messages == generalPage.messages)
+        #expect(fastOther.messages == generalOther.messages)
+        #expect(taken > 300, "write path taken for \(taken) of 3,000") // 386 and 434 with these seeds: the rest are gaps, waits for a resync, hostile texts, the second page's turn
+        if let fastChanges, let generalChanges {
+            fast.detach(pageID: "p")
+            general.detach(pageID: "p")
+            fast.detach(pageID: "q")
+            general.detach(pageID: "q")
+            #expect(await Self.drain(fastChanges) == (await Self.drain(generalChanges)))
+        }
+    }
+
+    /// Attaches page `q` to both hubs the first time; true when it did.
+    private func attachOnce(fast: GlobalStateHub, general: GlobalStateHub, _ fastOther: RecordingPage, _ generalOther: RecordingPage) async throws -> Bool {
+        guard !fast.pageIDs.contains("q") else { return false }
+        try await fast.attach(fastOther)
+        try await general.attach(generalOther)
+        return true
+    }
+
+    private func detachOnce(fast: GlobalStateHub, general: GlobalStateHub) async throws -> Bool {
+        guard fast.pageIDs.contains("q") else { return false }
+        fast.detach(pageID: "q")
+        general.detach(pageID: "q")
+        return true
+    }
+
+    /// The write path leaves the hub untouched where it does not apply: a gap, a trace, another shape.
+    @Test func theWritePathDeclinesWithoutTouchingTheHub() async throws {
+        let hub = GlobalStateHub()
+        try await hub.attach(RecordingPage(pageID: "p"))
+        hub.receive(Wire.syncState("cart", seq: 1, state: Self.initialState), from: "p")
+        let receiver = PageReceiver(pageID: "p")
+        func write(_ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { hub.receiveSingleSet(utf8: $0, from: receiver) }
+        }
+        #expect(write(Wire.mutation("cart", seq: 2, ops: #"{"op":"set","path":["n"],"value":5}"#)))
+        #expect(hub.state(of: "cart")?["n"] == 5 && hub.version(of: "cart") == 2)
+        #expect(!write(Wire.mutation("cart", seq: 4, ops: #"{"op":"set","path":["n"],"value":6}"#)))     // a gap
+        #expect(!write(Wire.mutation("cart", seq: 3, ops: #"{"op":"set","path":["x","y"],"value":6}"#))) // fails to apply
+        #expect(!write(Wire.mutation("other", seq: 3, ops: #"{"op":"set","path":["n"],"value":6}"#)))    // unknown store
+        #expect(!write(Wire.mutation("cart", seq: 3, ops: #"{"op":"delete","path":["n"]}"#)))             // not a set
+        #expect(hub.state(of: "cart")?["n"] == 5 && hub.version(of: "cart") == 2 && hub.problems.isEmpty)
+        #expect(write(Wire.mutation("cart", seq: 3, ops: #"{"op":"set","path":["n"],"value":6}"#)))
+        #expect(hub.state(of: "cart")?["n"] == 6 && hub.version(of: "cart") == 3 && hub.problems.isEmpty)
+
+        let traced = GlobalStateHub(configuration: .init(trace: TraceRecorder()))
+        try await traced.attach(RecordingPage(pageID: "p"))
+        traced.receive(Wire.syncState("cart", seq: 1, state: Self.initialState), from: "p")
+        var text = Wire.mutation("cart", seq: 2, ops: #"{"op":"set","path":["n"],"value":5}"#)
+        #expect(!text.withUTF8 { traced.receiveSingleSet(utf8: $0, from: PageReceiver(pageID: "p")) })
+    }
+
+    private func expectSameHub(_ a: GlobalStateHub, _ b: GlobalStateHub, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.storeIDs == b.storeIDs, sourceLocation: sourceLocation)
+        for id in a.storeIDs {
+            #expect(a.state(of: id) == b.state(of: id), "mirror of \(id)", sourceLocation: sourceLocation)
+            #expect(a.version(of: id) == b.version(of: id), "version of \(id)", sourceLocation: sourceLocation)
+            #expect(a.mirrorStatus(of: id) == b.mirrorStatus(of: id), "status of \(id)", sourceLocation: sourceLocation)
+        }
+        #expect(a.problems == b.problems, sourceLocation: sourceLocation)
+    }
+
+    /// The buffered changes (the newest `changeBufferLimit`), up to the store's removal, which the
+    /// test makes last: the stream itself does not end.
+    private static func drain(_ stream: AsyncStream<StoreChange>) async -> [StoreChange] {
+        var changes: [StoreChange] = []
+        for await change in stream {
+            changes.append(change)
+            if change.kind == .removed { break }
+        }
+        return changes
+    }
+}
