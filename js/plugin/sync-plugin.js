@@ -646,11 +646,17 @@
     let text = record.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
       ',"seq":' + (record.seq + 1) + (record.ack === null ? '' : ',"ack":' + record.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
     safePost(record.post, text);
-    // Counted once posted: a time-limit stop while the text is built or in the post itself
-    // runs nothing after it, so the number is not spent on a message that never left (the
-    // hub saw a gap and recorded a problem after every stopped timer that had written).
+    if (type !== MessageType.error) afterPost(record);
+    else record.seq++;   // queued errors wait for the next message of another type, as they always did
+  }
+  // The tail of every post of a store's message. The seq is counted once posted: a time-limit stop while
+  // the text is built or in the post itself runs nothing after it, so the number is not spent on a message
+  // that never left (the hub saw a gap and recorded a problem after every stopped timer that had written).
+  // Then the errors queued for after this message (reportUnserializable: the message carries the
+  // replacement they describe).
+  function afterPost(record) {
     record.seq++;
-    if (type !== MessageType.error && record.errQueue !== null) {
+    if (record.errQueue !== null) {
       let q = record.errQueue; record.errQueue = null;
       for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
     }
@@ -663,11 +669,7 @@
       ',"type":"apply_mutation","payload":{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
       (action === undefined ? '' : action.json) + ',"ops":' + JSON.stringify(ops) + '}]}}';
     safePost(record.post, text);
-    record.seq++;   // counted once posted, as in send()
-    if (record.errQueue !== null) {
-      let q = record.errQueue; record.errQueue = null;
-      for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
-    }
+    afterPost(record);
   }
 
   function sendStoreless(post, storeId, type, payload, messageId) {
@@ -791,11 +793,7 @@
     record.snapshot = null;
     record.snapshotText = record.mode !== 'precise' ? text : null;
     safePost(record.post, text);
-    record.seq++;   // counted once posted, as in send()
-    if (record.errQueue !== null) {
-      let q = record.errQueue; record.errQueue = null;
-      for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
-    }
+    afterPost(record);
   }
   // The state of the last sync_state posted (snapshotText is that message's text).
   function snapshotOf(record) {

@@ -160,6 +160,14 @@
     }
     if (list.length) runEffects(list.length > 1 ? Array.from(new Set(list)) : list);
   }
+  // True when trigger(target, had ? 0 : 1, key) on a plain object would run no effect.
+  function noEffectFor(target, key, had) {
+    const depsMap = targetMap.get(target);
+    if (depsMap === undefined) return true;
+    let dep = depsMap.get(key);
+    if (dep !== undefined && dep.size !== 0) return false;
+    return had || (dep = depsMap.get(ITERATE_KEY)) === undefined || dep.size === 0;
+  }
   function pauseTracking() { let p = shouldTrack; shouldTrack = false; return p; }
   function resetTracking(p) { shouldTrack = p; }
 
@@ -180,7 +188,9 @@
   // Ops are recorded before effects run (so they are in true order even when a sync watcher
   // writes), but the runtime delivers them to sync subscribers only once the write and its
   // effects are done: writes.depth > 0 while a logged write is in progress; releaseHook runs after.
-  let writes = { depth: 0 };
+  // writes.now: set by a write that delivers at once (objectSet below) while it hands its op over,
+  // so pinia.js delivers it without waiting for the write's end.
+  let writes = { depth: 0, now: false };
   let releaseHook = null;
   function endWrite() { if (--writes.depth === 0 && releaseHook !== null) releaseHook(); }
 
@@ -594,12 +604,17 @@
     for (let i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
     return false;
   }
-  function emitSet(target, key, value) {
+  // now: the caller delivers at once (objectSet, writes.depth 0): the op of a single path is handed
+  // over with writes.now set; several paths (several stores maybe) are held and released together,
+  // as any write's are.
+  function emitSet(target, key, value, now) {
     if (parentsOf.get(target) === undefined) {   // fastest path: a write at the top of a state
       let rinfo = roots.get(target);
       if (rinfo === undefined) return;
       if (!rinfo.wantsOps) { if (isObject(value)) registerTree(value, target, key, 0); return; }
-      opHook(rinfo, [{ op: OpKind.set, path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
+      let op = { op: OpKind.set, path: [key], value: isObject(value) ? snapshot(value, target, key) : value };
+      if (now) writes.now = true;
+      opHook(rinfo, [op]);
       return;
     }
     let out = pathsOf(target);
@@ -608,7 +623,9 @@
     if (!anyWants(out)) { if (obj) registerTree(value, target, key, 0); return; }
     if (out.length === 2) {
       let p1 = out[1].slice(); p1.push(key);
-      hand(out[0], [{ op: OpKind.set, path: p1, value: obj ? snapshot(value, target, key) : value }]);
+      let op = { op: OpKind.set, path: p1, value: obj ? snapshot(value, target, key) : value };
+      if (now) writes.now = true;
+      hand(out[0], [op]);
       return;
     }
     let ops = [];
@@ -616,7 +633,9 @@
       let path = out[i + 1].slice(); path.push(key);
       ops.push({ op: OpKind.set, path: path, value: obj ? snapshot(value, target, key) : value });
     }
-    deliverOps(out, ops);
+    if (!now) { deliverOps(out, ops); return; }
+    writes.depth++;
+    try { deliverOps(out, ops); } finally { endWrite(); }
   }
   function emitDelete(target, key) {
     let out = pathsOf(target);
@@ -734,6 +753,13 @@
     if (had && Object.is(old, value)) return true;
     assignOwn(target, key, value);
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
+      if (writes.depth === 0 && unobservable.size === 0 && noEffectFor(target, key, had)) {
+        // No effect runs for this write, so nothing can come between its op and the op's delivery:
+        // deliver at once (js/README.md, "When sync subscribers are called"). An effect a subscriber
+        // creates now does not run for this write, as in Vue, where a write runs the effects it found.
+        try { emitSet(target, key, value, true); } finally { writes.now = false; }
+        return true;
+      }
       writes.depth++;
       try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
     } else trigger(target, had ? 0 : 1, key);
@@ -1586,7 +1612,7 @@
   // runs every `reset` registered in globalThis.__statehubStopRecovery, then every `release`
   // in reverse order, before the page runs anything else.
   function resetAfterStop() {
-    writes.depth = 0; batchDepth = 0; catchingUp = false;
+    writes.depth = 0; writes.now = false; batchDepth = 0; catchingUp = false;
     activeEffect = null; shouldTrack = true; activeScope = null; currentWatcherCleanup = null;
     flushPromise = null;
   }
