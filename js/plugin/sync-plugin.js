@@ -1179,6 +1179,7 @@
 
   function flushStore(record) {
     record.isDirty = false;
+    record.plainMutation = null; record.plainTail = null;   // not kept alive past their batch (queuePlainSet)
     if (record.disposed) { record.pending = null; record.pendingOps = 0; return; }
     if (record.derivedDirty) takeDerivedDirect(record);
     let pending = record.pending;
@@ -1193,7 +1194,63 @@
   function onOps(record, type, raw) {
     if (record.suppress > 0 || record.disposed) return;
     if (record.mode !== 'precise') enterPrecise(record);
+    if (raw.length === 1 && !record.escapes) {
+      let o = raw[0];
+      if (o.op === OpKind.set && isPlainSet(o)) {
+        // `n++` in a loop, inline: the write over the batch's last op at the same place replaces it (queuePlainSet)
+        let pending = record.pending, running = record.runningActions;
+        if (pending !== null && running.length === 0 && record.plainCall === undefined && type === 'direct') {
+          let last = pending[pending.length - 1];
+          if (last === record.plainMutation) {
+            let lastOps = last.ops, at = lastOps.length - 1, previous = lastOps[at], a = previous.path, b = o.path;
+            if (previous === record.plainTail && a.length === 1 && b.length === 1 && a[0] === b[0]) {
+              lastOps[at] = o;
+              record.plainTail = o;
+              if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
+              return;
+            }
+          }
+        }
+        queuePlainSet(record, type, raw, o);
+        return;
+      }
+    }
     queueMutation(record, type, encodeOps(record, raw));
+  }
+  // encodeOps's first case: one set of plain JSON, not lazy, no "$type" in its path, which goes out as is.
+  function isPlainSet(o) {
+    if (o[LAZY_VALUE] === true) return false;   // a lazy op's value is copied when read: not here
+    let v = o.value, t = typeof v, path = o.path;
+    if (!(t === 'string' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity) || v === null) && !isJSONSafe(v, 0)) return false;
+    for (let j = 0; j < path.length; j++) if (path[j] === '$type') return false;
+    return true;
+  }
+  // queueMutation(record, type, raw) for such a set (ops === [o]), with the write over the batch's last op at
+  // the same place (`n++` in a loop) found without reading the batch's symbols: record.plainTail is the last
+  // op this path put at the end of a direct mutation of the batch (plainMutation, made for call plainCall),
+  // valid while both are still the batch's last (any other change to the batch puts another object there).
+  function queuePlainSet(record, type, raw, o) {
+    let running = record.runningActions, action = running.length === 0 ? undefined : running[running.length - 1];
+    if (record.flush === 'sync') { sendMutation(record, type, action, raw); return; }
+    let pending = record.pending;
+    if (pending !== null && type === 'direct') {
+      let last = pending[pending.length - 1];
+      if (last === record.plainMutation && record.plainCall === action) {
+        let lastOps = last.ops, at = lastOps.length - 1, previous = lastOps[at];
+        if (previous === record.plainTail && samePath(previous.path, o.path)) {
+          lastOps[at] = o;
+          record.plainTail = o;
+          if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
+          return;
+        }
+      }
+    }
+    queueMutation(record, type, raw);
+    pending = record.pending;
+    if (pending !== null && type === 'direct') {
+      let last = pending[pending.length - 1], lastOps = last.ops;
+      if (lastOps[lastOps.length - 1] === o) { record.plainMutation = last; record.plainTail = o; record.plainCall = action; }
+    }
   }
   function enterPrecise(record) {
     if (record.mode === 'derived') {
@@ -1688,6 +1745,7 @@
       let record = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, pendingOps: 0, isDirty: false, suppress: 0, disposed: false,
+        plainMutation: null, plainTail: null, plainCall: undefined,
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
         runningActions: [], lazyOps: false,
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)

@@ -178,7 +178,20 @@
   function deliverNow(record, ops) {
     releasing = true;
     try {
-      drainDeliveries(record, Delivery.direct, ops, null);
+      record.delivering = true;   // drainDeliveries and deliver, inline
+      const subscriptions = record.syncSubscriptions;
+      if (subscriptions.length === 1 && subscriptions[0].opsCallback !== null) {
+        const subscription = subscriptions[0];
+        if (subscription.active) {
+          try { subscription.opsCallback(MutationType.direct, ops); } catch (e) { internals.reportError(e); }
+        }
+      } else deliver(record, Delivery.direct, ops, null);
+      const queue = record.deliveryQueue;
+      if (queue.length !== 0) {
+        for (let i = 0; i < queue.length; i += 3) deliver(record, queue[i], queue[i + 1], queue[i + 2]);
+        queue.length = 0;
+      }
+      record.delivering = false;
       if (heldRecords.length !== 0) drainHeld();
     } finally {
       heldRecords.length = 0;

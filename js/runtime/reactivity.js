@@ -734,6 +734,12 @@
       if (entry !== null && entry.set !== undefined) { entry.set.call(receiver, value); return true; }
       if (entry !== null) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
     }
+    return setOwn(target, key, value, receiver, accessors === undefined);
+  }
+  // objectSet past its checks: receiver is target's reactive proxy and key no accessor of a store
+  // (plain: target is no store, so a ref assigned is bound, not kept). A store's state key is
+  // written here directly (storeProxy), its state root already known to be a plain reactive object.
+  function setOwn(target, key, value, receiver, plain) {
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     let had = hasOwnProperty.call(target, key);
     let old = had ? target[key] : undefined;
@@ -741,7 +747,7 @@
       old.value = value;
       return true;
     }
-    if (isObject(value) && value instanceof RefImpl && accessors === undefined) {
+    if (plain && isObject(value) && value instanceof RefImpl) {
       // A plain ref assigned into a reactive object: keep its value here and bind the ref to
       // this property (reads and writes through either side meet, and stay in the op log).
       let rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
@@ -751,7 +757,7 @@
       if (had && Object.is(old, value)) return true;
     }
     if (had && Object.is(old, value)) return true;
-    assignOwn(target, key, value);
+    if (key !== '__proto__') target[key] = value; else assignOwn(target, key, value);
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
       if (writes.depth === 0 && unobservable.size === 0 && noEffectFor(target, key, had)) {
         // No effect runs for this write, so nothing can come between its op and the op's delivery:
@@ -919,7 +925,8 @@
           if (entry === undefined) entry = accessors.learn(key);
           if (entry !== null && entry.get !== undefined) {
             if (activeEffect !== null && shouldTrack) track(target, key);
-            if (entry.holder !== null && stateDirect(entry)) return getTrap(entry.root, entry.key, entry.proxy);
+            const holder = entry.holder;   // stateDirect(entry), its cached answer inline
+            if (holder !== null && (entry.root === holder.root && entry.proxy === holder.proxy ? entry.direct : stateDirect(entry))) return getTrap(entry.root, entry.key, entry.proxy);
             return entry.get.call(receiver);
           }
         }
@@ -930,8 +937,10 @@
           let entry = accessors.byKey[key];
           if (entry === undefined) entry = accessors.learn(key);
           // a ref assigned over a state accessor replaces it: objectSet below does that
-          if (entry !== null && entry.holder !== null && !(isObject(value) && value.__v_isRef === true) && stateDirect(entry)) {
-            objectSet(entry.root, entry.key, value, entry.proxy);
+          let holder;
+          if (entry !== null && (holder = entry.holder) !== null && !(isObject(value) && value.__v_isRef === true) &&
+              (entry.root === holder.root && entry.proxy === holder.proxy ? entry.direct : stateDirect(entry))) {
+            setOwn(entry.root, entry.key, value, entry.proxy, true);   // objectSet's checks are stateDirect's
             return true;
           }
         }
