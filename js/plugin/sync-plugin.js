@@ -665,9 +665,9 @@
   // One mutation as its own apply_mutation (flush 'sync'): the text send() would write for it, assembled in one
   // expression, one JSON.stringify (of the ops) per write.
   function sendMutation(record, type, action, ops) {
-    let text = record.head + '"w' + (++messageCounter) + '","seq":' + (record.seq + 1) + (record.ack === null ? '' : ',"ack":' + record.ack) +
-      ',"type":"apply_mutation","payload":{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
-      (action === undefined ? '' : action.json) + ',"ops":' + JSON.stringify(ops) + '}]}}';
+    let text = [record.head, '"w', ++messageCounter, '","seq":', record.seq + 1, record.ack === null ? '' : ',"ack":' + record.ack,
+      ',"type":"apply_mutation","payload":{"mutations":[{"type":', TYPE_JSON[type] || JSON.stringify(String(type)),
+      action === undefined ? '' : action.json, ',"ops":', JSON.stringify(ops), '}]}}'].join('');
     safePost(record.post, text);
     afterPost(record);
   }
