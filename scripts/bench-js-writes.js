@@ -20,13 +20,17 @@
   const make = (pinia) => defineStore('js-writes-' + (count++), { state, actions: { inc(by) { this.n += by; return this.n; } } })(pinia);
   let posted = 0;
   const post = (text) => { posted += text.length; };
+  const flatten = (text) => { posted += text.charCodeAt(0); };   // charCodeAt resolves a rope whole
   const variants = [
     ['reactive({n})', () => StateHubReactivity.reactive({ n: 0 })],
     ['store.$state.n++, no plugin', () => make(bare()).$state],
     ['store.n++, no plugin', () => make(bare())],
     ['store.n++, a $subscribe sync no-op', () => { const s = make(bare()); s.$subscribe(() => {}, { flush: 'sync' }); return s; }],
+    ['store.n++, an ops callback no-op', () => { const s = make(bare()); s.$subscribe(() => {}, { flush: 'sync', [Symbol.for('statehub.opsCallback')]: () => {} }); return s; }],
     ['store.n++, plugin tick, post no-op', () => { const p = bare(); p.use(StateHubSync.createSyncPlugin({ flush: 'tick', post })); return make(p); }, true],
     ['store.n++, plugin sync, post no-op', () => { const p = bare(); p.use(StateHubSync.createSyncPlugin({ flush: 'sync', post })); return make(p); }],
+    // as the crossing into native does first: the message text made one flat string (a rope resolved)
+    ['store.n++, plugin sync, post flattens', () => { const p = bare(); p.use(StateHubSync.createSyncPlugin({ flush: 'sync', post: flatten })); return make(p); }],
   ].filter((variant) => only === null || only.indexOf(variant[0]) !== -1);
   const samples = variants.map(() => []);
   for (let round = 0; round < R; round++) {

@@ -646,11 +646,17 @@
     let text = record.head + (messageId === undefined ? '"w' + (++messageCounter) + '"' : JSON.stringify(messageId)) +
       ',"seq":' + (record.seq + 1) + (record.ack === null ? '' : ',"ack":' + record.ack) + ',"type":"' + type + '","payload":' + (payloadText === undefined ? JSON.stringify(payload) : payloadText) + '}';
     safePost(record.post, text);
-    // Counted once posted: a time-limit stop while the text is built or in the post itself
-    // runs nothing after it, so the number is not spent on a message that never left (the
-    // hub saw a gap and recorded a problem after every stopped timer that had written).
+    if (type !== MessageType.error) afterPost(record);
+    else record.seq++;   // queued errors wait for the next message of another type, as they always did
+  }
+  // The tail of every post of a store's message. The seq is counted once posted: a time-limit stop while
+  // the text is built or in the post itself runs nothing after it, so the number is not spent on a message
+  // that never left (the hub saw a gap and recorded a problem after every stopped timer that had written).
+  // Then the errors queued for after this message (reportUnserializable: the message carries the
+  // replacement they describe).
+  function afterPost(record) {
     record.seq++;
-    if (type !== MessageType.error && record.errQueue !== null) {
+    if (record.errQueue !== null) {
       let q = record.errQueue; record.errQueue = null;
       for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
     }
@@ -659,15 +665,11 @@
   // One mutation as its own apply_mutation (flush 'sync'): the text send() would write for it, assembled in one
   // expression, one JSON.stringify (of the ops) per write.
   function sendMutation(record, type, action, ops) {
-    let text = record.head + '"w' + (++messageCounter) + '","seq":' + (record.seq + 1) + (record.ack === null ? '' : ',"ack":' + record.ack) +
-      ',"type":"apply_mutation","payload":{"mutations":[{"type":' + (TYPE_JSON[type] || JSON.stringify(String(type))) +
-      (action === undefined ? '' : action.json) + ',"ops":' + JSON.stringify(ops) + '}]}}';
+    let text = [record.head, '"w', ++messageCounter, '","seq":', record.seq + 1, record.ack === null ? '' : ',"ack":' + record.ack,
+      ',"type":"apply_mutation","payload":{"mutations":[{"type":', TYPE_JSON[type] || JSON.stringify(String(type)),
+      action === undefined ? '' : action.json, ',"ops":', JSON.stringify(ops), '}]}}'].join('');
     safePost(record.post, text);
-    record.seq++;   // counted once posted, as in send()
-    if (record.errQueue !== null) {
-      let q = record.errQueue; record.errQueue = null;
-      for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
-    }
+    afterPost(record);
   }
 
   function sendStoreless(post, storeId, type, payload, messageId) {
@@ -791,11 +793,7 @@
     record.snapshot = null;
     record.snapshotText = record.mode !== 'precise' ? text : null;
     safePost(record.post, text);
-    record.seq++;   // counted once posted, as in send()
-    if (record.errQueue !== null) {
-      let q = record.errQueue; record.errQueue = null;
-      for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
-    }
+    afterPost(record);
   }
   // The state of the last sync_state posted (snapshotText is that message's text).
   function snapshotOf(record) {
@@ -1211,6 +1209,7 @@
 
   function flushStore(record) {
     record.isDirty = false;
+    record.plainMutation = null; record.plainTail = null;   // not kept alive past their batch (queuePlainSet)
     if (record.disposed) { record.pending = null; record.pendingOps = 0; return; }
     if (record.derivedDirty) takeDerivedDirect(record);
     let pending = record.pending;
@@ -1225,7 +1224,63 @@
   function onOps(record, type, raw) {
     if (record.suppress > 0 || record.disposed) return;
     if (record.mode !== 'precise') enterPrecise(record);
+    if (raw.length === 1 && !record.escapes) {
+      let o = raw[0];
+      if (o.op === OpKind.set && isPlainSet(o)) {
+        // `n++` in a loop, inline: the write over the batch's last op at the same place replaces it (queuePlainSet)
+        let pending = record.pending, running = record.runningActions;
+        if (pending !== null && running.length === 0 && record.plainCall === undefined && type === 'direct') {
+          let last = pending[pending.length - 1];
+          if (last === record.plainMutation) {
+            let lastOps = last.ops, at = lastOps.length - 1, previous = lastOps[at], a = previous.path, b = o.path;
+            if (previous === record.plainTail && a.length === 1 && b.length === 1 && a[0] === b[0]) {
+              lastOps[at] = o;
+              record.plainTail = o;
+              if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
+              return;
+            }
+          }
+        }
+        queuePlainSet(record, type, raw, o);
+        return;
+      }
+    }
     queueMutation(record, type, encodeOps(record, raw));
+  }
+  // encodeOps's first case: one set of plain JSON, not lazy, no "$type" in its path, which goes out as is.
+  function isPlainSet(o) {
+    if (o[LAZY_VALUE] === true) return false;   // a lazy op's value is copied when read: not here
+    let v = o.value, t = typeof v, path = o.path;
+    if (!(t === 'string' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity) || v === null) && !isJSONSafe(v, 0)) return false;
+    for (let j = 0; j < path.length; j++) if (path[j] === '$type') return false;
+    return true;
+  }
+  // queueMutation(record, type, raw) for such a set (ops === [o]), with the write over the batch's last op at
+  // the same place (`n++` in a loop) found without reading the batch's symbols: record.plainTail is the last
+  // op this path put at the end of a direct mutation of the batch (plainMutation, made for call plainCall),
+  // valid while both are still the batch's last (any other change to the batch puts another object there).
+  function queuePlainSet(record, type, raw, o) {
+    let running = record.runningActions, action = running.length === 0 ? undefined : running[running.length - 1];
+    if (record.flush === 'sync') { sendMutation(record, type, action, raw); return; }
+    let pending = record.pending;
+    if (pending !== null && type === 'direct') {
+      let last = pending[pending.length - 1];
+      if (last === record.plainMutation && record.plainCall === action) {
+        let lastOps = last.ops, at = lastOps.length - 1, previous = lastOps[at];
+        if (previous === record.plainTail && samePath(previous.path, o.path)) {
+          lastOps[at] = o;
+          record.plainTail = o;
+          if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
+          return;
+        }
+      }
+    }
+    queueMutation(record, type, raw);
+    pending = record.pending;
+    if (pending !== null && type === 'direct') {
+      let last = pending[pending.length - 1], lastOps = last.ops;
+      if (lastOps[lastOps.length - 1] === o) { record.plainMutation = last; record.plainTail = o; record.plainCall = action; }
+    }
   }
   function enterPrecise(record) {
     if (record.mode === 'derived') {
@@ -1733,6 +1788,7 @@
       let record = {
         id: store.$id, head: '{"v":' + PROTOCOL_VERSION + ',"storeId":' + JSON.stringify(store.$id) + ',"messageId":', store: store, options: context.options, post: post, flush: flush,
         seq: 0, pending: null, pendingOps: 0, isDirty: false, suppress: 0, disposed: false,
+        plainMutation: null, plainTail: null, plainCall: undefined,
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
         runningActions: [], lazyOps: false,
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)

@@ -149,6 +149,9 @@
     internals.catchUpUnobservable();
   }
   function recordOps(record, ops) {
+    // a write that delivers at once (writeState.now, read once: what runs from here on is another write)
+    const now = writeState.now;
+    if (now) writeState.now = false;
     if (record.disposed) return;
     if (!caughtUpThisTick) catchUpAtWrite();
     if (record.patching > 0) { for (const op of ops) record.patchOps.push(op); return; }
@@ -157,7 +160,11 @@
       for (const subscription of batched) for (const op of ops) subscription.ops.push(op);
       if (record.listening && !record.flushQueued) { record.flushQueued = true; internals.queueJob(record.flushJob); }
     }
-    if (record.syncSubscriptions.length !== 0) deliverLater(record, Delivery.direct, ops, null);
+    if (record.syncSubscriptions.length === 0) return;
+    if (!now) deliverLater(record, Delivery.direct, ops, null);
+    else if (record.delivering) record.deliveryQueue.push(Delivery.direct, ops, null);
+    else if (releasing) hold(record, Delivery.direct, ops, null);   // a subscriber's write: after the callbacks, as when held
+    else deliverNow(record, ops);
   }
 
   // Deliveries to sync subscribers (and patch notifications) go through a per-store queue so
@@ -165,16 +172,42 @@
   // writes to the store. While a write is in progress (its effects still running), deliveries
   // wait in the queue and are released when the write is done.
   const writeState = internals.W;
+  // A write no effect reacts to (reactivity.js sets writeState.now): what deliverLater followed by the
+  // write's end (releaseHeld) would do, without the queue. Writes made by the subscribers into other
+  // stores are held until these callbacks return, as they are when the release runs them.
+  function deliverNow(record, ops) {
+    releasing = true;
+    try {
+      record.delivering = true;   // drainDeliveries and deliver, inline
+      const subscriptions = record.syncSubscriptions;
+      if (subscriptions.length === 1 && subscriptions[0].opsCallback !== null) {
+        const subscription = subscriptions[0];
+        if (subscription.active) {
+          try { subscription.opsCallback(MutationType.direct, ops); } catch (e) { internals.reportError(e); }
+        }
+      } else deliver(record, Delivery.direct, ops, null);
+      const queue = record.deliveryQueue;
+      if (queue.length !== 0) {
+        for (let i = 0; i < queue.length; i += 3) deliver(record, queue[i], queue[i + 1], queue[i + 2]);
+        queue.length = 0;
+      }
+      record.delivering = false;
+      if (heldRecords.length !== 0) drainHeld();
+    } finally {
+      heldRecords.length = 0;
+      releasing = false;
+    }
+  }
   const heldRecords = [];
   let releasing = false;
   function deliverLater(record, kind, ops, payload) {
     if (record.delivering) { record.deliveryQueue.push(kind, ops, payload); return; }
-    if (writeState.depth > 0) {
-      record.deliveryQueue.push(kind, ops, payload);
-      if (!record.held) { record.held = true; heldRecords.push(record); }
-      return;
-    }
+    if (writeState.depth > 0) { hold(record, kind, ops, payload); return; }
     drainDeliveries(record, kind, ops, payload);
+  }
+  function hold(record, kind, ops, payload) {
+    record.deliveryQueue.push(kind, ops, payload);
+    if (!record.held) { record.held = true; heldRecords.push(record); }
   }
   function drainDeliveries(record, kind, ops, payload) {
     record.delivering = true;   // deliver() never throws: callbacks are guarded in notify()
@@ -189,14 +222,17 @@
     if (releasing || heldRecords.length === 0) return;
     releasing = true;
     try {
-      for (let i = 0; i < heldRecords.length; i++) {   // grows while it runs, as a for-of would see
-        const record = heldRecords[i];
-        record.held = false;
-        if (!record.delivering && record.deliveryQueue.length !== 0) drainDeliveries(record, Delivery.drainOnly);
-      }
+      drainHeld();
     } finally {
       heldRecords.length = 0;
       releasing = false;
+    }
+  }
+  function drainHeld() {
+    for (let i = 0; i < heldRecords.length; i++) {   // grows while it runs, as a for-of would see
+      const record = heldRecords[i];
+      record.held = false;
+      if (!record.delivering && record.deliveryQueue.length !== 0) drainDeliveries(record, Delivery.drainOnly);
     }
   }
   function deliver(record, kind, ops, payload) {

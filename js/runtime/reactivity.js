@@ -160,6 +160,14 @@
     }
     if (list.length) runEffects(list.length > 1 ? Array.from(new Set(list)) : list);
   }
+  // True when trigger(target, had ? 0 : 1, key) on a plain object would run no effect.
+  function noEffectFor(target, key, had) {
+    const depsMap = targetMap.get(target);
+    if (depsMap === undefined) return true;
+    let dep = depsMap.get(key);
+    if (dep !== undefined && dep.size !== 0) return false;
+    return had || (dep = depsMap.get(ITERATE_KEY)) === undefined || dep.size === 0;
+  }
   function pauseTracking() { let p = shouldTrack; shouldTrack = false; return p; }
   function resetTracking(p) { shouldTrack = p; }
 
@@ -180,7 +188,9 @@
   // Ops are recorded before effects run (so they are in true order even when a sync watcher
   // writes), but the runtime delivers them to sync subscribers only once the write and its
   // effects are done: writes.depth > 0 while a logged write is in progress; releaseHook runs after.
-  let writes = { depth: 0 };
+  // writes.now: set by a write that delivers at once (objectSet below) while it hands its op over,
+  // so pinia.js delivers it without waiting for the write's end.
+  let writes = { depth: 0, now: false };
   let releaseHook = null;
   function endWrite() { if (--writes.depth === 0 && releaseHook !== null) releaseHook(); }
 
@@ -594,12 +604,17 @@
     for (let i = 0; i < out.length; i += 2) if (out[i].wantsOps) return true;
     return false;
   }
-  function emitSet(target, key, value) {
+  // now: the caller delivers at once (objectSet, writes.depth 0): the op of a single path is handed
+  // over with writes.now set; several paths (several stores maybe) are held and released together,
+  // as any write's are.
+  function emitSet(target, key, value, now) {
     if (parentsOf.get(target) === undefined) {   // fastest path: a write at the top of a state
       let rinfo = roots.get(target);
       if (rinfo === undefined) return;
       if (!rinfo.wantsOps) { if (isObject(value)) registerTree(value, target, key, 0); return; }
-      opHook(rinfo, [{ op: OpKind.set, path: [key], value: isObject(value) ? snapshot(value, target, key) : value }]);
+      let op = { op: OpKind.set, path: [key], value: isObject(value) ? snapshot(value, target, key) : value };
+      if (now) writes.now = true;
+      opHook(rinfo, [op]);
       return;
     }
     let out = pathsOf(target);
@@ -608,7 +623,9 @@
     if (!anyWants(out)) { if (obj) registerTree(value, target, key, 0); return; }
     if (out.length === 2) {
       let p1 = out[1].slice(); p1.push(key);
-      hand(out[0], [{ op: OpKind.set, path: p1, value: obj ? snapshot(value, target, key) : value }]);
+      let op = { op: OpKind.set, path: p1, value: obj ? snapshot(value, target, key) : value };
+      if (now) writes.now = true;
+      hand(out[0], [op]);
       return;
     }
     let ops = [];
@@ -616,7 +633,9 @@
       let path = out[i + 1].slice(); path.push(key);
       ops.push({ op: OpKind.set, path: path, value: obj ? snapshot(value, target, key) : value });
     }
-    deliverOps(out, ops);
+    if (!now) { deliverOps(out, ops); return; }
+    writes.depth++;
+    try { deliverOps(out, ops); } finally { endWrite(); }
   }
   function emitDelete(target, key) {
     let out = pathsOf(target);
@@ -715,6 +734,12 @@
       if (entry !== null && entry.set !== undefined) { entry.set.call(receiver, value); return true; }
       if (entry !== null) { warn(`Set operation on key "${String(key)}" failed: it has a getter and no setter.`); return true; }
     }
+    return setOwn(target, key, value, receiver, accessors === undefined);
+  }
+  // objectSet past its checks: receiver is target's reactive proxy and key no accessor of a store
+  // (plain: target is no store, so a ref assigned is bound, not kept). A store's state key is
+  // written here directly (storeProxy), its state root already known to be a plain reactive object.
+  function setOwn(target, key, value, receiver, plain) {
     if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
     let had = hasOwnProperty.call(target, key);
     let old = had ? target[key] : undefined;
@@ -722,7 +747,7 @@
       old.value = value;
       return true;
     }
-    if (isObject(value) && value instanceof RefImpl && accessors === undefined) {
+    if (plain && isObject(value) && value instanceof RefImpl) {
       // A plain ref assigned into a reactive object: keep its value here and bind the ref to
       // this property (reads and writes through either side meet, and stay in the op log).
       let rv = value._b !== null ? toRaw(value._b[value._k]) : value._rawValue;
@@ -732,8 +757,15 @@
       if (had && Object.is(old, value)) return true;
     }
     if (had && Object.is(old, value)) return true;
-    assignOwn(target, key, value);
+    if (key !== '__proto__') target[key] = value; else assignOwn(target, key, value);
     if (rootCount !== 0 && opHook !== null && typeof key === 'string') {
+      if (writes.depth === 0 && unobservable.size === 0 && noEffectFor(target, key, had)) {
+        // No effect runs for this write, so nothing can come between its op and the op's delivery:
+        // deliver at once (js/README.md, "When sync subscribers are called"). An effect a subscriber
+        // creates now does not run for this write, as in Vue, where a write runs the effects it found.
+        try { emitSet(target, key, value, true); } finally { writes.now = false; }
+        return true;
+      }
       writes.depth++;
       try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
     } else trigger(target, had ? 0 : 1, key);
@@ -893,7 +925,8 @@
           if (entry === undefined) entry = accessors.learn(key);
           if (entry !== null && entry.get !== undefined) {
             if (activeEffect !== null && shouldTrack) track(target, key);
-            if (entry.holder !== null && stateDirect(entry)) return getTrap(entry.root, entry.key, entry.proxy);
+            const holder = entry.holder;   // stateDirect(entry), its cached answer inline
+            if (holder !== null && (entry.root === holder.root && entry.proxy === holder.proxy ? entry.direct : stateDirect(entry))) return getTrap(entry.root, entry.key, entry.proxy);
             return entry.get.call(receiver);
           }
         }
@@ -904,8 +937,10 @@
           let entry = accessors.byKey[key];
           if (entry === undefined) entry = accessors.learn(key);
           // a ref assigned over a state accessor replaces it: objectSet below does that
-          if (entry !== null && entry.holder !== null && !(isObject(value) && value.__v_isRef === true) && stateDirect(entry)) {
-            objectSet(entry.root, entry.key, value, entry.proxy);
+          let holder;
+          if (entry !== null && (holder = entry.holder) !== null && !(isObject(value) && value.__v_isRef === true) &&
+              (entry.root === holder.root && entry.proxy === holder.proxy ? entry.direct : stateDirect(entry))) {
+            setOwn(entry.root, entry.key, value, entry.proxy, true);   // objectSet's checks are stateDirect's
             return true;
           }
         }
@@ -1586,7 +1621,7 @@
   // runs every `reset` registered in globalThis.__statehubStopRecovery, then every `release`
   // in reverse order, before the page runs anything else.
   function resetAfterStop() {
-    writes.depth = 0; batchDepth = 0; catchingUp = false;
+    writes.depth = 0; writes.now = false; batchDepth = 0; catchingUp = false;
     activeEffect = null; shouldTrack = true; activeScope = null; currentWatcherCleanup = null;
     flushPromise = null;
   }

@@ -6,7 +6,7 @@
 (function (global) {
   'use strict';
   const { describe, it, beforeEach, expect, mockFn } = global.StateHubSpec;
-  const { ref, reactive, computed, watch, nextTick, toRef, toRefs, effectScope, isRef } = global.StateHubReactivity;
+  const { ref, reactive, computed, watch, watchEffect, nextTick, toRef, toRefs, effectScope, isRef } = global.StateHubReactivity;
   const P = global.StateHubPinia;
   const { createPinia, setActivePinia, defineStore, storeToRefs, MutationType, createApp, acceptHMRUpdate } = P;
 
@@ -87,6 +87,20 @@
           expect(later).toHaveBeenCalledTimes(0);
           await nextTick();
           expect(later).toHaveBeenCalledTimes(1);
+        });
+        it('an effect a sync subscriber creates does not run for the write that called the subscriber', () => {
+          const store = useStore();
+          const seen = [];
+          let made = false;
+          store.$subscribe(() => {
+            if (made) return;
+            made = true;
+            watchEffect(() => { seen.push(store.user); }, { flush: 'sync' });   // runs once as it is made
+          }, { flush: 'sync' });
+          store.user = 'a';   // no effect reads user yet: the subscriber is called at once and makes one
+          expect(seen).toEqual(['a']);
+          store.user = 'b';
+          expect(seen).toEqual(['a', 'b']);
         });
         it('reports patches once, with the payload object', () => {
           const store = useStore();
