@@ -365,12 +365,15 @@
   function registerTree(v, parent, key, depth) {
     if (!isObject(v) || depth > MAX_WALK) return;
     if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null && key !== IN_COLLECTION) parent[key] = v; }
-    if (!canObserve(v)) { if (parent !== null) noteUnobservable(v, parent, key); return; }
+    // The kind is read once (a plain object's tag was read twice), and primitives are skipped
+    // before the call: a store's creation walks its whole initial state here (docs/pool.md).
+    const kind = targetKind(v);
+    if (kind === TargetKind.invalid) { if (parent !== null) noteUnobservable(v, parent, key); return; }
     if (parent !== null) addLink(v, parent, key);
-    if (isArray(v)) { for (let i = 0; i < v.length; i++) registerTree(v[i], v, i, depth + 1); }
+    if (isArray(v)) { for (let i = 0; i < v.length; i++) { const c = v[i]; if (isObject(c)) registerTree(c, v, i, depth + 1); } }
     else if (v instanceof Map) v.forEach((val, mk) => { registerTree(mk, v, IN_COLLECTION, depth + 1); registerTree(val, v, IN_COLLECTION, depth + 1); });
     else if (v instanceof Set) v.forEach((val) => registerTree(val, v, IN_COLLECTION, depth + 1));
-    else if (!COLLECTION_TAGS.has(objToString.call(v))) { let keys = Object.keys(v); for (let j = 0; j < keys.length; j++) registerTree(v[keys[j]], v, keys[j], depth + 1); }
+    else if (kind === TargetKind.common) { let keys = Object.keys(v); for (let j = 0; j < keys.length; j++) { const c = v[keys[j]]; if (isObject(c)) registerTree(c, v, keys[j], depth + 1); } }
   }
 
   function markStateRoot(raw, info) {
@@ -485,7 +488,7 @@
   // plugin, at the end of the tick, after dropping the earlier sets of the same collection)
   // gets it as it is then, which is what applying the later ops would give anyway. Filling a
   // Map in a loop thus costs one copy per tick, not one per write. Marked with LAZY_VALUE.
-  // A later entry op of the same collection (mapSet, setAdd, …) would then be applied twice, so
+  // A later entry op of the same collection (mapSet, setAdd, ...) would then be applied twice, so
   // the entry methods settle (copy) the collection's outstanding lazy sets before they write.
   const LAZY_VALUE = Symbol.for('statehub.lazyValue');
   const lazyOutstanding = new WeakMap();   // collection -> its lazy sets not yet copied

@@ -68,9 +68,12 @@ struct PoolBenchmark {
         var hydrated: [Double] = []
         var unmirroredTimes: [Double] = []
         var emptyTimes: [Double] = []
+        var topLevelTimes: [Double] = []
         let empty = HostedPage.Bundle(path: "empty.js", source: "void 0;")
         let unmirrored = HostedPage.Bundle(path: "catalogue-unmirrored.js", source: Self.bundle.replacingOccurrences(
             of: "globalThis.catalogue = useCatalogue();", with: "globalThis.catalogue = useCatalogue(StateHubSync.installed.originalCreatePinia());"))
+        let topLevelOnly = HostedPage.Bundle(path: "catalogue-top-level.js", source: Self.bundle.replacingOccurrences(
+            of: "globalThis.catalogue = useCatalogue();", with: "globalThis.useCatalogue = useCatalogue;"))
         for _ in 0..<repetitions {
             let pool = PagePool(configuration: .init(page: template, size: 2))
             try await pool.warmUp()
@@ -104,6 +107,17 @@ struct PoolBenchmark {
                 guard page.hub.state(of: Self.storeId) == nil else { throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored") }
                 await page.close()
             }
+            // The bundle's own floor: its parse and top level (the 140-object literal, the
+            // `defineStore` call) with no store created.
+            for _ in 0..<max(4, samples / 4) {
+                try await pool.warmUp()
+                let start = ContinuousClock.now
+                let page = try await pool.take()
+                try await page.load(topLevelOnly)
+                topLevelTimes.append((ContinuousClock.now - start).seconds * 1e6)
+                guard page.hub.state(of: Self.storeId) == nil else { throw BenchmarkError.mirrorMismatch("a store was created") }
+                await page.close()
+            }
             // The floor: a take and a script that does nothing (two thread hops).
             for _ in 0..<max(4, samples / 4) {
                 try await pool.warmUp()
@@ -130,6 +144,7 @@ struct PoolBenchmark {
             Figure(key: "pool.take_load_p50", label: "pool: take + load \(size) bundle to first mirror, p50", unit: "µs", higherIsBetter: false, jit: percentile(warm, 0.5), baselineKey: "pool.cold_p50"),
             Figure(key: "pool.take_load_p90", label: "pool: take + load \(size) bundle to first mirror, p90", unit: "µs", higherIsBetter: false, jit: percentile(warm, 0.9), baselineKey: "pool.cold_p50"),
             Figure(key: "pool.take_empty_p50", label: "pool: take + load an empty script, p50", unit: "µs", higherIsBetter: false, jit: percentile(emptyTimes, 0.5), baselineKey: "pool.take_load_p50"),
+            Figure(key: "pool.take_top_level_p50", label: "pool: take + the bundle's parse and top level, no store, p50", unit: "µs", higherIsBetter: false, jit: percentile(topLevelTimes, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_unmirrored_p50", label: "pool: take + load, the store not mirrored (no sync plugin), p50", unit: "µs", higherIsBetter: false, jit: percentile(unmirroredTimes, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p50", label: "pool: the same, store hydrated from its snapshot, p50", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p90", label: "pool: the same, store hydrated from its snapshot, p90", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.9), baselineKey: "pool.take_load_p50"),
