@@ -484,7 +484,7 @@
         // StateHub's addition to the context: called when the action has returned a promise that
         // is still pending (the sync plugin's stop recovery tells such calls from a stopped one).
         const pending = (callback) => { pendingCallbacks.push(callback); };
-        // indexed loops, not for…of: no iterator object per call
+        // indexed loops, not for...of: no iterator object per call
         for (i = 0; i < listeners.length; i++) {
           const listener = listeners[i];
           if (listener.active) listener.callback({ args, name: wrapped[ACTION_NAME], store: record.store, after, onError, pending });
