@@ -227,7 +227,7 @@ public actor JavaScriptEngine {
     }
 
     /// Evaluates one of StateHub's own scripts, its text read in place (``ResidentScript``).
-    package func execute(_ script: ResidentScript, sourceURL: String) throws {
+    func execute(_ script: ResidentScript, sourceURL: String) throws {
         _ = try context.evaluateRaw(script, sourceURL: sourceURL)
     }
 

@@ -1,4 +1,4 @@
-/// A script of StateHub's own (the web globals, the store runtime) whose text is copied once per process into memory that is never
+/// A script of StateHub's own whose text is copied once per process into memory that is never
 /// freed, so that every engine's JavaScriptCore reads it in place instead of keeping a copy of
 /// its own (docs/engine.md, "Memory per engine").
 ///
@@ -10,17 +10,15 @@
 /// without the call, is evaluated as any script is.
 ///
 /// Make one per script in a `static let`: the copy is never released.
-package final class ResidentScript: @unchecked Sendable {
+final class ResidentScript: @unchecked Sendable {
     /// The text, for platforms and texts that cannot share it.
-    package let source: String
+    let source: String
     /// The process-lifetime ASCII copy, or `nil` when the text is not ASCII.
     let bytes: UnsafePointer<CChar>?
     let count: Int
-    /// Whether engines can share the text (it is ASCII); otherwise each engine copies it.
-    package var isShared: Bool { bytes != nil }
 
     // @unchecked Sendable: `bytes` is written once here and never again, nor freed.
-    package init(_ source: String) {
+    init(_ source: String) {
         self.source = source
         let utf8 = source.utf8
         count = utf8.count

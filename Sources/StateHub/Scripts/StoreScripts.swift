@@ -15,10 +15,6 @@ public enum StoreScripts {
     /// Pinia loads it after the plugin too.
     public static let chunking = scripts(["plugin/chunking.js"])
 
-    /// ``storeRuntime`` with each text shared by every engine of the process instead of copied into
-    /// each (`ResidentScript`, docs/engine.md "Memory per engine"): what ``JavaScriptEngine/loadStoreRuntime(flush:maxMessageBytes:)`` loads.
-    package static let residentStoreRuntime = storeRuntime.map { (name: $0.name, script: ResidentScript($0.source)) }
-
     private static func scripts(_ paths: [String]) -> [(name: String, source: String)] {
         paths.map { path in
             ("statehub:\(path)", JSSources.files[path] ?? "throw new Error('StateHub was built without js/\(path)')")
@@ -42,8 +38,8 @@ extension JavaScriptEngine {
     /// - Parameter maxMessageBytes: the hub's cap; larger messages are sent in chunks.
     public func loadStoreRuntime(flush: StoreScripts.Flush = .tick, maxMessageBytes: Int = 8 << 20) throws {
         try execute("globalThis.StateHubSyncConfig = { flush: '\(flush.rawValue)', maxMessageBytes: \(maxMessageBytes) }", sourceURL: "statehub:config")
-        for (name, script) in StoreScripts.residentStoreRuntime {
-            try execute(script, sourceURL: name)
+        for (name, source) in StoreScripts.storeRuntime {
+            try execute(source, sourceURL: name)
         }
     }
 }
