@@ -25,13 +25,6 @@ void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 /// Used inside the time-limit callback to say where a stopped script was.
 JSStringRef JSContextCreateBacktrace(JSContextRef ctx, unsigned maxStackSize);
 
-/// A script parsed once and evaluated by reference (JSScriptRefPrivate.h). The "immortal" form reads
-/// ASCII text in place, without copying it: the caller keeps the text alive for the process.
-typedef struct OpaqueJSScript *JSScriptRef;
-JSScriptRef JSScriptCreateReferencingImmortalASCIIText(JSContextGroupRef contextGroup, JSStringRef url, int startingLineNumber, const char *source, size_t length, JSStringRef *errorMessage, int *errorLine);
-void JSScriptRelease(JSScriptRef script);
-JSValueRef JSScriptEvaluate(JSContextRef ctx, JSScriptRef script, JSValueRef thisValue, JSValueRef *exception);
-
 /// JavaScriptCore's own termination exception for the VM of `group`, or NULL when the library
 /// does not export `JSC::VM::ensureTerminationException()` and `JSC::JSLockHolder` (C++, looked
 /// up by their mangled names; a context group is its VM). Thrown from a native function it ends

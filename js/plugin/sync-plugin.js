@@ -1,5 +1,5 @@
 /*
- * StateHub sync plugin — a Pinia plugin that mirrors every store to native (docs/PROTOCOL.md, part A).
+ * StateHub sync plugin: a Pinia plugin that mirrors every store to native (docs/PROTOCOL.md, part A).
  *
  * Classic script (no modules). Publishes globalThis.StateHubSync. Runs unchanged on real Pinia + Vue in a
  * WKWebView and on StateHub's own runtime (js/runtime) inside the engine.
@@ -698,7 +698,7 @@
       if (e.kind === 'too_deep') {
         detail.limit = MAX_STATE_DEPTH;
         let text = 'store "' + record.id + '" would nest deeper than ' + MAX_STATE_DEPTH + ' state levels (PROTOCOL.md A.8.1) at ' +
-          pathText(e.path.slice(0, 8)) + (e.path.length > 8 ? '… (' + e.path.length + ' steps)' : '') +
+          pathText(e.path.slice(0, 8)) + (e.path.length > 8 ? '\u2026 (' + e.path.length + ' steps)' : '') +
           '; the value there was sent to native as null';
         // Told where it happens too: the page's own console, not only native's problem list.
         warn('state_too_deep: ' + text);
@@ -903,7 +903,7 @@
   }
   function wireValue(v, path, errs, depth) { return isJSONSafe(v, 0) ? v : encodeValue(v, path, errs, depth); }
 
-  // Paths address the encoded tree (PROTOCOL.md A.3): below an object escaped as {"$type":"Object","value":…}
+  // Paths address the encoded tree (PROTOCOL.md A.3): below an object escaped as {"$type":"Object","value":...}
   // they go through "value". Only stores that ever held a "$type" key pay for this. A mutation of several ops
   // (whose intermediate states are gone) or one that adds or removes a "$type" key is sent as one set of the
   // whole state, which is exact because sync subscribers run right after each mutation.
@@ -1413,7 +1413,7 @@
 
   // The declared parameter names of a function, from its source: a name (default dropped), "...name" for a rest
   // parameter, null for an object pattern (its keys are hidden by name as members); [] for none. A small scanner
-  // (strings, comments, nesting) that gives up — returning why, as a string — on anything it cannot be sure of: a
+  // (strings, comments, nesting) that gives up (returning why, as a string) on anything it cannot be sure of: a
   // regular expression (any `/` that is not a comment; a division is refused with it), an escape outside a string
   // (`p\u0061ssword`), a template literal with `${}`, an HTML-like comment (`<!--`, `-->`), a head and list over
   // MAX_PARAMETER_TEXT characters, a replaced Function.prototype.toString, native, bound or Proxy code (its source
@@ -1445,7 +1445,7 @@
     function literal() {
       for (quote = src[i], i++; i < n && src[i] !== quote; i++) {
         if (src[i] === '\\') i++;
-        else if (quote === '`' && src[i] === '$' && src[i + 1] === '{') return 'a template literal with ${…} in the list';
+        else if (quote === '`' && src[i] === '$' && src[i + 1] === '{') return 'a template literal with ${\u2026} in the list';
       }
       return i >= n ? unexpected : null;
     }

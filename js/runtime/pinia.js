@@ -14,7 +14,7 @@
   'use strict';
 
   const Reactivity = global.StateHubReactivity;
-  if (!Reactivity) throw new Error('[🍍]: load js/runtime/reactivity.js before js/runtime/pinia.js');
+  if (!Reactivity) throw new Error('[\u{1F34D}]: load js/runtime/reactivity.js before js/runtime/pinia.js');
   const internals = Reactivity._internal;
   const { ref, reactive, toRaw, isRef, isReactive, computed, isComputed, effectScope, markRaw, toRef, nextTick } = Reactivity;
 
@@ -42,7 +42,7 @@
 
   // The one way this file warns: Pinia's development warnings, with Pinia's prefix and words.
   function warn(message) {
-    if (global.console && typeof global.console.warn === 'function') global.console.warn('[🍍]: ' + message);
+    if (global.console && typeof global.console.warn === 'function') global.console.warn('[\u{1F34D}]: ' + message);
   }
 
   const OPS = Symbol.for('statehub.ops');
@@ -436,7 +436,7 @@
   // A live store's state object replaced as a whole (pinia.state.value[id] = x, hot update).
   function replaceRoot(record, value) {
     const raw = toRaw(value);
-    if (!isObject(raw)) throw new TypeError(`[🍍]: the state of store "${record.id}" must be an object`);
+    if (!isObject(raw)) throw new TypeError(`[\u{1F34D}]: the state of store "${record.id}" must be an object`);
     if (raw === record.root) return;
     const old = record.root;
     internals.unmarkStateRoot(old);
@@ -454,7 +454,7 @@
   // ---------------------------------------------------------------------------
 
   function noActivePiniaError() {
-    return new Error('[🍍]: "getActivePinia()" was called but there was no active Pinia. Are you trying to use a store before calling "app.use(pinia)"?\n' +
+    return new Error('[\u{1F34D}]: "getActivePinia()" was called but there was no active Pinia. Are you trying to use a store before calling "app.use(pinia)"?\n' +
       'See https://pinia.vuejs.org/core-concepts/outside-component-usage.html for help.\n' +
       'This will fail in production.');
   }
@@ -594,7 +594,7 @@
       }
     });
     hidden('$reset', record.isSetup
-      ? () => { throw new Error(`🍍: Store "${id}" is built using the setup syntax and does not implement $reset().`); }
+      ? () => { throw new Error(`\u{1F34D}: Store "${id}" is built using the setup syntax and does not implement $reset().`); }
       : () => {
           const fresh = record.definition.state ? record.definition.state() : {};
           store.$patch(($state) => { Object.assign($state, fresh); });
@@ -862,7 +862,7 @@
     } else {
       definition = idOrOptions || {};
       id = definition.id;
-      if (typeof id !== 'string') throw new Error('[🍍]: "defineStore()" must be passed a store id as its first argument.');
+      if (typeof id !== 'string') throw new Error('[\u{1F34D}]: "defineStore()" must be passed a store id as its first argument.');
       if (typeof definition.setup === 'function') { isSetup = true; definition = { setup: definition.setup, options: definition }; }
     }
     function useStore(pinia, hot) {

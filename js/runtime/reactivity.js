@@ -488,7 +488,7 @@
   // plugin, at the end of the tick, after dropping the earlier sets of the same collection)
   // gets it as it is then, which is what applying the later ops would give anyway. Filling a
   // Map in a loop thus costs one copy per tick, not one per write. Marked with LAZY_VALUE.
-  // A later entry op of the same collection (mapSet, setAdd, …) would then be applied twice, so
+  // A later entry op of the same collection (mapSet, setAdd, ...) would then be applied twice, so
   // the entry methods settle (copy) the collection's outstanding lazy sets before they write.
   const LAZY_VALUE = Symbol.for('statehub.lazyValue');
   const lazyOutstanding = new WeakMap();   // collection -> its lazy sets not yet copied

@@ -226,11 +226,6 @@ public actor JavaScriptEngine {
         }
     }
 
-    /// Evaluates one of StateHub's own scripts, its text read in place (``ResidentScript``).
-    func execute(_ script: ResidentScript, sourceURL: String) throws {
-        _ = try context.evaluateRaw(script, sourceURL: sourceURL)
-    }
-
     /// Checks a script's syntax without running it.
     public func checkSyntax(_ source: String, sourceURL: String? = nil) throws {
         try context.checkSyntax(source, sourceURL: sourceURL)

@@ -65,38 +65,6 @@ enum PrivateJavaScriptCore {
         #endif
     }
 
-    /// `script`'s text parsed for `group`, read in place rather than copied (``ResidentScript``), or
-    /// `nil` where the platform cannot (Apple: private API), for text that is not ASCII, and for
-    /// a syntax error (the caller's ordinary evaluation then reports it). Release it with
-    /// ``releaseScript(_:)``.
-    static func residentScript(_ script: ResidentScript, group: JSContextGroupRef, url: JSStringRef?) -> OpaquePointer? {
-        #if canImport(CJSCore)
-        guard let bytes = script.bytes else { return nil }
-        var message: JSStringRef?
-        var line: Int32 = 0
-        let parsed = JSScriptCreateReferencingImmortalASCIIText(group, url, 1, bytes, script.count, &message, &line)
-        if let message { JSStringRelease(message) }
-        return parsed
-        #else
-        return nil
-        #endif
-    }
-
-    /// Evaluates a script from ``residentScript(_:group:url:)`` in `context`.
-    static func evaluate(_ script: OpaquePointer, in context: JSGlobalContextRef, exception: inout JSValueRef?) -> JSValueRef? {
-        #if canImport(CJSCore)
-        return JSScriptEvaluate(context, script, nil, &exception)
-        #else
-        return nil
-        #endif
-    }
-
-    static func releaseScript(_ script: OpaquePointer) {
-        #if canImport(CJSCore)
-        JSScriptRelease(script)
-        #endif
-    }
-
     static func clearExecutionTimeLimit(_ group: JSContextGroupRef) {
         #if canImport(CJSCore)
         JSContextGroupClearExecutionTimeLimit(group)

@@ -34,7 +34,7 @@ extension ScriptContext {
         })
         // Does nothing itself: every native call checks the turn's time limit on the way in.
         try setProperty("checkpoint", of: natives, to: try makeFunction(named: "checkpoint") { _, _, _ in nil })
-        let installer = try evaluateRaw(WebGlobalsScript.resident, sourceURL: "statehub:web-globals.js")
+        let installer = try evaluateRaw(WebGlobalsScript.source, sourceURL: "statehub:web-globals.js")
         guard let installer, let function = JSValueToObject(context, installer, nil) else { throw EngineError.closed }
         _ = try callRaw(function, arguments: [natives])
 

@@ -494,8 +494,4 @@ enum WebGlobalsScript {
   }
 })
 """#
-
-    /// The same text, shared by every engine of the process (``ResidentScript``): `bench engine`'s
-    /// "memory per extra engine" is about 45 KiB lower with the JIT than with a copy per engine.
-    static let resident = ResidentScript(source)
 }
