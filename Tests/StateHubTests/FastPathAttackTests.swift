@@ -1,0 +1,121 @@
+import JSEngine
+import Testing
+import Trace
+@testable import StateHub
+
+/// An attacker's review of issue 18's fast paths (session 23): the write that delivers its op at
+/// once when no effect reacts (reactivity.js `setOwn`, pinia.js `deliverNow`), the plugin's plain-set
+/// queue, the dispatch hooks and the hub's one-set write path. Odd orderings run in a real engine
+/// and the mirror is compared with the engine's `$state` after every step, in both flush modes.
+@Suite("Fast paths under odd orderings (attack, session 23)")
+struct FastPathAttackTests {
+    static let stores = """
+        globalThis.useA = defineStore('a', {
+          state: () => ({ n: 0, m: 0, echo: 0, list: [1, 2, 3], o: { k: 0 }, log: [], w: 0, clamp: 0, made: 0 }),
+          actions: {
+            inc() { this.n++; return this.n },
+            boom() { this.n += 100; this.list.push('before-throw'); throw new Error('boom') },
+            cross() { this.n++; useB().bump(); this.m = useB().v; return this.m },
+            async slow(k) { this.w = k; await Promise.resolve(); this.w = k + 1; await new Promise((r) => setTimeout(r, 1)); this.w = k + 2; return k },
+            addListener() { this.n++; useA().$onAction(() => { globalThis.lateListenerSaw = (globalThis.lateListenerSaw || 0) + 1 }); this.n++ },
+          },
+        });
+        globalThis.useB = defineStore('b', {
+          state: () => ({ v: 0, mirrorOfA: 0, keys: {} }),
+          actions: { bump() { this.v++; useA().o.k = this.v } },
+        });
+        const a = useA(), b = useB();
+        // A sync subscriber that writes to its own store and to another one.
+        a.$subscribe((mutation) => {
+          if (a.m !== a.n * 2) a.m = a.n * 2;
+          if (b.mirrorOfA !== a.n) b.mirrorOfA = a.n;
+        }, { flush: 'sync' });
+        // A sync subscriber that makes an effect the first time (a watcher on the key being written).
+        let made = false;
+        a.$subscribe(() => {
+          if (made) return;
+          made = true;
+          watch(() => a.n, (value) => { a.made = value }, { flush: 'sync' });
+        }, { flush: 'sync' });
+        // A sync watcher on a key that writes back to the same key (a clamp).
+        watch(() => a.clamp, (value) => { if (value > 10) a.clamp = 10 }, { flush: 'sync' });
+        // Two watchers on the same key, one sync, one pre-flush.
+        watch(() => a.echo, (value) => { a.log.push('sync ' + value) }, { flush: 'sync' });
+        watch(() => a.echo, (value) => { a.log.push('pre ' + value) });
+        """
+
+    static let steps: [(String, String)] = [
+        ("plain write", "useA().n = 1"),
+        ("write again (the subscriber's watcher exists now)", "useA().n = 2"),
+        ("writes in a row", "{ const s = useA(); s.n = 3; s.n = 4; s.n = 5 }"),
+        ("clamp by a sync watcher on the same key", "useA().clamp = 50"),
+        ("clamp again from below", "{ const s = useA(); s.clamp = 3; s.clamp = 11 }"),
+        ("two watchers on one key", "{ const s = useA(); s.echo = 1; s.echo = 2 }"),
+        ("write through an array index", "{ const s = useA(); s.list[0] = 'x'; s.list[5] = 'hole' }"),
+        ("array length", "useA().list.length = 2"),
+        ("odd keys", """
+            { const s = useB(); s.keys['$type'] = 'Date'; s.keys['a"b\\\\c'] = 1; s.keys['\\u2028'] = 2; s.keys['__proto__x'] = 3;
+              s.keys['7'] = -0; s.keys.big = 1e300; s.keys.nan = NaN; s.keys.inf = -Infinity; s.keys['\\ud800'] = 'lone' }
+            """),
+        ("odd values", "{ const s = useB(); s.keys.lone = '\\udc00x'; s.keys.nested = { '$type': 'Map', entries: [] }; s.keys.arr = [undefined, null, [[[]]]] }"),
+        ("write inside $patch", "useA().$patch((s) => { s.n = 20; s.o.k = 'in patch' })"),
+        ("$patch object", "useA().$patch({ n: 21, o: { k: 'patched' } })"),
+        ("write after $patch in the same tick", "{ const s = useA(); s.$patch({ n: 22 }); s.n = 23; s.$patch((x) => { x.n = 24 }); s.n = 25 }"),
+        ("$state replaced", "{ const s = useA(); s.$state = { n: 30, list: ['r'] }; s.n = 31 }"),
+        ("$reset then writes", "{ const s = useA(); s.$reset(); s.n = 40; s.clamp = 99 }"),
+        ("an action", "useA().inc()"),
+        ("an action that throws", "try { useA().boom() } catch (e) { }"),
+        ("nested actions across stores", "useA().cross()"),
+        ("a listener added mid-action", "useA().addListener()"),
+        ("the action after it (two listeners)", "useA().inc()"),
+        ("an object written at two places", "{ const s = useA(); const shared = { q: 1 }; s.o = shared; s.list.push(shared); s.o.q = 2; s.list[s.list.length - 1].q = 3 }"),
+        ("a subscriber's write into a store that a watcher writes back", "{ useB().mirrorOfA = -1; useA().n = 50 }"),
+    ]
+
+    @Test(arguments: [StoreScripts.Flush.sync, .tick])
+    func theMirrorFollowsEveryStep(flush: StoreScripts.Flush) async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makePage(hub, name: "attack-\(flush)", flush: flush)
+        try await engine.execute(Self.stores, sourceURL: "attack.js")
+        for (name, script) in Self.steps {
+            try await engine.execute(script, sourceURL: "step.js")
+            for store in ["a", "b"] {
+                let expected = try await engineState(engine, store)
+                let matches = await mirror(of: hub, store) { $0?.isSemanticallyEqual(to: expected) == true }
+                #expect(matches, "\(flush), \(name), store \(store): mirror \(hub.state(of: store)?.jsonText() ?? "nil") != $state \(expected.jsonText())")
+            }
+        }
+        #expect(hub.problems.isEmpty, "\(hub.problems)")
+        await engine.close()
+    }
+
+    /// Async actions dispatched from native interleave (each awaits a microtask and a timer) with
+    /// direct writes between them; an action that throws and a nested one across stores answer too.
+    @Test(arguments: [StoreScripts.Flush.sync, .tick])
+    func interleavedDispatchesEndEqual(flush: StoreScripts.Flush) async throws {
+        let hub = GlobalStateHub(configuration: .init(trace: TraceRecorder(capacity: 10_000)))
+        let engine = try await makePage(hub, name: "dispatch-\(flush)", flush: flush)
+        try await engine.execute(Self.stores, sourceURL: "attack.js")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for k in 0..<6 {
+                group.addTask { _ = try await hub.dispatch(store: "a", action: "slow", args: [.number(Double(k * 10))]) }
+                group.addTask { _ = try await hub.dispatch(store: "a", action: "inc") }
+                group.addTask { _ = try await hub.dispatch(store: "a", action: "cross") }
+                group.addTask { try await engine.execute("useA().clamp = \(k * 4)") }
+            }
+            try await group.waitForAll()
+        }
+        do {
+            _ = try await hub.dispatch(store: "a", action: "boom")
+            Issue.record("boom did not throw")
+        } catch StateHubError.actionThrew {
+        }
+        for store in ["a", "b"] {
+            let expected = try await engineState(engine, store)
+            let matches = await mirror(of: hub, store) { $0?.isSemanticallyEqual(to: expected) == true }
+            #expect(matches, "\(flush), store \(store): mirror \(hub.state(of: store)?.jsonText() ?? "nil") != $state \(expected.jsonText())")
+        }
+        #expect(hub.problems.isEmpty, "\(hub.problems)")
+        await engine.close()
+    }
+}
