@@ -71,6 +71,31 @@ struct FastPathAttackTests {
         ("an object written at two places", "{ const s = useA(); const shared = { q: 1 }; s.o = shared; s.list.push(shared); s.o.q = 2; s.list[s.list.length - 1].q = 3 }"),
         ("an object in two stores' states", "{ const shared = { s: 1 }; useA().o = shared; useB().keys.shared = shared; useA().o.s = 2; useB().keys.shared.s = 3 }"),
         ("a subscriber's write into a store that a watcher writes back", "{ useB().mirrorOfA = -1; useA().n = 50 }"),
+        ("a subscriber overwriting the key just written", """
+            { const s = useA(); const stop = s.$subscribe(() => { if (s.n === 61) s.n = 62 }, { flush: 'sync' }); s.n = 61; s.n = 61; stop() }
+            """),
+        ("a subscriber replacing $state mid-delivery", """
+            { const s = useA(); const stop = s.$subscribe(() => { if (s.w === 7) { stop(); s.$state = { w: 8, n: 70 } } }, { flush: 'sync' }); s.w = 7; s.w += 1 }
+            """),
+        ("a subscriber resetting mid-delivery", """
+            { const s = useA(); const stop = s.$subscribe(() => { if (s.w === 9) { stop(); s.$reset(); s.n = 90 } }, { flush: 'sync' }); s.w = 9; s.o.k = 'after reset' }
+            """),
+        ("a subscriber patching mid-delivery", """
+            { const s = useA(); const stop = s.$subscribe(() => { if (s.w === 11) { stop(); s.$patch((x) => { x.n = 110; x.w = 12 }) } }, { flush: 'sync' }); s.w = 11; s.w = 13 }
+            """),
+        ("a watchEffect made by a subscriber writes the same store", """
+            { const s = useA(); let once = false; const stop = s.$subscribe(() => { if (!once) { once = true; stop(); watchEffect(() => { s.made = s.w * 10 }, { flush: 'sync' }) } }, { flush: 'sync' }); s.w = 14; s.w = 15 }
+            """),
+        ("a subscriber that stops another subscriber and subscribes a new one", """
+            { const s = useA(); let second = null; const first = s.$subscribe(() => { if (second) { second(); second = null; s.$subscribe(() => { if (s.echo < 100) s.echo = 100 + s.n }, { flush: 'sync' }) } }, { flush: 'sync' });
+              second = s.$subscribe(() => { s.clamp = 1 }, { flush: 'sync' }); s.n = 160; s.n = 161; first() }
+            """),
+        ("a write in an $onAction after callback and an onError callback", """
+            { const s = useA(); s.$onAction(({ after, onError }) => { after(() => { s.w = 200 }); onError(() => { s.w = 201 }) }); s.inc(); try { s.boom() } catch (e) {} }
+            """),
+        ("a store disposed by its subscriber mid-delivery, then used again", """
+            { const b = useB(); b.$subscribe(() => { if (b.v === 999) b.$dispose() }, { flush: 'sync' }); b.v = 999; const again = useB(); again.v = 1000 }
+            """),
     ]
 
     @Test(arguments: [StoreScripts.Flush.sync, .tick])
