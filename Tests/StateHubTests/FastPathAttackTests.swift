@@ -169,6 +169,55 @@ struct FastPathAttackTests {
         }
     }
 
+    /// Async dispatches that start on the plugin's direct hooks (its listener alone), then with a second
+    /// `$onAction` listener added mid-action (the general path), then after it is removed again, settling
+    /// out of order: every dispatch answers with its own result and the mirror ends equal to `$state`.
+    @Test(arguments: [StoreScripts.Flush.sync, .tick])
+    func dispatchesAcrossListenerChangesSettleOutOfOrder(flush: StoreScripts.Flush) async throws {
+        let hub = GlobalStateHub(configuration: .init(trace: TraceRecorder(capacity: 10_000)))
+        let engine = try await makePage(hub, name: "hooks-\(flush)", flush: flush)
+        try await engine.execute("""
+            globalThis.resolvers = {};
+            globalThis.useH = defineStore('h', {
+              state: () => ({ log: [], n: 0 }),
+              actions: {
+                async wait(key) { this.log.push('start ' + key); await new Promise((r) => { resolvers[key] = r }); this.log.push('end ' + key); this.n++; return key },
+                async failLater(key) { await new Promise((r) => { resolvers[key] = r }); this.log.push('fail ' + key); throw new Error('late ' + key) },
+                listen() { globalThis.stopListening = useH().$onAction(({ name, after }) => { after(() => { useH().log.push('seen ' + name) }) }); this.n += 10 },
+                unlisten() { globalThis.stopListening(); this.n += 100 },
+                outer() { this.n += 1000; return this.inner() + useH().n },
+                inner() { this.log.push('inner'); return 1 },
+              },
+            });
+            useH();
+            """, sourceURL: "hooks.js")
+        async let first = hub.dispatch(store: "h", action: "wait", args: ["a"])
+        try await Task.sleep(for: .milliseconds(50))
+        _ = try await hub.dispatch(store: "h", action: "listen")
+        async let second = hub.dispatch(store: "h", action: "wait", args: ["b"])
+        async let failing: JSONValue = hub.dispatch(store: "h", action: "failLater", args: ["c"])
+        try await Task.sleep(for: .milliseconds(50))
+        _ = try await hub.dispatch(store: "h", action: "unlisten")
+        async let third = hub.dispatch(store: "h", action: "wait", args: ["d"])
+        try await Task.sleep(for: .milliseconds(50))
+        let outer = try await hub.dispatch(store: "h", action: "outer")
+        for key in ["d", "c", "b", "a"] { try await engine.execute("resolvers[\(JSONValue.string(key).jsonText())]()") }
+        #expect(try await first == "a")
+        #expect(try await second == "b")
+        #expect(try await third == "d")
+        do {
+            _ = try await failing
+            Issue.record("failLater did not fail")
+        } catch StateHubError.actionThrew {
+        }
+        #expect(outer.numberValue.map { $0 > 1000 } == true, "\(outer)")
+        let expected = try await engineState(engine, "h")
+        let matches = await mirror(of: hub, "h") { $0?.isSemanticallyEqual(to: expected) == true }
+        #expect(matches, "\(flush): mirror \(hub.state(of: "h")?.jsonText() ?? "nil") != $state \(expected.jsonText())")
+        #expect(hub.problems.isEmpty, "\(hub.problems)")
+        await engine.close()
+    }
+
     private func stopRounds(flush: StoreScripts.Flush, actions: [String], rounds: Int) async throws {
         let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
         let engine = try JavaScriptEngine(configuration: .init(name: "stop-\(flush)", executionTimeLimit: .milliseconds(100)))
