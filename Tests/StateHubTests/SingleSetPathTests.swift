@@ -193,6 +193,55 @@ struct SingleSetPathTests {
         #expect(!text.withUTF8 { traced.receiveSingleSet(utf8: $0, from: PageReceiver(pageID: "p")) })
     }
 
+    /// Texts one edit away from the write path's shape (attack, session 23), each in turn into a hub
+    /// through the write path and one through `receive(_:from:)`: same mirrors, versions, problems, messages.
+    @Test func nearlyTheFastShapeEndsAsTheGeneralPath() async throws {
+        let head = #"{"v":1,"storeId":"cart","messageId":"w"#
+        func text(seq: Int, ack: String? = nil, path: String = #"["n"]"#, value: String = "1", type: String = #""direct""#) -> String {
+            let ackField = ack.map { #","ack":\#($0)"# } ?? ""
+            return head + #"\#(seq)","seq":\#(seq)\#(ackField),"type":"apply_mutation","payload":{"mutations":[{"type":\#(type),"ops":[{"op":"set","path":\#(path),"value":\#(value)}]}]}}"#
+        }
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        let variants: [(Int) -> String] = [
+            { text(seq: $0, value: "1e400") }, { text(seq: $0, value: "-0") }, { text(seq: $0, value: "1E2") },
+            { text(seq: $0, value: "-1e-400") }, { text(seq: $0, value: #"{"a":1,"a":2}"#) },
+            { text(seq: $0, value: #"{"\u0061":1,"a":2}"#) }, { text(seq: $0, path: #"["\u006e"]"#) },
+            { text(seq: $0, path: #"["items",1,"qty"]"#, value: "7") }, { text(seq: $0, path: #"["items",2]"#, value: "{}") },
+            { text(seq: $0, path: #"["items",1e0]"#, value: "3") }, { text(seq: $0, path: #"["items",-0]"#, value: "3") },
+            { text(seq: $0, path: #"["items",1.5]"#, value: "3") }, { text(seq: $0, path: #"["items","1"]"#, value: "3") },
+            { text(seq: $0, path: #"["$type"]"#, value: #""Date""#) }, { text(seq: $0, path: #"["x","$type"]"#, value: "1") },
+            { text(seq: $0, value: #"{"$type":"Map","entries":[]}"#) }, { text(seq: $0, value: deep) },
+            { text(seq: $0, path: "[" + Array(repeating: #""d""#, count: 70).joined(separator: ",") + "]") },
+            { text(seq: $0, ack: #""n-1""#) }, { text(seq: $0, ack: "null") }, { text(seq: $0, ack: "1e400") },
+            { text(seq: $0, type: #""dir\u0065ct""#) }, { text(seq: $0, value: #""\ud800""#) }, { text(seq: $0, path: #"["\udc00"]"#) },
+            { text(seq: $0 + 1) }, { text(seq: $0 - 1) }, { text(seq: $0, path: "[]", value: #"{"n":5}"#) },
+            { text(seq: $0, path: "[]", value: "5") }, { text(seq: $0) + " " }, { text(seq: $0).replacingOccurrences(of: #""v":1"#, with: #""v":1.0"#) },
+        ]
+        let fast = GlobalStateHub(), general = GlobalStateHub()
+        let fastPage = RecordingPage(pageID: "p"), generalPage = RecordingPage(pageID: "p")
+        try await fast.attach(fastPage)
+        try await general.attach(generalPage)
+        let receiver = PageReceiver(pageID: "p")
+        var seq = 1
+        for (index, variant) in variants.enumerated() {
+            // A fresh whole state first, so each variant meets an expected seq and a known tree.
+            seq += 1
+            let resync = Wire.syncState("cart", seq: seq, state: Self.initialState, reason: "resync")
+            fast.receive(resync, from: "p")
+            general.receive(resync, from: "p")
+            seq += 1
+            var bytes = variant(seq)
+            let original = bytes
+            let applied = bytes.withUTF8 { fast.receiveSingleSet(utf8: $0, from: receiver) }
+            if !applied { bytes.withUTF8 { fast.receive(utf8: $0, from: "p") } }
+            general.receive(original, from: "p")
+            #expect(fast.state(of: "cart") == general.state(of: "cart"), "variant \(index): \(original)")
+            #expect(fast.version(of: "cart") == general.version(of: "cart"), "variant \(index): \(original)")
+            #expect(fast.problems == general.problems, "variant \(index): \(original)")
+            #expect(fastPage.messages == generalPage.messages, "variant \(index): \(original)")
+        }
+    }
+
     private func expectSameHub(_ a: GlobalStateHub, _ b: GlobalStateHub, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(a.storeIDs == b.storeIDs, sourceLocation: sourceLocation)
         for id in a.storeIDs {

@@ -429,4 +429,56 @@
       expect(store.n).toBe(12);
     });
   });
+
+  // What sync subscribers and watchers see when they write themselves (attack on issue 18's
+  // delivery at once, session 23): the order of calls and the state each call sees.
+  describe('Writes inside sync subscribers, in order', () => {
+    let pinia;
+    beforeEach(() => { pinia = createPinia(); setActivePinia(pinia); });
+    const useA = defineStore('attackA', { state: () => ({ n: 0, m: 0, c: 0, w: 0 }) });
+    const useB = defineStore('attackB', { state: () => ({ v: 0 }) });
+    const seen = (store) => JSON.stringify(store.$state);
+
+    // The calls and what each sees, not their order: this runtime calls every sync subscriber once per
+    // write, the subscriber's own write included (nested at the write in node without the op log; queued
+    // per store, after the round, in a page: js/README.md, "When sync subscribers are called"). Real
+    // Pinia (Vue 3.5's batched trigger) calls `second` once per outer write: 6 calls, not 8.
+    it('StateHub: a subscriber that writes its own store: every call, with the state it sees', () => {
+      const a = useA(), log = [];
+      a.$subscribe(() => { log.push('first ' + seen(a)); if (a.m !== a.n * 2) a.m = a.n * 2; }, { flush: 'sync' });
+      a.$subscribe(() => { log.push('second ' + seen(a)); }, { flush: 'sync' });
+      a.n = 1; a.n = 2;
+      expect(log.slice().sort()).toEqual(['first {"n":1,"m":0,"c":0,"w":0}', 'first {"n":1,"m":2,"c":0,"w":0}', 'first {"n":2,"m":2,"c":0,"w":0}',
+        'first {"n":2,"m":4,"c":0,"w":0}', 'second {"n":1,"m":2,"c":0,"w":0}', 'second {"n":1,"m":2,"c":0,"w":0}',
+        'second {"n":2,"m":4,"c":0,"w":0}', 'second {"n":2,"m":4,"c":0,"w":0}']);
+    });
+    // Real Pinia calls b's subscriber inside a's callback, at the write (js/README.md, "When sync
+    // subscribers are called": StateHub's runs it after a's callback returns).
+    it('StateHub: a subscriber that writes another store, whose subscriber logs after the callback returns', () => {
+      const a = useA(), b = useB(), log = [];
+      a.$subscribe(() => { log.push('a ' + seen(a)); b.v = a.n * 10; log.push('a after ' + seen(b)); }, { flush: 'sync' });
+      b.$subscribe(() => { log.push('b ' + seen(b)); }, { flush: 'sync' });
+      a.n = 1;
+      expect(log).toEqual(['a {"n":1,"m":0,"c":0,"w":0}', 'a after {"v":10}', 'b {"v":10}']);
+    });
+    it('a sync watcher that clamps the key a subscriber also sees', () => {
+      const a = useA(), log = [];
+      watch(() => a.c, (value) => { log.push('watch ' + value); if (value > 10) a.c = 10; }, { flush: 'sync' });
+      a.$subscribe(() => { log.push('sub ' + seen(a)); }, { flush: 'sync' });
+      a.c = 50;
+      expect(a.c).toBe(10);
+      expect(log.filter((line) => line.startsWith('sub')).pop()).toBe('sub {"n":0,"m":0,"c":10,"w":0}');
+    });
+    it('a watcher made by a subscriber runs from the next write on', () => {
+      const a = useA(), log = [];
+      let made = false;
+      a.$subscribe(() => {
+        if (made) return;
+        made = true;
+        watch(() => a.w, (value) => { log.push('watch ' + value); }, { flush: 'sync' });
+      }, { flush: 'sync' });
+      a.w = 1; a.w = 2;
+      expect(log).toEqual(['watch 2']);
+    });
+  });
 })(typeof globalThis !== 'undefined' ? globalThis : this);
