@@ -57,6 +57,28 @@ struct BadInputTests {
         #expect(hub.state(of: "counter")?["n"] == 5)
     }
 
+    /// A stop after a post and before the page counted it makes the next message repeat the last
+    /// seq (docs/PROTOCOL.md A.4): while the resync is pending that is not a gap; elsewhere it is.
+    @Test func aRepeatedSeqIsAGapUnlessAResyncIsPending() async throws {
+        let hub = GlobalStateHub()
+        // No plugin: the page answers nothing, so the resync stays pending as long as needed.
+        let engine = try JavaScriptEngine(configuration: .init(name: "raw"))
+        try await hub.attach(engine)
+        func write(_ seq: Int, _ n: Int) -> String {
+            #"{"v":1,"storeId":"counter","messageId":"w\#(seq)-\#(n)","seq":\#(seq),"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":\#(n)}]}]}}"#
+        }
+        try await post(engine, #"{"v":1,"storeId":"counter","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"n":1},"reason":"created"}}"#)
+        try await post(engine, write(2, 2))
+        hub.requestSync(store: "counter")
+        try await post(engine, write(2, 3))
+        #expect(hub.problems.isEmpty, "\(hub.problems)")
+        #expect(hub.state(of: "counter") == ["n": 2])   // dropped while the resync is pending
+        try await post(engine, #"{"v":1,"storeId":"counter","messageId":"w3","seq":3,"type":"sync_state","payload":{"state":{"n":3},"reason":"resync"}}"#)
+        try await post(engine, write(3, 4))
+        #expect(hub.problems.map(\.kind) == [.sequenceGap(expected: 4, received: 3)])
+        await engine.close()
+    }
+
     @Test func operationThatDoesNotApplyTriggersAResync() async throws {
         let hub = GlobalStateHub()
         let engine = try await counterPage(hub)

@@ -163,6 +163,11 @@ extension GlobalStateHub {
         }
         guard seq != expected else { return nil }
         let host = state.stores.inPlace(at: slot) { $0.hosts[index] }
+        // A time-limit stop that lands after a post and before the page counted it makes the
+        // page's next message reuse that number (docs/PROTOCOL.md A.4). While the resync the
+        // hub asked for is pending (a stop asks for one), the repeat is not a gap: its writes
+        // are dropped as any are then, and the resync's state has them.
+        if seq == expected - 1, host.awaitingSync { return nil }
         var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .sequenceGap(expected: expected, received: seq)), in: &state)]
         // A resync already asked for (after an oversize message, say) will cover the gap:
         // asking again on every later message would loop (docs/PROTOCOL.md A.8).
