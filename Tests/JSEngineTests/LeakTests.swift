@@ -15,7 +15,7 @@ struct LeakTests {
     enum Bound: Int32 { case cycles = 10, engines = 11, threads = 12 }
 
     @Test func cyclesAndEnginesDoNotGrow() async throws {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let report = try await EngineLeakCheck(cycles: 10_000, engines: 150).run()
             let failed: Bound?
             // Under AddressSanitizer freed memory sits in quarantine: resident memory says nothing.
@@ -23,8 +23,10 @@ struct LeakTests {
                 failed = .cycles
             } else if !LeakTests.addressSanitized, (report.engineGrowth ?? .max) >= 96 << 20 {
                 failed = .engines
-            } else if report.engineThreadsAfter != report.engineThreadsBefore {
-                failed = .threads // an engine thread left behind
+            } else if (report.engineThreadsAfter ?? 0) > (report.engineThreadsBefore ?? 0) {
+                // An engine thread left behind. Fewer is no leak: a JavaScriptCore helper thread
+                // that inherited the name may end during the check (failed once under load).
+                failed = .threads
             } else {
                 failed = nil
             }
@@ -32,6 +34,9 @@ struct LeakTests {
                 FileHandle.standardError.write(Data("\(report)\n".utf8))
                 exit(failed.rawValue)
             }
+        }
+        if let result, result.exitStatus != .exitCode(EXIT_SUCCESS) {
+            Issue.record("the check's report: \(String(decoding: result.standardErrorContent, as: UTF8.self))")
         }
     }
 
