@@ -169,4 +169,70 @@ struct StopRecoveryTests {
         #expect(hub.problems.filter { if case .reportedByPage(code: "action_tag_lost", _, _) = $0.kind { true } else { false } }.count == 1)
         await engine.close()
     }
+
+    /// A stop inside one sync subscriber of a held delivery: the recovery takes the delivery up with
+    /// the subscribers after it, each called once, and does not call the stopped one again (it
+    /// would run away again, inside the recovery, and leave every later write held).
+    @Test(arguments: [StoreScripts.Flush.tick, .sync])
+    func theSubscribersAfterAStoppedOneGetTheWriteOnce(flush: StoreScripts.Flush) async throws {
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let engine = try JavaScriptEngine(configuration: .init(name: "resume-\(flush)", executionTimeLimit: .milliseconds(100)))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime(flush: flush)
+        try await engine.execute("""
+            globalThis.calls = { before: [], runaway: 0, after: [] };
+            const useA = defineStore('a', { state: () => ({ n: 0 }), actions: { set(k) { this.n = k } } });
+            const useB = defineStore('b', { state: () => ({ fromA: 0 }) });
+            const a = useA(), b = useB();
+            a.$subscribe(() => { b.fromA = a.n }, { flush: 'sync' });
+            b.$subscribe(() => { calls.before.push(b.fromA) }, { flush: 'sync' });
+            b.$subscribe(() => { calls.runaway++; if (b.fromA < 0) for (;;) {} }, { flush: 'sync' });
+            b.$subscribe(() => { calls.after.push(b.fromA) }, { flush: 'sync' });
+            """, sourceURL: "resume.js")
+        _ = try await hub.dispatch(store: "a", action: "set", args: [1])
+        await #expect(throws: StateHubError.self) { try await hub.dispatch(store: "a", action: "set", args: [-1]) }
+        _ = try await hub.dispatch(store: "a", action: "set", args: [2])
+        #expect(try await engine.evaluate("calls") == ["before": [1, -1, 2], "runaway": 3, "after": [1, -1, 2]])
+        for store in ["a", "b"] {
+            let expected = try await engineState(engine, store)
+            #expect(await mirror(of: hub, store) { $0?.isSemanticallyEqual(to: expected) == true }, "\(store): \(expected.jsonText())")
+        }
+        await engine.close()
+    }
+
+    /// A recovery the limit stops again and again (a held write reaching one runaway subscriber after
+    /// another) runs again at once, each time past the subscriber it was stopped in; the last attempt
+    /// only resets and drops what is still held. The page's later writes reach the mirror.
+    @Test(arguments: [StoreScripts.Flush.tick, .sync])
+    func aRecoveryStoppedAgainAndAgainEndsWithThePageWriting(flush: StoreScripts.Flush) async throws {
+        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let engine = try JavaScriptEngine(configuration: .init(name: "again-\(flush)", executionTimeLimit: .milliseconds(100)))
+        try await hub.attach(engine)
+        try await engine.loadStoreRuntime(flush: flush)
+        try await engine.execute("""
+            globalThis.runaways = [0, 0, 0, 0, 0, 0];
+            globalThis.armed = true;
+            const useA = defineStore('a', { state: () => ({ n: 0 }), actions: { set(k) { this.n = k } } });
+            const useB = defineStore('b', { state: () => ({ fromA: 0, own: 0 }), actions: { bump() { this.own++ } } });
+            const a = useA(), b = useB();
+            a.$subscribe(() => { b.fromA = a.n }, { flush: 'sync' });
+            for (let i = 0; i < 6; i++) b.$subscribe(() => { runaways[i]++; if (armed && b.fromA < 0) for (;;) {} }, { flush: 'sync' });
+            """, sourceURL: "again.js")
+        await #expect(throws: StateHubError.self) { try await hub.dispatch(store: "a", action: "set", args: [-1]) }
+        // The dispatch's stop in the first, three recoveries stopped in the next three, the last
+        // attempt dropped the write for the two after them.
+        #expect(try await engine.evaluate("runaways") == [1, 1, 1, 1, 0, 0])
+        let recoveryStops = hub.problems.filter { "\($0)".contains("the recovery after a stop") }
+        #expect(recoveryStops.count == 3, "\(hub.problems)")
+        try await engine.execute("armed = false")
+        for _ in 0..<3 { _ = try await hub.dispatch(store: "b", action: "bump") }
+        // The bumps reached all six.
+        #expect(try await engine.evaluate("runaways") == [4, 4, 4, 4, 3, 3])
+        #expect(try await engine.evaluate("useB().own") == 3)
+        for store in ["a", "b"] {
+            let expected = try await engineState(engine, store)
+            #expect(await mirror(of: hub, store) { $0?.isSemanticallyEqual(to: expected) == true }, "\(store): \(expected.jsonText())")
+        }
+        await engine.close()
+    }
 }

@@ -53,7 +53,8 @@
     setAdd: 'setAdd', setDelete: 'setDelete', mapClear: 'mapClear', setClear: 'setClear' });
   const MutationType = Object.freeze({ direct: 'direct', patchObject: 'patch object', patchFunction: 'patch function' });
   // What a queued delivery to subscribers is.
-  const Delivery = Object.freeze({ drainOnly: -1, direct: 0, patchObject: 1, patchFunction: 2 });
+  // `resume`: the rest of a delivery a stop cut short, its ops slot a DeliveryInFlight (resumeAfterStop).
+  const Delivery = Object.freeze({ none: -2, drainOnly: -1, direct: 0, patchObject: 1, patchFunction: 2, resume: 3 });
   const piniaSymbol = Symbol('pinia');
   const skipHydrateSet = new WeakSet();
   const HOT_PREFIX = '__hot:';
@@ -188,8 +189,8 @@
       } else deliver(record, Delivery.direct, ops, null);
       const queue = record.deliveryQueue;
       if (queue.length !== 0) {
-        for (let i = 0; i < queue.length; i += 3) deliver(record, queue[i], queue[i + 1], queue[i + 2]);
-        queue.length = 0;
+        for (let i = 0; i < queue.length; i += 3) { record.queueNext = i + 3; deliver(record, queue[i], queue[i + 1], queue[i + 2]); }
+        queue.length = 0; record.queueNext = 0;
       }
       record.delivering = false;
       if (heldRecords.length !== 0) drainHeld();
@@ -213,8 +214,11 @@
     record.delivering = true;   // deliver() never throws: callbacks are guarded in notify()
     if (kind !== Delivery.drainOnly) deliver(record, kind, ops, payload);
     const queue = record.deliveryQueue;
-    for (let i = 0; i < queue.length; i += 3) deliver(record, queue[i], queue[i + 1], queue[i + 2]);
-    if (queue.length !== 0) queue.length = 0;
+    if (queue.length !== 0) {
+      // an entry is off the queue before it is delivered: a stop in it is not delivered twice
+      for (let i = 0; i < queue.length; i += 3) { record.queueNext = i + 3; deliver(record, queue[i], queue[i + 1], queue[i + 2]); }
+      queue.length = 0; record.queueNext = 0;
+    }
     record.delivering = false;
   }
   internals.setReleaseHook(releaseHeld);
@@ -235,14 +239,20 @@
       if (!record.delivering && record.deliveryQueue.length !== 0) drainDeliveries(record, Delivery.drainOnly);
     }
   }
+  // A delivery to several subscribers says where it is on the record (flight*): a stop inside one
+  // callback leaves the rest of it to the recovery, which takes up after that callback.
   function deliver(record, kind, ops, payload) {
+    let from = 0;
+    if (kind === Delivery.resume) { from = ops.from; payload = ops.payload; kind = ops.kind; ops = ops.ops; }
+    record.flightKind = kind; record.flightOps = ops; record.flightPayload = payload; record.flightNext = from;
     if (kind === Delivery.direct) {   // a direct write, sync subscribers only
       // one mutation object shared by the subscribers that take one, made only if one does
       const subscriptions = record.syncSubscriptions;
       let mutation = null;
-      for (let i = 0; i < subscriptions.length; i++) {
+      for (let i = from; i < subscriptions.length; i++) {
         const subscription = subscriptions[i];
         if (!subscription.active) continue;
+        record.flightNext = i + 1;
         if (subscription.opsCallback !== null) {
           try { subscription.opsCallback(MutationType.direct, ops); } catch (e) { internals.reportError(e); }   // notifyOps, inline: once per write
           continue;
@@ -250,16 +260,21 @@
         if (mutation === null) mutation = makeMutation(MutationType.direct, record.id, ops.length === 1 ? ops[0] : ops, undefined, ops);
         notify(record, subscription, mutation);
       }
+      record.flightKind = Delivery.none;
       return;
     }
     const type = kind === Delivery.patchObject ? MutationType.patchObject : MutationType.patchFunction;
-    for (const subscription of record.subscriptions) {
+    const subscriptions = record.subscriptions;
+    for (let i = from; i < subscriptions.length; i++) {
+      const subscription = subscriptions[i];
       if (!subscription.active) continue;
+      record.flightNext = i + 1;
       let subscriptionOps = ops;
       if (!subscription.sync) { subscriptionOps = subscription.ops; subscription.ops = []; }
       if (subscription.opsCallback !== null) notifyOps(subscription, type, subscriptionOps);
       else notify(record, subscription, makeMutation(type, record.id, subscriptionOps, payload, subscriptionOps));
     }
+    record.flightKind = Delivery.none;
   }
   // A sync subscriber that gave OPS_CALLBACK (js/README.md, "The operation log"): its ops and the
   // mutation's type, without a mutation object.
@@ -285,15 +300,36 @@
   // `finally` blocks that count patches, deliveries and hot swaps down, and dropped the
   // microtasks that turn listening back on. `reset` puts the counters back; `release` (after
   // the reactivity's reset and the sync plugin's) ends a patch the stop cut short and delivers
-  // what was held, in order, so sync subscribers see every write that happened.
+  // what was held, in order, so sync subscribers see every write that happened: a delivery the
+  // stop cut short goes on with the subscribers after the callback it was stopped in (that one
+  // is not called with it again: a runaway callback would run away again, in the recovery).
+  // `reset(true)` is the engine's last attempt when the recovery keeps being stopped: what is
+  // held is dropped, never delivered.
   const liveRecords = new Set();
-  function resetAfterStop() {
+  function resetAfterStop(dropHeld) {
     releasing = false; hotSwapping = 0; hotSwapped.length = 0; currentApp = null; caughtUpThisTick = false;
     for (const record of liveRecords) {
+      if (dropHeld === true) dropDeliveries(record);
+      else if (record.delivering) resumeAfterStop(record);
       record.delivering = false;
       record.listening = true;
       record.patchGeneration++;
     }
+    if (dropHeld === true) heldRecords.length = 0;
+  }
+  function resumeAfterStop(record) {
+    const rest = record.deliveryQueue.slice(record.queueNext);
+    if (record.flightKind !== Delivery.none) {
+      const inFlight = { kind: record.flightKind, ops: record.flightOps, payload: record.flightPayload, from: record.flightNext };
+      rest.unshift(Delivery.resume, inFlight, null);
+    }
+    record.deliveryQueue = rest; record.queueNext = 0;
+    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined;
+  }
+  function dropDeliveries(record) {
+    record.deliveryQueue = []; record.queueNext = 0; record.held = false;
+    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined;
+    record.patching = 0; record.patchOps = []; record.patchPayload = undefined;
   }
   function releaseAfterStop() {
     for (const record of liveRecords) {
@@ -555,6 +591,7 @@
       subscriptions: [], syncSubscriptions: [], batchedSubscriptions: [], actionSubscriptions: [],
       patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGeneration: 0,
       flushQueued: false, flushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
+      queueNext: 0, flightKind: Delivery.none, flightOps: null, flightPayload: undefined, flightNext: 0,
       scope: null, boundRefs: [], stateKeys: [], getterKeys: [], customKeys: new Set(), pluginOptions: null,
       hmr: { actions: {}, getters: {} }
     };

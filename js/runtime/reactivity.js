@@ -1622,11 +1622,13 @@
   // stop can leave the counters above where it landed (writes.depth > 0 holds every later
   // delivery forever) and the scheduler waiting on a flush that will never run. The engine
   // runs every `reset` registered in globalThis.__statehubStopRecovery, then every `release`
-  // in reverse order, before the page runs anything else.
-  function resetAfterStop() {
+  // in reverse order, before the page runs anything else. `reset(true)` (the engine's last
+  // attempt when the recovery keeps being stopped) also forgets the effects a stop cut short.
+  function resetAfterStop(dropHeld) {
     writes.depth = 0; writes.now = false; batchDepth = 0; catchingUp = false;
     activeEffect = null; shouldTrack = true; activeScope = null; currentWatcherCleanup = null;
     flushPromise = null;
+    if (dropHeld === true) runningEffects.length = 0;
   }
   function releaseAfterStop() {
     flushBatchedEffects();

@@ -268,37 +268,65 @@ extension ScriptContext {
     /// old one), every `reset` the page's scripts registered in
     /// `globalThis.__statehubStopRecovery` runs, then every `release` in reverse order
     /// (docs/engine.md, "Recovery after a stop"). A throw in one is logged, never the caller's.
-    /// Runs ``recoverAfterStop()`` as its own turn (`statehub:stop-recovery`): stopped, it is
-    /// reported as any turn's stop and not run again for its own stop.
+    /// Runs ``recoverAfterStop(resetOnly:)`` as its own turn (`statehub:stop-recovery`): stopped,
+    /// it is reported as any turn's stop and not run again for its own stop.
+    ///
+    /// A recovery the limit stops (a held write reaching a runaway sync subscriber again) leaves
+    /// the page's counters where that stop landed, and every later write would be held for good;
+    /// so it runs again at once, in a turn of its own, and each run takes up past the subscriber
+    /// the last one was stopped in. After ``recoveryAttempts`` - 1 stops in a row, the last
+    /// attempt only resets: what is still held is dropped, never delivered (docs/engine.md,
+    /// "Recovery after a stop").
     private func runStopRecoveryTurn() {
         recovering = true
         // The limit an owner asked for belongs to the turn after this one.
         let asked = nextTurnLimit
         nextTurnLimit = nil
         defer { recovering = false; nextTurnLimit = asked }
+        for attempt in 1...Self.recoveryAttempts {
+            let resetOnly = attempt == Self.recoveryAttempts
+            if resetOnly {
+                logger.error("the recovery after a stop was stopped \(attempt - 1) times in a row: it only resets, and the deliveries still held for sync subscribers are dropped")
+            }
+            guard runStopRecoveryAttempt(resetOnly: resetOnly), context != nil else { break }
+        }
+        needsStopRecovery = false
+    }
+
+    /// One recovery turn; returns whether the limit stopped it.
+    private func runStopRecoveryAttempt(resetOnly: Bool) -> Bool {
         do {
             try enter(entry: Self.stopRecoveryEntry, kind: .recovery) {
-                if let exception = recoverAfterStop() { throw error(fromException: exception) }
+                if let exception = recoverAfterStop(resetOnly: resetOnly) { throw error(fromException: exception) }
             }
         } catch let error as EngineError where error.stop != nil {
             // Only a page's own step can run away here (ours are short): said as any stop is,
             // naming the recovery, so the next call's stop is not blamed for it.
             reportStopNobodyAwaited(error.stop, what: "the recovery after a stop")
+            return true
         } catch let error as JavaScriptError {
             reportUnhandled(UnhandledError(kind: .uncaughtException, error: error))
         } catch {
             logger.error("the page's stop recovery failed: \(error)")
         }
-        needsStopRecovery = false
+        return false
     }
+
+    /// How many times the recovery runs at one entry when the limit keeps stopping it; the last
+    /// time only resets.
+    static let recoveryAttempts = 4
 
     /// The entry name of the stop recovery's turn (`EngineActivity`, stops).
     static let stopRecoveryEntry = "statehub:stop-recovery"
 
     /// Returns what the recovery threw (a step's throw, or the time limit's termination).
-    func recoverAfterStop() -> JSValueRef? {
+    ///
+    /// - Parameter resetOnly: run every step's `reset(true)` and no `release`: the steps drop
+    ///   what they hold instead of delivering it.
+    func recoverAfterStop(resetOnly: Bool = false) -> JSValueRef? {
         needsStopRecovery = false
-        guard let context, let script = Self.stopRecoveryScript.jsStringRetained() else { return nil }
+        let text = resetOnly ? Self.stopResetOnlyScript : Self.stopRecoveryScript
+        guard let context, let script = text.jsStringRetained() else { return nil }
         defer { JSStringRelease(script) }
         var exception: JSValueRef?
         JSEvaluateScript(context, script, nil, nil, 1, &exception)
@@ -309,8 +337,18 @@ extension ScriptContext {
     (function (steps) {
       if (!Array.isArray(steps)) return;
       var failed = null, i;
-      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(); } catch (e) { failed = e; } }
+      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(false); } catch (e) { failed = e; } }
       for (i = steps.length - 1; i >= 0; i--) { try { if (typeof steps[i].release === 'function') steps[i].release(); } catch (e) { failed = e; } }
+      if (failed !== null) throw failed;
+    })(globalThis.__statehubStopRecovery)
+    """
+
+    /// The last attempt: every `reset(true)`, no `release`.
+    static let stopResetOnlyScript = """
+    (function (steps) {
+      if (!Array.isArray(steps)) return;
+      var failed = null, i;
+      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(true); } catch (e) { failed = e; } }
       if (failed !== null) throw failed;
     })(globalThis.__statehubStopRecovery)
     """
