@@ -98,35 +98,16 @@ struct PoolBenchmark {
             }
             // Where the time goes: the same bundle on a warm page whose store is not mirrored (a
             // pinia without the sync plugin), so the difference is the plugin and the hub.
-            for _ in 0..<max(4, samples / 4) {
-                try await pool.warmUp()
-                let start = ContinuousClock.now
-                let page = try await pool.take()
-                try await page.load(unmirrored)
-                unmirroredTimes.append((ContinuousClock.now - start).seconds * 1e6)
+            unmirroredTimes += try await timedTakes(from: pool, loading: unmirrored) { page in
                 guard page.hub.state(of: Self.storeId) == nil else { throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored") }
-                await page.close()
             }
             // The bundle's own floor: its parse and top level (the 140-object literal, the
             // `defineStore` call) with no store created.
-            for _ in 0..<max(4, samples / 4) {
-                try await pool.warmUp()
-                let start = ContinuousClock.now
-                let page = try await pool.take()
-                try await page.load(topLevelOnly)
-                topLevelTimes.append((ContinuousClock.now - start).seconds * 1e6)
+            topLevelTimes += try await timedTakes(from: pool, loading: topLevelOnly) { page in
                 guard page.hub.state(of: Self.storeId) == nil else { throw BenchmarkError.mirrorMismatch("a store was created") }
-                await page.close()
             }
             // The floor: a take and a script that does nothing (two thread hops).
-            for _ in 0..<max(4, samples / 4) {
-                try await pool.warmUp()
-                let start = ContinuousClock.now
-                let page = try await pool.take()
-                try await page.load(empty)
-                emptyTimes.append((ContinuousClock.now - start).seconds * 1e6)
-                await page.close()
-            }
+            emptyTimes += try await timedTakes(from: pool, loading: empty) { _ in }
             await pool.close()
             for _ in 0..<max(4, samples / 4) {
                 let start = ContinuousClock.now
@@ -149,5 +130,22 @@ struct PoolBenchmark {
             Figure(key: "pool.take_load_snapshot_p50", label: "pool: the same, store hydrated from its snapshot, p50", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.5), baselineKey: "pool.take_load_p50"),
             Figure(key: "pool.take_load_snapshot_p90", label: "pool: the same, store hydrated from its snapshot, p90", unit: "µs", higherIsBetter: false, jit: percentile(hydrated, 0.9), baselineKey: "pool.take_load_p50"),
         ]
+    }
+
+    /// Times a quarter of `samples` takes from a refilled `pool`, each followed by loading
+    /// `bundle`, in µs; `check` reads the page after the timing (it throws on a wrong page).
+    private func timedTakes(from pool: PagePool, loading bundle: HostedPage.Bundle,
+                            check: (HostedPage) async throws -> Void) async throws -> [Double] {
+        var times: [Double] = []
+        for _ in 0..<max(4, samples / 4) {
+            try await pool.warmUp() // the refill, outside the timing
+            let start = ContinuousClock.now
+            let page = try await pool.take()
+            try await page.load(bundle)
+            times.append((ContinuousClock.now - start).seconds * 1e6)
+            try await check(page)
+            await page.close()
+        }
+        return times
     }
 }
