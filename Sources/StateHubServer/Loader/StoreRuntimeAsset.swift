@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JSSources
 import NIOCore
@@ -24,7 +23,7 @@ struct StoreRuntimeAsset: Sendable {
             text += source + "\n"
         }
         bytes = ByteBuffer(string: text)
-        sha256 = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        sha256 = ServerStorage.sha256Hex(Data(text.utf8))
         fileName = "pinia-\(sha256.prefix(16)).js"
     }
 }
