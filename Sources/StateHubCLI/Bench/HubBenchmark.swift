@@ -22,6 +22,7 @@ struct HubBenchmark {
 
     func run() async throws -> [Figure] {
         var syncRates: [Double] = []
+        var unmirroredRates: [Double] = []
         var batchedRates: [Double] = []
         var naiveRates: [Double] = []
         var roundTrips: [Double] = []
@@ -38,6 +39,7 @@ struct HubBenchmark {
             genericApply.append(try await nativeApplyMicroseconds(messages: 200_000, shape: .generic))
             postedApply.append(try await nativeApplyMicroseconds(messages: 200_000, asPosted: true))
             syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
+            unmirroredRates.append(try await unmirroredWritesPerSecond(writes: writes))
             batchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5))
             naiveRates.append(try await naiveWritesPerSecond(writes: writes / 20))
             let (p50, p99) = try await roundTripMicroseconds(count: 2_000)
@@ -51,6 +53,10 @@ struct HubBenchmark {
         }
         return [
             Figure(key: "hub.sync_writes", label: "mirrored writes/s, flush sync", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.js_to_native"),
+            // The runtime's share of a flush-sync write: the same loop on a store without the sync
+            // plugin. Below 40% of engine.js_to_native, no plugin or hub work can meet issue 18's
+            // flush-sync target.
+            Figure(key: "hub.unmirrored_writes", label: "store writes/s, not mirrored (no sync plugin)", unit: "ops/s", higherIsBetter: true, jit: median(unmirroredRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.batched_writes", label: "mirrored writes/s, batched per tick", unit: "ops/s", higherIsBetter: true, jit: median(batchedRates), baselineKey: "engine.js_to_native"),
             // The same rates against the C API's floor of a JS→native call (issue 18), same run.
             Figure(key: "hub.sync_writes_floor", label: "mirrored writes/s, flush sync (vs the C floor)", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.raw_js_to_native"),
@@ -97,6 +103,31 @@ struct HubBenchmark {
             })()
             """).numberValue ?? .infinity
         guard hub.state(of: "bench")?["n"] == .number(Double(writes / 1000 * 1000)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
+        return Double(writes / 1000 * 1000) / seconds
+    }
+
+    /// The loop of ``mirroredWritesPerSecond(flush:writes:)`` on a store the sync plugin does not
+    /// see (made with the pinia the plugin wraps), on the same page: what the store runtime's
+    /// write costs alone.
+    func unmirroredWritesPerSecond(writes: Int) async throws -> Double {
+        let hub = GlobalStateHub()
+        let engine = try await page(hub, flush: .sync)
+        let result = try await engine.evaluateAndAwait("""
+            (async function () {
+              const s = defineStore('plain', { state: () => ({ n: 0 }) })(StateHubSync.installed.originalCreatePinia());
+              const t0 = performance.now();
+              for (let tick = 0; tick < \(writes / 1000); tick++) {
+                for (let i = 0; i < 1000; i++) s.n++;
+                await null;
+              }
+              await null;
+              return [(performance.now() - t0) / 1000, s.n];
+            })()
+            """)
+        guard hub.state(of: "plain") == nil, result[1] == .number(Double(writes / 1000 * 1000)), let seconds = result[0]?.numberValue else {
+            throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored, or missed writes")
+        }
+        await engine.close()
         return Double(writes / 1000 * 1000) / seconds
     }
 

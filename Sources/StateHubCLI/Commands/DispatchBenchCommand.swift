@@ -27,7 +27,8 @@ struct DispatchBench: AsyncParsableCommand {
         if syncWritesOnly {
             for _ in 0..<options.repetitions {
                 let rate = try await HubBenchmark().mirroredWritesPerSecond(flush: .sync, writes: 1_000_000)
-                Output.raw(String(format: "flush-sync writes %.3fM/s (%.2f µs a write)\n", rate / 1e6, 1e6 / rate))
+                let alone = try await HubBenchmark().unmirroredWritesPerSecond(writes: 1_000_000)
+                Output.raw(String(format: "flush-sync writes %.3fM/s (%.2f µs a write); not mirrored %.3fM/s (%.2f µs)\n", rate / 1e6, 1e6 / rate, alone / 1e6, 1e6 / alone))
             }
             return
         }
