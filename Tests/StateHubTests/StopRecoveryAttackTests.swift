@@ -178,6 +178,36 @@ struct StopRecoveryAttackTests {
         await engine.close()
     }
 
+    /// Two sync watchers of one key: the first runs away on a write. The second, in the same batch of
+    /// effects, is not the one the stop landed in: it should run for that write, as sync subscribers after a
+    /// stopped one get the write.
+    ///
+    /// Finding (session 24), not fixed: reactivity.js `flushBatchedEffects` copies the batch and clears the
+    /// set before running it, so the effects after the one a stop lands in are in neither the set nor
+    /// `runningEffects` (they never started): the recovery does not run them and the second watcher never
+    /// sees -1 (it gets [1, 2]; its next call has the stale old value). Older than 0e29be7. A fix keeps the
+    /// rest of the batch where the recovery finds it (a stack of batches in flight: flushes nest) on the
+    /// write path, so it needs `statehub bench` figures.
+    @Test(arguments: [StoreScripts.Flush.tick, .sync])
+    func aSyncWatcherAfterAStoppedOneInTheSameWriteRuns(flush: StoreScripts.Flush) async throws {
+        let (hub, engine) = try await page("watchers-\(flush)", flush: flush, script: """
+            globalThis.second = [];
+            const useS = defineStore('s', { state: () => ({ w: 0 }), actions: { set(k) { this.w = k } } });
+            const s = useS();
+            watch(() => s.w, (v) => { if (v < 0) for (;;) {} }, { flush: 'sync' });
+            watch(() => s.w, (v) => { second.push(v) }, { flush: 'sync' });
+            """)
+        _ = try await hub.dispatch(store: "s", action: "set", args: [1])
+        await expectStop(hub, "s", "set", [-1])
+        _ = try await hub.dispatch(store: "s", action: "set", args: [2])
+        let second = try await engine.evaluate("second")
+        withKnownIssue("the batch's effects after a stopped one are not run by the recovery") {
+            #expect(second == [1, -1, 2], "\(flush): \(second.jsonText())")
+        }
+        try await expectMirrors(hub, engine, ["s"], "\(flush)")
+        await engine.close()
+    }
+
     /// A recovery stopped again and again (the last attempt only resets), twice over, then many writes:
     /// none is held. The mirror, a batched subscriber and a pre-flush watcher (the page's only queued
     /// jobs) all follow every later write.
