@@ -240,14 +240,17 @@
     }
   }
   // A delivery to several subscribers says where it is on the record (flight*): a stop inside one
-  // callback leaves the rest of it to the recovery, which takes up after that callback.
+  // callback leaves the rest of it to the recovery, which takes up after that callback. The index
+  // is into the list the delivery began with (flightSubscriptions; $subscribe and its stop make new
+  // lists): one a callback unsubscribed from or added to is not the one the index counts in.
   function deliver(record, kind, ops, payload) {
-    let from = 0;
-    if (kind === Delivery.resume) { from = ops.from; payload = ops.payload; kind = ops.kind; ops = ops.ops; }
+    let from = 0, list = null;
+    if (kind === Delivery.resume) { from = ops.from; list = ops.subscriptions; payload = ops.payload; kind = ops.kind; ops = ops.ops; }
     record.flightKind = kind; record.flightOps = ops; record.flightPayload = payload; record.flightNext = from;
     if (kind === Delivery.direct) {   // a direct write, sync subscribers only
       // one mutation object shared by the subscribers that take one, made only if one does
-      const subscriptions = record.syncSubscriptions;
+      const subscriptions = list !== null ? list : record.syncSubscriptions;
+      record.flightSubscriptions = subscriptions;
       let mutation = null;
       for (let i = from; i < subscriptions.length; i++) {
         const subscription = subscriptions[i];
@@ -264,7 +267,8 @@
       return;
     }
     const type = kind === Delivery.patchObject ? MutationType.patchObject : MutationType.patchFunction;
-    const subscriptions = record.subscriptions;
+    const subscriptions = list !== null ? list : record.subscriptions;
+    record.flightSubscriptions = subscriptions;
     for (let i = from; i < subscriptions.length; i++) {
       const subscription = subscriptions[i];
       if (!subscription.active) continue;
@@ -320,15 +324,16 @@
   function resumeAfterStop(record) {
     const rest = record.deliveryQueue.slice(record.queueNext);
     if (record.flightKind !== Delivery.none) {
-      const inFlight = { kind: record.flightKind, ops: record.flightOps, payload: record.flightPayload, from: record.flightNext };
+      const inFlight = { kind: record.flightKind, ops: record.flightOps, payload: record.flightPayload, from: record.flightNext,
+        subscriptions: record.flightSubscriptions };
       rest.unshift(Delivery.resume, inFlight, null);
     }
     record.deliveryQueue = rest; record.queueNext = 0;
-    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined;
+    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined; record.flightSubscriptions = null;
   }
   function dropDeliveries(record) {
     record.deliveryQueue = []; record.queueNext = 0; record.held = false;
-    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined;
+    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined; record.flightSubscriptions = null;
     record.patching = 0; record.patchOps = []; record.patchPayload = undefined;
   }
   function releaseAfterStop() {
@@ -591,7 +596,7 @@
       subscriptions: [], syncSubscriptions: [], batchedSubscriptions: [], actionSubscriptions: [],
       patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGeneration: 0,
       flushQueued: false, flushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
-      queueNext: 0, flightKind: Delivery.none, flightOps: null, flightPayload: undefined, flightNext: 0,
+      queueNext: 0, flightKind: Delivery.none, flightOps: null, flightPayload: undefined, flightNext: 0, flightSubscriptions: null,
       scope: null, boundRefs: [], stateKeys: [], getterKeys: [], customKeys: new Set(), pluginOptions: null,
       hmr: { actions: {}, getters: {} }
     };
