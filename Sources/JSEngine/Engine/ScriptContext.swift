@@ -344,10 +344,29 @@ final class ScriptContext {
         }
     }
 
+    /// `callRaw` with one argument made just before the call (a message's string, a promise's
+    /// value), protected from the collector from the moment it is made until the call returns.
+    ///
+    /// Pass the value straight from the call that made it (`protecting: makeString(text)`), so it
+    /// lives only in registers and on the stack until it is protected here. Held in a Swift
+    /// array instead, it is on Swift's heap, which the collector does not scan: JavaScriptCore
+    /// collects on a thread of its own whenever this thread is between API calls, so a
+    /// collection could find the value dead before ``keepingAlive(_:_:)`` protected it, and
+    /// the stop recovery's first allocations reused its cell (a `request_sync` reached the
+    /// page as `"504"`, a number the recovery's flush had just written; docs/engine.md,
+    /// "Values made before a call").
+    func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, protecting argument: JSValueRef?, kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
+        let context = try live()
+        if let argument { JSValueProtect(context, argument) }
+        defer { if let argument { JSValueUnprotect(context, argument) } }
+        return try callRaw(function, this: this, arguments: [argument], kind: kind)
+    }
+
     /// Runs `body` with `values` protected from the garbage collector when the entry will
-    /// first run the stop recovery: the values were made before it and live only on Swift's
-    /// heap, which the collector does not scan (a message string collected there reached the
-    /// page as garbage).
+    /// first run the stop recovery: the recovery allocates, and a value reachable only from
+    /// Swift would be collected there. Too late for a value held only on Swift's heap since it
+    /// was made (a collection may already have found it dead): such a value is protected
+    /// where it is made (``callRaw(_:this:protecting:kind:)``).
     private func keepingAlive<T>(_ values: [JSValueRef?], _ body: () throws -> T) throws -> T {
         guard entryDepth == 0, needsStopRecovery, let context else { return try body() }
         for value in values { if let value { JSValueProtect(context, value) } }

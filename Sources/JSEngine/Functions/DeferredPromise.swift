@@ -37,21 +37,26 @@ final class DeferredPromise {
         switch result {
         case .success(let value):
             do {
-                _ = try owner.callRaw(resolve, arguments: [try owner.jsValue(from: value)])
+                _ = try owner.callRaw(resolve, protecting: try owner.jsValue(from: value))
             } catch {
-                _ = try? owner.callRaw(reject, arguments: [owner.makeErrorObject(message: String(describing: error))])
+                _ = try? owner.callRaw(reject, protecting: owner.makeErrorObject(message: String(describing: error)))
             }
         case .failure(let error):
-            let object: JSValueRef?
-            if let error = error as? JavaScriptError {
-                object = owner.makeErrorObject(message: error.message, name: error.name)
-            } else if let error = error as? any NativeErrorConvertible {
-                object = owner.makeErrorObject(message: error.scriptMessage, name: error.scriptName, code: error.scriptCode)
-            } else {
-                object = owner.makeErrorObject(message: String(describing: error))
-            }
-            _ = try? owner.callRaw(reject, arguments: [object])
+            // Made and protected in one expression (`callRaw(_:this:protecting:kind:)`): the
+            // settling entry may first run the stop recovery, which allocates.
+            _ = try? owner.callRaw(reject, protecting: Self.errorObject(for: error, in: owner))
         }
+    }
+}
+
+extension DeferredPromise {
+    /// The rejection value for `error`: an `Error` with the message, name and code it chose.
+    fileprivate static func errorObject(for error: any Error, in owner: ScriptContext) -> JSValueRef? {
+        if let error = error as? JavaScriptError { return owner.makeErrorObject(message: error.message, name: error.name) }
+        if let error = error as? any NativeErrorConvertible {
+            return owner.makeErrorObject(message: error.scriptMessage, name: error.scriptName, code: error.scriptCode)
+        }
+        return owner.makeErrorObject(message: String(describing: error))
     }
 }
 

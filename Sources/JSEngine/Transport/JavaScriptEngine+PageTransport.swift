@@ -62,7 +62,8 @@ extension ScriptContext {
               let value = try property(name, of: holder), JSValueIsObject(raw, value),
               let function = JSValueToObject(raw, value, nil), JSObjectIsFunction(raw, function)
         else { throw PageTransportError.noFunction(pageID: pageID, path: path) }
-        _ = try callRaw(function, this: holder, arguments: [makeString(message)])
+        // Protected as it is made: see `callRaw(_:this:protecting:kind:)`.
+        _ = try callRaw(function, this: holder, protecting: makeString(message))
     }
 }
 

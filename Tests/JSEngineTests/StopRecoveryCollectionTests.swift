@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import JSEngine
+
+/// A message sent right after a stop reaches the page as sent, while JavaScriptCore collects on
+/// its own thread (docs/engine.md, "Values made before a call").
+///
+/// The failure it guards against (session 24, `TickBatchStopTests` under load): the page's
+/// `nativeBridge.dispatch` got `"504"` instead of a `request_sync`. The message's string,
+/// made before the call, was held only in a Swift array until the call protected it; a
+/// collection on JavaScriptCore's own thread in between found it dead, and the stop recovery
+/// that runs first at that entry reused its cell for a string of its own.
+@Suite("Stop recovery and the collector")
+struct StopRecoveryCollectionTests {
+    /// Exit statuses the child uses to say which check failed.
+    enum Check: Int32 { case garbled = 20, recoveryDidNotRun = 21 }
+
+    /// In a child process, so the collector can be told to run without pause
+    /// (`JSC_collectContinuously`, read once when JavaScriptCore starts). Each round stops a
+    /// loop, then sends three messages; the first entry runs the recovery, which makes
+    /// strings. Before the fix 11 of 200 and 26 of 600 rounds handed the page one of the
+    /// recovery's strings (`"100000"`) as the first message; after it, none of 1,200.
+    @Test func aMessageSentAfterAStopReachesThePageAsSent() async {
+        await #expect(processExitsWith: .success) {
+            setenv("JSC_collectContinuously", "true", 1)
+            let engine = try JavaScriptEngine(configuration: .init(name: "gc-recovery", executionTimeLimit: .milliseconds(20)))
+            try await engine.execute("""
+                var got = [], recoveries = 0;
+                globalThis.receiver = { dispatch(m) { got.push(m); } };
+                globalThis.__statehubStopRecovery = [{ reset() {
+                  recoveries++;
+                  var made = []; for (var i = 0; i < 200; i++) made.push(String(100000 + i)); globalThis.made = made;
+                } }];
+                function spin() { for (;;) {} }
+                """, sourceURL: "collect.js")
+            let spin = try await engine.function("spin")
+            let rounds = 300
+            for round in 0..<rounds {
+                _ = try? await engine.call(spin)
+                let message = #"{"round":\#(round),"text":"a message longer than any string the recovery makes"}"#
+                for _ in 0..<3 { engine.send(message, toFunction: "receiver.dispatch", onFailure: nil) }
+                let got = try await engine.evaluate("got.splice(0)")
+                guard got == .array(Array(repeating: .string(message), count: 3)) else {
+                    FileHandle.standardError.write(Data("round \(round): the page got \(got)\n".utf8))
+                    exit(Check.garbled.rawValue)
+                }
+            }
+            guard try await engine.evaluate("recoveries") == .number(Double(rounds)) else { exit(Check.recoveryDidNotRun.rawValue) }
+        }
+    }
+}
