@@ -256,6 +256,38 @@ struct TransactionTests {
         #expect(hub.mirrorStatus(of: "wishlist") == .current)
     }
 
+    @Test func aStoreDisposedWhileItsRestoreIsOnItsWayIsReportedGone() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let entered = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        try await pages.shop.bind("holdThread") { _ in
+            entered.withLock { $0 = true }
+            release.wait()
+            return .null
+        }
+        // Frees the shop once the restore's hydration is sent (queued behind the held turn): the turn
+        // then disposes the cart, before the page reads the hydration.
+        let releaser = Task {
+            for _ in 0..<2_000 where !pages.trace.records.contains(where: { $0.engine == "shop" && $0.direction == .nativeToWeb && $0.type == "sync_state" }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            release.signal()
+        }
+        struct ShopperChangedTheirMind: Error {}
+        let error = try await unitFailure(hub, timeout: .seconds(10)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            Task { try await pages.shop.execute("holdThread(); useCart().$dispose()") }
+            for _ in 0..<2_000 where !entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            throw ShopperChangedTheirMind()
+        }
+        await releaser.value
+        #expect(error.reason == .bodyThrew(String(describing: ShopperChangedTheirMind())))
+        // Not `notAcknowledged` after the whole window: the store's going settles its restore.
+        #expect(error.unrestored == [.init(store: "cart", pageID: "shop", why: .storeGone)], "shop's messages:\n\(pages.messages(of: "shop"))")
+        #expect(hub.state(of: "cart") == nil)
+    }
+
     @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
