@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import StateHub
 import StateHubTesting
+import Trace
 
 /// Issue 18 item 3 (docs/transactions.md): actions on stores of two real engines as one unit.
 /// Page "shop" hosts `cart`, page "account" hosts `wishlist`, both on one hub.
@@ -50,15 +51,33 @@ struct TransactionTests {
         let hub: GlobalStateHub
         let shop: JavaScriptEngine
         let account: JavaScriptEngine
+        /// Every message across both pages, so a failure can say what crossed and when.
+        let trace: TraceRecorder
+
+        /// The messages to and from one page since the hub was made, one a line: milliseconds
+        /// since the recorder started, direction, type, seq, and the text (cut at 300 characters).
+        func messages(of pageID: String) -> String {
+            trace.records.filter { $0.engine == pageID }.map { record in
+                let ms = Double(record.time) / 1e6
+                let arrow = record.direction == .webToNative ? "web->native" : "native->web"
+                let text = record.message.count > 300 ? record.message.prefix(300) + "..." : Substring(record.message)
+                return "\(String(format: "%9.1f", ms)) ms \(arrow) \(record.type) seq \(record.seq.map(String.init) ?? "-") \(text)"
+            }.joined(separator: "\n")
+        }
+
+        /// Milliseconds since the recorder started, for marks a failure message prints beside the messages.
+        var now: String { String(format: "%.1f ms", Double(trace.elapsedNanoseconds) / 1e6) }
     }
 
     func makePages() async throws -> Pages {
-        let hub = GlobalStateHub()
+        // Big enough for every test here (a timer writing each millisecond through a unit included).
+        let trace = TraceRecorder(capacity: 100_000)
+        let hub = GlobalStateHub(configuration: .init(trace: trace))
         let shop = try await makePage(hub, name: "shop")
         try await shop.execute(Self.cart)
         let account = try await makePage(hub, name: "account")
         try await account.execute(Self.wishlist)
-        return Pages(hub: hub, shop: shop, account: account)
+        return Pages(hub: hub, shop: shop, account: account, trace: trace)
     }
 
     /// Mirror and page both hold `expected`.
@@ -237,6 +256,38 @@ struct TransactionTests {
         #expect(hub.mirrorStatus(of: "wishlist") == .current)
     }
 
+    @Test func aStoreDisposedWhileItsRestoreIsOnItsWayIsReportedGone() async throws {
+        let pages = try await makePages()
+        let hub = pages.hub
+        let entered = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        try await pages.shop.bind("holdThread") { _ in
+            entered.withLock { $0 = true }
+            release.wait()
+            return .null
+        }
+        // Frees the shop once the restore's hydration is sent (queued behind the held turn): the turn
+        // then disposes the cart, before the page reads the hydration.
+        let releaser = Task {
+            for _ in 0..<2_000 where !pages.trace.records.contains(where: { $0.engine == "shop" && $0.direction == .nativeToWeb && $0.type == "sync_state" }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            release.signal()
+        }
+        struct ShopperChangedTheirMind: Error {}
+        let error = try await unitFailure(hub, timeout: .seconds(10)) { tx in
+            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+            Task { try await pages.shop.execute("holdThread(); useCart().$dispose()") }
+            for _ in 0..<2_000 where !entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            throw ShopperChangedTheirMind()
+        }
+        await releaser.value
+        #expect(error.reason == .bodyThrew(String(describing: ShopperChangedTheirMind())))
+        // Not `notAcknowledged` after the whole window: the store's going settles its restore.
+        #expect(error.unrestored == [.init(store: "cart", pageID: "shop", why: .storeGone)], "shop's messages:\n\(pages.messages(of: "shop"))")
+        #expect(hub.state(of: "cart") == nil)
+    }
+
     @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
@@ -327,6 +378,7 @@ struct TransactionTests {
         let pages = try await makePages()
         let hub = pages.hub
         let shopCart = hub.changes(of: "cart")
+        let closed = Mutex("")
         let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             async let hung = tx.dispatch(store: "wishlist", action: "hang")
@@ -336,16 +388,28 @@ struct TransactionTests {
             }
             #expect(tx.state(of: "wishlist")?["started"] == true)
             await pages.account.close()
+            closed.withLock { $0 = pages.now }
             _ = try await hung
         }
-        #expect(error.reason == .pageGone(store: "wishlist", pageID: "account"))
+        let returned = pages.now
+        // Read before the test sends the shop anything else: a thread asleep with the restore queued
+        // (idle for the whole restore window) reads differently from one stuck in a turn (busy).
+        let shopActivity = pages.shop.activity
+        // When it fails (once in a fresh-clone CI run: the cart's restore `notAcknowledged`), say what
+        // crossed to and from the shop, and when, against the account's close and the unit's end.
+        let story = {
+            "account closed at \(closed.withLock { $0 }), unit returned at \(returned), the shop then \(shopActivity); " +
+                "shop's messages:\n\(pages.messages(of: "shop"))\nproblems: \(hub.problems)"
+        }
+        #expect(error.reason == .pageGone(store: "wishlist", pageID: "account"), "\(story())")
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
-        #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .pageGone)])
+        #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .pageGone)], "\(story())")
         try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
         #expect(hub.state(of: "wishlist") == nil)
         try await hub.dispatch(store: "cart", action: "mark", args: ["after"])
         let after: JSONValue = ["items": ["A1", "B2"], "note": "after"]
-        #expect(try await changes(shopCart, until: after).map(\.state) == [Self.cartBefore, after])
+        let seen = try await changes(shopCart, until: after)
+        #expect(seen.map(\.state) == [Self.cartBefore, after], "changes: \(seen.map { "v\($0.version) \($0.kind)" }); \(story())")
     }
 
     @Test func aSecondUnitOnAHeldStoreIsRefusedAndTheFirstCommits() async throws {

@@ -284,7 +284,9 @@ public final class GlobalStateHub: Sendable {
 
     /// Removes one page's registration for a store, failing its pending dispatches for it.
     func removeHost(pageID: String, storeId: String, failure: @escaping () -> StateHubError, in state: inout HubState) -> [HubEffect] {
-        var effects: [HubEffect] = []
+        // A restore of this store the page will never acknowledge (docs/transactions.md, "When the
+        // acknowledgement does not come"); a page gone had its restores settled by `detach`.
+        var effects = settleRestores(of: pageID, store: storeId, why: state.pages[pageID] == nil ? .pageGone : .storeGone, in: &state)
         for (id, pending) in state.pending where pending.pageID == pageID && pending.storeId == storeId {
             state.pending.removeValue(forKey: id)
             effects.append(.resume(pending.continuation, .failure(failure())))

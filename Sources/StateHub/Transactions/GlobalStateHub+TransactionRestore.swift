@@ -63,10 +63,11 @@ extension GlobalStateHub {
         return settleRestore(ack, awaited, why: nil, in: &state)
     }
 
-    /// Every restore a page that went away will never acknowledge.
-    func settleRestores(of pageID: String, why: TransactionError.Unrestored.Why, in state: inout HubState) -> [HubEffect] {
+    /// Every restore a page that went away (or one store of it, `storeId`, disposed there) will
+    /// never acknowledge: the page answers a hydration of a store it no longer has with an error.
+    func settleRestores(of pageID: String, store storeId: String? = nil, why: TransactionError.Unrestored.Why, in state: inout HubState) -> [HubEffect] {
         var effects: [HubEffect] = []
-        for (messageId, awaited) in state.awaitedRestores where awaited.pageID == pageID {
+        for (messageId, awaited) in state.awaitedRestores where awaited.pageID == pageID && (storeId == nil || awaited.storeId == storeId) {
             state.awaitedRestores.removeValue(forKey: messageId)
             effects += settleRestore(messageId, awaited, why: why, in: &state)
         }
