@@ -1,8 +1,8 @@
 @testable import StateHubServer
 import Synchronization
 
-/// Holds a server's listener for other instances' updates at chosen steps of its first round until
-/// the test releases them (``SyncListenerState``'s test seam): no sleeps, the test waits for the
+/// Holds a server's listener for other instances' updates at chosen steps until the test releases
+/// them (``SyncListenerState``'s test seam): no sleeps, the test waits for the
 /// listener's arrival and the listener for the test's release.
 final class ListenerGate: Sendable {
     private let state: Mutex<State>
@@ -43,7 +43,15 @@ final class ListenerGate: Sendable {
         }
     }
 
-    /// Lets the listener past `step`, now and in later rounds.
+    /// Holds the listener the next time it reaches `step` (a later round).
+    func hold(_ step: SyncListenerStep) {
+        state.withLock { state in
+            state.holding.insert(step)
+            state.arrived.remove(step)
+        }
+    }
+
+    /// Lets the listener past `step`, now and in later rounds (until held again).
     func release(_ step: SyncListenerStep) {
         let waiting = state.withLock { state in
             state.holding.remove(step)

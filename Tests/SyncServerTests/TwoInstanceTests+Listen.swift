@@ -1,4 +1,5 @@
 import Foundation
+import PostgresKit
 import SharedDocument
 @testable import StateHubServer
 import StateHubTestSupport
@@ -97,6 +98,62 @@ extension TwoInstanceTests {
         await nativeTwo.close()
         await one.stop()
         await two.stop()
+    }
+
+    /// After a lost listening connection the next round catches up too: an update committed while
+    /// the listener was reconnecting reaches a client of the document.
+    @Test func anUpdateCommittedWhileTheListenerReconnectsReachesTheClient() async throws {
+        let url = try await TestPostgres.freshDatabase(prefix: "sync")
+        let gate = ListenerGate(holding: [])
+        let (two, ready) = try await LiveSyncServer.start(.postgres(url: url), listenerHook: gate.hook)
+        defer { gate.releaseAll() }
+        var readyPorts = ready.makeAsyncIterator()
+        #expect(await readyPorts.next() == two.port, "instance two never said it was running")
+        let token = try await two.issueToken(document: "shared", access: "read-write")
+        let nativeTwo = try await SyncTestClient.connect(port: two.port, document: "shared", token: token)
+        #expect(await nativeTwo.next(where: isSyncStep1) != nil, "instance two did not greet its client")
+
+        gate.hold(.beforeListen)
+        // Only instance two runs yet: the listening sessions (sync and snapshot cache) are its own.
+        #expect(try await terminateListeners(url) >= 1, "no listening session to end")
+        await gate.waitUntilHeld(at: .beforeListen)
+        let one = try await LiveSyncServer.start(.postgres(url: url))
+        let nativeOne = try await SyncTestClient.connect(port: one.port, document: "shared", token: token, acknowledgements: true)
+        let fromOne = try edit(SharedDocument()) { try $0.map("m").set("one", .string("1")) }
+        try await nativeOne.send(.update(fromOne))
+        #expect(await nativeOne.next(where: isAcknowledgement) == .acknowledgement(count: 1))
+        gate.release(.beforeListen)
+        guard case .update(let caughtUp)? = await nativeTwo.next(where: isUpdate) else {
+            Issue.record("instance two's client did not get the update committed while its listener reconnected")
+            return
+        }
+        let received = SharedDocument()
+        try received.applyUpdate(caughtUp)
+        #expect(try entries(received.map("m")) == ["one": .string("1")])
+        await nativeOne.close()
+        await nativeTwo.close()
+        await one.stop()
+        await two.stop()
+    }
+}
+
+/// Ends the listening sessions on `url`'s database (`pg_terminate_backend`), as a lost connection
+/// would; returns how many.
+private func terminateListeners(_ url: String) async throws -> Int {
+    let core = try SQLPostgresConfiguration(url: url).coreConfiguration
+    let client = PostgresClient(configuration: .init(host: core.host ?? "127.0.0.1", port: core.port ?? 5432,
+                                                     username: core.username, password: core.password,
+                                                     database: core.database, tls: .disable))
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await client.run() }
+        defer { group.cancelAll() }
+        let rows = try await client.query("""
+            SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+            """)
+        var count = 0
+        for try await terminated in rows.decode(Int.self) { count = terminated }
+        return count
     }
 }
 
