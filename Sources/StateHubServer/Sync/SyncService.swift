@@ -3,7 +3,6 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
-import PostgresNIO
 import ServiceLifecycle
 import SharedDocument
 import Synchronization
