@@ -11,7 +11,8 @@ extension StateHubServer {
     /// Opens `location`, installs `adminToken` (hashed) when given, and serves until SIGINT or
     /// SIGTERM (graceful shutdown through swift-service-lifecycle), then closes the storage.
     /// Bootstraps `MetricsSystem` with Prometheus when `bootstrapMetrics` (once per process).
-    /// `addRoutes` adds an app's own routes beside the server's. `onRunning` receives the bound port (useful with port 0).
+    /// `addRoutes` adds an app's own routes beside the server's. `onRunning` receives the bound port (useful with port 0), on PostgreSQL once other
+    /// instances' updates reach this one (``makeApplication(router:host:port:logger:onRunning:)``).
     public static func serve(location: StorageLocation, host: String, port: Int, adminToken: String?,
                              configuration: ServerConfiguration = .init(), bootstrapMetrics: Bool = true,
                              logger: Logger, addRoutes: @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
@@ -45,9 +46,20 @@ extension StateHubServer {
     /// deadline, a close after an answer given before its request's body was read
     /// (`RequestBodyGuard`) and the connection cap from `configuration` (docs/server.md,
     /// "Connections").
+    ///
+    /// On PostgreSQL `onRunning` comes once other instances' updates reach this one (the listener's
+    /// first `LISTEN` is active and caught up, docs/sync.md §2.4); the port serves from the moment it is bound.
     public func makeApplication(router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
                                 logger: Logger,
                                 onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<RouterResponder<BasicRequestContext>> {
+        makeApplication(router: router, host: host, port: port, logger: logger, onBound: { _ in }, onRunning: onRunning)
+    }
+
+    /// `onBound` receives the port as soon as it is bound, before `onRunning` (tests that hold the listener).
+    func makeApplication(router: Router<BasicRequestContext>, host: String, port: Int, logger: Logger,
+                         onBound: @escaping @Sendable (Int) async -> Void,
+                         onRunning: @escaping @Sendable (Int) async -> Void)
         -> Application<RouterResponder<BasicRequestContext>> {
         let cap = configuration.maxConnections ?? ConnectionLimits.defaultMaxConnections
         let timeout = configuration.idleTimeout.components
@@ -58,6 +70,8 @@ extension StateHubServer {
         // sync: `/sync/{document}` upgrades to a WebSocket through its own router (docs/sync.md);
         // every other request, and a refused upgrade, goes to `router`.
         let sync = configuration.sync
+        let postgres = storage.backend as? PostgresBackend
+        let listens = postgres != nil
         let webSocketResponder = makeSyncRouter().buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(additionalChannelHandlers: [RequestBodyGuard(deadline: bodyDeadline)], idleTimeout: idle),
@@ -72,11 +86,17 @@ extension StateHubServer {
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "statehub",
                                  availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: logger)),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            onServerRunning: { [service = self.sync] channel in
+                let bound = channel.localAddress?.port ?? port
+                await onBound(bound)
+                guard listens else { return await onRunning(bound) }
+                // Not awaited here: the server accepts connections only after this closure returns.
+                Task { if await service.listener.waitUntilReady() { await onRunning(bound) } }
+            },
             // Hummingbird derives each request's logger from this one.
             logger: logger.deferringMetadata)
         app.addServices(SyncShutdownService(sync: self.sync))
-        if let postgres = storage.backend as? PostgresBackend {
+        if let postgres {
             app.addServices(SyncListenerService(sync: self.sync, client: postgres.client),
                             StateListenerService(cache: cache, client: postgres.client, logger: logger))
         }

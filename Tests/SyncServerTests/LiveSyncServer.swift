@@ -5,7 +5,7 @@ import FoundationNetworking
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import StateHubServer
+@testable import StateHubServer
 import Testing
 
 /// A running `StateHubServer` application (the one `statehub serve` runs) on 127.0.0.1, any
@@ -31,6 +31,28 @@ final class LiveSyncServer: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw SyncTestError("the server did not start") }
         return LiveSyncServer(port: port, server: server, services: services, running: running)
+    }
+
+    /// Starts a server on PostgreSQL whose listener calls `hook` at each step (``SyncListenerState``'s
+    /// test seam) and returns once the port is bound, before the server is ready; `ready` yields the
+    /// port when `onRunning` comes.
+    static func start(_ location: StorageLocation, listenerHook hook: @escaping @Sendable (SyncListenerStep) async -> Void)
+        async throws -> (server: LiveSyncServer, ready: AsyncStream<Int>) {
+        let logger = Logger(label: "sync-test")
+        let storage = try await ServerStorage.open(location, logger: logger)
+        let server = try StateHubServer(storage: storage, configuration: .init(), logger: logger)
+        try await server.installAdminToken(adminToken)
+        server.sync.listener.setTestHook(hook)
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let (ready, readySink) = AsyncStream.makeStream(of: Int.self)
+        let app = server.makeApplication(router: server.makeRouter(), host: "127.0.0.1", port: 0, logger: logger,
+                                         onBound: { port in portSink.yield(port); portSink.finish() },
+                                         onRunning: { port in readySink.yield(port); readySink.finish() })
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let running = Task { try await services.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw SyncTestError("the server did not start") }
+        return (LiveSyncServer(port: port, server: server, services: services, running: running), ready)
     }
 
     private init(port: Int, server: StateHubServer, services: ServiceGroup, running: Task<Void, any Error>) {

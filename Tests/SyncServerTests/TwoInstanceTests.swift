@@ -20,11 +20,18 @@ struct TwoInstanceTests {
 
         let nativeOne = try await SyncTestClient.connect(port: one.port, document: "shared", token: token, acknowledgements: true)
         let nativeTwo = try await SyncTestClient.connect(port: two.port, document: "shared", token: token, acknowledgements: true)
+        // Greeted: the document is loaded on instance two and this client joined, before the write
+        // below. Otherwise instance two may load the document after the write commits and greet with
+        // it: this client, which sends no sync step 1, would never get it as an update (seen 8 times
+        // in 20 runs under load).
+        #expect(await nativeTwo.next(where: { if case .syncStep1 = $0 { true } else { false } }) != nil,
+                "instance two did not greet its client")
         let documentOne = SharedDocument(), documentTwo = SharedDocument()
         let fromOne = try edit(documentOne) { try $0.map("m").set("one", .string("1")) }
         try await nativeOne.send(.update(fromOne))
         #expect(await nativeOne.next(where: isAcknowledgement) == .acknowledgement(count: 1))
-        #expect(await nativeTwo.next(where: isUpdate) == .update(fromOne), "instance two's client did not get instance one's update")
+        #expect(await nativeTwo.next(where: isUpdate) == .update(fromOne),
+                "instance two's client did not get instance one's update; it got \(nativeTwo.all.map(\.diagnosticSummary)), one's update \(fromOne.count) bytes")
         try documentTwo.applyUpdate(fromOne)
         let fromTwo = try edit(documentTwo) { try $0.map("m").set("two", .string("2")) }
         try await nativeTwo.send(.update(fromTwo))
@@ -66,11 +73,31 @@ struct TwoInstanceTests {
         // Waits until the connection ends (or a generous bound for a server that never closes it).
         _ = await watcher.next(where: { _ in false })
         #expect(watcher.hasEnded, "the revoked connection on instance two is still open")
-        #expect(await two.server.sync.connectionCount(document: "shared") <= 2, "the revoked connection is still attached")
+        // The client sees the close before instance two has detached the connection (failed once in
+        // 20 runs under load): polled, with a generous bound, as the other tests read the count.
+        var attached = await two.server.sync.connectionCount(document: "shared")
+        for _ in 0..<2_000 where attached > 2 {
+            try await Task.sleep(for: .milliseconds(10))
+            attached = await two.server.sync.connectionCount(document: "shared")
+        }
+        #expect(attached <= 2, "the revoked connection is still attached")
         let left = AwarenessUpdate(entries: [.init(client: 77, clock: 2, state: "null")])
         #expect(await nativeTwo.next(where: { $0 == .awareness(left.encoded()) }) != nil, "the leaving did not reach instance two")
         await nativeTwo.close()
         await one.stop()
         await two.stop()
+    }
+}
+
+extension SyncMessage {
+    /// The kind and size of a message, for failure messages.
+    var diagnosticSummary: String {
+        switch self {
+        case .syncStep1(let vector): "step1(\(vector))"
+        case .syncStep2(let update): "step2(\(update.count) B)"
+        case .update(let update): "update(\(update.count) B)"
+        case .awareness(let bytes): "awareness(\(bytes.count) B)"
+        default: "\(self)"
+        }
     }
 }

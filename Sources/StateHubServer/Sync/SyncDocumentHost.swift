@@ -371,10 +371,13 @@ actor SyncDocumentHost {
         }
     }
 
-    /// Applies everything storage has and broadcasts what this instance's clients lacked.
+    /// Applies everything storage has and broadcasts what this instance's clients lacked: nothing
+    /// when it holds everything already (docs/sync.md §2.4, "Catching up").
     func catchUp() async throws {
-        let before = document.encodeStateVector()
         let stored = try await storage.loadSyncDocument(name)
+        // Taken after the read: what arrived while it ran (this instance's clients' updates, other
+        // instances' notified ones) is broadcast already and is not sent again.
+        let before = document.encodeStateVector()
         var changed = false
         for update in (stored.snapshot.map { [$0] } ?? []) + stored.updates.map(\.data) where try document.wouldChange(update) {
             try document.applyUpdate(update)

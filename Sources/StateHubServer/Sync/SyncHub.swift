@@ -127,7 +127,8 @@ actor SyncHub {
         }
     }
 
-    /// After the listening connection was lost: every loaded document catches up from storage.
+    /// Once a `LISTEN` is active (at start and after the listening connection was lost): every
+    /// loaded document catches up from storage.
     func catchUpAll() async {
         for entry in entries.values {
             do { try await entry.host.catchUp() } catch { logger.error("sync: catching up \(entry.host.name) failed: \(error)") }

@@ -3,7 +3,6 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
-import PostgresNIO
 import ServiceLifecycle
 import SharedDocument
 import Synchronization
@@ -25,6 +24,8 @@ public final class SyncService: Sendable {
     /// The channels of connections served on their channel, weakly: none may outlive its
     /// connection (a channel kept is its pipeline, buffers and handlers, about 6 KB).
     let upgradedChannels = WeakChannelRegistry()
+    /// Whether other instances' updates reach this one yet (PostgreSQL; docs/sync.md §2.4).
+    let listener = SyncListenerState()
 
     private struct OpenConnections {
         var closers: [Int: @Sendable () -> Void] = [:]
@@ -134,38 +135,6 @@ public final class SyncService: Sendable {
         if let failure {
             logger.info("sync: connection \(connection.id) to \(document) ended: \(failure)")
             throw failure
-        }
-    }
-}
-
-/// Listens for other instances' updates and revoked tokens on PostgreSQL (docs/sync.md §2.4)
-/// until the application shuts down; reconnects after a lost connection and catches up.
-struct SyncListenerService: Service {
-    let sync: SyncService
-    let client: PostgresClient
-
-    func run() async throws {
-        var first = true
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let catchUp = !first
-            first = false
-            do {
-                try await cancelWhenGracefulShutdown {
-                    try await client.withConnection { connection in
-                        try await connection.listen(on: ServerStorage.syncChannel) { notifications in
-                            // Anything committed while nobody listened is read from the table.
-                            if catchUp { await sync.hub.catchUpAll() }
-                            for try await notification in notifications {
-                                await sync.hub.notified(notification.payload)
-                            }
-                        }
-                    }
-                }
-            } catch {
-                if Task.isCancelled || Task.isShuttingDownGracefully { return }
-                sync.logger.warning("sync: the listening connection failed, retrying in 1 s: \(error)")
-                try? await Task.sleep(for: .seconds(1))
-            }
         }
     }
 }
