@@ -225,13 +225,17 @@ let package = Package(
             name: "SharedStoresTests",
             dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
         ),
-        .testTarget(name: "SharedDocumentTests", dependencies: ["SharedDocument", "StateHubTesting"], exclude: ["Peers"]),
+        .testTarget(name: "SharedDocumentTests", dependencies: [
+                "SharedDocument", "StateHubTesting",
+                "StateHubTestSupport",  // offThePool: a test blocks no thread of the cooperative pool
+            ], exclude: ["Peers"]),
         .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace"]),
         .testTarget(
             name: "StateHubTests",
             dependencies: [
+                "StateHubTestSupport",  // offThePool: a test blocks no thread of the cooperative pool
                 "StateHub", "JSEngine", "Trace", "JSSources", "StateHubTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import StateHubTestSupport
 import Testing
 @testable import SharedDocument
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("y-websocket messages")
 struct SyncMessageTests {
     /// The messages y-protocols wrote, keyed by name (Peers/y-protocols-messages.cjs).
-    static func messagesFromYProtocols() throws -> [String: [UInt8]] {
+    static func messagesFromYProtocols() async throws -> [String: [UInt8]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["node", PeerProcess.peersFolder.appendingPathComponent("y-protocols-messages.cjs").path]
@@ -17,8 +18,8 @@ struct SyncMessageTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readToEndOffThePool()
+        await process.exitedOffThePool()
         guard process.terminationStatus == 0,
               let object = try JSONSerialization.jsonObject(with: data) as? [String: String] else {
             throw PeerProcess.Failure(description: "node with node-yjs and node-y-protocols did not print the messages (status \(process.terminationStatus))")
@@ -31,8 +32,8 @@ struct SyncMessageTests {
         }
     }
 
-    @Test func readsAndWritesWhatYProtocolsWrites() throws {
-        let messages = try Self.messagesFromYProtocols()
+    @Test func readsAndWritesWhatYProtocolsWrites() async throws {
+        let messages = try await Self.messagesFromYProtocols()
         let stateVector = try #require(messages["sv"])
         let full = try #require(messages["full"])
         let expected: [String: SyncMessage] = [
@@ -54,8 +55,8 @@ struct SyncMessageTests {
         #expect(try document.toJSON() == .object(["m": .object(["k": .string("v")]), "t": .string("héllo")]))
     }
 
-    @Test func awarenessUpdatesRoundTrip() throws {
-        let messages = try Self.messagesFromYProtocols()
+    @Test func awarenessUpdatesRoundTrip() async throws {
+        let messages = try await Self.messagesFromYProtocols()
         for name in ["awareness", "awarenessLeft"] {
             let bytes = try #require(messages[name])
             guard case .awareness(let payload) = try SyncMessage(decoding: bytes) else {

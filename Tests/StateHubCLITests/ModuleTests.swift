@@ -1,4 +1,5 @@
 import Foundation
+import StateHubTestSupport
 import Testing
 
 /// Issue 12 item 3: ES modules through esbuild, `pinia`/`vue` mapped to the runtime.
@@ -176,8 +177,8 @@ struct ModuleTests {
         node.standardError = err
         node.standardOutput = Pipe()
         try node.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        node.waitUntilExit()
+        let text = String(decoding: await err.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
+        await node.exitedOffThePool()
         #expect(text.contains("at double (\(folder.appendingPathComponent("lib.mjs").path):2:20)"), "\(text)")
 
         let noOutput = try await StateHubBinary.run(["bundle", main.path, "--sourcemap"])
@@ -193,7 +194,7 @@ struct ModuleTests {
         #expect(result.stderr.contains("statehub bundle"), "\(result.stderr)")
     }
 
-    @Test func missingEsbuildIsAHint() throws {
+    @Test func missingEsbuildIsAHint() async throws {
         let file = try moduleFolder()
         let process = Process()
         process.executableURL = StateHubBinary.url
@@ -202,8 +203,8 @@ struct ModuleTests {
         let err = Pipe()
         process.standardError = err
         try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let stderr = String(decoding: await err.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
+        await process.exitedOffThePool()
         #expect(process.terminationStatus == 2)
         #expect(stderr.contains("apt-get install esbuild"), "\(stderr)")
     }

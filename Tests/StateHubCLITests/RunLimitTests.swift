@@ -1,4 +1,5 @@
 import Foundation
+import StateHubTestSupport
 import Testing
 
 /// Issue 12 item 1: every run ends, with 1, saying why; `run` fails as `eval` does.
@@ -140,7 +141,7 @@ struct RunLimitTests {
         #expect(result.stderr.contains(file.path), "\(result.stderr)")
     }
 
-    @Test func sigintWritesAndClosesTheTrace() throws {
+    @Test func sigintWritesAndClosesTheTrace() async throws {
         let file = try StateHubBinary.script(Self.spinStore + "\nsetInterval(() => {}, 10);\n", named: "busy.js")
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-sigint-\(UUID().uuidString).ndjson")
         let process = Process()
@@ -153,11 +154,11 @@ struct RunLimitTests {
         // Wait until the dispatch has been recorded (the trace reaches the file within 100 ms).
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, (try? String(contentsOf: trace, encoding: .utf8))?.contains("action_result") != true {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         kill(process.processIdentifier, SIGINT)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let stderr = String(decoding: await err.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
+        await process.exitedOffThePool()
         #expect(process.terminationStatus == 128 + SIGINT, "\(stderr)")
         #expect(stderr.contains("SIGINT"), "\(stderr)")
         let records = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")

@@ -1,6 +1,7 @@
 import Foundation
 import JSEngine
 import JSSources
+import StateHubTestSupport
 import Testing
 
 /// js/ as the npm-style package `@statehub/pinia-sync`: a Vite-style ES-module app that imports
@@ -56,7 +57,7 @@ struct JSPackageTests {
     }
 
     /// Runs a command in `directory`; returns its exit status and stderr.
-    func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, errors: String) {
+    func run(_ arguments: [String], in directory: URL) async throws -> (status: Int32, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -64,8 +65,8 @@ struct JSPackageTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await errors.fileHandleForReading.readToEndOffThePool()
+        await process.exitedOffThePool()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -80,7 +81,7 @@ struct JSPackageTests {
     @Test func anESModuleAppImportingThePackageRunsInTheEngine() async throws {
         let project = try makeProject()
         defer { try? FileManager.default.removeItem(at: project) }
-        let bundled = try run(["esbuild", "src/main.mjs", "--bundle", "--format=iife", "--outfile=out.js", "--log-level=warning",
+        let bundled = try await run(["esbuild", "src/main.mjs", "--bundle", "--format=iife", "--outfile=out.js", "--log-level=warning",
                                "--alias:pinia=./pinia-shim.mjs", "--alias:vue=./vue-shim.mjs"], in: project)
         #expect(bundled.status == 0, "esbuild failed (is it installed?): \(bundled.errors)")
         let bundle = try String(contentsOf: project.appendingPathComponent("out.js"), encoding: .utf8)
@@ -106,7 +107,7 @@ struct JSPackageTests {
         let project = try makeProject()
         defer { try? FileManager.default.removeItem(at: project) }
         let package = project.appendingPathComponent("node_modules/@statehub/pinia-sync")
-        let built = try run(["sh", "build-classic.sh", "classic.js"], in: package)
+        let built = try await run(["sh", "build-classic.sh", "classic.js"], in: package)
         #expect(built.status == 0, "build-classic.sh failed: \(built.errors)")
         let classic = try String(contentsOf: package.appendingPathComponent("classic.js"), encoding: .utf8)
 
