@@ -48,4 +48,52 @@ struct StopRecoveryCollectionTests {
             guard try await engine.evaluate("recoveries") == .number(Double(rounds)) else { exit(Check.recoveryDidNotRun.rawValue) }
         }
     }
+
+    /// The same window at the other places the engine made values in Swift and held them in a
+    /// Swift array before a call: `callAndAwait`'s converted arguments and the handlers `watch`
+    /// hands to `then`, and the timer batch's argument arrays. Each round stops a loop, calls a
+    /// function with 24 strings that allocates and returns a promise, then fires ten timers with
+    /// an argument each, whose callback allocates; every value must reach the page as made.
+    /// Before the fix: the call's arguments came back garbled in 5 of 7 runs (at rounds 43
+    /// and 104, in the two that printed it); with only the timer batch's fix taken out, 2 of
+    /// 4 runs failed. With the fix, 10 of 10 passed.
+    @Test func argumentsAndTimerArgumentsMadeInSwiftReachThePageAsMade() async {
+        await #expect(processExitsWith: .success) {
+            setenv("JSC_collectContinuously", "true", 1)
+            let engine = try JavaScriptEngine(configuration: .init(name: "gc-arguments", executionTimeLimit: .milliseconds(20)))
+            try await engine.execute("""
+                var fired = [];
+                globalThis.__statehubStopRecovery = [{ reset() {
+                  var made = []; for (var i = 0; i < 200; i++) made.push(String(100000 + i)); globalThis.made = made;
+                } }];
+                function spin() { for (;;) {} }
+                function churn() { var made = []; for (var i = 0; i < 300; i++) made.push(String(100000 + i), [i]); globalThis.churned = made; }
+                function echo() { churn(); return Promise.resolve(Array.prototype.join.call(arguments, "|")); }
+                function fire(value) { churn(); fired.push(value); }
+                function schedule(round) {
+                  for (var i = 0; i < 10; i++) setTimeout(fire, 0, { round: round, timer: i, text: "a timer argument longer than the recovery's strings" });
+                }
+                """, sourceURL: "collect-arguments.js")
+            let spin = try await engine.function("spin")
+            let echo = try await engine.function("echo")
+            let schedule = try await engine.function("schedule")
+            for round in 0..<200 {
+                _ = try? await engine.call(spin)
+                let strings = (0..<24).map { "argument \($0) of round \(round), longer than the recovery's strings" }
+                let echoed = try await engine.callAndAwait(echo, strings.map { .string($0) })
+                guard echoed == .string(strings.joined(separator: "|")) else {
+                    FileHandle.standardError.write(Data("round \(round): callAndAwait's arguments reached the page as \(echoed)\n".utf8))
+                    exit(Check.garbled.rawValue)
+                }
+                try await engine.call(schedule, [.number(Double(round))])
+                try await engine.waitUntilIdle(timeout: .seconds(10))
+                let fired = try await engine.evaluate("JSON.stringify(fired.splice(0))")
+                let expected = (0..<10).map { #"{"round":\#(round),"timer":\#($0),"text":"a timer argument longer than the recovery's strings"}"# }
+                guard fired == .string("[" + expected.joined(separator: ",") + "]") else {
+                    FileHandle.standardError.write(Data("round \(round): the timers got \(fired)\n".utf8))
+                    exit(Check.garbled.rawValue)
+                }
+            }
+        }
+    }
 }

@@ -375,12 +375,35 @@ final class ScriptContext {
     }
 
     func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSONValue]) throws -> JSONValue {
-        // The converted arguments live in a stack buffer: an array per call cost as much as the rest of the conversion.
-        let result = try withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: arguments.count) { buffer in
-            for index in arguments.indices { buffer.initializeElement(at: index, to: try jsValue(from: arguments[index])) }
+        try json(from: try callRaw(function, this: this, converting: arguments))
+    }
+
+    /// `callRaw` with JSON arguments, each converted straight into a stack buffer.
+    ///
+    /// The stack is what the collector scans, so a converted value is safe from the moment it
+    /// is made, with no API call per argument; in a Swift array (`arguments.map`) it would be
+    /// on Swift's heap only, and converting the next one allocates (docs/engine.md, "Values
+    /// made before a call"). The stack buffer also costs less than an array per call.
+    func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, converting arguments: [JSONValue]) throws -> JSValueRef? {
+        let context = try live()
+        // `withUnsafeTemporaryAllocation` is on the stack up to 1,024 bytes (128 values); a
+        // longer list may be on the heap, so its values are protected as they are made.
+        let protecting = arguments.count > 128
+        return try withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: arguments.count) { buffer in
+            var made = 0
+            defer {
+                if protecting, self.context != nil {
+                    for index in 0..<made { if let value = buffer[index] { JSValueUnprotect(context, value) } }
+                }
+            }
+            for index in arguments.indices {
+                let value = try jsValue(from: arguments[index])
+                if protecting, let value { JSValueProtect(context, value) }
+                buffer.initializeElement(at: index, to: value)
+                made += 1
+            }
             return try callRaw(function, this: this, argumentBuffer: UnsafeBufferPointer(buffer), kind: .call)
         }
-        return try json(from: result)
     }
 
     /// Whether `value` is a promise (`instanceof Promise`).

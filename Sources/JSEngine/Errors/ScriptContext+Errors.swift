@@ -65,8 +65,10 @@ extension ScriptContext {
     /// A JavaScript `Error` carrying `message` (and `name`, when given) to throw into a script.
     func makeErrorObject(message: String, name: String? = nil, code: String? = nil) -> JSValueRef? {
         guard let context else { return nil }
-        let messageValue = makeString(message)
-        let error = [messageValue].withUnsafeBufferPointer { JSObjectMakeError(context, 1, $0.baseAddress, nil) }
+        // A local passed by address (on the stack), not a one-element array (on Swift's heap,
+        // which the collector does not scan): docs/engine.md, "Values made before a call".
+        var messageValue = makeString(message)
+        let error = JSObjectMakeError(context, 1, &messageValue, nil)
         if let error {
             if let name, let prototype = nativeErrorPrototypes[name] {
                 JSObjectSetPrototype(context, error, prototype)

@@ -85,22 +85,43 @@ extension ScriptContext {
         }
         activity.setTimerCount(timers.count)
         let undefined = JSValueMakeUndefined(context)
+        // The callbacks are protected while scheduled: safe in a Swift array.
         let callbacks: [JSValueRef?] = batch.map { $0.callback }
+        // A timer's argument array is held only in this Swift array until the firer's call, on
+        // Swift's heap, which the collector does not scan: protected as it is made (docs/engine.md,
+        // "Values made before a call"). Only timers with arguments pay for it.
         let arguments: [JSValueRef?] = batch.map { timer in
             guard !timer.arguments.isEmpty else { return undefined }
-            return timer.arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
+            let array = timer.arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
+            if let array { JSValueProtect(context, array) }
+            return array
         }
-        let callbackArray = callbacks.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
-        let argumentArray = arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
-        let cancelled = JSObjectMakeArray(context, 0, nil, nil)
+        defer {
+            // A stop that left the context unusable closed it, and its protections with it.
+            if let live = self.context {
+                for (timer, array) in zip(batch, arguments) where !timer.arguments.isEmpty {
+                    if let array { JSValueUnprotect(live, array) }
+                }
+            }
+        }
         try? setProperty("budget", of: state, to: JSValueMakeNumber(context, batchBudgetMilliseconds))
         firingBatch = Dictionary(uniqueKeysWithValues: batch.enumerated().map { ($1.id, $0) })
-        firingCancelled = cancelled
         defer { firingBatch = [:]; firingCancelled = nil }
 
         var resumeAt = batch.count
         do {
-            let errors = try callRaw(firer, arguments: [callbackArray, argumentArray, cancelled, state], kind: .timer)
+            // The firer's arguments are made straight into a stack buffer, which the collector
+            // scans: safe from the moment they are made, with no protection per batch (an array
+            // literal here would hold them on Swift's heap only).
+            let errors = try withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 4) { slots in
+                slots.initializeElement(at: 0, to: callbacks.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) })
+                slots.initializeElement(at: 1, to: arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) })
+                slots.initializeElement(at: 2, to: JSObjectMakeArray(context, 0, nil, nil))
+                slots.initializeElement(at: 3, to: state)
+                // Reachable from the firer's call frame while it runs; cleared when it returns.
+                firingCancelled = slots[2]
+                return try callRaw(firer, this: nil, argumentBuffer: UnsafeBufferPointer(slots), kind: .timer)
+            }
             resumeAt = index(named: "next", of: state) ?? batch.count
             if let errors, let list = JSValueToObject(context, errors, nil) {
                 let count = index(named: "length", of: list) ?? 0

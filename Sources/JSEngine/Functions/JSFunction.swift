@@ -70,8 +70,8 @@ extension JavaScriptEngine {
         guard function.link === context.link else { throw EngineError.invalidName("\(function.name) belongs to another engine") }
         let context = self.context
         return try await awaitSettlement(timeout: timeout) {
-            let raw = try arguments.map { try context.jsValue(from: $0) }
-            return try context.callRaw(function.object, arguments: raw)
+            // Converted into a stack buffer, not `arguments.map`: see `callRaw(_:this:converting:)`.
+            try context.callRaw(function.object, converting: arguments)
         }
     }
 

@@ -36,18 +36,23 @@ extension ScriptContext {
             return .value(try json(from: value))
         }
         let resumer = OnceResumer()
-        let onFulfilled = try makeFunction(named: "onFulfilled") { owner, _, arguments in
-            resumer.resume(with: Result { try owner.json(from: arguments.first ?? nil) })
-            return nil
+        // The handlers are made straight into a stack buffer, which the collector scans, and
+        // stay there until `then` has them: an array literal would hold them on Swift's heap
+        // only, across `then`'s lookup and the call (docs/engine.md, "Values made before a call").
+        try withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 2) { handlers in
+            handlers.initializeElement(at: 0, to: try makeFunction(named: "onFulfilled") { owner, _, arguments in
+                resumer.resume(with: Result { try owner.json(from: arguments.first ?? nil) })
+                return nil
+            })
+            handlers.initializeElement(at: 1, to: try makeFunction(named: "onRejected") { owner, _, arguments in
+                resumer.resume(with: .failure(owner.javaScriptError(from: arguments.first ?? nil)))
+                return nil
+            })
+            guard let thenValue = try property("then", of: promise), let then = JSValueToObject(raw, thenValue, nil) else {
+                throw EngineError.conversion(.unsupportedType("promise without then"))
+            }
+            _ = try callRaw(then, this: promise, argumentBuffer: UnsafeBufferPointer(handlers))
         }
-        let onRejected = try makeFunction(named: "onRejected") { owner, _, arguments in
-            resumer.resume(with: .failure(owner.javaScriptError(from: arguments.first ?? nil)))
-            return nil
-        }
-        guard let thenValue = try property("then", of: promise), let then = JSValueToObject(raw, thenValue, nil) else {
-            throw EngineError.conversion(.unsupportedType("promise without then"))
-        }
-        _ = try callRaw(then, this: promise, arguments: [onFulfilled, onRejected])
         return .promise(resumer)
     }
 }

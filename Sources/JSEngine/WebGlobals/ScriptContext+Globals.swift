@@ -36,7 +36,9 @@ extension ScriptContext {
         try setProperty("checkpoint", of: natives, to: try makeFunction(named: "checkpoint") { _, _, _ in nil })
         let installer = try evaluateRaw(WebGlobalsScript.source, sourceURL: "statehub:web-globals.js")
         guard let installer, let function = JSValueToObject(context, installer, nil) else { throw EngineError.closed }
-        _ = try callRaw(function, arguments: [natives])
+        // `natives` is a local until here (stack or registers); an array literal would leave it
+        // on Swift's heap only for the call's entry (docs/engine.md, "Values made before a call").
+        _ = try callRaw(function, protecting: natives)
 
         let rejectionHandler = try makeFunction(named: "onUnhandledRejection") { owner, _, arguments in
             let reason = arguments.count > 1 ? arguments[1] : nil
