@@ -187,11 +187,7 @@
           try { subscription.opsCallback(MutationType.direct, ops); } catch (e) { internals.reportError(e); }
         }
       } else deliver(record, Delivery.direct, ops, null);
-      const queue = record.deliveryQueue;
-      if (queue.length !== 0) {
-        for (let i = 0; i < queue.length; i += 3) { record.queueNext = i + 3; deliver(record, queue[i], queue[i + 1], queue[i + 2]); }
-        queue.length = 0; record.queueNext = 0;
-      }
+      if (record.deliveryQueue.length !== 0) drainQueue(record);
       record.delivering = false;
       if (heldRecords.length !== 0) drainHeld();
     } finally {
@@ -213,13 +209,15 @@
   function drainDeliveries(record, kind, ops, payload) {
     record.delivering = true;   // deliver() never throws: callbacks are guarded in notify()
     if (kind !== Delivery.drainOnly) deliver(record, kind, ops, payload);
-    const queue = record.deliveryQueue;
-    if (queue.length !== 0) {
-      // an entry is off the queue before it is delivered: a stop in it is not delivered twice
-      for (let i = 0; i < queue.length; i += 3) { record.queueNext = i + 3; deliver(record, queue[i], queue[i + 1], queue[i + 2]); }
-      queue.length = 0; record.queueNext = 0;
-    }
+    if (record.deliveryQueue.length !== 0) drainQueue(record);
     record.delivering = false;
+  }
+  // Delivers the record's queue in order (it grows while it runs). An entry is off the queue
+  // (queueNext) before it is delivered: a stop in it is not delivered twice (resumeAfterStop).
+  function drainQueue(record) {
+    const queue = record.deliveryQueue;
+    for (let i = 0; i < queue.length; i += 3) { record.queueNext = i + 3; deliver(record, queue[i], queue[i + 1], queue[i + 2]); }
+    queue.length = 0; record.queueNext = 0;
   }
   internals.setReleaseHook(releaseHeld);
   function releaseHeld() {
@@ -329,11 +327,14 @@
       rest.unshift(Delivery.resume, inFlight, null);
     }
     record.deliveryQueue = rest; record.queueNext = 0;
+    clearFlight(record);
+  }
+  function clearFlight(record) {
     record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined; record.flightSubscriptions = null;
   }
   function dropDeliveries(record) {
     record.deliveryQueue = []; record.queueNext = 0; record.held = false;
-    record.flightKind = Delivery.none; record.flightOps = null; record.flightPayload = undefined; record.flightSubscriptions = null;
+    clearFlight(record);
     record.patching = 0; record.patchOps = []; record.patchPayload = undefined;
   }
   function releaseAfterStop() {

@@ -333,23 +333,21 @@ extension ScriptContext {
         return exception
     }
 
-    static let stopRecoveryScript = """
-    (function (steps) {
+    /// Every step's `reset(dropHeld)`, then, unless `dropHeld`, every `release` in reverse order.
+    private static let stopRecoveryFunction = """
+    (function (steps, dropHeld) {
       if (!Array.isArray(steps)) return;
       var failed = null, i;
-      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(false); } catch (e) { failed = e; } }
-      for (i = steps.length - 1; i >= 0; i--) { try { if (typeof steps[i].release === 'function') steps[i].release(); } catch (e) { failed = e; } }
+      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(dropHeld); } catch (e) { failed = e; } }
+      if (!dropHeld) {
+        for (i = steps.length - 1; i >= 0; i--) { try { if (typeof steps[i].release === 'function') steps[i].release(); } catch (e) { failed = e; } }
+      }
       if (failed !== null) throw failed;
-    })(globalThis.__statehubStopRecovery)
+    })
     """
 
+    static let stopRecoveryScript = stopRecoveryFunction + "(globalThis.__statehubStopRecovery, false)"
+
     /// The last attempt: every `reset(true)`, no `release`.
-    static let stopResetOnlyScript = """
-    (function (steps) {
-      if (!Array.isArray(steps)) return;
-      var failed = null, i;
-      for (i = 0; i < steps.length; i++) { try { if (typeof steps[i].reset === 'function') steps[i].reset(true); } catch (e) { failed = e; } }
-      if (failed !== null) throw failed;
-    })(globalThis.__statehubStopRecovery)
-    """
+    static let stopResetOnlyScript = stopRecoveryFunction + "(globalThis.__statehubStopRecovery, true)"
 }
