@@ -142,6 +142,55 @@ struct TimeLimitSurvivalTests {
             try await TimeLimitSurvivalTests.laterCallsWork(engine)
         }
     }
+
+    /// A stop whose probes keep failing closes the context as its entry returns, and every
+    /// protection with it. Ending the entry's own protections through the context held before
+    /// the call touched the freed VM: a fresh-clone run crashed so (signal 11 in
+    /// `JSValueUnprotect`, a pool page started under a 1 ns limit, whose stop landed in the web
+    /// globals' installer). Probes that fail on purpose make the close certain here: a message
+    /// sent to the page, then a held function called after a stop (the recovery keeps its
+    /// values alive), then a promise settled from Swift whose reaction runs away.
+    @Test func aStopThatClosesTheContextEndsNoProtectionThroughIt() async {
+        await #expect(processExitsWith: .success) {
+            func closedEngine(after setUp: String) async throws -> JavaScriptEngine {
+                let engine = try JavaScriptEngine(configuration: .init(executionTimeLimit: .milliseconds(50)))
+                try await engine.execute(setUp)
+                return engine
+            }
+            func expectClosed(_ engine: JavaScriptEngine, _ code: Int32) async {
+                do { _ = try await engine.evaluate("1"); exit(code) } catch EngineError.closed { } catch { exit(code) }
+            }
+            // A message sent to the page: `callRaw(_:this:protecting:kind:)`.
+            let sent = try await closedEngine(after: "var page = { receive(message) { while (true) {} } }")
+            await sent.perform { $0.context.stopProbesFailForTesting = true }
+            let failures = Recorder<String>()
+            sent.send("hello", toFunction: "page.receive", onFailure: { failures.append(String(describing: $0)) })
+            guard await failures.wait(forCount: 1, timeout: .seconds(20)) else { exit(40) }
+            await expectClosed(sent, 41)
+
+            // A call after a stop, whose values the recovery keeps alive (`keepingAlive`).
+            let held = try await closedEngine(after: "function spin(n) { while (true) {} }")
+            let spin = try await held.function("spin")
+            do { try await held.execute("while (true) {}"); exit(42) } catch EngineError.executionTimeLimitExceeded { }
+            await held.perform { $0.context.stopProbesFailForTesting = true }
+            do { _ = try await held.call(spin, [1]); exit(43) } catch { }
+            await expectClosed(held, 44)
+
+            // A promise settled from Swift (`DeferredPromise.settle`) whose reaction runs away.
+            let settled = try await closedEngine(after: "")
+            let answered = Recorder<Bool>()
+            try await settled.bindAsync("later") { _ in answered.append(true); return "answer" }
+            await settled.perform { $0.context.stopProbesFailForTesting = true }
+            try await settled.execute("later().then(() => { while (true) {} })")
+            guard await answered.wait(forCount: 1, timeout: .seconds(20)) else { exit(45) }
+            // Settled on the engine's thread after the closure returned; closed by its stop.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                do { _ = try await settled.evaluate("1"); try await Task.sleep(for: .milliseconds(5)) } catch EngineError.closed { exit(0) } catch { exit(46) }
+            }
+            exit(47)
+        }
+    }
 }
 
 /// Every stop reaches `PageTransport.onStop` once, typed (kind, file, line of the loop, limit),

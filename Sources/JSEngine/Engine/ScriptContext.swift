@@ -39,6 +39,9 @@ final class ScriptContext {
     var needsStopRecovery = false
     /// Set while the stop recovery's own turn runs (``runStopRecoveryTurn()``).
     var recovering = false
+    /// Tests only: every probe after a stop counts as failed, so the stop closes the context
+    /// (what JavaScriptCore does now and then under a 1 ns limit, which cannot be timed).
+    var stopProbesFailForTesting = false
     /// What the running turn is doing, for other threads (see `EngineActivity`).
     let activity = EngineActivity()
     /// The configured time limit in nanoseconds.
@@ -358,8 +361,19 @@ final class ScriptContext {
     func callRaw(_ function: JSObjectRef, this: JSObjectRef? = nil, protecting argument: JSValueRef?, kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
         let context = try live()
         if let argument { JSValueProtect(context, argument) }
-        defer { if let argument { JSValueUnprotect(context, argument) } }
+        defer { unprotectIfLive(argument) }
         return try callRaw(function, this: this, arguments: [argument], kind: kind)
+    }
+
+    /// Ends a protection taken around a call into the page, if the context still lives.
+    ///
+    /// A stop whose recovery fails closes the context as the call returns (``close()``
+    /// releases the group, and every protection with it): unprotecting through the context
+    /// held before the call would touch a freed VM. A fresh-clone test run crashed so (signal
+    /// 11 in `JSValueUnprotect`), starting a pool page with a 1 ns limit.
+    func unprotectIfLive(_ value: JSValueRef?) {
+        guard let context, let value else { return }
+        JSValueUnprotect(context, value)
     }
 
     /// Runs `body` with `values` protected from the garbage collector when the entry will
@@ -370,7 +384,7 @@ final class ScriptContext {
     private func keepingAlive<T>(_ values: [JSValueRef?], _ body: () throws -> T) throws -> T {
         guard entryDepth == 0, needsStopRecovery, let context else { return try body() }
         for value in values { if let value { JSValueProtect(context, value) } }
-        defer { for value in values { if let value { JSValueUnprotect(context, value) } } }
+        defer { for value in values { unprotectIfLive(value) } }
         return try body()
     }
 
@@ -392,9 +406,7 @@ final class ScriptContext {
         return try withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: arguments.count) { buffer in
             var made = 0
             defer {
-                if protecting, self.context != nil {
-                    for index in 0..<made { if let value = buffer[index] { JSValueUnprotect(context, value) } }
-                }
+                if protecting { for index in 0..<made { unprotectIfLive(buffer[index]) } }
             }
             for index in arguments.indices {
                 let value = try jsValue(from: arguments[index])

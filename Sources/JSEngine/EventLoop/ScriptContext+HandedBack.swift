@@ -54,10 +54,8 @@ extension ScriptContext {
             // A stop that left the context unusable closed it: what is left was unprotected then.
             guard self.context != nil else { return }
             defer {
-                if self.context != nil {
-                    JSValueUnprotect(context, callback)
-                    if let heldValue { JSValueUnprotect(context, heldValue) }
-                }
+                unprotectIfLive(callback)
+                unprotectIfLive(heldValue)
             }
             do {
                 _ = try callRaw(callback, arguments: [heldValue ?? JSValueMakeUndefined(context)], kind: kind)

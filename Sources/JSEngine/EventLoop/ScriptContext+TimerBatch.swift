@@ -123,11 +123,13 @@ extension ScriptContext {
                 return try callRaw(firer, this: nil, argumentBuffer: UnsafeBufferPointer(slots), kind: .timer)
             }
             resumeAt = index(named: "next", of: state) ?? batch.count
-            if let errors, let list = JSValueToObject(context, errors, nil) {
+            // `self.context`, not the one held before the call: a stop in the microtasks after
+            // the firer returned may have closed it (`unprotectIfLive(_:)`).
+            if let errors, let live = self.context, let list = JSValueToObject(live, errors, nil) {
                 let count = index(named: "length", of: list) ?? 0
                 var pair = 0
                 while pair + 1 < count {
-                    let thrown = JSObjectGetPropertyAtIndex(context, list, UInt32(pair + 1), nil)
+                    let thrown = JSObjectGetPropertyAtIndex(live, list, UInt32(pair + 1), nil)
                     reportUnhandled(UnhandledError(kind: .uncaughtException, error: javaScriptError(from: thrown)))
                     pair += 2
                 }

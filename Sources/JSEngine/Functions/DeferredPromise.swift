@@ -27,10 +27,11 @@ final class DeferredPromise {
     }
 
     private func settle(_ result: Result<JSONValue, any Error>, in owner: ScriptContext) {
-        guard let context = owner.context, let resolve, let reject else { return }
+        guard owner.context != nil, let resolve, let reject else { return }
         defer {
-            JSValueUnprotect(context, resolve)
-            JSValueUnprotect(context, reject)
+            // Settling runs the page's reactions: a stop in them may close the context.
+            owner.unprotectIfLive(resolve)
+            owner.unprotectIfLive(reject)
             self.resolve = nil
             self.reject = nil
         }
