@@ -148,8 +148,9 @@ struct TimeLimitSurvivalTests {
     /// the call touched the freed VM: a fresh-clone run crashed so (signal 11 in
     /// `JSValueUnprotect`, a pool page started under a 1 ns limit, whose stop landed in the web
     /// globals' installer). Probes that fail on purpose make the close certain here: a message
-    /// sent to the page, then a held function called after a stop (the recovery keeps its
-    /// values alive), then a promise settled from Swift whose reaction runs away.
+    /// sent to the page, a held function called after a stop (the recovery keeps its values
+    /// alive), a call whose stop recovery runs away and closes the context before the call's
+    /// own body, and a promise settled from Swift whose reaction runs away.
     @Test func aStopThatClosesTheContextEndsNoProtectionThroughIt() async {
         await #expect(processExitsWith: .success) {
             func closedEngine(after setUp: String) async throws -> JavaScriptEngine {
@@ -175,6 +176,14 @@ struct TimeLimitSurvivalTests {
             await held.perform { $0.context.stopProbesFailForTesting = true }
             do { _ = try await held.call(spin, [1]); exit(43) } catch { }
             await expectClosed(held, 44)
+
+            // A call whose stop recovery (run first, in a turn of its own) runs away and closes
+            // the context: the call throws `closed` before it touches the context it held.
+            let recovered = try await closedEngine(after: "globalThis.__statehubStopRecovery = [{ reset() { while (true) {} }, release() {} }]")
+            do { try await recovered.execute("while (true) {}"); exit(48) } catch EngineError.executionTimeLimitExceeded { }
+            await recovered.perform { $0.context.stopProbesFailForTesting = true }
+            do { try await recovered.execute("1"); exit(49) } catch EngineError.closed { } catch { exit(50) }
+            await expectClosed(recovered, 51)
 
             // A promise settled from Swift (`DeferredPromise.settle`) whose reaction runs away.
             let settled = try await closedEngine(after: "")

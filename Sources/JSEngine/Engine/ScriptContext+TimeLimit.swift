@@ -39,7 +39,12 @@ extension ScriptContext {
         // make it run away (a patched array iterator in the runtime's loops), and inside the
         // caller's turn its stop spent that turn's watchdog, so the caller's own loop was never
         // stopped and the run ended unresponsive (hostile review, this session).
-        if entryDepth == 0, needsStopRecovery, !recovering { runStopRecoveryTurn() }
+        if entryDepth == 0, needsStopRecovery, !recovering {
+            runStopRecoveryTurn()
+            // A recovery stopped with probes that kept failing closed the context: the caller's
+            // body holds the context it had before (`unprotectIfLive(_:)`).
+            guard context != nil else { throw EngineError.closed }
+        }
         let outermost = entryDepth == 0
         if outermost {
             // An owner's evaluation may take longer than the page's limit, never shorter (the

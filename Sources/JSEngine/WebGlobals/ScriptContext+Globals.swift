@@ -35,7 +35,8 @@ extension ScriptContext {
         // Does nothing itself: every native call checks the turn's time limit on the way in.
         try setProperty("checkpoint", of: natives, to: try makeFunction(named: "checkpoint") { _, _, _ in nil })
         let installer = try evaluateRaw(WebGlobalsScript.source, sourceURL: "statehub:web-globals.js")
-        guard let installer, let function = JSValueToObject(context, installer, nil) else { throw EngineError.closed }
+        // `self.context`: a stop in the script's microtasks may have closed the context.
+        guard let installer, let current = self.context, let function = JSValueToObject(current, installer, nil) else { throw EngineError.closed }
         // `natives` is a local until here (stack or registers); an array literal would leave it
         // on Swift's heap only for the call's entry (docs/engine.md, "Values made before a call").
         _ = try callRaw(function, protecting: natives)
@@ -46,7 +47,7 @@ extension ScriptContext {
             return nil
         }
         var exception: JSValueRef?
-        if !PrivateJavaScriptCore.setUnhandledRejectionCallback(context, rejectionHandler, exception: &exception) {
+        if !PrivateJavaScriptCore.setUnhandledRejectionCallback(try live(), rejectionHandler, exception: &exception) {
             logger.warning("unhandled promise rejections are not reported on this platform")
         }
         if let exception { throw error(fromException: exception) }
