@@ -23,6 +23,7 @@ struct HubBenchmark {
     func run() async throws -> [Figure] {
         var syncRates: [Double] = []
         var unmirroredRates: [Double] = []
+        var bareSubscriberRates: [Double] = []
         var batchedRates: [Double] = []
         var naiveRates: [Double] = []
         var roundTrips: [Double] = []
@@ -40,6 +41,7 @@ struct HubBenchmark {
             postedApply.append(try await nativeApplyMicroseconds(messages: 200_000, asPosted: true))
             syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
             unmirroredRates.append(try await unmirroredWritesPerSecond(writes: writes))
+            bareSubscriberRates.append(try await bareSubscriberWritesPerSecond(writes: writes))
             batchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5))
             naiveRates.append(try await naiveWritesPerSecond(writes: writes / 20))
             let (p50, p99) = try await roundTripMicroseconds(count: 2_000)
@@ -57,6 +59,10 @@ struct HubBenchmark {
             // plugin. Below 40% of engine.js_to_native, no plugin or hub work can meet issue 18's
             // flush-sync target.
             Figure(key: "hub.unmirrored_writes", label: "store writes/s, not mirrored (no sync plugin)", unit: "ops/s", higherIsBetter: true, jit: median(unmirroredRates), baselineKey: "engine.js_to_native"),
+            // The floor of a flush-sync write with today's wire text: the runtime's write, a sync
+            // subscriber that only writes the one-set message, the crossing and the hub. What
+            // hub.sync_writes costs past it is the sync plugin's own work.
+            Figure(key: "hub.bare_subscriber_writes", label: "floor: store write + bare subscriber posting the one-set text", unit: "ops/s", higherIsBetter: true, jit: median(bareSubscriberRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.batched_writes", label: "mirrored writes/s, batched per tick", unit: "ops/s", higherIsBetter: true, jit: median(batchedRates), baselineKey: "engine.js_to_native"),
             // The same rates against the C API's floor of a JS→native call (issue 18), same run.
             Figure(key: "hub.sync_writes_floor", label: "mirrored writes/s, flush sync (vs the C floor)", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.raw_js_to_native"),
@@ -129,6 +135,44 @@ struct HubBenchmark {
         }
         await engine.close()
         return Double(writes / 1000 * 1000) / seconds
+    }
+
+    /// The loop of ``mirroredWritesPerSecond(flush:writes:)`` with the sync plugin taken out of the
+    /// write: a store the plugin does not see, whose one sync subscriber (given the ops as the
+    /// plugin's is) posts the text the plugin posts for such a write — the same envelope, a new
+    /// message id and seq each time — to the hub's entry, with nothing else: no action tag, no
+    /// checks of the value, no error queue. The mirror must end equal, so the hub applied every one.
+    func bareSubscriberWritesPerSecond(writes: Int) async throws -> Double {
+        let hub = GlobalStateHub()
+        let engine = try await page(hub, flush: .sync)
+        let result = try await engine.evaluateAndAwait("""
+            (async function () {
+              const handler = window.webkit.messageHandlers.nativeBridge;
+              const s = defineStore('floor', { state: () => ({ n: 0 }) })(StateHubSync.installed.originalCreatePinia());
+              const head = '{"v":1,"storeId":"floor","messageId":"f';
+              let seq = 1, id = 1;
+              handler.postMessage(head + '1","seq":1,"type":"sync_state","payload":{"state":{"n":0},"reason":"created"}}');
+              const options = { flush: 'sync' };
+              options[Symbol.for('statehub.opsCallback')] = function (type, ops) {
+                handler.postMessage([head, ++id, '","seq":', ++seq, ',"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":',
+                  ops[0].value, '}]}]}}'].join(''));
+              };
+              s.$subscribe(function () {}, options);
+              const t0 = performance.now();
+              for (let tick = 0; tick < \(writes / 1000); tick++) {
+                for (let i = 0; i < 1000; i++) s.n++;
+                await null;
+              }
+              await null;
+              return [(performance.now() - t0) / 1000, s.n];
+            })()
+            """)
+        let expected = Double(writes / 1000 * 1000)
+        guard result[1] == .number(expected), hub.state(of: "floor")?["n"] == .number(expected), let seconds = result[0]?.numberValue else {
+            throw BenchmarkError.mirrorMismatch("floor.n: the bare subscriber's writes did not all reach the mirror")
+        }
+        await engine.close()
+        return expected / seconds
     }
 
     /// Which decoder a message's shape selects: the plugin's own key order goes through the key

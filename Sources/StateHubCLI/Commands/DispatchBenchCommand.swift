@@ -28,7 +28,9 @@ struct DispatchBench: AsyncParsableCommand {
             for _ in 0..<options.repetitions {
                 let rate = try await HubBenchmark().mirroredWritesPerSecond(flush: .sync, writes: 1_000_000)
                 let alone = try await HubBenchmark().unmirroredWritesPerSecond(writes: 1_000_000)
-                Output.raw(String(format: "flush-sync writes %.3fM/s (%.2f µs a write); not mirrored %.3fM/s (%.2f µs)\n", rate / 1e6, 1e6 / rate, alone / 1e6, 1e6 / alone))
+                let bare = try await HubBenchmark().bareSubscriberWritesPerSecond(writes: 1_000_000)
+                Output.raw(String(format: "flush-sync writes %.3fM/s (%.2f µs a write); not mirrored %.3fM/s (%.2f µs); bare subscriber %.3fM/s (%.2f µs)\n",
+                                  rate / 1e6, 1e6 / rate, alone / 1e6, 1e6 / alone, bare / 1e6, 1e6 / bare))
             }
             return
         }
