@@ -26,6 +26,13 @@ struct SyncFrameWriter: SyncFrameSink {
                 done(error)
                 return
             }
+            // No frame after our close: a message still queued when the close went (the first
+            // sync step, late under load, after a ping timeout's close) is dropped with the
+            // connection, as a failed write.
+            if let handler = try? channel.pipeline.syncOperations.handler(type: SyncWebSocketHandler.self), handler.sentClose {
+                done(ChannelError.outputClosed)
+                return
+            }
             var joined = first.buffer
             if messages.count > 1 {
                 joined = channel.allocator.buffer(capacity: messages.reduce(0) { $0 + $1.size })

@@ -26,6 +26,9 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var awaitingPong = false
     /// A close frame was sent: the next read of the client's close (or the timeout) ends it.
     private var closing = false
+    /// Whether a close frame was sent: nothing may follow it (RFC 6455 §5.5.1), so
+    /// ``SyncFrameWriter`` drops what is written after it. Read on the channel's event loop.
+    var sentClose: Bool { closing }
     /// A read the inbox held back (reads pause while it is full).
     private var heldRead = false
 
