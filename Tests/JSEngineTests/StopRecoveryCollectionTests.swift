@@ -34,18 +34,29 @@ struct StopRecoveryCollectionTests {
                 function spin() { for (;;) {} }
                 """, sourceURL: "collect.js")
             let spin = try await engine.function("spin")
+            let stops = Recorder<ScriptStop>()
+            engine.onStop { stops.append($0) }
             let rounds = 300
             for round in 0..<rounds {
                 _ = try? await engine.call(spin)
+                let stopsBefore = stops.count
                 let message = #"{"round":\#(round),"text":"a message longer than any string the recovery makes"}"#
                 for _ in 0..<3 { engine.send(message, toFunction: "receiver.dispatch", onFailure: nil) }
-                let got = try await engine.evaluate("got.splice(0)")
-                guard got == .array(Array(repeating: .string(message), count: 3)) else {
+                // The test's own reads get a limit of their own: on a loaded machine 20 ms is short.
+                let got = try await engine.evaluate("got.splice(0)", timeLimit: .seconds(30))
+                // A dispatch (or the recovery before it) the limit stopped on a loaded machine
+                // leaves a message out; one that arrived is never another string.
+                let whole = got == .array(Array(repeating: .string(message), count: 3))
+                let stoppedShort = stops.count > stopsBefore && got.arrayValue?.allSatisfy { $0 == .string(message) } == true
+                guard whole || stoppedShort else {
                     FileHandle.standardError.write(Data("round \(round): the page got \(got)\n".utf8))
                     exit(Check.garbled.rawValue)
                 }
             }
-            guard try await engine.evaluate("recoveries") == .number(Double(rounds)) else { exit(Check.recoveryDidNotRun.rawValue) }
+            // At least once a round: a recovery the limit stopped runs again at once.
+            guard try await engine.evaluate("recoveries", timeLimit: .seconds(30)).numberValue ?? 0 >= Double(rounds) else {
+                exit(Check.recoveryDidNotRun.rawValue)
+            }
         }
     }
 
@@ -77,19 +88,27 @@ struct StopRecoveryCollectionTests {
             let spin = try await engine.function("spin")
             let echo = try await engine.function("echo")
             let schedule = try await engine.function("schedule")
+            let stops = Recorder<ScriptStop>()
+            engine.onStop { stops.append($0) }
             for round in 0..<200 {
                 _ = try? await engine.call(spin)
+                let stopsBefore = stops.count
                 let strings = (0..<24).map { "argument \($0) of round \(round), longer than the recovery's strings" }
-                let echoed = try await engine.callAndAwait(echo, strings.map { .string($0) })
+                // `echo` and `schedule` allocate under a collector that never pauses: on a loaded
+                // machine the 20 ms limit may stop them, which leaves nothing to compare.
+                let echoed: JSONValue
+                do { echoed = try await engine.callAndAwait(echo, strings.map { .string($0) }) } catch let error as EngineError where error.stop != nil { continue }
                 guard echoed == .string(strings.joined(separator: "|")) else {
                     FileHandle.standardError.write(Data("round \(round): callAndAwait's arguments reached the page as \(echoed)\n".utf8))
                     exit(Check.garbled.rawValue)
                 }
-                try await engine.call(schedule, [.number(Double(round))])
+                do { try await engine.call(schedule, [.number(Double(round))]) } catch let error as EngineError where error.stop != nil { continue }
                 try await engine.waitUntilIdle(timeout: .seconds(10))
-                let fired = try await engine.evaluate("JSON.stringify(fired.splice(0))")
-                let expected = (0..<10).map { #"{"round":\#(round),"timer":\#($0),"text":"a timer argument longer than the recovery's strings"}"# }
-                guard fired == .string("[" + expected.joined(separator: ",") + "]") else {
+                let fired = try await engine.evaluate("fired.splice(0).map(function (v) { return JSON.stringify(v); })", timeLimit: .seconds(30))
+                let expected = (0..<10).map { JSONValue.string(#"{"round":\#(round),"timer":\#($0),"text":"a timer argument longer than the recovery's strings"}"#) }
+                // A callback the limit stopped on a loaded machine is missing; one that ran got its argument as made.
+                let stoppedShort = stops.count > stopsBefore && fired.arrayValue?.allSatisfy { expected.contains($0) } == true
+                guard fired == .array(expected) || stoppedShort else {
                     FileHandle.standardError.write(Data("round \(round): the timers got \(fired)\n".utf8))
                     exit(Check.garbled.rawValue)
                 }
