@@ -96,18 +96,7 @@ struct HubBenchmark {
         let hub = GlobalStateHub()
         let engine = try await page(hub, flush: flush)
         // Ticks of 1,000 writes; the plugin flushes each tick as it ends.
-        let seconds = try await engine.evaluateAndAwait("""
-            (async function () {
-              const s = globalThis.benchStore;
-              const t0 = performance.now();
-              for (let tick = 0; tick < \(writes / 1000); tick++) {
-                for (let i = 0; i < 1000; i++) s.n++;
-                await null;
-              }
-              await null;
-              return (performance.now() - t0) / 1000;
-            })()
-            """).numberValue ?? .infinity
+        let seconds = try await timedWrites(engine, setUp: "const s = globalThis.benchStore;", writes: writes).seconds ?? .infinity
         guard hub.state(of: "bench")?["n"] == .number(Double(writes / 1000 * 1000)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
         return Double(writes / 1000 * 1000) / seconds
     }
@@ -118,19 +107,9 @@ struct HubBenchmark {
     func unmirroredWritesPerSecond(writes: Int) async throws -> Double {
         let hub = GlobalStateHub()
         let engine = try await page(hub, flush: .sync)
-        let result = try await engine.evaluateAndAwait("""
-            (async function () {
-              const s = defineStore('plain', { state: () => ({ n: 0 }) })(StateHubSync.installed.originalCreatePinia());
-              const t0 = performance.now();
-              for (let tick = 0; tick < \(writes / 1000); tick++) {
-                for (let i = 0; i < 1000; i++) s.n++;
-                await null;
-              }
-              await null;
-              return [(performance.now() - t0) / 1000, s.n];
-            })()
-            """)
-        guard hub.state(of: "plain") == nil, result[1] == .number(Double(writes / 1000 * 1000)), let seconds = result[0]?.numberValue else {
+        let result = try await timedWrites(engine, setUp: "const s = defineStore('plain', { state: () => ({ n: 0 }) })(StateHubSync.installed.originalCreatePinia());",
+                                           writes: writes)
+        guard hub.state(of: "plain") == nil, result.n == .number(Double(writes / 1000 * 1000)), let seconds = result.seconds else {
             throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored, or missed writes")
         }
         await engine.close()
@@ -145,8 +124,7 @@ struct HubBenchmark {
     func bareSubscriberWritesPerSecond(writes: Int) async throws -> Double {
         let hub = GlobalStateHub()
         let engine = try await page(hub, flush: .sync)
-        let result = try await engine.evaluateAndAwait("""
-            (async function () {
+        let result = try await timedWrites(engine, setUp: """
               const handler = window.webkit.messageHandlers.nativeBridge;
               const s = defineStore('floor', { state: () => ({ n: 0 }) })(StateHubSync.installed.originalCreatePinia());
               const head = '{"v":1,"storeId":"floor","messageId":"f';
@@ -158,6 +136,21 @@ struct HubBenchmark {
                   ops[0].value, '}]}]}}'].join(''));
               };
               s.$subscribe(function () {}, options);
+            """, writes: writes)
+        let expected = Double(writes / 1000 * 1000)
+        guard result.n == .number(expected), hub.state(of: "floor")?["n"] == .number(expected), let seconds = result.seconds else {
+            throw BenchmarkError.mirrorMismatch("floor.n: the bare subscriber's writes did not all reach the mirror")
+        }
+        await engine.close()
+        return expected / seconds
+    }
+
+    /// Runs `setUp`, which defines `s` (a store with a number `n`), then `writes` (whole thousands)
+    /// `s.n++` in ticks of 1,000 as one async function: the seconds the writes took, and `s.n`.
+    private func timedWrites(_ engine: JavaScriptEngine, setUp: String, writes: Int) async throws -> (seconds: Double?, n: JSONValue?) {
+        let result = try await engine.evaluateAndAwait("""
+            (async function () {
+              \(setUp)
               const t0 = performance.now();
               for (let tick = 0; tick < \(writes / 1000); tick++) {
                 for (let i = 0; i < 1000; i++) s.n++;
@@ -167,12 +160,7 @@ struct HubBenchmark {
               return [(performance.now() - t0) / 1000, s.n];
             })()
             """)
-        let expected = Double(writes / 1000 * 1000)
-        guard result[1] == .number(expected), hub.state(of: "floor")?["n"] == .number(expected), let seconds = result[0]?.numberValue else {
-            throw BenchmarkError.mirrorMismatch("floor.n: the bare subscriber's writes did not all reach the mirror")
-        }
-        await engine.close()
-        return expected / seconds
+        return (result[0]?.numberValue, result[1])
     }
 
     /// Which decoder a message's shape selects: the plugin's own key order goes through the key
