@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import JSEngine
 import Synchronization
@@ -13,8 +12,6 @@ final class RunGuard: Sendable {
     /// Positional arguments the trace's redactor wrote in clear before they became secrets.
     private let redactionReport: RedactionReport?
     private let report: RunReport?
-    /// Written once in `init`, read never: kept so the sources stay alive.
-    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
     private let memoryWatch: Mutex<MemoryWatch?> = Mutex(nil)
     private let exiting = Mutex(false)
     /// `run`'s dispatch running now and those after it, for a run that ends in the middle.
@@ -25,17 +22,13 @@ final class RunGuard: Sendable {
         self.recorder = recorder
         self.redactionReport = redactionReport
         self.report = report
-        var installed: [any DispatchSourceSignal] = []
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.exit(128 + number, kind: "signal", message: "statehub: \(name): stopped\(self?.recorder.map { "; trace written to \($0.filePath ?? "memory")" } ?? "")")
+        do {
+            try SignalWatch.install { [weak self] number in
+                self?.exit(128 + number, kind: "signal", message: "statehub: \(SignalWatch.name(of: number)): stopped\(self?.recorder.map { "; trace written to \($0.filePath ?? "memory")" } ?? "")")
             }
-            source.resume()
-            installed.append(source)
+        } catch {
+            Output.error("statehub: warning: \(error); a signal ends the run without closing the trace")
         }
-        sources = installed
         if let memoryLimit {
             let watch = MemoryWatch(limitBytes: memoryLimit) { [weak self] resident in
                 self?.exit(1, kind: "memoryLimit", message: "\(context()): stopped: the process used \(resident >> 20) MiB, over --memory-limit \(memoryLimit >> 20) MiB")
