@@ -157,19 +157,24 @@ struct RunLimitTests {
         process.standardError = err
         process.standardOutput = Pipe()
         try process.run()
-        // Wait until the dispatch has been recorded (the trace reaches the file within 100 ms;
-        // a debug build's start on a loaded machine took over 20 s once), polling on a thread
-        // of its own: the run's deadline (its time limit + 30 s) counts from the dispatch.
+        // Once the dispatch has been recorded (the trace reaches the file within 100 ms; a debug
+        // build's start on a loaded machine took over 20 s once), the signal is sent from a thread
+        // of its own: the run's deadline (its time limit + 30 s) counts from the dispatch, and
+        // the test's cooperative pool may be busy with the rest of the suite.
+        let pid = process.processIdentifier
         let recorded = await offThePool {
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
-                if (try? String(contentsOf: trace, encoding: .utf8))?.contains("action_result") == true { return true }
+                if (try? String(contentsOf: trace, encoding: .utf8))?.contains("action_result") == true {
+                    kill(pid, signal)
+                    return true
+                }
                 Thread.sleep(forTimeInterval: 0.05)
             }
+            kill(pid, signal)
             return false
         }
-        #expect(recorded)
-        kill(process.processIdentifier, signal)
+        #expect(recorded, "the dispatch never reached the trace")
         let stderr = String(decoding: await err.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
         await process.exitedOffThePool()
         #expect(process.terminationStatus == 128 + signal, "\(stderr)")
