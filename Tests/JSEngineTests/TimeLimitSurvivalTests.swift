@@ -143,6 +143,64 @@ struct TimeLimitSurvivalTests {
         }
     }
 
+    /// Page code that runs while a result is converted to JSON: a `toJSON` and a getter that run
+    /// away are stopped, named, and leave no termination pending (a later native call would
+    /// abort the process).
+    @Test func aStopInsideAConversionIsSettled() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try TimeLimitSurvivalTests.engine(reported)
+            do {
+                _ = try await engine.evaluate("({ toJSON() {\n  for (;;) {}\n} })", sourceURL: "tojson.js")
+                exit(Check.wrongStop.rawValue)
+            } catch let error as EngineError {
+                guard error.stop?.description.hasPrefix("tojson.js:2: stopped after 0.2 s") == true else { exit(Check.wrongStop.rawValue) }
+            }
+            try await TimeLimitSurvivalTests.laterCallsWork(engine)
+            do {
+                _ = try await engine.evaluate("({ get x() {\n  for (;;) {}\n} })", sourceURL: "getter.js")
+                exit(Check.wrongStop.rawValue)
+            } catch let error as EngineError {
+                guard error.stop?.description.hasPrefix("getter.js:2: stopped after 0.2 s") == true else { exit(Check.wrongStop.rawValue) }
+            }
+            try await TimeLimitSurvivalTests.laterCallsWork(engine)
+            // A microtask queued by a `toJSON` runs as the conversion's own call into
+            // JavaScriptCore returns, outside any entry.
+            _ = try? await engine.evaluate("({ toJSON() {\n  Promise.resolve().then(function spin() {\n    for (;;) {}\n  });\n  return 1;\n} })", sourceURL: "queued.js")
+            try await TimeLimitSurvivalTests.laterCallsWork(engine)
+            guard reported.values.count == 1, reported.values.first?.stop?.description.hasPrefix("queued.js:3: stopped after 0.2 s") == true else {
+                exit(Check.wrongReport.rawValue)
+            }
+        }
+    }
+
+    /// The same through the paths a message and a binding take: a getter on the path queues a
+    /// runaway microtask, which JavaScriptCore drains as the lookup returns. The message fails
+    /// with the stop (which took the getter's value), the binding's stop is reported, and later
+    /// native calls work.
+    @Test func aStopInsideALookupIsSettled() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try TimeLimitSurvivalTests.engine(reported)
+            try await engine.execute("""
+                function runaway() { Promise.resolve().then(function spin() { for (;;) {} }); }
+                var page = {};
+                Object.defineProperty(page, 'receive', { get() { runaway(); return (m) => console.log(m); } });
+                Object.defineProperty(globalThis, 'host', { get() { runaway(); return {}; } });
+                """, sourceURL: "lookup.js")
+            let failures = Recorder<String>()
+            engine.send("hello", toFunction: "page.receive", onFailure: { failures.append((($0 as? EngineError)?.stop?.description) ?? "\($0)") })
+            guard await failures.wait(forCount: 1, timeout: .seconds(20)) else { exit(Check.wrongStop.rawValue) }
+            guard failures.values.first?.hasPrefix("lookup.js:1: stopped after 0.2 s") == true, reported.values.isEmpty else { exit(Check.wrongStop.rawValue) }
+            try await TimeLimitSurvivalTests.laterCallsWork(engine)
+            try await engine.bind("answer", on: "host") { _ in 42 }
+            guard reported.values.count == 1, reported.values.first?.stop?.description.hasPrefix("lookup.js:1: stopped after 0.2 s") == true else {
+                exit(Check.wrongReport.rawValue)
+            }
+            try await TimeLimitSurvivalTests.laterCallsWork(engine)
+        }
+    }
+
     /// A stop whose probes keep failing closes the context as its entry returns, and every
     /// protection with it. Ending the entry's own protections through the context held before
     /// the call touched the freed VM: a fresh-clone run crashed so (signal 11 in

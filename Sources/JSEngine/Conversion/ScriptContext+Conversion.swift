@@ -40,7 +40,7 @@ extension ScriptContext {
             if let object = JSValueToObject(context, value, nil), JSObjectIsFunction(context, object) {
                 throw EngineError.conversion(.unsupportedType("function"))
             }
-            return try jsonByText(value)
+            return try insideEntry(keepingAlive: value) { try jsonByText(value) }
         default: throw EngineError.conversion(.unsupportedType("value of unknown type"))
         }
     }
@@ -75,6 +75,8 @@ extension ScriptContext {
         let context = try live()
         guard let value else { return .null }
         guard JSValueGetType(context, value) == kJSTypeObject else { return try json(from: value) }
+        // Getters and proxy traps are the page's code (``insideEntry(keepingAlive:_:)``).
+        if entryDepth == 0 { return try insideEntry(keepingAlive: value) { try jsonByWalking(value, depth: depth) } }
         if depth > 512 { throw EngineError.conversion(.cycle) }
         guard let object = JSValueToObject(context, value, nil) else { return .null }
         if JSObjectIsFunction(context, object) { return .null }

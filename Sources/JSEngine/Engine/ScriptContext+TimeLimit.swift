@@ -88,6 +88,26 @@ extension ScriptContext {
         return try body()
     }
 
+    /// Runs `body` — C-API work that can run the page's code: a getter, a `toJSON`, a proxy's
+    /// trap, and the microtasks JavaScriptCore drains as the outermost call returns — inside
+    /// an entry, as a turn of its own (kind `call`) when none is running.
+    ///
+    /// Outside any entry, a stop there was settled by no one: the next entry cleared its flags,
+    /// the termination stayed pending in the VM, and the next native call aborted the process
+    /// (SIGILL: an evaluation's result whose `toJSON` queued a runaway microtask, then a
+    /// function calling `console.log`; `aStopInsideAConversionIsSettled`).
+    ///
+    /// - Parameter value: a value `body` reads, protected from the collector while the stop
+    ///   recovery, which allocates, runs first (docs/engine.md, "Values made before a call").
+    @inline(__always)
+    func insideEntry<T>(keepingAlive value: JSValueRef? = nil, _ body: () throws -> T) throws -> T {
+        if entryDepth > 0 { return try body() }
+        guard needsStopRecovery, let value, let context else { return try enter(kind: .call, body) }
+        JSValueProtect(context, value)
+        defer { unprotectIfLive(value) }
+        return try enter(kind: .call, body)
+    }
+
     /// Called at every native call: whether the turn has run past the limit, so the call must
     /// not run and throws JavaScriptCore's termination instead (``turnTermination``).
     ///

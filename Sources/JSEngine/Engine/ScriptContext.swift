@@ -44,8 +44,8 @@ final class ScriptContext {
     var stopProbesFailForTesting = false
     /// What the running turn is doing, for other threads (see `EngineActivity`).
     let activity = EngineActivity()
-    /// The configured time limit in nanoseconds.
-    let configuredTurnLimitNanos: UInt64?
+    /// The configured time limit in nanoseconds; nil until the engine's own set-up is done (``init(configuration:)``).
+    private(set) var configuredTurnLimitNanos: UInt64?
     /// The running turn's limit in nanoseconds, measured over the whole turn at native calls:
     /// the configured one, or what an owner's evaluation asked for (``nextTurnLimit``).
     var turnLimitNanos: UInt64?
@@ -144,14 +144,9 @@ final class ScriptContext {
             JSGlobalContextSetName(context, name)
             JSStringRelease(name)
         }
-        configuredTurnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
         measuresTurnCPU = configuration.executionTimeLimit != nil || configuration.onUnresponsive != nil
         link.attach(self)
-        turnLimitNanos = configuredTurnLimitNanos
         activity.recordEngineThreadClock()
-        if let limit = configuration.executionTimeLimit, !installTimeLimit(seconds: limit.inSeconds) {
-            logger.warning("the execution time limit is not supported on this platform")
-        }
         promiseConstructor = try globalObject(named: "Promise")
         errorConstructor = try globalObject(named: "Error")
         for name in ["TypeError", "RangeError", "SyntaxError"] {
@@ -169,6 +164,15 @@ final class ScriptContext {
             functionPrototype = object
         }
         try installBaseGlobals()
+        // The page's limit starts with the page: the engine's own set-up (the web globals'
+        // installer) is not the page's code, and under a 20 ms limit on a loaded machine with a
+        // collector that never pauses it was stopped, so the engine failed to start
+        // (StopRecoveryCollectionTests, session 26).
+        configuredTurnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
+        turnLimitNanos = configuredTurnLimitNanos
+        if let limit = configuration.executionTimeLimit, !installTimeLimit(seconds: limit.inSeconds) {
+            logger.warning("the execution time limit is not supported on this platform")
+        }
     }
 
     deinit { close() }
@@ -252,7 +256,12 @@ final class ScriptContext {
     ///
     /// A completion value of `undefined` becomes `.null`.
     func evaluate(_ source: String, sourceURL: String?) throws -> JSONValue {
+        // An object's conversion is a turn of its own (a `toJSON` or getter is the page's code,
+        // ``insideEntry(keepingAlive:_:)``): it gets the limit the owner asked for the evaluation.
+        let asked = nextTurnLimit
         let value = try evaluateRaw(source, sourceURL: sourceURL)
+        nextTurnLimit = asked
+        defer { nextTurnLimit = nil }
         return try json(from: value)
     }
 

@@ -12,12 +12,19 @@ extension ScriptContext {
     /// `JavaScriptError` with its fields; any other thrown value becomes a
     /// `JavaScriptError` whose message is `String(value)` and whose `thrownValue` is its JSON.
     func error(fromException exception: JSValueRef) -> any Error {
-        if timeLimitFired, let limit = turnLimit {
-            timeLimitFired = false
-            if turnStop == nil { turnStop = ScriptStop(kind: entryKind, entry: entryKind, location: stopLocation, after: limit) }
-            return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation, kind: entryKind)
-        }
-        return javaScriptError(from: exception)
+        firedStop(kind: entryKind) ?? javaScriptError(from: exception)
+    }
+
+    /// The stop the time limit made in this turn and no caller was told of yet, as the error
+    /// to tell one (then it is not reported again as the turn ends); nil when there is none.
+    ///
+    /// - Parameter kind: what was stopped: the entry itself, or a microtask JavaScriptCore
+    ///   drained as a call returned.
+    func firedStop(kind: ScriptStop.Kind) -> EngineError? {
+        guard timeLimitFired, let limit = turnLimit else { return nil }
+        timeLimitFired = false
+        if turnStop == nil { turnStop = ScriptStop(kind: kind, entry: entryKind, location: stopLocation, after: limit) }
+        return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation, kind: kind)
     }
 
     func javaScriptError(from thrown: JSValueRef?) -> JavaScriptError {

@@ -111,9 +111,14 @@ extension ScriptContext {
     }
 
     /// Binds `body` as `path.name` (or a global when `path` is empty), creating missing objects.
+    ///
+    /// In a turn of its own: a getter or setter on the path is the page's code
+    /// (``insideEntry(keepingAlive:_:)``).
     func bind(_ name: String, on path: String, body: @escaping NativeFunction.Body) throws {
         guard !name.isEmpty, !name.contains(".") else { throw EngineError.invalidName(name) }
-        let holder = try object(atPath: path, creatingMissing: true)
-        try setProperty(name, of: holder, to: try makeFunction(named: name, body: body))
+        try insideEntry {
+            let holder = try object(atPath: path, creatingMissing: true)
+            try setProperty(name, of: holder, to: try makeFunction(named: name, body: body))
+        }
     }
 }

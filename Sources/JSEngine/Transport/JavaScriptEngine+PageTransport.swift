@@ -55,15 +55,25 @@ extension JavaScriptEngine: PageTransport {
 
 extension ScriptContext {
     /// Calls the function at a dotted path with one string argument. Engine thread only.
+    ///
+    /// The lookup runs in the call's turn: a getter on the path is the page's code
+    /// (``ScriptContext/insideEntry(keepingAlive:_:)``).
     func callFunction(atPath path: String, pageID: String, withString message: String) throws {
         guard let raw = context else { throw PageTransportError.closed(pageID: pageID) }
-        let (holderPath, name) = path.splitLastComponent()
-        guard let holder = try? object(atPath: holderPath, creatingMissing: false),
-              let value = try property(name, of: holder), JSValueIsObject(raw, value),
-              let function = JSValueToObject(raw, value, nil), JSObjectIsFunction(raw, function)
-        else { throw PageTransportError.noFunction(pageID: pageID, path: path) }
-        // Protected as it is made: see `callRaw(_:this:protecting:kind:)`.
-        _ = try callRaw(function, this: holder, protecting: makeString(message))
+        try insideEntry {
+            let (holderPath, name) = path.splitLastComponent()
+            guard let holder = try? object(atPath: holderPath, creatingMissing: false),
+                  let value = try property(name, of: holder), JSValueIsObject(raw, value),
+                  let function = JSValueToObject(raw, value, nil), JSObjectIsFunction(raw, function)
+            else {
+                // A getter on the path whose microtask ran away as the lookup returned: the
+                // stop took the getter's value, and is the failure.
+                if let stop = firedStop(kind: .microtask) { throw stop }
+                throw PageTransportError.noFunction(pageID: pageID, path: path)
+            }
+            // Protected as it is made: see `callRaw(_:this:protecting:kind:)`.
+            _ = try callRaw(function, this: holder, protecting: makeString(message))
+        }
     }
 }
 
