@@ -44,6 +44,10 @@ struct TransactionTests {
         });
         useWishlist();
         """
+    /// The time a unit that should end on its own (commit, or abort for its own reason) gets:
+    /// generous, since a passing run never waits for it. 20 s ran out for single dispatches
+    /// while the whole suite started at once on two loaded cores (session 26).
+    static let unitTimeout: Duration = .seconds(60)
     static let cartBefore: JSONValue = ["items": ["A1", "B2"], "note": ""]
     static let wishlistBefore: JSONValue = ["items": [], "started": false]
 
@@ -114,7 +118,7 @@ struct TransactionTests {
         let hub = pages.hub
         let stream = hub.changes(of: "cart")
         let watcher = await MainActor.run { HistoryObserver(hub, store: "cart") }
-        let count = try await hub.transaction(timeout: .seconds(20)) { tx in
+        let count = try await hub.transaction(timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             let items = try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
             #expect(hub.state(of: "cart") == Self.cartBefore, "outside the unit, the state before it")
@@ -141,7 +145,7 @@ struct TransactionTests {
         let hub = pages.hub
         let stream = hub.changes(of: "cart")
         let watcher = await MainActor.run { HistoryObserver(hub, store: "cart") }
-        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+        let error = try await unitFailure(hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             // Give a main-actor observer every chance to see the intermediate state.
             for _ in 0..<5 { await MainActor.run {} }
@@ -169,7 +173,7 @@ struct TransactionTests {
     @Test func aPageWritingOnItsOwnAbortsTheUnitAndItsWriteIsUndone() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+        let error = try await unitFailure(hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             // The page's own code writes the held store (a user typing, say).
             try await pages.shop.execute("useCart().note = 'typed by the user'")
@@ -196,7 +200,7 @@ struct TransactionTests {
         let pages = try await makePages()
         let hub = pages.hub
         try await pages.shop.execute("globalThis.ticks = 0; globalThis.ticker = setInterval(() => { useCart().note = 'tick ' + (++ticks); }, 1)")
-        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+        let error = try await unitFailure(hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             for _ in 0..<2_000 where tx.state(of: "cart")?["note"] == hub.state(of: "cart")?["note"] {
                 try await Task.sleep(for: .milliseconds(2))
@@ -314,7 +318,7 @@ struct TransactionTests {
         let stepped = Mutex(false)
         let secondStep = Mutex<TransactionError?>(nil)
         let unit = Task {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
+            try await hub.transaction(timeout: Self.unitTimeout) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 stepped.withLock { $0 = true }
                 try? await Task.sleep(for: .seconds(60)) // ended early by the cancellation
@@ -380,7 +384,7 @@ struct TransactionTests {
         let hub = pages.hub
         let shopCart = hub.changes(of: "cart")
         let closed = Mutex("")
-        let error = try await unitFailure(hub, timeout: .seconds(20)) { tx in
+        let error = try await unitFailure(hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             async let hung = tx.dispatch(store: "wishlist", action: "hang")
             // Wait until the step runs in the page (its first write reached the mirror).
@@ -416,10 +420,10 @@ struct TransactionTests {
     @Test func aSecondUnitOnAHeldStoreIsRefusedAndTheFirstCommits() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        let inner = try await hub.transaction(timeout: .seconds(20)) { tx -> TransactionError? in
+        let inner = try await hub.transaction(timeout: Self.unitTimeout) { tx -> TransactionError? in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             do {
-                try await hub.transaction(timeout: .seconds(20)) { other in
+                try await hub.transaction(timeout: Self.unitTimeout) { other in
                     try await other.dispatch(store: "wishlist", action: "add", args: ["C3"])
                     try await other.dispatch(store: "cart", action: "remove", args: ["B2"])
                 }
@@ -440,7 +444,7 @@ struct TransactionTests {
         let pages = try await makePages()
         var caught: TransactionError?
         do {
-            _ = try await pages.hub.transaction(timeout: .seconds(20)) { tx -> String in
+            _ = try await pages.hub.transaction(timeout: Self.unitTimeout) { tx -> String in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 do { try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"]) } catch {}
                 return "carried on"
@@ -459,7 +463,7 @@ struct TransactionTests {
 
     @Test func aNativeWriteToAHeldStoreAbortsTheUnit() async throws {
         let pages = try await makePages()
-        let error = try await unitFailure(pages.hub, timeout: .seconds(20)) { tx in
+        let error = try await unitFailure(pages.hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
             try pages.hub.write(store: "wishlist", ops: [.set(path: [.key("started")], value: true)])
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
@@ -478,7 +482,7 @@ struct TransactionTests {
         let pages = try await makePages()
         var caught: TransactionError?
         do {
-            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+            try await pages.hub.transaction(timeout: Self.unitTimeout) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await pages.hub.dispatch(store: "cart", action: "mark", args: ["outside"])
                 try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
@@ -502,7 +506,7 @@ struct TransactionTests {
         let pages = try await makePages()
         var caught: TransactionError?
         do {
-            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+            try await pages.hub.transaction(timeout: Self.unitTimeout) { tx in
                 _ = try await tx.dispatch(store: "cart", action: "remove", args: ["A1"], as: String.self) // returns a number
             }
         } catch {
@@ -531,7 +535,7 @@ struct TransactionTests {
             """)
         var caught: TransactionError?
         do {
-            try await pages.hub.transaction(timeout: .seconds(20)) { tx in
+            try await pages.hub.transaction(timeout: Self.unitTimeout) { tx in
                 // `moveOut` changes `cart` and `totals` through their own actions.
                 try tx.include(store: "cart")
                 try tx.include(store: "totals")
@@ -561,7 +565,7 @@ struct TransactionTests {
             """)
         let totals = hub.changes(of: "totals")
         for round in 1...20 {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
+            try await hub.transaction(timeout: Self.unitTimeout) { tx in
                 try tx.include(store: "cart")
                 try tx.include(store: "totals")
                 try await tx.dispatch(store: "checkout", action: "moveOut", args: ["A1"])
@@ -587,7 +591,7 @@ struct TransactionTests {
         #expect(hub.hosts(of: "cart") == ["shop", "shop-2"])
         var caught: TransactionError?
         do {
-            try await hub.transaction(timeout: .seconds(20)) { tx in
+            try await hub.transaction(timeout: Self.unitTimeout) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "add", args: ["BAD"])
             }
@@ -654,7 +658,7 @@ extension TransactionTests {
         page.announce(store: "cart", state: before)
         let unit = Task { () -> TransactionError? in
             do {
-                try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await hub.transaction(timeout: Self.unitTimeout) { tx in
                     try await tx.dispatch(store: "cart", action: "bump")
                     try await tx.dispatch(store: "cart", action: "bump")
                 }
@@ -717,7 +721,7 @@ extension TransactionTests {
         page.announce(store: "cart", state: before)
         let unit = Task { () -> TransactionError? in
             do {
-                _ = try await hub.transaction(timeout: .seconds(20)) { tx in try await tx.dispatch(store: "cart", action: "bump") }
+                _ = try await hub.transaction(timeout: Self.unitTimeout) { tx in try await tx.dispatch(store: "cart", action: "bump") }
                 return nil
             } catch let error as TransactionError {
                 return error
@@ -753,7 +757,7 @@ extension TransactionTests {
         account.announce(store: "wishlist", state: ["m": 0])
         let unit = Task { () -> TransactionError? in
             do {
-                try await hub.transaction(timeout: .seconds(20)) { tx in
+                try await hub.transaction(timeout: Self.unitTimeout) { tx in
                     try tx.include(store: "cart")
                     try await tx.dispatch(store: "wishlist", action: "bump")
                 }
