@@ -38,7 +38,8 @@ extension JavaScriptEngine {
         let value = try context.evaluateRaw("(\(expression))", sourceURL: "statehub:bench")
         guard let raw = context.context else { throw EngineError.closed }
         JSValueProtect(raw, value)
-        defer { JSValueUnprotect(raw, value) }
+        // Each conversion is a turn, whose stop may close the context.
+        defer { context.unprotectIfLive(value) }
         var result = JSONValue.null
         for _ in 0..<max(1, iterations) {
             switch strategy {

@@ -56,6 +56,9 @@ extension ScriptContext {
             throw EngineError.closed
         }
         JSValueProtect(context, function)
+        // No prototype: the engine reads `next` and `current` from it after the turn, and an
+        // accessor the page put on `Object.prototype` would run there.
+        JSObjectSetPrototype(context, state, JSValueMakeNull(context))
         JSValueProtect(context, state)
         timerFirerFunction = function
         timerFirerState = state
@@ -118,20 +121,28 @@ extension ScriptContext {
                 slots.initializeElement(at: 1, to: arguments.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) })
                 slots.initializeElement(at: 2, to: JSObjectMakeArray(context, 0, nil, nil))
                 slots.initializeElement(at: 3, to: state)
-                // Reachable from the firer's call frame while it runs; cleared when it returns.
+                // Reachable from the firer's call frame while it runs; cleared as it returns:
+                // the reading below is a turn of its own, whose stop recovery may call `clearTimeout`.
                 firingCancelled = slots[2]
+                defer { firingBatch = [:]; firingCancelled = nil }
                 return try callRaw(firer, this: nil, argumentBuffer: UnsafeBufferPointer(slots), kind: .timer)
             }
             resumeAt = index(named: "next", of: state) ?? batch.count
-            // `self.context`, not the one held before the call: a stop in the microtasks after
-            // the firer returned may have closed it (`unprotectIfLive(_:)`).
-            if let errors, let live = self.context, let list = JSValueToObject(live, errors, nil) {
-                let count = index(named: "length", of: list) ?? 0
-                var pair = 0
-                while pair + 1 < count {
-                    let thrown = JSObjectGetPropertyAtIndex(live, list, UInt32(pair + 1), nil)
-                    reportUnhandled(UnhandledError(kind: .uncaughtException, error: javaScriptError(from: thrown)))
-                    pair += 2
+            // What the callbacks threw is read in a turn of its own: reading a thrown value runs
+            // the page's code (`instanceof`, getters, `toString`), and outside an entry a stop
+            // there was settled by no one (``insideEntry(keepingAlive:_:)``). `self.context`
+            // each time, never one held before: a stop may have closed it (`unprotectIfLive(_:)`).
+            // A stop there is reported as any turn's; it is not this batch's failure.
+            if let errors, self.context != nil {
+                try? insideEntry(keepingAlive: errors) {
+                    guard let live = self.context, let list = JSValueToObject(live, errors, nil) else { return }
+                    let count = index(named: "length", of: list) ?? 0
+                    var pair = 0
+                    while pair + 1 < count, let live = self.context {
+                        let thrown = JSObjectGetPropertyAtIndex(live, list, UInt32(pair + 1), nil)
+                        reportUnhandled(UnhandledError(kind: .uncaughtException, error: javaScriptError(from: thrown)))
+                        pair += 2
+                    }
                 }
             }
         } catch let error as EngineError where error.stop != nil {

@@ -118,6 +118,9 @@ extension ScriptContext {
         guard !name.isEmpty, !name.contains(".") else { throw EngineError.invalidName(name) }
         try insideEntry {
             let holder = try object(atPath: path, creatingMissing: true)
+            // A getter on the path whose microtask ran away as the lookup returned: its value
+            // was lost, and the function would land on an object the page never sees.
+            if let stop = firedStop(kind: .microtask) { throw stop }
             try setProperty(name, of: holder, to: try makeFunction(named: name, body: body))
         }
     }

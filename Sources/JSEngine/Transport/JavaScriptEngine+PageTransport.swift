@@ -62,15 +62,21 @@ extension ScriptContext {
         guard let raw = context else { throw PageTransportError.closed(pageID: pageID) }
         try insideEntry {
             let (holderPath, name) = path.splitLastComponent()
-            guard let holder = try? object(atPath: holderPath, creatingMissing: false),
-                  let value = try property(name, of: holder), JSValueIsObject(raw, value),
-                  let function = JSValueToObject(raw, value, nil), JSObjectIsFunction(raw, function)
-            else {
-                // A getter on the path whose microtask ran away as the lookup returned: the
-                // stop took the getter's value, and is the failure.
-                if let stop = firedStop(kind: .microtask) { throw stop }
+            let holder: JSObjectRef
+            do {
+                holder = try object(atPath: holderPath, creatingMissing: false)
+            } catch let error as EngineError where error.stop != nil {
+                throw error   // a getter on the path ran away
+            } catch {
                 throw PageTransportError.noFunction(pageID: pageID, path: path)
             }
+            let value = try property(name, of: holder)
+            // A getter on the path whose microtask ran away as a lookup returned: the stop
+            // took the getter's value, or left its termination pending for the call.
+            if let stop = firedStop(kind: .microtask) { throw stop }
+            guard let value, JSValueIsObject(raw, value),
+                  let function = JSValueToObject(raw, value, nil), JSObjectIsFunction(raw, function)
+            else { throw PageTransportError.noFunction(pageID: pageID, path: path) }
             // Protected as it is made: see `callRaw(_:this:protecting:kind:)`.
             _ = try callRaw(function, this: holder, protecting: makeString(message))
         }

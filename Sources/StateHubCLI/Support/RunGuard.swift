@@ -27,7 +27,7 @@ final class RunGuard: Sendable {
                 self?.exit(128 + number, kind: "signal", message: "statehub: \(SignalWatch.name(of: number)): stopped\(self?.recorder.map { "; trace written to \($0.filePath ?? "memory")" } ?? "")")
             }
         } catch {
-            Output.error("statehub: warning: \(error); a signal ends the run without closing the trace")
+            Output.error("statehub: warning: \(error); that signal ends the run without closing the trace")
         }
         if let memoryLimit {
             let watch = MemoryWatch(limitBytes: memoryLimit) { [weak self] resident in

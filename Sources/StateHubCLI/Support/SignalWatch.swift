@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -19,6 +21,10 @@ import Darwin
 /// to a pipe, which is async-signal-safe; a dedicated thread reads the pipe and calls the
 /// closure. That thread unblocks both signals for itself (it may be started from a libdispatch
 /// worker, which blocks every signal), so the kernel always has a thread to deliver them to.
+///
+/// The first signal puts both back to their default action before the closure runs: a second
+/// Ctrl-C while the trace is being closed ends the process at once, and one that comes when no
+/// closure is left (its owner gone) ends it the default way rather than being swallowed.
 enum SignalWatch {
     /// The signals watched, with the names the CLI prints.
     static let watched: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
@@ -38,24 +44,30 @@ enum SignalWatch {
             state.handler = handler
             guard !state.installed else { return }
             var ends: [Int32] = [-1, -1]
+            // Close-on-exec (Swift's Glibc module has no `pipe2`: a child spawned by another
+            // thread in between would inherit the ends, which only costs it two descriptors).
             guard pipe(&ends) == 0 else { throw SignalWatchError.setUp("pipe", errno: errno) }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             // A signal storm fills the pipe: later writes fail rather than block the handler.
             _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-            signalPipeWriteEnd = ends[1]
+            signalPipeWriteEnd.store(ends[1], ordering: .sequentiallyConsistent)
             startReader(readEnd: ends[0])
+            // Installed from here on, even if the second `sigaction` fails: the reader serves
+            // whichever signal got the handler, and a later call does not make a second pipe.
+            state.installed = true
             for (number, _) in watched {
                 var action = sigaction()
                 #if canImport(Glibc)
                 action.__sigaction_handler.sa_handler = forwardSignalToPipe
+                #elseif canImport(Musl)
+                action.__sa_handler.sa_handler = forwardSignalToPipe
                 #else
                 action.__sigaction_u.__sa_handler = forwardSignalToPipe
                 #endif
                 sigemptyset(&action.sa_mask)
                 action.sa_flags = SA_RESTART
-                guard sigaction(number, &action, nil) == 0 else { throw SignalWatchError.setUp("sigaction", errno: errno) }
+                guard sigaction(number, &action, nil) == 0 else { throw SignalWatchError.setUp("sigaction for \(name(of: number))", errno: errno) }
             }
-            state.installed = true
         }
     }
 
@@ -74,8 +86,11 @@ enum SignalWatch {
             while true {
                 let count = read(readEnd, &byte, 1)
                 if count == 1 {
+                    for (number, _) in watched { signal(number, SIG_DFL) }
                     let handler = state.withLock { $0.handler }
                     handler?(Int32(byte))
+                    // No handler, or one that returned: the default action.
+                    raise(Int32(byte))
                 } else if count < 0, errno == EINTR {
                     continue
                 } else {
@@ -99,14 +114,15 @@ enum SignalWatchError: Error, CustomStringConvertible {
     }
 }
 
-/// Written once, before the handler that reads it is installed.
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+/// Written once, before the handler that reads it is installed. A `let` holding an atomic:
+/// the handler's read takes no exclusivity check and no lock (async-signal-safe).
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
 /// The signal handler: writes the signal's number to the pipe and nothing else (only
 /// async-signal-safe calls), keeping the interrupted code's `errno`.
 private func forwardSignalToPipe(_ number: Int32) {
     let saved = errno
     var byte = UInt8(truncatingIfNeeded: number)
-    _ = write(signalPipeWriteEnd, &byte, 1)
+    _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
     errno = saved
 }
