@@ -102,10 +102,9 @@ extension ScriptContext {
     @inline(__always)
     func insideEntry<T>(keepingAlive value: JSValueRef? = nil, _ body: () throws -> T) throws -> T {
         if entryDepth > 0 { return try body() }
-        guard needsStopRecovery, let value, let context else { return try enter(kind: .call, body) }
-        JSValueProtect(context, value)
-        defer { unprotectIfLive(value) }
-        return try enter(kind: .call, body)
+        // The array only when the recovery will run: `keepingAlive` protects it at once.
+        guard needsStopRecovery, let value else { return try enter(kind: .call, body) }
+        return try keepingAlive([value]) { try enter(kind: .call, body) }
     }
 
     /// Called at every native call: whether the turn has run past the limit, so the call must

@@ -390,7 +390,7 @@ final class ScriptContext {
     /// Swift would be collected there. Too late for a value held only on Swift's heap since it
     /// was made (a collection may already have found it dead): such a value is protected
     /// where it is made (``callRaw(_:this:protecting:kind:)``).
-    private func keepingAlive<T>(_ values: [JSValueRef?], _ body: () throws -> T) throws -> T {
+    func keepingAlive<T>(_ values: [JSValueRef?], _ body: () throws -> T) throws -> T {
         guard entryDepth == 0, needsStopRecovery, let context else { return try body() }
         for value in values { if let value { JSValueProtect(context, value) } }
         defer { for value in values { unprotectIfLive(value) } }

@@ -108,8 +108,6 @@ extension ScriptContext {
             }
         }
         try? setProperty("budget", of: state, to: JSValueMakeNumber(context, batchBudgetMilliseconds))
-        firingBatch = Dictionary(uniqueKeysWithValues: batch.enumerated().map { ($1.id, $0) })
-        defer { firingBatch = [:]; firingCancelled = nil }
 
         var resumeAt = batch.count
         do {
@@ -123,6 +121,7 @@ extension ScriptContext {
                 slots.initializeElement(at: 3, to: state)
                 // Reachable from the firer's call frame while it runs; cleared as it returns:
                 // the reading below is a turn of its own, whose stop recovery may call `clearTimeout`.
+                firingBatch = Dictionary(uniqueKeysWithValues: batch.enumerated().map { ($1.id, $0) })
                 firingCancelled = slots[2]
                 defer { firingBatch = [:]; firingCancelled = nil }
                 return try callRaw(firer, this: nil, argumentBuffer: UnsafeBufferPointer(slots), kind: .timer)
