@@ -466,8 +466,9 @@
 
   function applyPlugin(record, plugin) {
     const pinia = record.pinia;
-    const extensions = record.scope.run(() => runInApp(pinia, () => pinia._e.run(() =>
-      plugin({ store: record.store, app: pinia._a, pinia, options: record.pluginOptions }))));
+    // the store's scope innermost, as in Pinia: effects a plugin creates end with the store
+    const extensions = runInApp(pinia, () => record.scope.run(() =>
+      plugin({ store: record.store, app: pinia._a, pinia, options: record.pluginOptions })));
     if (!extensions || typeof extensions !== 'object') return;
     for (const key of Object.keys(extensions)) {
       record.customKeys.add(key);
@@ -789,7 +790,8 @@
       record.proxy = reactive(record.root);
       const pluginOptions = Object.assign({ actions: {} }, definition.options || {});
       const helper = { action: (fn, name = '') => wrapAction(record, fn, name) };
-      const result = record.scope.run(() => runInApp(pinia, () => pinia._e.run(() => definition.setup(helper)))) || {};
+      // the store's scope innermost, as in Pinia: effects made in setup end with $dispose()
+      const result = runInApp(pinia, () => pinia._e.run(() => record.scope.run(() => definition.setup(helper)))) || {};
       for (const key of Object.keys(result)) {
         const prop = result[key];
         if ((isRef(prop) && !isComputed(prop)) || isReactive(prop)) {

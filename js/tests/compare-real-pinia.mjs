@@ -77,7 +77,11 @@ for (const spec of specs) {
   for (const test of a.tests) {
     cases++;
     const other = theirs.get(test.name);
-    if (other && other.ok === test.ok) { agreeing++; continue; }
+    if (other && other.ok === test.ok) {
+      agreeing++;
+      if (!test.ok) console.log(`  FAIL BOTH ${test.name}\n      ours: ${test.message}\n      real: ${other.message}`);
+      continue;
+    }
     differing++;
     const expected = test.name.includes('StateHub');
     if (!expected) unexpected++;
