@@ -973,8 +973,6 @@
       const value = hasOwn(storeRaw, key) ? storeRaw[key] : undefined;
       if (isRef(value) || isReactive(value)) refs[key] = toRef(store, key);
     }
-    // state keys added after creation (through $patch or $state) are reachable as refs too
-    for (const key of Object.keys(record.root)) if (!hasOwn(refs, key)) refs[key] = toRef(record.proxy, key);
     return refs;
   }
 
