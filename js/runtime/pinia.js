@@ -544,14 +544,15 @@
       internals.catchUpUnobservable();
       if (result instanceof Promise) {
         if (pendingCallbacks !== null) for (i = 0; i < pendingCallbacks.length; i++) pendingCallbacks[i]();
-        const settled = result.then((value) => { internals.catchUpUnobservable(); return value; },
-          (error) => { internals.catchUpUnobservable(); return Promise.reject(error); });
-        if (afterCallbacks === null) return settled;
-        return settled.then((value) => {
-          for (const callback of afterCallbacks) callback(value);
+        // Pinia's chain, step for step: after() one microtask after the action's promise
+        // settles, the caller's await two (an after() that throws goes to onError)
+        return result.then((value) => {
+          internals.catchUpUnobservable();
+          if (afterCallbacks !== null) for (const callback of afterCallbacks) callback(value);
           return value;
         }).catch((error) => {
-          for (const callback of errorCallbacks) callback(error);
+          internals.catchUpUnobservable();
+          if (errorCallbacks !== null) for (const callback of errorCallbacks) callback(error);
           return Promise.reject(error);
         });
       }
@@ -578,10 +579,17 @@
     internals.catchUpUnobservable();
     if (result instanceof Promise) {
       hooks.pending(token);
-      return result.then((value) => { internals.catchUpUnobservable(); return value; },
-        (error) => { internals.catchUpUnobservable(); return Promise.reject(error); })
-        .then((value) => { hooks.settle(token); return value; })
-        .catch((error) => { hooks.settle(token); return Promise.reject(error); });
+      // settled at the microtask Pinia's after() / onError() would run (wrapAction)
+      let settled = false;
+      return result.then((value) => {
+        internals.catchUpUnobservable();
+        settled = true;
+        hooks.settle(token);
+        return value;
+      }).catch((error) => {
+        if (!settled) { internals.catchUpUnobservable(); hooks.settle(token); }
+        return Promise.reject(error);
+      });
     }
     hooks.settle(token);
     return result;
