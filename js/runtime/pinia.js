@@ -283,17 +283,23 @@
   function notifyOps(subscription, type, ops) {
     try { subscription.opsCallback(type, ops); } catch (e) { internals.reportError(e); }
   }
-  function makeFlushJob(record) {
-    return () => {
-      record.flushQueued = false;
+  // A tick's direct writes reach the batched subscribers in the scheduler's flush: `pre` (the
+  // default) ones in the pre queue, `post` ones after every pre job (Vue's watcher flushes).
+  function makeFlushJob(record, post) {
+    const job = () => {
+      if (!post) record.flushQueued = false;
       if (!record.listening || record.disposed) return;   // absorbed by a $patch of this tick
+      let postPending = false;
       for (const subscription of record.batchedSubscriptions) {
         if (!subscription.active || subscription.ops.length === 0) continue;
+        if (subscription.post !== post) { postPending = true; continue; }
         const ops = subscription.ops;
         subscription.ops = [];
         notify(record, subscription, makeMutation(MutationType.direct, record.id, ops, undefined, ops));
       }
+      if (postPending && !post) internals.queuePostJob(record.postFlushJob);
     };
+    return job;
   }
 
   internals.setOpHook(recordOps);
@@ -605,12 +611,13 @@
       wantsOps: false, id, pinia, store: null, root: null, proxy: null, isSetup, definition,
       subscriptions: [], syncSubscriptions: [], batchedSubscriptions: [], actionSubscriptions: [],
       patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGeneration: 0,
-      flushQueued: false, flushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
+      flushQueued: false, flushJob: null, postFlushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
       queueNext: 0, flightKind: Delivery.none, flightOps: null, flightPayload: undefined, flightNext: 0, flightSubscriptions: null,
       scope: null, boundRefs: [], stateKeys: [], getterKeys: [], customKeys: new Set(), pluginOptions: null,
       hmr: { actions: {}, getters: {} }
     };
-    record.flushJob = makeFlushJob(record);
+    record.flushJob = makeFlushJob(record, false);
+    record.postFlushJob = makeFlushJob(record, true);
     liveRecords.add(record);
     return record;
   }
@@ -655,7 +662,7 @@
       if (typeof options === 'boolean') options = { detached: options };
       const sync = options.flush === 'sync';
       const opsCallback = sync && typeof options[OPS_CALLBACK] === 'function' ? options[OPS_CALLBACK] : null;
-      const subscription = { callback, sync, ops: [], active: true, opsCallback };
+      const subscription = { callback, sync, post: options.flush === 'post', ops: [], active: true, opsCallback };
       record.subscriptions = record.subscriptions.concat([subscription]);
       record.wantsOps = true;
       if (sync) record.syncSubscriptions = record.syncSubscriptions.concat([subscription]);

@@ -1666,7 +1666,7 @@
       setReleaseHook: function (fn) { releaseHook = fn; },
       W: writes,
       snapshot: function (v) { return snapshot(v, null, null); },
-      bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
+      bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob, queuePostJob: queuePostJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,
       reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
       catchUpUnobservable: catchUpUnobservable,
