@@ -377,15 +377,19 @@
     return target;
   }
 
-  function runPatch(record, kind, fn) {
+  // Every $patch notifies when it ends, a nested one too (Pinia: the inner "patch object", then
+  // the outer "patch function"); a notification carries the ops made since the previous one.
+  function runPatch(record, kind, fn, payload) {
+    const outerPayload = record.patchPayload;
+    record.patchPayload = payload;
     record.patching++;
-    const outermost = record.patching === 1;
     try {
       fn();
-      if (outermost) internals.catchUpUnobservable();
+      internals.catchUpUnobservable();
     } finally {
       record.patching--;
-      if (outermost) finishPatch(record, kind);
+      finishPatch(record, kind);
+      record.patchPayload = outerPayload;
     }
   }
   function finishPatch(record, kind) {
@@ -646,11 +650,8 @@
       enumerable: false, configurable: true
     });
     hidden('$patch', (patch) => {
-      if (typeof patch === 'function') runPatch(record, Delivery.patchFunction, () => { patch(record.proxy); });
-      else {
-        if (record.patching === 0) record.patchPayload = patch;
-        runPatch(record, Delivery.patchObject, () => { mergeReactiveObjects(record.proxy, patch); });
-      }
+      if (typeof patch === 'function') runPatch(record, Delivery.patchFunction, () => { patch(record.proxy); }, undefined);
+      else runPatch(record, Delivery.patchObject, () => { mergeReactiveObjects(record.proxy, patch); }, patch);
     });
     hidden('$reset', record.isSetup
       ? () => { throw new Error(`\u{1F34D}: Store "${id}" is built using the setup syntax and does not implement $reset().`); }
