@@ -1028,6 +1028,14 @@
     for (let i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
     return removed;
   };
+  // Vue's set trap triggers only for an element that changed: a method that leaves every element
+  // (and every hole) as it was reports nothing.
+  function sameElements(before, after) {
+    for (let i = 0; i < after.length; i++) {
+      if (!Object.is(before[i], after[i]) || (i in before) !== (i in after)) return false;
+    }
+    return true;
+  }
   function wholeArrayMethod(name) {
     return function () {
       let raw = toRaw(this);
@@ -1037,8 +1045,9 @@
         args[0] = function (a, b) { return cmp(toReactive(a), toReactive(b)); };
       }
       if (name === 'fill') rawArgs(args);
+      const before = raw.slice();
       Array.prototype[name].apply(raw, args);
-      if (raw.length) {
+      if (!sameElements(before, raw)) {
         if (rootCount !== 0 && opHook !== null) {
           writes.depth++;
           try { emitWhole(raw); trigger(raw, 3); } finally { endWrite(); }
