@@ -747,7 +747,7 @@
     let had = hasOwnProperty.call(target, key);
     let old = had ? target[key] : undefined;
     if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
-      old.value = value;
+      writeKeptRef(target, key, old, value);
       return true;
     }
     if (plain && isObject(value) && value instanceof RefImpl) {
@@ -773,6 +773,30 @@
       try { emitSet(target, key, value); trigger(target, had ? 0 : 1, key); } finally { endWrite(); }
     } else trigger(target, had ? 0 : 1, key);
     return true;
+  }
+  // A ref kept in a state (a shallowRef or customRef a setup store returned) written through the
+  // state, as Vue does: `ref.value = value`. The write is a `set` of the key with the ref's new
+  // value, recorded before the ref's effects run, like any other write.
+  function writeKeptRef(target, key, ref, value) {
+    const logged = rootCount !== 0 && opHook !== null && typeof key === 'string';
+    if (ref instanceof RefImpl && ref._b === null) {
+      const raw = ref.__v_isShallow ? value : toRaw(value);
+      if (!hasChanged(raw, ref._rawValue)) return;
+      ref._rawValue = raw;
+      ref._value = ref.__v_isShallow ? value : toReactive(value);
+      if (!logged) { triggerDep(ref.dep); return; }
+      writes.depth++;
+      try { sentAsIs(ref); emitSet(target, key, ref); triggerDep(ref.dep); } finally { endWrite(); }
+      return;
+    }
+    if (!logged) { ref.value = value; return; }
+    writes.depth++;
+    try { ref.value = value; sentAsIs(ref); emitSet(target, key, ref); } finally { endWrite(); }
+  }
+  // An unobservable value whose content was just sent in an op: a catch-up must not send it again.
+  function sentAsIs(value) {
+    const entry = unobservable.get(value);
+    if (entry !== undefined) entry.print = fingerprint(value);
   }
   function arraySet(target, key, value, receiver) {
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
