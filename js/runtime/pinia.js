@@ -732,7 +732,12 @@
     const raw = record.root;
     if (prop instanceof internals.RefImpl && !prop.__v_isShallow) {
       if (!hydrate) defineOwn(raw, key, prop._b !== null ? toRaw(prop._b[prop._k]) : prop._rawValue);
-      else if (isObject(raw[key])) defineOwn(raw, key, toRaw(raw[key]));
+      else {
+        if (isObject(raw[key])) defineOwn(raw, key, toRaw(raw[key]));
+        // Pinia hydrates with `ref.value = initialState[key]`: what setup computed or watched
+        // from the ref sees the hydrated value (the ref is not yet bound: no op, no write back)
+        if (prop._b === null) prop.value = raw[key];
+      }
       internals.bindRef(prop, record.proxy, key);
       record.boundRefs.push(prop);
       return;
