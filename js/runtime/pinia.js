@@ -16,7 +16,7 @@
   const Reactivity = global.StateHubReactivity;
   if (!Reactivity) throw new Error('[\u{1F34D}]: load js/runtime/reactivity.js before js/runtime/pinia.js');
   const internals = Reactivity._internal;
-  const { ref, reactive, toRaw, isRef, isReactive, computed, isComputed, effectScope, markRaw, toRef, nextTick } = Reactivity;
+  const { ref, reactive, toRaw, isRef, isReactive, isReadonly, isShallow, computed, isComputed, effectScope, markRaw, toRef, nextTick } = Reactivity;
 
   /**
    * @typedef {(string|number)[]} Path  steps from the state root: keys of objects, indices of arrays
@@ -820,7 +820,8 @@
           if (isRef(prop)) adoptRef(record, key, prop, hydrate);
           else {
             if (hydrate) mergeReactiveObjects(prop, record.root[key]);
-            defineOwn(record.root, key, toRaw(prop));
+            // a readonly() or shallowReactive() stays one in the state, as Vue's set keeps it
+            defineOwn(record.root, key, isReadonly(prop) || isShallow(prop) ? prop : toRaw(prop));
           }
           defineStateAccessor(record, key);
         } else if (isComputed(prop)) {

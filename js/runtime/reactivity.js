@@ -292,8 +292,10 @@
   function snapshot(v, parent, key, seen) {
     if (!isObject(v)) return v;
     if (v[RAW] !== undefined) {
+      const wrapped = v;
       v = toRaw(v);
-      if (parent !== null && key !== IN_COLLECTION) parent[key] = v;   // keep raw trees free of proxies
+      // keep raw trees free of reactive proxies (a readonly or shallow one stays, as in Vue)
+      if (parent !== null && key !== IN_COLLECTION && !keepsWrapper(wrapped)) parent[key] = v;
     }
     if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
     if (seen === undefined) seen = new Map();
@@ -364,7 +366,11 @@
   // Register links for a whole tree (no clone), used when a root is registered.
   function registerTree(v, parent, key, depth) {
     if (!isObject(v) || depth > MAX_WALK) return;
-    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null && key !== IN_COLLECTION) parent[key] = v; }
+    if (v[RAW] !== undefined) {
+      const wrapped = v;
+      v = toRaw(v);
+      if (parent !== null && key !== IN_COLLECTION && !keepsWrapper(wrapped)) parent[key] = v;
+    }
     // The kind is read once (a plain object's tag was read twice), and primitives are skipped
     // before the call: a store's creation walks its whole initial state here (docs/pool.md).
     const kind = targetKind(v);
@@ -390,6 +396,8 @@
 
   // Collect (info, path) pairs for every live position of `raw` in a rooted tree.
   // out is a flat array: info0, path0, info1, path1, ...
+  // v is a readonly or shallow proxy of raw kept in a state (keepsWrapper): raw sits where v does.
+  function wraps(v, raw) { return isObject(v) && v[RAW] !== undefined && toRaw(v) === raw; }
   function collectPaths(raw, suffix, out, depth) {
     let info = roots.get(raw);
     if (info !== undefined) out.push(info, suffix);
@@ -399,7 +407,7 @@
     for (let i = 0; i < ents.length; i++) {
       let e = ents[i], p = e.parent;
       if (isArray(p)) {
-        if (!e.several && p[e.key] === raw) { collectPaths(p, [e.key].concat(suffix), out, depth + 1); continue; }
+        if (!e.several && (p[e.key] === raw || wraps(p[e.key], raw))) { collectPaths(p, [e.key].concat(suffix), out, depth + 1); continue; }
         let idx = p.indexOf(raw), first = idx, n = 0;
         while (idx !== -1) {
           n++;
@@ -411,7 +419,7 @@
       } else if (e.key === IN_COLLECTION) {
         if (hasMember(p, raw)) { pathsIntoCollections = true; collectPaths(p, [new CollectionStep(p)], out, depth + 1); }
         else { e.parent = null; stale = true; }
-      } else if (p[e.key] === raw && hasOwnProperty.call(p, e.key)) {
+      } else if ((p[e.key] === raw || wraps(p[e.key], raw)) && hasOwnProperty.call(p, e.key)) {
         collectPaths(p, [e.key].concat(suffix), out, depth + 1);
       } else { e.parent = null; stale = true; }
     }
@@ -437,7 +445,7 @@
       }
       if (ents === undefined || ents.length !== 1) return null;
       let e = ents[0], p = e.parent, k = e.key;
-      if (e.several || p[k] !== raw) return null;
+      if (e.several || (p[k] !== raw && !wraps(p[k], raw))) return null;
       if (keys === null) keys = [k]; else keys.push(k);
       raw = p;
     }
@@ -743,7 +751,7 @@
   // (plain: target is no store, so a ref assigned is bound, not kept). A store's state key is
   // written here directly (storeProxy), its state root already known to be a plain reactive object.
   function setOwn(target, key, value, receiver, plain) {
-    if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
+    if (isObject(value) && value[RAW] !== undefined && !keepsWrapper(value)) value = value[RAW];
     let had = hasOwnProperty.call(target, key);
     let old = had ? target[key] : undefined;
     if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
@@ -800,7 +808,7 @@
   }
   function arraySet(target, key, value, receiver) {
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
-    if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
+    if (isObject(value) && value[RAW] !== undefined && !keepsWrapper(value)) value = value[RAW];
     let oldLen = target.length;
     if (key === 'length') {
       let newLen = value;
@@ -1311,6 +1319,9 @@
     return v[IS_REACTIVE] === true;
   }
   function isProxy(v) { return isObject(v) && v[RAW] !== undefined; }
+  // A readonly or shallow proxy written into a reactive object is stored as the proxy (Vue's set
+  // trap keeps it), so it stays readonly or shallow when read back; a reactive one is stored raw.
+  function keepsWrapper(proxy) { return proxy[IS_READONLY] === true || proxy[IS_SHALLOW] === true; }
   function toRaw(v) {
     let r = isObject(v) ? v[RAW] : undefined;
     return r !== undefined ? toRaw(r) : v;
