@@ -286,7 +286,7 @@
   // A tick's direct writes reach the batched subscribers in the scheduler's flush: `pre` (the
   // default) ones in the pre queue, `post` ones after every pre job (Vue's watcher flushes).
   function makeFlushJob(record, post) {
-    const job = () => {
+    return () => {
       if (!post) record.flushQueued = false;
       if (!record.listening || record.disposed) return;   // absorbed by a $patch of this tick
       let postPending = false;
@@ -299,7 +299,6 @@
       }
       if (postPending && !post) internals.queuePostJob(record.postFlushJob);
     };
-    return job;
   }
 
   internals.setOpHook(recordOps);
