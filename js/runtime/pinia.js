@@ -71,11 +71,13 @@
   // ---------------------------------------------------------------------------
 
   let currentApp = null;
+  let appCount = 0;
   /** A stand-in for Vue's createApp(): plugins, provide/inject and runWithContext; nothing renders. */
   function createApp(rootComponent = {}) {
     const provides = Object.create(null);
     const installed = new Set();
     const app = {
+      _uid: appCount++,   // as Vue's: plugins use it to tell apps apart
       _component: rootComponent,
       _context: { provides },
       config: { globalProperties: {} },
