@@ -59,6 +59,20 @@
     else if (typeof console.warn === 'function') console.warn('[StateHubSync] ' + message);
   }
 
+  // One copy per page: a second copy of this file (a page that ships its own under `statehub run`,
+  // which loads StateHub's first) keeps the first copy's StateHubSync. Its registry routes native's
+  // messages and numbers each store's seqs; a second registry would mirror every store twice.
+  // `StateHubSync.createSyncPlugin()` called by the page then joins that registry (a store already
+  // mirrored keeps one record). A copy of another protocol version is refused with a warning.
+  const loaded = root.StateHubSync;
+  if (loaded && typeof loaded === 'object' && typeof loaded.createSyncPlugin === 'function') {
+    if (loaded.version !== PROTOCOL_VERSION) {
+      warn('a second copy of sync-plugin.js (protocol ' + PROTOCOL_VERSION + ') was loaded over one of protocol ' +
+        loaded.version + ': it is ignored and the first copy keeps mirroring the stores.');
+    }
+    return;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Tagged encoding (PROTOCOL.md A.3)
   // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@
   const Reactivity = global.StateHubReactivity;
   if (!Reactivity) throw new Error('[\u{1F34D}]: load js/runtime/reactivity.js before js/runtime/pinia.js');
   const internals = Reactivity._internal;
-  const { ref, reactive, toRaw, isRef, isReactive, computed, isComputed, effectScope, markRaw, toRef, nextTick } = Reactivity;
+  const { ref, reactive, toRaw, isRef, isReactive, isReadonly, isShallow, computed, isComputed, effectScope, markRaw, toRef, nextTick } = Reactivity;
 
   /**
    * @typedef {(string|number)[]} Path  steps from the state root: keys of objects, indices of arrays
@@ -71,11 +71,13 @@
   // ---------------------------------------------------------------------------
 
   let currentApp = null;
+  let appCount = 0;
   /** A stand-in for Vue's createApp(): plugins, provide/inject and runWithContext; nothing renders. */
   function createApp(rootComponent = {}) {
     const provides = Object.create(null);
     const installed = new Set();
     const app = {
+      _uid: appCount++,   // as Vue's: plugins use it to tell apps apart
       _component: rootComponent,
       _context: { provides },
       config: { globalProperties: {} },
@@ -283,16 +285,21 @@
   function notifyOps(subscription, type, ops) {
     try { subscription.opsCallback(type, ops); } catch (e) { internals.reportError(e); }
   }
-  function makeFlushJob(record) {
+  // A tick's direct writes reach the batched subscribers in the scheduler's flush: `pre` (the
+  // default) ones in the pre queue, `post` ones after every pre job (Vue's watcher flushes).
+  function makeFlushJob(record, post) {
     return () => {
-      record.flushQueued = false;
+      if (!post) record.flushQueued = false;
       if (!record.listening || record.disposed) return;   // absorbed by a $patch of this tick
+      let postPending = false;
       for (const subscription of record.batchedSubscriptions) {
         if (!subscription.active || subscription.ops.length === 0) continue;
+        if (subscription.post !== post) { postPending = true; continue; }
         const ops = subscription.ops;
         subscription.ops = [];
         notify(record, subscription, makeMutation(MutationType.direct, record.id, ops, undefined, ops));
       }
+      if (postPending && !post) internals.queuePostJob(record.postFlushJob);
     };
   }
 
@@ -371,15 +378,19 @@
     return target;
   }
 
-  function runPatch(record, kind, fn) {
+  // Every $patch notifies when it ends, a nested one too (Pinia: the inner "patch object", then
+  // the outer "patch function"); a notification carries the ops made since the previous one.
+  function runPatch(record, kind, fn, payload) {
+    const outerPayload = record.patchPayload;
+    record.patchPayload = payload;
     record.patching++;
-    const outermost = record.patching === 1;
     try {
       fn();
-      if (outermost) internals.catchUpUnobservable();
+      internals.catchUpUnobservable();
     } finally {
       record.patching--;
-      if (outermost) finishPatch(record, kind);
+      finishPatch(record, kind);
+      record.patchPayload = outerPayload;
     }
   }
   function finishPatch(record, kind) {
@@ -466,8 +477,9 @@
 
   function applyPlugin(record, plugin) {
     const pinia = record.pinia;
-    const extensions = record.scope.run(() => runInApp(pinia, () => pinia._e.run(() =>
-      plugin({ store: record.store, app: pinia._a, pinia, options: record.pluginOptions }))));
+    // the store's scope innermost, as in Pinia: effects a plugin creates end with the store
+    const extensions = runInApp(pinia, () => record.scope.run(() =>
+      plugin({ store: record.store, app: pinia._a, pinia, options: record.pluginOptions })));
     if (!extensions || typeof extensions !== 'object') return;
     for (const key of Object.keys(extensions)) {
       record.customKeys.add(key);
@@ -543,14 +555,15 @@
       internals.catchUpUnobservable();
       if (result instanceof Promise) {
         if (pendingCallbacks !== null) for (i = 0; i < pendingCallbacks.length; i++) pendingCallbacks[i]();
-        const settled = result.then((value) => { internals.catchUpUnobservable(); return value; },
-          (error) => { internals.catchUpUnobservable(); return Promise.reject(error); });
-        if (afterCallbacks === null) return settled;
-        return settled.then((value) => {
-          for (const callback of afterCallbacks) callback(value);
+        // Pinia's chain, step for step: after() one microtask after the action's promise
+        // settles, the caller's await two (an after() that throws goes to onError)
+        return result.then((value) => {
+          internals.catchUpUnobservable();
+          if (afterCallbacks !== null) for (const callback of afterCallbacks) callback(value);
           return value;
         }).catch((error) => {
-          for (const callback of errorCallbacks) callback(error);
+          internals.catchUpUnobservable();
+          if (errorCallbacks !== null) for (const callback of errorCallbacks) callback(error);
           return Promise.reject(error);
         });
       }
@@ -577,10 +590,17 @@
     internals.catchUpUnobservable();
     if (result instanceof Promise) {
       hooks.pending(token);
-      return result.then((value) => { internals.catchUpUnobservable(); return value; },
-        (error) => { internals.catchUpUnobservable(); return Promise.reject(error); })
-        .then((value) => { hooks.settle(token); return value; })
-        .catch((error) => { hooks.settle(token); return Promise.reject(error); });
+      // settled at the microtask Pinia's after() / onError() would run (wrapAction)
+      let settled = false;
+      return result.then((value) => {
+        internals.catchUpUnobservable();
+        settled = true;
+        hooks.settle(token);
+        return value;
+      }).catch((error) => {
+        if (!settled) { internals.catchUpUnobservable(); hooks.settle(token); }
+        return Promise.reject(error);
+      });
     }
     hooks.settle(token);
     return result;
@@ -596,12 +616,13 @@
       wantsOps: false, id, pinia, store: null, root: null, proxy: null, isSetup, definition,
       subscriptions: [], syncSubscriptions: [], batchedSubscriptions: [], actionSubscriptions: [],
       patching: 0, patchOps: [], patchPayload: undefined, listening: true, patchGeneration: 0,
-      flushQueued: false, flushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
+      flushQueued: false, flushJob: null, postFlushJob: null, delivering: false, held: false, deliveryQueue: [], disposed: false,
       queueNext: 0, flightKind: Delivery.none, flightOps: null, flightPayload: undefined, flightNext: 0, flightSubscriptions: null,
       scope: null, boundRefs: [], stateKeys: [], getterKeys: [], customKeys: new Set(), pluginOptions: null,
       hmr: { actions: {}, getters: {} }
     };
-    record.flushJob = makeFlushJob(record);
+    record.flushJob = makeFlushJob(record, false);
+    record.postFlushJob = makeFlushJob(record, true);
     liveRecords.add(record);
     return record;
   }
@@ -630,11 +651,8 @@
       enumerable: false, configurable: true
     });
     hidden('$patch', (patch) => {
-      if (typeof patch === 'function') runPatch(record, Delivery.patchFunction, () => { patch(record.proxy); });
-      else {
-        if (record.patching === 0) record.patchPayload = patch;
-        runPatch(record, Delivery.patchObject, () => { mergeReactiveObjects(record.proxy, patch); });
-      }
+      if (typeof patch === 'function') runPatch(record, Delivery.patchFunction, () => { patch(record.proxy); }, undefined);
+      else runPatch(record, Delivery.patchObject, () => { mergeReactiveObjects(record.proxy, patch); }, patch);
     });
     hidden('$reset', record.isSetup
       ? () => { throw new Error(`\u{1F34D}: Store "${id}" is built using the setup syntax and does not implement $reset().`); }
@@ -646,7 +664,7 @@
       if (typeof options === 'boolean') options = { detached: options };
       const sync = options.flush === 'sync';
       const opsCallback = sync && typeof options[OPS_CALLBACK] === 'function' ? options[OPS_CALLBACK] : null;
-      const subscription = { callback, sync, ops: [], active: true, opsCallback };
+      const subscription = { callback, sync, post: options.flush === 'post', ops: [], active: true, opsCallback };
       record.subscriptions = record.subscriptions.concat([subscription]);
       record.wantsOps = true;
       if (sync) record.syncSubscriptions = record.syncSubscriptions.concat([subscription]);
@@ -715,7 +733,12 @@
     const raw = record.root;
     if (prop instanceof internals.RefImpl && !prop.__v_isShallow) {
       if (!hydrate) defineOwn(raw, key, prop._b !== null ? toRaw(prop._b[prop._k]) : prop._rawValue);
-      else if (isObject(raw[key])) defineOwn(raw, key, toRaw(raw[key]));
+      else {
+        if (isObject(raw[key])) defineOwn(raw, key, toRaw(raw[key]));
+        // Pinia hydrates with `ref.value = initialState[key]`: what setup computed or watched
+        // from the ref sees the hydrated value (the ref is not yet bound: no op, no write back)
+        if (prop._b === null) prop.value = raw[key];
+      }
       internals.bindRef(prop, record.proxy, key);
       record.boundRefs.push(prop);
       return;
@@ -789,7 +812,8 @@
       record.proxy = reactive(record.root);
       const pluginOptions = Object.assign({ actions: {} }, definition.options || {});
       const helper = { action: (fn, name = '') => wrapAction(record, fn, name) };
-      const result = record.scope.run(() => runInApp(pinia, () => pinia._e.run(() => definition.setup(helper)))) || {};
+      // the store's scope innermost, as in Pinia: effects made in setup end with $dispose()
+      const result = runInApp(pinia, () => pinia._e.run(() => record.scope.run(() => definition.setup(helper)))) || {};
       for (const key of Object.keys(result)) {
         const prop = result[key];
         if ((isRef(prop) && !isComputed(prop)) || isReactive(prop)) {
@@ -797,7 +821,8 @@
           if (isRef(prop)) adoptRef(record, key, prop, hydrate);
           else {
             if (hydrate) mergeReactiveObjects(prop, record.root[key]);
-            defineOwn(record.root, key, toRaw(prop));
+            // a readonly() or shallowReactive() stays one in the state, as Vue's set keeps it
+            defineOwn(record.root, key, isReadonly(prop) || isShallow(prop) ? prop : toRaw(prop));
           }
           defineStateAccessor(record, key);
         } else if (isComputed(prop)) {
@@ -971,8 +996,6 @@
       const value = hasOwn(storeRaw, key) ? storeRaw[key] : undefined;
       if (isRef(value) || isReactive(value)) refs[key] = toRef(store, key);
     }
-    // state keys added after creation (through $patch or $state) are reachable as refs too
-    for (const key of Object.keys(record.root)) if (!hasOwn(refs, key)) refs[key] = toRef(record.proxy, key);
     return refs;
   }
 

@@ -292,8 +292,10 @@
   function snapshot(v, parent, key, seen) {
     if (!isObject(v)) return v;
     if (v[RAW] !== undefined) {
+      const wrapped = v;
       v = toRaw(v);
-      if (parent !== null && key !== IN_COLLECTION) parent[key] = v;   // keep raw trees free of proxies
+      // keep raw trees free of reactive proxies (a readonly or shallow one stays, as in Vue)
+      if (parent !== null && key !== IN_COLLECTION && !keepsWrapper(wrapped)) parent[key] = v;
     }
     if (v.__v_isRef === true) return snapshot(v.value, null, null, seen);
     if (seen === undefined) seen = new Map();
@@ -364,7 +366,11 @@
   // Register links for a whole tree (no clone), used when a root is registered.
   function registerTree(v, parent, key, depth) {
     if (!isObject(v) || depth > MAX_WALK) return;
-    if (v[RAW] !== undefined) { v = toRaw(v); if (parent !== null && key !== IN_COLLECTION) parent[key] = v; }
+    if (v[RAW] !== undefined) {
+      const wrapped = v;
+      v = toRaw(v);
+      if (parent !== null && key !== IN_COLLECTION && !keepsWrapper(wrapped)) parent[key] = v;
+    }
     // The kind is read once (a plain object's tag was read twice), and primitives are skipped
     // before the call: a store's creation walks its whole initial state here (docs/pool.md).
     const kind = targetKind(v);
@@ -390,6 +396,8 @@
 
   // Collect (info, path) pairs for every live position of `raw` in a rooted tree.
   // out is a flat array: info0, path0, info1, path1, ...
+  // v is a readonly or shallow proxy of raw kept in a state (keepsWrapper): raw sits where v does.
+  function wraps(v, raw) { return isObject(v) && v[RAW] !== undefined && toRaw(v) === raw; }
   function collectPaths(raw, suffix, out, depth) {
     let info = roots.get(raw);
     if (info !== undefined) out.push(info, suffix);
@@ -399,7 +407,7 @@
     for (let i = 0; i < ents.length; i++) {
       let e = ents[i], p = e.parent;
       if (isArray(p)) {
-        if (!e.several && p[e.key] === raw) { collectPaths(p, [e.key].concat(suffix), out, depth + 1); continue; }
+        if (!e.several && (p[e.key] === raw || wraps(p[e.key], raw))) { collectPaths(p, [e.key].concat(suffix), out, depth + 1); continue; }
         let idx = p.indexOf(raw), first = idx, n = 0;
         while (idx !== -1) {
           n++;
@@ -411,7 +419,7 @@
       } else if (e.key === IN_COLLECTION) {
         if (hasMember(p, raw)) { pathsIntoCollections = true; collectPaths(p, [new CollectionStep(p)], out, depth + 1); }
         else { e.parent = null; stale = true; }
-      } else if (p[e.key] === raw && hasOwnProperty.call(p, e.key)) {
+      } else if ((p[e.key] === raw || wraps(p[e.key], raw)) && hasOwnProperty.call(p, e.key)) {
         collectPaths(p, [e.key].concat(suffix), out, depth + 1);
       } else { e.parent = null; stale = true; }
     }
@@ -437,7 +445,7 @@
       }
       if (ents === undefined || ents.length !== 1) return null;
       let e = ents[0], p = e.parent, k = e.key;
-      if (e.several || p[k] !== raw) return null;
+      if (e.several || (p[k] !== raw && !wraps(p[k], raw))) return null;
       if (keys === null) keys = [k]; else keys.push(k);
       raw = p;
     }
@@ -743,11 +751,11 @@
   // (plain: target is no store, so a ref assigned is bound, not kept). A store's state key is
   // written here directly (storeProxy), its state root already known to be a plain reactive object.
   function setOwn(target, key, value, receiver, plain) {
-    if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
+    if (isObject(value) && value[RAW] !== undefined && !keepsWrapper(value)) value = value[RAW];
     let had = hasOwnProperty.call(target, key);
     let old = had ? target[key] : undefined;
     if (had && isObject(old) && old.__v_isRef === true && !(isObject(value) && value.__v_isRef === true)) {
-      old.value = value;
+      writeKeptRef(target, key, old, value);
       return true;
     }
     if (plain && isObject(value) && value instanceof RefImpl) {
@@ -774,9 +782,33 @@
     } else trigger(target, had ? 0 : 1, key);
     return true;
   }
+  // A ref kept in a state (a shallowRef or customRef a setup store returned) written through the
+  // state, as Vue does: `ref.value = value`. The write is a `set` of the key with the ref's new
+  // value, recorded before the ref's effects run, like any other write.
+  function writeKeptRef(target, key, ref, value) {
+    const logged = rootCount !== 0 && opHook !== null && typeof key === 'string';
+    if (ref instanceof RefImpl && ref._b === null) {
+      const raw = ref.__v_isShallow ? value : toRaw(value);
+      if (!hasChanged(raw, ref._rawValue)) return;
+      ref._rawValue = raw;
+      ref._value = ref.__v_isShallow ? value : toReactive(value);
+      if (!logged) { triggerDep(ref.dep); return; }
+      writes.depth++;
+      try { sentAsIs(ref); emitSet(target, key, ref); triggerDep(ref.dep); } finally { endWrite(); }
+      return;
+    }
+    if (!logged) { ref.value = value; return; }
+    writes.depth++;
+    try { ref.value = value; sentAsIs(ref); emitSet(target, key, ref); } finally { endWrite(); }
+  }
+  // An unobservable value whose content was just sent in an op: a catch-up must not send it again.
+  function sentAsIs(value) {
+    const entry = unobservable.get(value);
+    if (entry !== undefined) entry.print = fingerprint(value);
+  }
   function arraySet(target, key, value, receiver) {
     if (proxyMap.get(target) !== receiver && shallowProxyMap.get(target) !== receiver) return Reflect.set(target, key, value, receiver);
-    if (isObject(value) && value[RAW] !== undefined) value = value[RAW];
+    if (isObject(value) && value[RAW] !== undefined && !keepsWrapper(value)) value = value[RAW];
     let oldLen = target.length;
     if (key === 'length') {
       let newLen = value;
@@ -1028,6 +1060,14 @@
     for (let i = 0; i < removed.length; i++) removed[i] = toReactive(removed[i]);
     return removed;
   };
+  // Vue's set trap triggers only for an element that changed: a method that leaves every element
+  // (and every hole) as it was reports nothing.
+  function sameElements(before, after) {
+    for (let i = 0; i < after.length; i++) {
+      if (!Object.is(before[i], after[i]) || (i in before) !== (i in after)) return false;
+    }
+    return true;
+  }
   function wholeArrayMethod(name) {
     return function () {
       let raw = toRaw(this);
@@ -1037,8 +1077,9 @@
         args[0] = function (a, b) { return cmp(toReactive(a), toReactive(b)); };
       }
       if (name === 'fill') rawArgs(args);
+      const before = raw.slice();
       Array.prototype[name].apply(raw, args);
-      if (raw.length) {
+      if (!sameElements(before, raw)) {
         if (rootCount !== 0 && opHook !== null) {
           writes.depth++;
           try { emitWhole(raw); trigger(raw, 3); } finally { endWrite(); }
@@ -1278,6 +1319,9 @@
     return v[IS_REACTIVE] === true;
   }
   function isProxy(v) { return isObject(v) && v[RAW] !== undefined; }
+  // A readonly or shallow proxy written into a reactive object is stored as the proxy (Vue's set
+  // trap keeps it), so it stays readonly or shallow when read back; a reactive one is stored raw.
+  function keepsWrapper(proxy) { return proxy[IS_READONLY] === true || proxy[IS_SHALLOW] === true; }
   function toRaw(v) {
     let r = isObject(v) ? v[RAW] : undefined;
     return r !== undefined ? toRaw(r) : v;
@@ -1666,7 +1710,7 @@
       setReleaseHook: function (fn) { releaseHook = fn; },
       W: writes,
       snapshot: function (v) { return snapshot(v, null, null); },
-      bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob,
+      bindRef: bindRef, trigger: trigger, track: track, queueJob: queueJob, queuePostJob: queuePostJob,
       pauseTracking: pauseTracking, resetTracking: resetTracking,
       reportError: reportError, RefImpl: RefImpl, ReactiveEffect: ReactiveEffect,
       catchUpUnobservable: catchUpUnobservable,

@@ -77,7 +77,11 @@ for (const spec of specs) {
   for (const test of a.tests) {
     cases++;
     const other = theirs.get(test.name);
-    if (other && other.ok === test.ok) { agreeing++; continue; }
+    if (other && other.ok === test.ok) {
+      agreeing++;
+      if (!test.ok) console.log(`  FAIL BOTH ${test.name}\n      ours: ${test.message}\n      real: ${other.message}`);
+      continue;
+    }
     differing++;
     const expected = test.name.includes('StateHub');
     if (!expected) unexpected++;
@@ -95,7 +99,7 @@ async function pluginSelftestOnRealPinia() {
   context.window = context;
   vm.runInContext(fs.readFileSync(real, 'utf8'), context, { filename: real });
   vm.runInContext(`for (const k of Object.keys(StateHubPinia)) globalThis[k] = StateHubPinia[k];
-    for (const k of ['markRaw', 'reactive', 'ref', 'computed', 'toRaw']) globalThis[k] = StateHubReactivity[k];
+    for (const k of ['markRaw', 'reactive', 'ref', 'computed', 'toRaw', 'shallowRef', 'readonly', 'shallowReactive']) globalThis[k] = StateHubReactivity[k];
     const realCreatePinia = createPinia;
     globalThis.createPinia = () => { const pinia = realCreatePinia(); createApp({}).use(pinia); return pinia; };
     delete globalThis.StateHubPinia;`, context);

@@ -1066,6 +1066,36 @@
     G.setActivePinia(pinia);
   })();
 
+  // ---------------------------------------------------------------- 13. setup-store state behind a wrapper
+
+  // A shallowRef replaced through the store, and readonly / shallowReactive state written through
+  // its source or its top level, reach the mirror (on real Pinia through the deep watcher and the diff).
+  (function wrappedStateTests() {
+    var pw = G.createPinia();
+    G.setActivePinia(pw);
+    if (G.StateHubPinia && typeof G.StateHubPinia.createApp === 'function') G.StateHubPinia.createApp({}).use(pw);
+    pw.use(S.createSyncPlugin());
+    var source = G.reactive({ n: 1 });
+    var w = G.defineStore('selftest.wrapped', function () {
+      return { rows: G.shallowRef([]), config: G.readonly(source), table: G.shallowReactive({ row: { n: 1 } }) };
+    })(pw);
+    var m = new Mirror();
+    m.feed(take());
+    w.rows = [1, 2];
+    source.n = 2;
+    w.table.row = { n: 3 };
+    S.flushPending();
+    m.feed(take());
+    eq(m.stores['selftest.wrapped'], { rows: [1, 2], config: { n: 2 }, table: { row: { n: 3 } } },
+      'a replaced shallowRef, a readonly state\'s source and a shallowReactive\'s top level reach the mirror');
+    w.config.n = 5;
+    S.flushPending();
+    ok(take().length === 0 && w.config.n === 2, 'a write through readonly state changes nothing and sends nothing');
+    ok(m.errors.length === 0, 'wrapped state mirror well-formed', m.errors.slice(0, 5));
+    w.$dispose(); take();
+    G.setActivePinia(pinia);
+  })();
+
   // ---------------------------------------------------------------- 11. async tail (promises only)
 
   function finish() {

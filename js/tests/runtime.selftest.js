@@ -48,7 +48,8 @@
     s.list[0] = 9; eq(runs, 2, 'index write');
     s.list.push(4); eq(runs, 3, 'push');
     s.list.pop(); s.list.shift(); s.list.unshift(0); s.list.splice(1, 1); eq(runs, 7, 'array methods');
-    s.list.sort(); s.list.reverse(); eq(runs, 9, 'sort/reverse');
+    s.list.sort(function (x, y) { return y - x; }); s.list.reverse(); eq(runs, 9, 'sort/reverse');
+    s.list.sort(); eq(runs, 9, 'sort of a sorted array: nothing changed, no run');
     s.list.length = 1; eq(runs, 10, 'length');
     delete s.a.b; eq(runs, 11, 'delete');
     eq(seen, J(s));
