@@ -180,6 +180,7 @@ let package = Package(
             dependencies: [
                 "Delivery", "StateHubServer", "StyleTokens", "JSEngine",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),  // signed releases: bytes changed in storage after upload
             ]
         ),
         .executableTarget(

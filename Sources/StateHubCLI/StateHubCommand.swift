@@ -14,6 +14,7 @@ struct StateHubCommand: AsyncParsableCommand {
             + [SoakCommand.self] // harden (issue 11)
             + [DocCommand.self] // crdt
             + [TypesCommand.self] // types (issue 18)
+            + [ReleaseCommand.self] // signed releases
     )
 
     // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable

@@ -28,7 +28,8 @@ import Testing
                 let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
                 let http = FaultyHTTPClient()
                 let delivery = MicroAppDelivery(configuration: .init(server: url, root: folder.appendingPathComponent("device"),
-                                                                     nativeVersion: "1.0.0", keep: keep), http: http)
+                                                                     nativeVersion: "1.0.0", keep: keep, releaseTrust: .unsignedAccepted),
+                                                http: http)
                 try await body(delivery, http, client, folder.appendingPathComponent("device"))
             }
         } catch {

@@ -47,7 +47,7 @@ import Testing
         let migrations = try await storage.backend.read { db in
             try await db.raw("SELECT id FROM statehub_migrations ORDER BY id").all().map { try $0.decode(column: "id", as: Int.self) }
         }
-        #expect(migrations == [1, 2, 3, 4, 5, 6])
+        #expect(migrations == Migrations.all.map(\.id))
     }
 
     @Test func assetsAreStoredDeduplicatedAndCaseFoldedOnSQLite() async throws {

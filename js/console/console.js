@@ -682,6 +682,8 @@
       cell(row, version.minNativeVersion);
       cell(row, bytes(version.totalBytes) + (version.assetCount ? ' (' + version.assetCount + ' assets)' : ''));
       cell(row, version.bundle.sha256.slice(0, 16) + '…').title = version.bundle.sha256;
+      // The server checks a signature's form only; devices verify it (docs/server.md, "Signed releases").
+      cell(row, version.signatureKeyId ? 'key ' + version.signatureKeyId : 'unsigned');
       cell(row, when(version.createdAt));
       body.appendChild(row);
     });

@@ -10,6 +10,12 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
     case hashMismatch(file: String, expected: String, actual: String)
     /// A downloaded file's size differs from the manifest's.
     case sizeMismatch(file: String, expected: Int, actual: Int)
+    /// Signatures are checked (``ReleaseTrust/publicKeys(_:)``) and the version has none.
+    case unsigned(version: String)
+    /// The version is signed with a key the app does not ship.
+    case unknownSigningKey(version: String, keyID: String)
+    /// The signature does not verify over the version's statement with the shipped key of its id.
+    case badSignature(version: String, keyID: String)
     /// The bundle threw while loading.
     case loadFailed(version: String, reason: String)
     /// The server named a version that already failed to load on this device.
@@ -24,6 +30,9 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidManifest(let reason): "invalid manifest: \(reason)"
         case .hashMismatch(let file, let expected, let actual): "\(file): sha256 \(actual) differs from the manifest's \(expected)"
         case .sizeMismatch(let file, let expected, let actual): "\(file): \(actual) bytes, the manifest says \(expected)"
+        case .unsigned(let version): "version \(version) is not signed, and this app runs only signed versions"
+        case .unknownSigningKey(let version, let keyID): "version \(version) is signed with key \(keyID), which this app does not ship"
+        case .badSignature(let version, let keyID): "version \(version): the signature by key \(keyID) does not match the manifest"
         case .loadFailed(let version, let reason): "version \(version) threw while loading: \(reason)"
         case .previouslyFailed(let version): "version \(version) failed to load here before"
         case .disk(let reason): "local storage: \(reason)"

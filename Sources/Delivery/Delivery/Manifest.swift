@@ -26,9 +26,12 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// Sorted by path; empty when the version ships none.
     public var assets: [PathAsset]
     public var minNativeVersion: String
+    /// The publisher's signature of this version's ``ReleaseStatement``; `nil` when unsigned
+    /// (docs/server.md, "Signed releases").
+    public var signature: ReleaseSignature?
 
     private enum CodingKeys: String, CodingKey {
-        case app, version, reason, variant, bucket, bundle, stylesheet, assets, minNativeVersion
+        case app, version, reason, variant, bucket, bundle, stylesheet, assets, minNativeVersion, signature
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,5 +46,6 @@ public struct Manifest: Sendable, Hashable, Codable {
         // A manifest cached in state.json by an older Delivery has no `assets`: a version without any.
         assets = try container.decodeIfPresent([PathAsset].self, forKey: .assets) ?? []
         minNativeVersion = try container.decode(String.self, forKey: .minNativeVersion)
+        signature = try container.decodeIfPresent(ReleaseSignature.self, forKey: .signature)
     }
 }

@@ -17,12 +17,16 @@ public actor MicroAppDelivery {
         public var nativeVersion: String
         /// Installed versions kept per app (the last good one is always kept).
         public var keep: Int
+        /// Which versions may run: those signed by the app's shipped keys, or, named
+        /// explicitly, unsigned ones too (docs/server.md, "Signed releases").
+        public var releaseTrust: ReleaseTrust
 
-        public init(server: URL, root: URL, nativeVersion: String, keep: Int = 3) {
+        public init(server: URL, root: URL, nativeVersion: String, keep: Int = 3, releaseTrust: ReleaseTrust) {
             self.server = server
             self.root = root
             self.nativeVersion = nativeVersion
             self.keep = max(1, keep)
+            self.releaseTrust = releaseTrust
         }
     }
 
@@ -94,6 +98,13 @@ public actor MicroAppDelivery {
             if let cached = lastGood(app, status: { offline ? .offline(version: $0, reason: problem) : .fallback(version: $0, reason: problem) }) {
                 return cached
             }
+            publishFailure(app, problems)
+            throw DeliveryError(app: app, problems: problems)
+        }
+        // Before a byte is downloaded: the files are then checked against the hashes this covers.
+        if let problem = configuration.releaseTrust.problem(with: manifest) {
+            problems.append(problem)
+            if let cached = lastGood(app, status: { .fallback(version: $0, reason: problem) }) { return cached }
             publishFailure(app, problems)
             throw DeliveryError(app: app, problems: problems)
         }
@@ -182,7 +193,9 @@ public actor MicroAppDelivery {
 
     private func lastGood(_ app: String, status: (String) -> DeliveryStatus) -> DeliveredApp? {
         let state = disk.readState(app)
-        guard let manifest = state.lastGoodManifest, state.lastGood == manifest.version, disk.isIntact(manifest) else { return nil }
+        // Checked again: the app may ship other keys than when the version was installed.
+        guard let manifest = state.lastGoodManifest, state.lastGood == manifest.version,
+              configuration.releaseTrust.problem(with: manifest) == nil, disk.isIntact(manifest) else { return nil }
         return disk.delivered(manifest, status: status(manifest.version))
     }
 

@@ -21,6 +21,9 @@ struct ServerRunOptions: ParsableArguments {
 
     @Option(help: "Where downloaded versions are kept (default: ./statehub-apps).")
     var appCache: String?
+
+    @Option(help: "A release public key (base64, as `statehub release keygen` prints it); repeat for several. Without one, signatures are not checked.")
+    var releaseKey: [String] = []
 }
 
 extension RunCommand {
@@ -39,7 +42,18 @@ extension RunCommand {
             throw CLIError.badArgument("--server needs --app and --user").exit()
         }
         let root = URL(fileURLWithPath: remote.appCache ?? "statehub-apps")
-        let delivery = MicroAppDelivery(configuration: .init(server: url, root: root, nativeVersion: remote.nativeVersion))
+        let trust: ReleaseTrust
+        if remote.releaseKey.isEmpty {
+            trust = .unsignedAccepted
+            Output.error("statehub: release signatures are not checked (no --release-key)")
+        } else {
+            do {
+                trust = try .publicKeys(remote.releaseKey.map(ReleasePublicKey.init(base64:)))
+            } catch {
+                throw CLIError.badArgument("--release-key: \(error)").exit()
+            }
+        }
+        let delivery = MicroAppDelivery(configuration: .init(server: url, root: root, nativeVersion: remote.nativeVersion, releaseTrust: trust))
         do {
             let delivered = try await delivery.load(app: app, user: user) { candidate in
                 let source = try String(contentsOf: candidate.bundleFile, encoding: .utf8)

@@ -50,6 +50,7 @@ extension StateHubServer.VersionUpload: AdminBody {
     static let shape = AdminBodyShape.object([
         "bundle": .leaf, "stylesheet": .leaf, "minNativeVersion": .leaf,
         "assets": .array(.object(["path": .leaf, "data": .leaf])),
+        "signature": .object(["keyId": .leaf, "value": .leaf]),
     ])
 }
 

@@ -789,6 +789,20 @@ components:
           type: array
           items: {$ref: '#/components/schemas/PathAsset'}
         minNativeVersion: {type: string}
+        signature:
+          description: The publisher's signature of the version (docs/server.md, "Signed releases"); null when unsigned.
+          allOf: [{$ref: '#/components/schemas/VersionSignature'}]
+          nullable: true
+    VersionSignature:
+      description: >-
+        An Ed25519 signature of the version's release statement (docs/server.md, "Signed releases").
+        The server checks its form only; devices verify it against the keys the app ships.
+      type: object
+      additionalProperties: false
+      required: [keyId, value]
+      properties:
+        keyId: {type: string, pattern: '^[0-9a-f]{16}$'}
+        value: {type: string, format: byte, minLength: 88, maxLength: 88, description: standard base64 of the 64-byte signature}
     VersionUpload:
       type: object
       additionalProperties: false
@@ -808,6 +822,7 @@ components:
             properties:
               path: {type: string, maxLength: 255}
               data: {type: string, format: byte, description: standard base64 of the file}
+        signature: {$ref: '#/components/schemas/VersionSignature'}
     Arm:
       type: object
       additionalProperties: false
@@ -852,6 +867,9 @@ components:
               assets:
                 type: array
                 items: {$ref: '#/components/schemas/PathAsset'}
+              signature:
+                allOf: [{$ref: '#/components/schemas/VersionSignature'}]
+                nullable: true
         release:
           allOf: [{$ref: '#/components/schemas/Release'}]
           nullable: true
@@ -915,6 +933,7 @@ components:
         stylesheet: {$ref: '#/components/schemas/BlobRef'}
         assetCount: {type: integer, minimum: 0}
         totalBytes: {type: integer, minimum: 0}
+        signatureKeyId: {type: string, pattern: '^[0-9a-f]{16}$', description: the key id of the version's signature; absent when unsigned}
     BlobRef:
       type: object
       required: [sha256, size]

@@ -20,7 +20,11 @@ enum ManifestJSON {
             text += asset(AssetPaths.asset(app: app, version: version.version, path: file.path), file.ref).dropFirst()
         }
         text += "]"
-        text += #","minNativeVersion":""# + version.minNativeVersion + #""}"#
+        text += #","minNativeVersion":""# + version.minNativeVersion + #"""#
+        // Hex and base64 (checked on upload): safe in a JSON string as they are.
+        text += #","signature":"#
+        text += version.signature.map { #"{"keyId":""# + $0.keyId + #"","value":""# + $0.value + #""}"# } ?? "null"
+        text += "}"
         return ByteBuffer(string: text)
     }
 

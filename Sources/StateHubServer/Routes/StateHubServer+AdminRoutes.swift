@@ -16,6 +16,8 @@ extension StateHubServer {
         var stylesheet: String?
         var minNativeVersion: String?
         var assets: [Asset]?
+        /// The publisher's signature (docs/server.md, "Signed releases"); checked for form only.
+        var signature: VersionSignature?
     }
 
     struct PinBody: Decodable { var version: String }
@@ -193,12 +195,13 @@ extension StateHubServer {
         let minimum = upload.minNativeVersion ?? "0.0.0"
         guard VersionText.parse(minimum) != nil else { throw ServerError.badRequest("minNativeVersion must be a semantic version") }
         guard !upload.bundle.isEmpty else { throw ServerError.badRequest("the bundle is empty") }
+        if let problem = upload.signature?.formProblem { throw ServerError.badRequest(problem) }
         let assets = try checkAssets(upload.assets ?? [])
         let author = try Self.author()
         let outcome = try await write {
             try await self.storage.putVersion(app: app.value, version: version.text, bundle: Data(upload.bundle.utf8),
                                               stylesheet: upload.stylesheet.map { Data($0.utf8) }, minNativeVersion: minimum,
-                                              assets: assets, by: author)
+                                              assets: assets, signature: upload.signature, by: author)
         }
         switch outcome {
         case .created: return Response(status: .created, headers: [.location: AssetPaths.bundle(app: app.value, version: version.text)])
@@ -254,6 +257,20 @@ extension StateHubServer {
             var bundle: AssetRef
             var stylesheet: AssetRef?
             var assets: [PathAsset]
+            /// `null` for an unsigned version.
+            var signature: VersionSignature?
+
+            private enum CodingKeys: String, CodingKey { case version, minNativeVersion, bundle, stylesheet, assets, signature }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(version, forKey: .version)
+                try container.encode(minNativeVersion, forKey: .minNativeVersion)
+                try container.encode(bundle, forKey: .bundle)
+                try container.encodeIfPresent(stylesheet, forKey: .stylesheet)
+                try container.encode(assets, forKey: .assets)
+                try container.encode(signature, forKey: .signature)
+            }
         }
         /// One asset as the manifest lists it.
         struct PathAsset: Encodable {
@@ -277,7 +294,8 @@ extension StateHubServer {
                 assets: version.assets.map {
                     .init(path: $0.path, url: AssetPaths.asset(app: app.value, version: version.version, path: $0.path),
                           sha256: $0.ref.sha256, size: $0.ref.size)
-                })
+                },
+                signature: version.signature)
         }
         var response = try Self.json(AppDescription(app: app.value, versions: versions, release: view.release, pinnedVersion: view.pinned))
         // What a release save or rollback may send back as `If-Match`.

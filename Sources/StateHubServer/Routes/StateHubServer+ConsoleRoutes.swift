@@ -175,6 +175,8 @@ extension StateHubServer {
         var assetCount: Int
         /// Bundle, stylesheet and assets together.
         var totalBytes: Int
+        /// The id of the key that signed the version; absent when it is unsigned.
+        var signatureKeyId: String?
     }
 
     private func consoleVersions(_ context: some RequestContext) async throws -> Response {
@@ -185,7 +187,8 @@ extension StateHubServer {
         let versions = view.ascending.compactMap { view.versions[$0.text] }.map { version in
             ConsoleVersion(version: version.version, minNativeVersion: version.minNativeVersion, createdAt: times[version.version] ?? 0,
                            bundle: version.bundle, stylesheet: version.stylesheet, assetCount: version.assets.count,
-                           totalBytes: version.bundle.size + (version.stylesheet?.size ?? 0) + version.assets.reduce(0) { $0 + $1.ref.size })
+                           totalBytes: version.bundle.size + (version.stylesheet?.size ?? 0) + version.assets.reduce(0) { $0 + $1.ref.size },
+                           signatureKeyId: version.signature?.keyId)
         }
         return try Self.json(versions)
     }

@@ -56,6 +56,8 @@ enum Migrations {
         Migrations.audit,
         // Revoked admin tokens stay revoked across restarts (docs/server.md, "Tokens").
         Migrations.revokedTokens,
+        // A version's publisher signature (docs/server.md, "Signed releases").
+        Migrations.releaseSignatures,
     ]
 
     /// Applies every migration not yet recorded. On PostgreSQL an advisory lock makes

@@ -70,7 +70,7 @@ public final class ServerStorage: Sendable {
             }
             let versions = try await db.raw("""
                 SELECT v.app, v.version, v.bundle_sha256, b.size AS bundle_size, v.stylesheet_sha256, s.size AS stylesheet_size,
-                  v.min_native_version FROM app_versions v JOIN blobs b ON b.sha256 = v.bundle_sha256
+                  v.min_native_version, v.signature_key_id, v.signature FROM app_versions v JOIN blobs b ON b.sha256 = v.bundle_sha256
                   LEFT JOIN blobs s ON s.sha256 = v.stylesheet_sha256
                 """).all().map(Self.version(from:))
             let assets = try await db.raw("""
@@ -110,13 +110,16 @@ public final class ServerStorage: Sendable {
     private static func version(from row: any SQLRow) throws -> StoredVersion {
         let stylesheetHash = try row.decode(column: "stylesheet_sha256", as: String?.self)
         let stylesheetSize = try row.decode(column: "stylesheet_size", as: Int?.self)
+        let signatureKeyID = try row.decode(column: "signature_key_id", as: String?.self)
+        let signature = try row.decode(column: "signature", as: String?.self)
         return StoredVersion(
             app: try row.decode(column: "app", as: String.self),
             version: try row.decode(column: "version", as: String.self),
             bundle: AssetRef(sha256: try row.decode(column: "bundle_sha256", as: String.self),
                              size: try row.decode(column: "bundle_size", as: Int.self)),
             stylesheet: stylesheetHash.map { AssetRef(sha256: $0, size: stylesheetSize ?? 0) },
-            minNativeVersion: try row.decode(column: "min_native_version", as: String.self))
+            minNativeVersion: try row.decode(column: "min_native_version", as: String.self),
+            signature: signatureKeyID.flatMap { keyID in signature.map { VersionSignature(keyId: keyID, value: $0) } })
     }
 
     /// The bytes stored under `sha256`, or `nil`.
@@ -147,13 +150,14 @@ public final class ServerStorage: Sendable {
     /// Stores a version with its assets (paths already checked by `AssetPath` and for
     /// collisions). Asset bytes are blobs, stored once however many versions ship them.
     func putVersion(app: String, version: String, bundle: Data, stylesheet: Data?, minNativeVersion: String,
-                    assets: [UploadedAsset] = [], by author: AdminIdentity?) async throws -> UploadOutcome {
+                    assets: [UploadedAsset] = [], signature: VersionSignature? = nil, by author: AdminIdentity?) async throws -> UploadOutcome {
         let bundleHash = Self.sha256Hex(bundle)
         let stylesheetHash = stylesheet.map(Self.sha256Hex)
         let assetHashes = Set(assets.map { [$0.path, Self.sha256Hex($0.data)] })
         return try await backend.transaction { db in
             if let existing = try await db.raw("""
-                SELECT bundle_sha256, stylesheet_sha256, min_native_version FROM app_versions WHERE app = \(bind: app) AND version = \(bind: version)
+                SELECT bundle_sha256, stylesheet_sha256, min_native_version, signature_key_id, signature FROM app_versions
+                  WHERE app = \(bind: app) AND version = \(bind: version)
                 """).first() {
                 let storedAssets = Set(try await db.raw("""
                     SELECT path, sha256 FROM app_version_assets WHERE app = \(bind: app) AND version = \(bind: version)
@@ -164,14 +168,19 @@ public final class ServerStorage: Sendable {
                     && existing.decode(column: "stylesheet_sha256", as: String?.self) == stylesheetHash
                     && existing.decode(column: "min_native_version", as: String.self) == minNativeVersion
                     && storedAssets == assetHashes
+                    // The signature is part of what was uploaded: adding or changing one is another upload.
+                    && existing.decode(column: "signature_key_id", as: String?.self) == signature?.keyId
+                    && existing.decode(column: "signature", as: String?.self) == signature?.value
                 return same ? .unchanged : .conflict
             }
             _ = try await Self.putBlob(db, bundle)
             if let stylesheet { _ = try await Self.putBlob(db, stylesheet) }
             try await db.raw("INSERT INTO apps (name) VALUES (\(bind: app)) ON CONFLICT (name) DO NOTHING").run()
             try await db.raw("""
-                INSERT INTO app_versions (app, version, bundle_sha256, stylesheet_sha256, min_native_version, created_at)
-                VALUES (\(bind: app), \(bind: version), \(bind: bundleHash), \(bind: stylesheetHash), \(bind: minNativeVersion), \(bind: Self.now))
+                INSERT INTO app_versions (app, version, bundle_sha256, stylesheet_sha256, min_native_version, created_at,
+                  signature_key_id, signature)
+                VALUES (\(bind: app), \(bind: version), \(bind: bundleHash), \(bind: stylesheetHash), \(bind: minNativeVersion), \(bind: Self.now),
+                  \(bind: signature?.keyId), \(bind: signature?.value))
                 """).run()
             for asset in assets {
                 let ref = try await Self.putBlob(db, asset.data)

@@ -19,6 +19,8 @@ struct StoredVersion: Sendable, Hashable {
     var bundle: AssetRef
     var stylesheet: AssetRef?
     var minNativeVersion: String
+    /// The publisher's signature, `nil` for an unsigned version.
+    var signature: VersionSignature?
     /// Sorted by path (byte order), as the manifest lists them.
     var assets: [StoredAsset] = []
     /// `assets` by path, for the asset route.

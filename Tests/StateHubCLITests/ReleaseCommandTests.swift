@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StateHubTestSupport
+import Testing
+
+/// `statehub release keygen | sign | publish` against a real `statehub serve`, and a device
+/// (`statehub run --server --release-key`, through Delivery) that ships the public key.
+@Suite("statehub release")
+struct ReleaseCommandTests {
+    typealias ServeProcess = ServeCommandTests.ServeProcess
+
+    /// A build folder: a bundle that defines a store holding its version, a stylesheet and an asset.
+    static func buildFolder(in folder: URL, version: String) throws -> URL {
+        let dist = folder.appendingPathComponent("dist-\(version)")
+        try FileManager.default.createDirectory(at: dist.appendingPathComponent("img"), withIntermediateDirectories: true)
+        try ServeCommandTests.bundle(version).write(to: dist.appendingPathComponent("bundle.js"), atomically: true, encoding: .utf8)
+        try "body { color: red; }\n".write(to: dist.appendingPathComponent("style.css"), atomically: true, encoding: .utf8)
+        try Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2, 3]).write(to: dist.appendingPathComponent("img/logo.png"))
+        return dist
+    }
+
+    /// Runs `keygen` into `file` and returns the public key and key id it printed.
+    static func keygen(_ file: URL) async throws -> (publicKey: String, keyID: String) {
+        let result = try await StateHubBinary.run(["release", "keygen", "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let publicKey = try #require(lines.first { $0.hasPrefix("public key: ") }?.dropFirst("public key: ".count))
+        let keyID = try #require(lines.first { $0.hasPrefix("key id: ") }?.dropFirst("key id: ".count))
+        return (String(publicKey), String(keyID))
+    }
+
+    @Test func keygenPublishAndADeviceThatShipsTheKeyRunsIt() async throws {
+        let server = try ServeProcess()
+        defer {
+            _ = server.stop()
+            try? FileManager.default.removeItem(at: server.folder)
+        }
+        let keyFile = server.folder.appendingPathComponent("release.key")
+        let (publicKey, keyID) = try await Self.keygen(keyFile)
+        let mode = try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let keyText = try String(contentsOf: keyFile, encoding: .utf8)
+        let again = try await StateHubBinary.run(["release", "keygen", "--out", keyFile.path])
+        #expect(again.status == 2 && again.stderr.contains("cannot create \(keyFile.path)"), "\(again.stderr)")
+        #expect(try String(contentsOf: keyFile, encoding: .utf8) == keyText, "an existing key file is never overwritten")
+
+        let dist = try Self.buildFolder(in: server.folder, version: "1.0.0")
+        let publish = ["release", "publish", dist.path, "--app", "cart", "--version", "1.0.0", "--min-native-version", "1.0.0",
+                       "--key", keyFile.path, "--server", server.base.absoluteString,
+                       "--admin-token-file", server.folder.appendingPathComponent("token").path]
+        let published = try await StateHubBinary.run(publish)
+        #expect(published.status == 0, "\(published.stderr)")
+        #expect(published.stdout == "uploaded cart 1.0.0 signed by key \(keyID)\n")
+        let republished = try await StateHubBinary.run(publish)
+        #expect(republished.stdout == "already uploaded: cart 1.0.0 signed by key \(keyID), the same bytes and signature\n")
+        #expect(try await server.request("PUT", "/admin/apps/cart/release", body: #"{"stable":"1.0.0"}"#, admin: true).status == 200)
+        let manifest = try await server.request("GET", "/apps/cart/manifest?user=alice")
+        #expect(manifest.body.contains(#""signature":{"keyId":"\#(keyID)","#), "\(manifest.body)")
+        #expect(manifest.body.contains(#""path":"img/logo.png""#))
+
+        let device = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", "alice",
+                                                   "--app-cache", server.folder.appendingPathComponent("device").path,
+                                                   "--release-key", publicKey])
+        #expect(device.status == 0, "\(device.stderr)")
+        #expect(device.stderr.contains("cart 1.0.0 from \(server.base.absoluteString): fresh 1.0.0"), "\(device.stderr)")
+        #expect(device.stdout.contains("\"version\": \"1.0.0\""), "\(device.stdout)")
+
+        // A device that ships another publisher's key runs nothing from this server.
+        let (otherKey, _) = try await Self.keygen(server.folder.appendingPathComponent("other.key"))
+        let refused = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", "alice",
+                                                    "--app-cache", server.folder.appendingPathComponent("device-2").path,
+                                                    "--release-key", otherKey])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("version 1.0.0 is signed with key \(keyID), which this app does not ship"), "\(refused.stderr)")
+    }
+
+    @Test func signWritesTheBodyAPipelineUploadsItself() async throws {
+        let server = try ServeProcess()
+        defer {
+            _ = server.stop()
+            try? FileManager.default.removeItem(at: server.folder)
+        }
+        let keyFile = server.folder.appendingPathComponent("release.key")
+        let (_, keyID) = try await Self.keygen(keyFile)
+        let dist = try Self.buildFolder(in: server.folder, version: "2.0.0")
+        let bodyFile = server.folder.appendingPathComponent("upload.json")
+        let signed = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.0",
+                                                   "--key", keyFile.path, "-o", bodyFile.path])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let body = try String(contentsOf: bodyFile, encoding: .utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect((object["signature"] as? [String: String])?["keyId"] == keyID)
+        #expect((object["assets"] as? [[String: String]])?.map { $0["path"] } == ["img/logo.png"])
+        #expect(object["minNativeVersion"] as? String == "0.0.0")
+        #expect(try await server.request("PUT", "/admin/apps/cart/versions/2.0.0", body: body, admin: true).status == 201)
+
+        // A folder the server would refuse is refused before anything is signed.
+        try Data().write(to: dist.appendingPathComponent(".hidden"))
+        let hidden = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.1", "--key", keyFile.path])
+        #expect(hidden.status == 2 && hidden.stderr.contains(".hidden"), "\(hidden.stderr)")
+        #expect(hidden.stdout.isEmpty)
+        // No token, no upload: it is never read from an argument.
+        let untokened = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "2.0.1",
+                                                      "--key", keyFile.path, "--server", server.base.absoluteString])
+        #expect(untokened.status == 2 && untokened.stderr.contains("STATEHUB_ADMIN_TOKEN"), "\(untokened.stderr)")
+    }
+}
