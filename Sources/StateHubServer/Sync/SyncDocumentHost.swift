@@ -230,9 +230,10 @@ actor SyncDocumentHost {
                 // y-protocols' rule: a newer clock wins; at an equal clock only a removal of a
                 // present client. A client never seen is taken at any clock.
                 guard current.map({ $0 < entry.clock || ($0 == entry.clock && entry.isRemoval && known != nil) }) ?? true else {
-                    if let current, current > entry.clock {
-                        // The sender is behind: it is told what this document holds (a returning
-                        // client learns that it was removed, and y-protocols renews its state).
+                    if let current, current > entry.clock || (known == nil && !entry.isRemoval) {
+                        // The sender is behind, or states a client removed at that very clock: it
+                        // is told what this document holds (a returning client learns that it was
+                        // removed, and y-protocols renews its state, even at an equal clock).
                         corrections.append(known ?? AwarenessUpdate.Entry(client: entry.client, clock: current, state: "null"))
                     } else {
                         relayed.append(entry)
