@@ -15,9 +15,10 @@ extension SharedDocument {
                 if have <= clock { content.missing.append(PendingContent.Span(client: client, clocks: have..<(clock + 1))) }
             }
         }
-        if let pendingDeleteSet, let update = try? DecodedUpdate.read(pendingDeleteSet) {
-            for client in update.deleteSet.clients.sorted() {
-                for range in update.deleteSet.ranges[client] ?? [] {
+        if !pendingDeletes.isEmpty {
+            let deleteSet = pendingDeletes.deleteSet
+            for client in deleteSet.clients.sorted() {
+                for range in deleteSet.ranges[client] ?? [] {
                     content.deletes.append(PendingContent.Span(client: client, clocks: range.clock..<(range.clock + range.length)))
                 }
             }

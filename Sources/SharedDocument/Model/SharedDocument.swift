@@ -13,8 +13,8 @@ public final class SharedDocument {
     var shareOrder: [String] = []
     /// Structs waiting for dependencies, as a v1 update, with the lowest missing clock per client.
     var pendingStructs: (missing: [Int: Int], update: [UInt8])?
-    /// Deletes of ranges not yet received, as a v1 update with no structs.
-    var pendingDeleteSet: [UInt8]?
+    /// Deletes of ranges not yet received.
+    var pendingDeletes = PendingDeletes()
     @exclusivity(unchecked) var currentTransaction: Transaction?
     @exclusivity(unchecked) var markerClock = 0
     var deepObservers: [(id: Int, callback: (ChangeSet) -> Void)] = []

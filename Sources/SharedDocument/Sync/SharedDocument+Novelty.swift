@@ -35,3 +35,22 @@ extension SharedDocument {
         return false
     }
 }
+
+extension SharedDocument {
+    /// How many clients this document would hold after `update`: those it has structs of, those
+    /// pending deletes name, and the clients `update` names — its structs' and its delete
+    /// set's — that are new. An over-estimate when a client is both in the store and pending.
+    /// A server's client budget counts this, so a delete set naming unknown clients cannot grow
+    /// a document past it (docs/sync.md §2.5). O(clients the update names).
+    ///
+    /// - Throws: ``UpdateDecodingError`` for malformed input.
+    public func clientCount(adding update: [UInt8]) throws(UpdateDecodingError) -> Int {
+        let decoded = try DecodedUpdate.read(update)
+        var added = Set<Int>()
+        for client in decoded.clients.map(\.client) + decoded.deleteSet.clients
+        where store.slotIndex(of: client) == nil && !pendingDeletes.names(client) {
+            added.insert(client)
+        }
+        return store.clientOfList.count + pendingDeletes.clientCount + added.count
+    }
+}

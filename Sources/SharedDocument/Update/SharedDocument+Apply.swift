@@ -61,15 +61,18 @@ extension SharedDocument {
             pendingStructs = rest
         }
         let unapplied = applyDeleteSet(update.deleteSet, transaction)
-        if let pendingBytes = pendingDeleteSet, let pendingUpdate = try? DecodedUpdate.read(pendingBytes) {
-            let unapplied2 = applyDeleteSet(pendingUpdate.deleteSet, transaction)
-            if let unapplied, let unapplied2 {
-                pendingDeleteSet = (try? Updates.merge([unapplied, unapplied2])) ?? unapplied
-            } else {
-                pendingDeleteSet = unapplied ?? unapplied2
+        // Pending deletes can apply only where a client's structs arrived: this update's
+        // clients (and this replica's own, which local edits advance). The rest stay as they
+        // are, so the update costs what it brings (PendingDeletes).
+        var retried = DeleteSet()
+        if !pendingDeletes.isEmpty {
+            for client in update.clients.map(\.client) + [clientID] {
+                if retried.ranges[client] == nil, let ranges = pendingDeletes.take(client) { retried.append(client: client, ranges: ranges) }
             }
-        } else {
-            pendingDeleteSet = unapplied
+        }
+        let leftover = retried.isEmpty ? DeleteSet() : applyDeleteSet(retried, transaction)
+        if !unapplied.isEmpty || !retried.isEmpty {
+            pendingDeletes.record(unapplied: unapplied, leftover: leftover, retried: retried.clients)
         }
         if retry, let pending = pendingStructs {
             pendingStructs = nil
@@ -201,8 +204,8 @@ extension SharedDocument {
         return (missing, writer.bytes)
     }
 
-    /// Yjs's `readAndApplyDeleteSet`: deletes what is here, returns the rest as an update.
-    func applyDeleteSet(_ deleteSet: DeleteSet, _ transaction: Transaction) -> [UInt8]? {
+    /// Yjs's `readAndApplyDeleteSet`: deletes what is here, returns the rest.
+    func applyDeleteSet(_ deleteSet: DeleteSet, _ transaction: Transaction) -> DeleteSet {
         var unapplied = DeleteSet()
         for client in deleteSet.clients {
             let state = store.state(of: client)
@@ -235,10 +238,6 @@ extension SharedDocument {
                 }
             }
         }
-        guard !unapplied.isEmpty else { return nil }
-        var writer = ByteWriter()
-        writer.writeVarUint(0)
-        unapplied.write(to: &writer)
-        return writer.bytes
+        return unapplied
     }
 }

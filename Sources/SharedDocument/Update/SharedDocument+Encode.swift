@@ -161,7 +161,7 @@ extension SharedDocument {
             if writer.isInBorrowedBuffer { initialized = writer.count } else { spilled = writer.bytes }
         }
         var updates = [spilled ?? written]
-        if let pendingDeleteSet { updates.append(pendingDeleteSet) }
+        if !pendingDeletes.isEmpty { updates.append(pendingDeletes.update) }
         if let pendingStructs { updates.append(try Updates.diff(pendingStructs.update, stateVector: stateVector ?? [0])) }
         return updates.count > 1 ? try Updates.merge(updates) : updates[0]
     }

@@ -46,46 +46,64 @@ extension JSONValue {
     /// Runs `body` on the value at `path`, in place.
     ///
     /// Each level is moved out with `takeObject()` / `takeArray()` (see there why not a
-    /// `switch`), changed, and moved back. Recursion follows the path, whose length the hub
-    /// caps (`JSONValue.maximumStateDepth`) before applying anything.
+    /// `switch`) onto an explicit stack, changed, and moved back: no recursion, so a path of
+    /// any length is walked safely (a trace's records can each reach deeper than the last).
     package mutating func modifyContainer(
         at path: ArraySlice<PathStep>, fullPath: [PathStep],
         _ body: (inout JSONValue) throws(MutationOpError) -> Void
     ) throws(MutationOpError) {
-        guard let step = path.first else {
-            try body(&self)
-            return
+        /// A container taken apart on the way down, with the slot its child came from.
+        enum Level {
+            case object(ObjectMembers, Int)
+            case array([JSONValue], Int)
         }
-        let rest = path.dropFirst()
-        if var members = takeObject() {
-            guard case .key(let key) = step, let position = members.index(forKey: JSONKey(key)) else {
-                self = .object(members)
-                throw MutationOpError(path: fullPath, reason: "no key \"\(step)\" on the way")
+        var levels: [Level] = []
+        levels.reserveCapacity(path.count)
+        var current = self
+        self = .null
+        var failure: MutationOpError?
+        for step in path {
+            if var members = current.takeObject() {
+                guard case .key(let key) = step, let position = members.index(forKey: JSONKey(key)) else {
+                    current = .object(members)
+                    failure = MutationOpError(path: fullPath, reason: "no key \"\(step)\" on the way")
+                    break
+                }
+                current = members.values[position]
+                members.values[position] = .null
+                levels.append(.object(members, position))
+            } else if var elements = current.takeArray() {
+                // JavaScript lets scripts address an array element by its string key ("0") too.
+                guard let index = step.arrayIndex, elements.indices.contains(index) else {
+                    let count = elements.count
+                    current = .array(elements)
+                    failure = MutationOpError(path: fullPath, reason: "\(step) is not an element of the array (count \(count)) on the way")
+                    break
+                }
+                current = elements[index]
+                elements[index] = .null
+                levels.append(.array(elements, index))
+            } else {
+                failure = MutationOpError(path: fullPath, reason: "\(step) does not lead into an object or array")
+                break
             }
-            var child = members.values[position]
-            members.values[position] = .null
-            var failure: MutationOpError?
-            do { try child.modifyContainer(at: rest, fullPath: fullPath, body) } catch { failure = error }
-            members.values[position] = child
-            self = .object(members)
-            if let failure { throw failure }
-        } else if var elements = takeArray() {
-            // JavaScript lets scripts address an array element by its string key ("0") too.
-            guard let index = step.arrayIndex, elements.indices.contains(index) else {
-                let count = elements.count
-                self = .array(elements)
-                throw MutationOpError(path: fullPath, reason: "\(step) is not an element of the array (count \(count)) on the way")
-            }
-            var child = elements[index]
-            elements[index] = .null
-            var failure: MutationOpError?
-            do { try child.modifyContainer(at: rest, fullPath: fullPath, body) } catch { failure = error }
-            elements[index] = child
-            self = .array(elements)
-            if let failure { throw failure }
-        } else {
-            throw MutationOpError(path: fullPath, reason: "\(step) does not lead into an object or array")
         }
+        if failure == nil {
+            do { try body(&current) } catch { failure = error }
+        }
+        // Back up: each child returns to the slot it was taken from.
+        while let level = levels.popLast() {
+            switch level {
+            case .object(var members, let position):
+                members.values[position] = current
+                current = .object(members)
+            case .array(var elements, let index):
+                elements[index] = current
+                current = .array(elements)
+            }
+        }
+        self = current
+        if let failure { throw failure }
     }
 
     /// The elements, moved out: `self` is left `null` and the array uniquely referenced, so

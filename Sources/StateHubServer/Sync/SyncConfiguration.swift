@@ -12,6 +12,11 @@ public struct SyncConfiguration: Sendable {
     /// connection is closed (`too-many-awareness-clients`).
     public var maxAwarenessClientsPerConnection: Int = 64
     public var maxAwarenessClientsPerDocument: Int = 10_000
+    /// Awareness relays one connection's messages may cause per second, after a burst of
+    /// `awarenessRelayBurst`: what it sends faster is kept (newest clock per client) and relayed
+    /// together once the rate allows. Nothing is refused and no connection is closed for it.
+    public var awarenessRelaysPerSecond: Int = 20
+    public var awarenessRelayBurst: Int = 40
     /// A connection's unsent messages, bytes and count; past either it is closed.
     public var maxQueueBytes: Int = 16 << 20
     public var maxQueueMessages: Int = 4_096

@@ -61,6 +61,8 @@ final class SyncConnection: Sendable, Hashable {
         var finished = false
         /// Cut off: nothing more is accepted and the queue was dropped.
         var cut = false
+        /// Awareness to send, coalesced per client; written as one message with the next batch.
+        var awareness = PendingAwareness()
 
         var count: Int { queue.count - head }
 
@@ -84,6 +86,7 @@ final class SyncConnection: Sendable, Hashable {
         mutating func drain() -> [OutgoingMessage] {
             let rest = Array(queue[head...]) + inFlight
             inFlight = []
+            awareness = PendingAwareness()
             queue = []
             head = 0
             bytes = 0
@@ -92,7 +95,7 @@ final class SyncConnection: Sendable, Hashable {
 
         /// The waiters to resume when nothing is queued or being written.
         mutating func takeIdleWaiters() -> [CheckedContinuation<Void, Never>] {
-            guard !writing, count == 0 else { return [] }
+            guard !writing, count == 0, awareness.isEmpty else { return [] }
             defer { idleWaiters = [] }
             return idleWaiters
         }
@@ -154,10 +157,34 @@ final class SyncConnection: Sendable, Hashable {
         }
     }
 
+    /// Queues awareness `entries` coalesced: they join the entries waiting for this connection
+    /// (a client's newer entry replaces its waiting one) and go out as one message with the next
+    /// write, so however fast presence changes, at most one awareness message waits here and a
+    /// slow reader gets each client's latest state (docs/sync.md §2.5, "Awareness").
+    func sendAwareness(_ entries: [AwarenessUpdate.Entry]) {
+        guard !entries.isEmpty else { return }
+        let write = state.withLock { state -> Bool in
+            guard !state.finished, !state.cut else { return false }
+            state.awareness.merge(entries)
+            let write = !state.writing
+            state.writing = true
+            return write
+        }
+        if write { writeNext() }
+    }
+
     /// Hands what is queued to the sink; called by the one holder of `writing`.
     private func writeNext() {
+        let budget = self.budget
         let (batch, waiters) = state.withLock { state -> ([OutgoingMessage], [CheckedContinuation<Void, Never>]) in
-            let batch = state.cut ? [] : state.popBatch(limit: Self.writeBatchLimit)
+            var batch = state.cut ? [] : state.popBatch(limit: Self.writeBatchLimit)
+            if !state.cut, !state.awareness.isEmpty, batch.count < Self.writeBatchLimit {
+                let message = OutgoingMessage(payload: SyncMessage.awareness(AwarenessUpdate(entries: state.awareness.take()).encoded()).encoded())
+                budget.hold(message)
+                state.bytes += message.size
+                queued.store(state.bytes, ordering: .relaxed)
+                batch.append(message)
+            }
             state.inFlight = batch
             if batch.isEmpty { state.writing = false }
             return (batch, batch.isEmpty ? state.takeIdleWaiters() : [])
@@ -188,7 +215,7 @@ final class SyncConnection: Sendable, Hashable {
     func allWritten() async {
         await withCheckedContinuation { continuation in
             let idle = state.withLock { state -> Bool in
-                if !state.writing && state.count == 0 { return true }
+                if !state.writing && state.count == 0 && state.awareness.isEmpty { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }

@@ -24,6 +24,10 @@ actor SyncDocumentHost {
     private var loading = LoadState.notLoaded
     private var members: [Int: Member] = [:]
     private var awareness: [Int: AwarenessUpdate.Entry] = [:]
+    /// Awareness clients that left, with the clock of their removal (y-protocols' meta): an older
+    /// state of one is answered with its removal, so a returning client renews itself at once.
+    /// At most `maxAwarenessClientsPerDocument`; past it the record starts again.
+    private var departed: [Int: Int] = [:]
     private var batch: [Pending] = []
     private var committing = false
     private var failed = false
@@ -48,6 +52,12 @@ actor SyncDocumentHost {
         var received = 0
         /// Awareness client ids it announced, to announce their leaving.
         var awarenessClients: Set<Int> = []
+        /// Relays it may still cause now (a token bucket refilled at `awarenessRelaysPerSecond`).
+        var relayAllowance: Double
+        var refilled: ContinuousClock.Instant
+        /// Its awareness changes over the rate, waiting for the next relay.
+        var held = PendingAwareness()
+        var flushScheduled = false
     }
 
     private struct Pending {
@@ -111,14 +121,12 @@ actor SyncDocumentHost {
     /// clients is refused before applying; near the size limit the state is kept, the update
     /// applied, the result measured, and the document restored when it is too large.
     private func applyWithinLimits(_ update: [UInt8]) throws(SyncProtocolError) {
-        let clients: [Int: Int]
-        do { clients = try Updates.decodeStateVector(Updates.encodeStateVectorFromUpdate(update)) } catch {
-            throw .malformedUpdate("\(error)")
-        }
-        let known = document.stateVector
-        let added = clients.keys.reduce(0) { $0 + (known[$1] == nil ? 1 : 0) }
-        if known.count + added > configuration.maxDocumentClients {
-            throw .tooManyClients("the update would give \(name) \(known.count + added) clients; at most \(configuration.maxDocumentClients)")
+        // Every client the update names counts, its delete set's included: deletes of unknown
+        // clients are kept pending and stored like structs.
+        let clients: Int
+        do { clients = try document.clientCount(adding: update) } catch { throw .malformedUpdate("\(error)") }
+        if clients > configuration.maxDocumentClients {
+            throw .tooManyClients("the update would give \(name) \(clients) clients (structs and deletes); at most \(configuration.maxDocumentClients)")
         }
         // Below half the limit the state grows by at most twice the update (an over-estimate is
         // kept); near it the result is measured exactly.
@@ -149,7 +157,7 @@ actor SyncDocumentHost {
 
     /// Adds a connection and greets it: sync step 1, then everyone's awareness if anyone is present.
     func join(_ connection: SyncConnection) {
-        members[connection.id] = Member(connection: connection)
+        members[connection.id] = Member(connection: connection, relayAllowance: Double(configuration.awarenessRelayBurst), refilled: .now)
         connection.send(.syncStep1(stateVector: document.encodeStateVector()))
         if !awareness.isEmpty {
             connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
@@ -164,9 +172,9 @@ actor SyncDocumentHost {
             return AwarenessUpdate.Entry(client: client, clock: entry.clock + 1, state: "null")
         }
         if !gone.isEmpty {
-            let bytes = AwarenessUpdate(entries: gone).encoded()
-            broadcast(.awareness(bytes), except: nil)
-            relayAwareness(bytes)
+            for entry in gone { recordDeparture(entry) }
+            relayToAll(gone)
+            relayAwareness(AwarenessUpdate(entries: gone).encoded())
         }
     }
 
@@ -212,30 +220,104 @@ actor SyncDocumentHost {
             if awareness.count + introduced.count > configuration.maxAwarenessClientsPerDocument {
                 throw .tooManyAwarenessClients("\(name) may hold at most \(configuration.maxAwarenessClientsPerDocument) awareness clients")
             }
+            // Relayed: what is not older than this document's entry (an equal clock changes
+            // nothing anywhere, and keeps a forwarded message whole).
+            var relayed: [AwarenessUpdate.Entry] = []
+            var corrections: [AwarenessUpdate.Entry] = []
             for entry in update.entries {
+                let known = awareness[entry.client]
+                let current = known?.clock ?? departed[entry.client]
+                // y-protocols' rule: a newer clock wins; at an equal clock only a removal of a
+                // present client. A client never seen is taken at any clock.
+                guard current.map({ $0 < entry.clock || ($0 == entry.clock && entry.isRemoval && known != nil) }) ?? true else {
+                    if let current, current > entry.clock || (known == nil && !entry.isRemoval) {
+                        // The sender is behind, or states a client removed at that very clock: it
+                        // is told what this document holds (a returning client learns that it was
+                        // removed, and y-protocols renews its state, even at an equal clock).
+                        corrections.append(known ?? AwarenessUpdate.Entry(client: entry.client, clock: current, state: "null"))
+                    } else {
+                        relayed.append(entry)
+                    }
+                    continue
+                }
+                relayed.append(entry)
                 if entry.isRemoval {
                     awareness[entry.client] = nil
+                    recordDeparture(entry)
                     members[connection.id]?.awarenessClients.remove(entry.client)
-                } else if let known = awareness[entry.client] {
-                    // An update of a known client: y-websocket's client forwards every awareness
-                    // change it sees, other clients' included, so a newer state says nothing about
-                    // who controls that client. Ownership stays where the client was first added
-                    // (what y-websocket's own server does).
-                    if known.clock < entry.clock { awareness[entry.client] = entry }
                 } else {
-                    // A client this document did not know: the connection that announced it
-                    // controls it, and its leaving removes it.
                     awareness[entry.client] = entry
-                    members[connection.id]?.awarenessClients.insert(entry.client)
+                    departed[entry.client] = nil
+                    // y-websocket's client forwards every awareness change it sees, other
+                    // clients' included, so a newer state says nothing about who controls that
+                    // client. Ownership stays where the client was first added (what
+                    // y-websocket's own server does): the connection that announced a client
+                    // this document did not hold controls it, and its leaving removes it.
+                    if known == nil { members[connection.id]?.awarenessClients.insert(entry.client) }
                 }
             }
-            broadcast(message, except: connection)
-            relayAwareness(bytes)
+            connection.sendAwareness(corrections)
+            relayWithinRate(relayed, from: connection)
         case .queryAwareness:
             connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
         case .permissionDenied, .acknowledgement:
             throw .malformedMessage("a client does not send \(message.kindName)")
         }
+    }
+
+    /// Awareness changes from `connection` go to every connection, the sender included (as
+    /// y-websocket's server relays them), within the sender's rate: over it they are held,
+    /// coalesced, and relayed together when the rate allows (docs/sync.md §2.5, "Awareness").
+    private func relayWithinRate(_ entries: [AwarenessUpdate.Entry], from connection: SyncConnection) {
+        guard !entries.isEmpty, var member = members[connection.id] else { return }
+        let now = ContinuousClock.Instant.now
+        let rate = Double(max(1, configuration.awarenessRelaysPerSecond))
+        let elapsed = now - member.refilled
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        member.relayAllowance = min(Double(max(1, configuration.awarenessRelayBurst)), member.relayAllowance + seconds * rate)
+        member.refilled = now
+        member.held.merge(entries)
+        if member.relayAllowance >= 1 && !member.flushScheduled {
+            member.relayAllowance -= 1
+            let relayed = member.held.take()
+            members[connection.id] = member
+            relayToAll(relayed)
+            relayAwareness(AwarenessUpdate(entries: relayed).encoded())
+            return
+        }
+        if !member.flushScheduled {
+            member.flushScheduled = true
+            let wait = Duration.seconds((1 - member.relayAllowance) / rate)
+            let id = connection.id
+            Task { [weak self] in
+                try? await Task.sleep(for: wait)
+                await self?.flushHeldAwareness(of: id)
+            }
+        }
+        members[connection.id] = member
+    }
+
+    /// Relays what a connection's awareness held back over its rate.
+    private func flushHeldAwareness(of id: Int) {
+        guard var member = members[id] else { return }
+        member.flushScheduled = false
+        member.relayAllowance = 0
+        member.refilled = .now
+        let relayed = member.held.take()
+        members[id] = member
+        guard !relayed.isEmpty else { return }
+        relayToAll(relayed)
+        relayAwareness(AwarenessUpdate(entries: relayed).encoded())
+    }
+
+    private func relayToAll(_ entries: [AwarenessUpdate.Entry]) {
+        for member in members.values { member.connection.sendAwareness(entries) }
+    }
+
+    /// Remembers a removal's clock, within the document's awareness cap.
+    private func recordDeparture(_ entry: AwarenessUpdate.Entry) {
+        if departed.count >= configuration.maxAwarenessClientsPerDocument { departed = [:] }
+        departed[entry.client] = entry.clock
     }
 
     private func broadcast(_ message: SyncMessage, except sender: SyncConnection?) {
@@ -349,8 +431,9 @@ actor SyncDocumentHost {
         }
         for entry in update.entries where (awareness[entry.client]?.clock ?? -1) <= entry.clock {
             awareness[entry.client] = entry.isRemoval ? nil : entry
+            if entry.isRemoval { recordDeparture(entry) } else { departed[entry.client] = nil }
         }
-        broadcast(.awareness(bytes), except: nil)
+        relayToAll(update.entries)
     }
 
     /// Another instance stored update `id` of this document: read it, apply it, broadcast it.

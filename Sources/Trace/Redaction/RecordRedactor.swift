@@ -87,7 +87,7 @@ final class RecordRedactor: Sendable {
             return RedactionScan.replace(bytes, ranges, with: Self.placeholder)
         }
         out = replaceRemembered(out)
-        out = URLCredentials.redact(out, isSensitive: { isSensitive($0) })
+        out = URLCredentials.redact(out, isSensitive: { isSensitive($0) }, containsSecret: { containsSecret($0) })
         out = redactProse(out)
         if report != nil, type == "dispatch_action" { noteClearArguments(out, rules: rules) }
         let changed = out.withUnsafeBufferPointer { o in text.withUTF8 { !o.elementsEqual($0) } }
@@ -96,11 +96,19 @@ final class RecordRedactor: Sendable {
 
     /// Text that is not JSON: the value token after every `"name" :` with a sensitive name,
     /// found by tokenizing from each point where a token can start (a byte that starts
-    /// none is skipped).
+    /// none is skipped). The op-path rule holds here too: in an object whose `"path"` array
+    /// names a sensitive key, the `"value"` / `"items"` (a scalar, or a container up to its end,
+    /// or to the end of the text when it never closes) is hidden, before or after the path. A
+    /// refused message (too deep, cut, trailing bytes) is not JSON and went through here.
     private func lenientRanges(_ b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var tokenizer = JSONTokenizer(bytes: b)
         var previous: [JSONToken] = []   // the last two tokens
+        /// Inside a `"path": [` array, and whether it named a sensitive key.
+        var inPath = false
+        var pathSecret = false
+        /// The `value` / `items` of the object being read, when its path is not known yet.
+        var opValues: [Range<Int>] = []
         while tokenizer.position < b.count {
             let start = tokenizer.position
             guard let token = try? tokenizer.next(), token.kind != .invalid else {
@@ -109,15 +117,62 @@ final class RecordRedactor: Sendable {
                 continue
             }
             if token.kind == .end { break }
-            if previous.count == 2, previous[0].kind == .string, previous[1].kind == .colon,
-               token.kind == .string || token.kind == .number || token.kind == .true || token.kind == .false,
-               isSensitive(RedactionScan.text(previous[0], tokenizer)) {
+            let afterName = previous.count == 2 && previous[0].kind == .string && previous[1].kind == .colon
+            let name = afterName ? RedactionScan.text(previous[0], tokenizer) : []
+            if afterName, token.kind == .string || token.kind == .number || token.kind == .true || token.kind == .false,
+               isSensitive(name) {
                 ranges.append(token.range)
+            }
+            if inPath {
+                if token.kind == .endArray { inPath = false } else if token.kind == .string, isSensitive(RedactionScan.text(token, tokenizer)) {
+                    pathSecret = true
+                    ranges += opValues
+                    opValues = []
+                }
+            } else if afterName, token.kind == .beginArray, name == Self.pathName {
+                inPath = true
+            } else if afterName, name == Self.valueName || name == Self.itemsName, token.kind != .null {
+                let range = token.kind == .beginObject || token.kind == .beginArray ? Self.containerRange(from: token, &tokenizer) : token.range
+                if pathSecret { ranges.append(range) } else { opValues.append(range) }
+            } else if token.kind == .beginObject || token.kind == .endObject {
+                pathSecret = false
+                opValues = []
             }
             previous.append(token)
             if previous.count > 2 { previous.removeFirst() }
         }
+        // A value found before its path is added when the path is read: put back in order.
+        ranges.sort { $0.lowerBound < $1.lowerBound }
         return ranges
+    }
+
+    static let pathName = Array("path".utf8)
+    static let valueName = Array("value".utf8)
+    static let itemsName = Array("items".utf8)
+
+    /// From a container's opening token to its closing one, or to the end of the text.
+    private static func containerRange(from open: JSONToken, _ tokenizer: inout JSONTokenizer) -> Range<Int> {
+        var depth = 1
+        while depth > 0 {
+            let start = tokenizer.position
+            guard let token = try? tokenizer.next(), token.kind != .invalid else {
+                if start >= tokenizer.bytes.count { break }
+                tokenizer.position = start + 1
+                continue
+            }
+            if token.kind == .end { break }
+            if token.kind == .beginObject || token.kind == .beginArray { depth += 1 }
+            if token.kind == .endObject || token.kind == .endArray { depth -= 1 }
+        }
+        return open.range.lowerBound ..< min(tokenizer.position, tokenizer.bytes.count)
+    }
+
+    /// Whether `text` (a URL parameter's value, percent-decoded) holds something steps 1–5
+    /// would hide: then the whole parameter value is hidden.
+    private func containsSecret(_ text: [UInt8]) -> Bool {
+        let found = text.withUnsafeBufferPointer { b in !(RedactionScan.ranges(b, rules: rules, isDispatch: false) ?? lenientRanges(b)).isEmpty }
+        if found || !prose.ranges(text).isEmpty { return true }
+        return URLCredentials.redact(text, isSensitive: { isSensitive($0) }) != text
     }
 
     /// Step 5: values written in prose, hidden and remembered.

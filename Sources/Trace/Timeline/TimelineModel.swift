@@ -3,7 +3,8 @@ import StateHubJSON
 /// A trace read as a timeline for people: each record as a step with the action that caused
 /// it, every operation with its old and new value, and what a viewer needs to rebuild the
 /// whole state at any step. Built in one pass, O(records + total op sizes); nothing in it
-/// recurses on a page's nesting.
+/// recurses on a page's nesting, and a message whose ops would nest a store's state deeper
+/// than the hub's cap (`JSONValue.maximumStateDepth`) is shown refused, as the hub refuses it.
 ///
 /// Actions: a `dispatch_action` opens an action (`cart.add`, started from native) until its
 /// `action_result`; an `apply_mutation` that carries an `action` field (set by the plugin
@@ -148,6 +149,13 @@ package struct TimelineModel: Sendable {
                                 try charge(change.new)
                                 step.changes.append(change)
                                 guard step.refused == nil else { continue }
+                                // The hub's depth cap: a message that would nest the state
+                                // deeper is refused whole, so no walk meets a deeper state.
+                                let depth = op.resultingDepth()
+                                guard depth <= JSONValue.maximumStateDepth else {
+                                    step.refused = "\(op.path.dotted): nests deeper than \(JSONValue.maximumStateDepth) levels"
+                                    continue
+                                }
                                 let padding = Self.padding(op, in: state)
                                 let undo = Self.undo(for: op, in: state)
                                 do throws(MutationOpError) { try state.apply(op) } catch { step.refused = "\(error)"; continue }

@@ -1,0 +1,33 @@
+import SharedDocument
+
+/// Awareness entries waiting to be written to one connection, one per client: a newer entry
+/// (by clock; at an equal clock the later one) replaces the waiting one in place, so a client's
+/// presence is sent once however often it changed meanwhile (docs/sync.md §2.5, "Awareness").
+/// Bounded by the clients a document holds (`maxAwarenessClientsPerDocument`).
+struct PendingAwareness {
+    private(set) var entries: [AwarenessUpdate.Entry] = []
+    private var positions: [Int: Int] = [:]
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds `newer`, keeping the first-seen order of clients.
+    mutating func merge(_ newer: [AwarenessUpdate.Entry]) {
+        for entry in newer {
+            if let position = positions[entry.client] {
+                if entries[position].clock <= entry.clock { entries[position] = entry }
+            } else {
+                positions[entry.client] = entries.count
+                entries.append(entry)
+            }
+        }
+    }
+
+    /// The waiting entries, in order; none wait afterwards.
+    mutating func take() -> [AwarenessUpdate.Entry] {
+        defer {
+            entries = []
+            positions = [:]
+        }
+        return entries
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SharedDocument
+import StateHubServer
+import Testing
+
+/// How awareness is relayed (docs/sync.md §2.5, "Awareness"): to every connection, the sender
+/// included; a client behind the document is told what it holds; coalesced per receiving
+/// connection and rate-limited per sending one, so a flood reaches nobody message by message.
+@Suite struct AwarenessRelayTests {
+    static func isAwareness(_ message: SyncMessage) -> Bool { if case .awareness = message { true } else { false } }
+
+    static func entries(_ message: SyncMessage) -> [AwarenessUpdate.Entry] {
+        guard case .awareness(let bytes) = message, let update = try? AwarenessUpdate(decoding: bytes) else { return [] }
+        return update.entries
+    }
+
+    /// A client that comes back with the clock it left with is told it was removed (so
+    /// y-protocols renews its state at once), and what it sends is echoed to it too.
+    @Test func aClientBehindTheDocumentIsToldItsRemovalAndEchoed() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let bob = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        let alice = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        let present = AwarenessUpdate(entries: [.init(client: 5, clock: 3, state: #"{"name":"alice"}"#)])
+        try await alice.send(.awareness(present.encoded()))
+        #expect(await alice.next(where: { $0 == .awareness(present.encoded()) }) != nil, "the sender's own state was not echoed")
+        #expect(await bob.next(where: { $0 == .awareness(present.encoded()) }) != nil)
+        await alice.close()
+        let removed = AwarenessUpdate(entries: [.init(client: 5, clock: 4, state: "null")])
+        #expect(await bob.next(where: { $0 == .awareness(removed.encoded()) }) != nil, "alice's leaving was not announced")
+
+        let returning = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        try await returning.send(.awareness(present.encoded()))
+        #expect(await returning.next(where: { $0 == .awareness(removed.encoded()) }) != nil, "the returning client was not told it was removed")
+        // What y-protocols then sends: its state with a newer clock, which everyone sees.
+        let renewed = AwarenessUpdate(entries: [.init(client: 5, clock: 5, state: #"{"name":"alice"}"#)])
+        try await returning.send(.awareness(renewed.encoded()))
+        #expect(await bob.next(where: { $0 == .awareness(renewed.encoded()) }) != nil)
+        #expect(await returning.next(where: { $0 == .awareness(renewed.encoded()) }) != nil)
+        // The stale state itself reached nobody.
+        #expect(bob.all.filter { Self.entries($0).contains { $0.client == 5 && $0.clock == 3 } }.count == 1)
+        await returning.close()
+        await bob.close()
+        await live.stop()
+    }
+
+    /// Real y-websocket clients: after a clean `disconnect()` / `connect()` the returning client
+    /// is visible to the other again before y-protocols' own renewal (every 15 s), which is what
+    /// brought it back when the sender was left out of the relay (14–18 s). 10 s separates the
+    /// two on a loaded machine; the relay itself takes milliseconds.
+    @Test func aReturningYjsClientIsVisibleAgainAtOnce() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let script = YjsPeer.peers.appendingPathComponent("presence-peer.cjs")
+        let alice = try YjsPeer(name: "alice", server: "ws://127.0.0.1:\(live.port)/sync", document: "room", token: LiveSyncServer.adminToken, script: script)
+        let bob = try YjsPeer(name: "bob", server: "ws://127.0.0.1:\(live.port)/sync", document: "room", token: LiveSyncServer.adminToken, script: script)
+        @Sendable func names(_ line: [String: AnyHashableSendable]) -> [String] {
+            ((line["names"]?.value as? [Any]) ?? []).compactMap { $0 as? String }
+        }
+        try alice.send(["op": "present", "name": "alice"])
+        try bob.send(["op": "present", "name": "bob"])
+        #expect(await bob.next("others", where: { names($0).contains("alice") }) != nil, "bob never saw alice: \(bob.stderr)")
+        for round in 1...3 {
+            try alice.send(["op": "disconnect"])
+            #expect(await bob.next("others", where: { !names($0).contains("alice") }) != nil, "round \(round): alice's leaving never reached bob")
+            try alice.send(["op": "connect"])
+            #expect(await bob.next("others", within: 10, where: { names($0).contains("alice") }) != nil,
+                    "round \(round): alice was not visible to bob within 10 s of reconnecting")
+            #expect(await alice.next("others", where: { names($0).contains("bob") }) != nil, "round \(round): alice does not see bob")
+        }
+        alice.stop()
+        bob.stop()
+        await live.stop()
+    }
+
+    /// A read-only client floods 6,000 awareness messages (18 MB): the server relays them
+    /// coalesced at its rate, a client that reads nothing is not cut off (each message relayed
+    /// alone filled its queue past 4,096 messages), and a reading client ends with the latest state.
+    @Test func aFloodIsCoalescedAndCutsNobodyOff() async throws {
+        let folder = temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        let readOnly = try await live.issueToken(document: "room", access: "read")
+        let idle = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken, reading: false)
+        let watcher = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
+        let flooder = try await SyncTestClient.connect(port: live.port, document: "room", token: readOnly)
+        let count = 6_000
+        let padding = String(repeating: "p", count: 3_000)
+        for clock in 1...count {
+            let update = AwarenessUpdate(entries: [.init(client: 42, clock: clock, state: #"{"cursor":\#(clock),"pad":"\#(padding)"}"#)])
+            try await flooder.send(.awareness(update.encoded()))
+        }
+        #expect(await watcher.next(where: { Self.entries($0).contains { $0.client == 42 && $0.clock == count } }) != nil,
+                "the latest state never reached the watcher")
+        let relays = watcher.all.filter(Self.isAwareness).count
+        #expect(relays < count / 2, "\(relays) awareness messages for \(count) sent: not coalesced")
+        // One document round trip after the flood: the idle client is still connected.
+        let writer = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken, acknowledgements: true)
+        let document = SharedDocument()
+        try await writer.send(.update(try edit(document) { try $0.map("m").set("k", .int(1)) }))
+        #expect(await watcher.next(where: isUpdate) != nil)
+        #expect(await live.server.sync.connectionCount(document: "room") == 4, "a client was cut off by someone else's flood")
+        await writer.close()
+        await flooder.close()
+        await watcher.close()
+        await idle.close()
+        await live.stop()
+    }
+}
