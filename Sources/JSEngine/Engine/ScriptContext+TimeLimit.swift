@@ -117,10 +117,10 @@ extension ScriptContext {
     /// trap, and the microtasks JavaScriptCore drains as the outermost call returns — inside
     /// an entry, as a turn of its own (kind `call`) when none is running.
     ///
-    /// Outside any entry, a stop there was settled by no one: the next entry cleared its flags,
-    /// the termination stayed pending in the VM, and the next native call aborted the process
-    /// (SIGILL: an evaluation's result whose `toJSON` queued a runaway microtask, then a
-    /// function calling `console.log`; `aStopInsideAConversionIsSettled`).
+    /// Outside any entry, a stop there leaves a termination pending in the VM until the next
+    /// entry settles it (`TurnStateMachine`, `stopPending`); a native call reached before that
+    /// aborts the process (SIGILL: an evaluation's result whose `toJSON` queued a runaway
+    /// microtask, then a function calling `console.log`; `aStopInsideAConversionIsSettled`).
     ///
     /// - Parameter value: a value `body` reads, protected from the collector while the stop
     ///   recovery, which allocates, runs first (docs/engine.md, "Values made before a call").
