@@ -204,6 +204,30 @@ struct TimeLimitSurvivalTests {
         }
     }
 
+    /// A promise rejected from Swift with a coded error: the `code` field is set on the new
+    /// `Error` outside any call, so a setter the page put on `Error.prototype` runs there. Its
+    /// stop is settled and reported as it happens, the page's rejection handler still runs,
+    /// and later native calls work. Outside an entry, the stop's flags were cleared by the next
+    /// entry and the termination stayed pending: the child aborted (SIGILL) at the next
+    /// native call.
+    @Test func aStopInARejectionsErrorSetterIsSettled() async {
+        await #expect(processExitsWith: .success) {
+            let reported = Recorder<UnhandledError>()
+            let engine = try TimeLimitSurvivalTests.engine(reported)
+            try await engine.bindAsync("failing") { _ in throw CodedFailure() }
+            try await engine.execute("""
+                Object.defineProperty(Error.prototype, 'code', { configurable: true, set(value) {
+                  for (;;) {}
+                } });
+                """, sourceURL: "setter.js")
+            let outcome = try await engine.evaluateAndAwait("failing().then(() => 'fulfilled', (e) => { console.log('rejected'); return 'rejected'; })")
+            guard outcome == "rejected" else { exit(Check.wrongStop.rawValue) }
+            TimeLimitSurvivalTests.expectOneReport(reported, file: "setter.js", line: 2, kind: .call)
+            try await TimeLimitSurvivalTests.laterCallsWork(engine)
+            guard reported.values.count == 1 else { exit(Check.wrongReport.rawValue) }
+        }
+    }
+
     /// A stop whose probes keep failing closes the context as its entry returns, and every
     /// protection with it. Ending the entry's own protections through the context held before
     /// the call touched the freed VM: a fresh-clone run crashed so (signal 11 in
@@ -312,4 +336,10 @@ struct StopReportTests {
             exit(34)
         }
     }
+}
+
+/// A failure a bound async closure throws, with a `code` for the page.
+private struct CodedFailure: NativeErrorConvertible {
+    var scriptMessage: String { "refused" }
+    var scriptCode: String? { "E_REFUSED" }
 }

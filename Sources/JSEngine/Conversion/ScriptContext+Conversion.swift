@@ -76,7 +76,7 @@ extension ScriptContext {
         guard let value else { return .null }
         guard JSValueGetType(context, value) == kJSTypeObject else { return try json(from: value) }
         // Getters and proxy traps are the page's code (``insideEntry(keepingAlive:_:)``).
-        if entryDepth == 0 { return try insideEntry(keepingAlive: value) { try jsonByWalking(value, depth: depth) } }
+        if !turns.isInEntry { return try insideEntry(keepingAlive: value) { try jsonByWalking(value, depth: depth) } }
         if depth > 512 { throw EngineError.conversion(.cycle) }
         guard let object = JSValueToObject(context, value, nil) else { return .null }
         if JSObjectIsFunction(context, object) { return .null }

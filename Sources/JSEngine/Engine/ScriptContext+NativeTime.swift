@@ -20,8 +20,9 @@ extension ScriptContext {
     @inline(__always)
     func beginNativeCall() -> NativeCallStart? {
         nativeDepth += 1
-        guard nativeDepth == 1, turnLimitNanos != nil, entryDepth > 0 else { return nil }
+        guard nativeDepth == 1, turnLimitNanos != nil, turns.isInEntry else { return nil }
         let start = NativeCallStart(cpu: Self.threadCPUTime(), wall: EngineActivity.now())
+        nativeCallStartCPU = start.cpu
         activity.beginNativeCall(wall: start.wall, cpu: start.cpu)
         return start
     }
@@ -35,6 +36,7 @@ extension ScriptContext {
         let wall = EngineActivity.now() &- start.wall
         nativeCPUInTurn &+= cpu
         nativeWallInTurn &+= wall
+        nativeCallStartCPU = nil
         activity.endNativeCall(wall: wall, cpu: cpu)
     }
 

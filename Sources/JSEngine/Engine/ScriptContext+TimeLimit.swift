@@ -31,21 +31,15 @@ import JavaScriptCore
 extension ScriptContext {
     /// Runs one call into JavaScript; the outermost one settles a stop afterwards.
     ///
+    /// What runs first and what follows is the turn lifecycle's (`TurnStateMachine`): a stop
+    /// left pending outside any entry is settled first, the page's stop recovery runs as turns
+    /// of its own, and a stopped turn is settled as it ends.
+    ///
     /// - Parameters:
     ///   - entry: the script's source URL, shown while the turn runs (`EngineActivity`).
-    ///   - kind: what the turn is, for its stop (`script`, `call`, `timer`).
+    ///   - kind: what the turn is, for its stop (`script`, `call`, `timer`, `recovery`).
     func enter<T>(entry: String? = nil, kind: ScriptStop.Kind, _ body: () throws -> T) throws -> T {
-        // The recovery after a stop runs as a turn of its own, before this one: the page can
-        // make it run away (a patched array iterator in the runtime's loops), and inside the
-        // caller's turn its stop spent that turn's watchdog, so the caller's own loop was never
-        // stopped and the run ended unresponsive (hostile review, this session).
-        if entryDepth == 0, needsStopRecovery, !recovering {
-            runStopRecoveryTurn()
-            // A recovery stopped with probes that kept failing closed the context: the caller's
-            // body holds the context it had before (`unprotectIfLive(_:)`).
-            guard context != nil else { throw EngineError.closed }
-        }
-        let outermost = entryDepth == 0
+        let outermost = try beginEntry(kind: kind)
         if outermost {
             // An owner's evaluation may take longer than the page's limit, never shorter (the
             // watchdog's timer runs with the configured one).
@@ -57,53 +51,84 @@ extension ScriptContext {
             } ?? 1
             entryKind = kind
             turnStop = nil
-            timeLimitFired = false
-            stoppedInEntry = false
-            stopLocation = nil
-            forcedStopLocation = nil
-            deferredStops = 0
             nativeCPUInTurn = 0
             nativeWallInTurn = 0
             // The thread's CPU clock is a system call (1.5-2.5 µs on this VM, most of an API call's
             // cost, docs/benchmarks.md): read only when a limit or an unresponsive watch uses it.
             turnStartCPU = measuresTurnCPU ? Self.threadCPUTime() : 0
-            activity.beginTurn(at: EngineActivity.now(), cpu: turnStartCPU, entry: entry, limitFactor: limitFactor)
+            turnStartWall = EngineActivity.now()
+            activity.beginTurn(at: turnStartWall, cpu: turnStartCPU, entry: entry, limitFactor: limitFactor)
         }
-        entryDepth += 1
-        defer {
-            entryDepth -= 1
-            if outermost {
-                forcingStop = false
-                if timeLimitRestarted {
-                    timeLimitRestarted = false
-                    // Out of the VM now, so this starts no timer: the next entry starts one.
-                    if let limit = configuration.executionTimeLimit { _ = installTimeLimit(seconds: limit.inSeconds) }
-                }
-                if stoppedInEntry { settleStop() }
-                activity.endTurn()
-                lastTurnStop = turnStop
-                if let turnStop { stopHandlers.notify(turnStop) }
+        defer { endEntry(outermost: outermost) }
+        return try body()
+    }
+
+    /// Asks the turn lifecycle to begin an entry, running first what it says must run;
+    /// returns whether the entry begins a turn.
+    private func beginEntry(kind: ScriptStop.Kind) throws(EngineError) -> Bool {
+        // Each step leaves the machine idle in another state; the recovery's attempts and a
+        // pending stop's probes end in at most a few rounds.
+        while true {
+            switch turns.entryBegins(kind == .recovery ? .recovery : .page) {
+            case .beginTurn:
+                return true
+            case .nest:
+                return false
+            case .settlePendingStopFirst(let stop):
+                settle(stop, turnEnded: false)
+            case .runRecoveryFirst:
+                // The recovery after a stop runs as a turn of its own, before this one: the page
+                // can make it run away (a patched array iterator in the runtime's loops), and
+                // inside the caller's turn its stop spent that turn's watchdog, so the caller's
+                // own loop was never stopped.
+                runStopRecoveryTurn()
+            case .refuse:
+                // A recovery stopped with probes that kept failing closed the context: the
+                // caller's body holds the context it had before (`unprotectIfLive(_:)`).
+                throw .closed
             }
         }
-        return try body()
+    }
+
+    /// Ends an entry; the outermost one ends the turn and settles its stop.
+    private func endEntry(outermost: Bool) {
+        switch turns.entryEnds() {
+        case .none:
+            // A nested entry, or the context was closed inside the turn.
+            guard outermost else { return }
+        case .endTurn(let restoreWatchdog):
+            endTurn(restoreWatchdog: restoreWatchdog)
+        case .settle(let stop, let restoreWatchdog):
+            endTurn(restoreWatchdog: restoreWatchdog)
+            settle(stop, turnEnded: true)
+        }
+        turnStartWall = 0
+        activity.endTurn()
+        lastTurnStop = turnStop
+        if let turnStop { stopHandlers.notify(turnStop) }
+    }
+
+    private func endTurn(restoreWatchdog: Bool) {
+        // Out of the VM now, so this starts no timer: the next entry starts one.
+        if restoreWatchdog, let limit = configuration.executionTimeLimit { _ = installTimeLimit(seconds: limit.inSeconds) }
     }
 
     /// Runs `body` — C-API work that can run the page's code: a getter, a `toJSON`, a proxy's
     /// trap, and the microtasks JavaScriptCore drains as the outermost call returns — inside
     /// an entry, as a turn of its own (kind `call`) when none is running.
     ///
-    /// Outside any entry, a stop there was settled by no one: the next entry cleared its flags,
-    /// the termination stayed pending in the VM, and the next native call aborted the process
-    /// (SIGILL: an evaluation's result whose `toJSON` queued a runaway microtask, then a
-    /// function calling `console.log`; `aStopInsideAConversionIsSettled`).
+    /// Outside any entry, a stop there leaves a termination pending in the VM until the next
+    /// entry settles it (`TurnStateMachine`, `stopPending`); a native call reached before that
+    /// aborts the process (SIGILL: an evaluation's result whose `toJSON` queued a runaway
+    /// microtask, then a function calling `console.log`; `aStopInsideAConversionIsSettled`).
     ///
     /// - Parameter value: a value `body` reads, protected from the collector while the stop
     ///   recovery, which allocates, runs first (docs/engine.md, "Values made before a call").
     @inline(__always)
     func insideEntry<T>(keepingAlive value: JSValueRef? = nil, _ body: () throws -> T) throws -> T {
-        if entryDepth > 0 { return try body() }
-        // The array only when the recovery will run: `keepingAlive` protects it at once.
-        guard needsStopRecovery, let value else { return try enter(kind: .call, body) }
+        if turns.isInEntry { return try body() }
+        // The array only when code runs first: `keepingAlive` protects it at once.
+        guard turns.nextEntryRunsCodeFirst, let value else { return try enter(kind: .call, body) }
         return try keepingAlive([value]) { try enter(kind: .call, body) }
     }
 
@@ -123,10 +148,10 @@ extension ScriptContext {
     /// sender thread").
     @inline(__always)
     func turnIsOverBudget() -> Bool {
-        guard entryDepth > 0, nativeDepth == 0 else { return false }
-        if forcingStop { return true }
+        guard turns.isInEntry, nativeDepth == 0 else { return false }
+        if turns.isForcingStop { return true }
         guard let turnLimitNanos else { return false }
-        let started = activity.turnStart
+        let started = turnStartWall
         guard started != 0 else { return false }
         let wall = EngineActivity.now() &- started
         guard wall &- nativeWallInTurn > turnLimitNanos || wall > turnLimitNanos &* Self.nativeAllowance else { return false }
@@ -137,21 +162,13 @@ extension ScriptContext {
         // Its line is the page's call, inside the loop's body: the stop names the loop around it.
         let location = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermost(inBacktrace:))
             .map { mapped($0.atLoop(in: sources[$0.sourceURL], atHead: false)) }
-        // No page frame in sight (the plugin's flush between an `await` loop's microtasks):
-        // the stop is put off to one of the next native calls that has one (the flush's
-        // scheduling, inside the page's write), so the stop names the page's loop.
-        if location?.isOurs ?? true, deferredStops < Self.maximumDeferredStops {
-            deferredStops += 1
-            return false
-        }
-        forcingStop = true
+        // No page frame in sight (the plugin's flush between an `await` loop's microtasks): the
+        // machine puts the stop off to one of the next native calls that has one (the flush's
+        // scheduling, inside the page's write), so the stop names the page's loop. Refused, the
+        // stop is reported as the watchdog's are: the entry's own exception when the entry was
+        // stopped, otherwise once the turn ends (`settle`).
+        guard turns.nativeCallPastLimit(at: location) else { return false }
         activity.markStopRequested()
-        forcedStopLocation = location
-        // Reported as the watchdog's stops are: the entry's own exception when the entry was
-        // stopped, otherwise once the turn ends (`settleStop`).
-        timeLimitFired = true
-        stoppedInEntry = true
-        stopLocation = ScriptLocation.blame(earlier: stopLocation, here: location, forcedAt: location)
         return true
     }
 
@@ -177,7 +194,7 @@ extension ScriptContext {
     func turnBudgetLeft(_ limit: UInt64) -> UInt64 {
         let now = Self.threadCPUTime()
         let turn = now &- turnStartCPU
-        let native = min(turn, nativeCPUInTurn &+ (activity.nativeCallStartCPU.map { now &- $0 } ?? 0))
+        let native = min(turn, nativeCPUInTurn &+ (nativeCallStartCPU.map { now &- $0 } ?? 0))
         let page = turn - native
         let whole = limit &* Self.nativeAllowance
         guard page < limit, turn < whole else { return 0 }
@@ -209,65 +226,64 @@ extension ScriptContext {
         return PrivateJavaScriptCore.setExecutionTimeLimit(group, seconds: seconds, shouldTerminate: { context, info in
             guard let info else { return true }
             let owner = Unmanaged<ScriptContext>.fromOpaque(info).takeUnretainedValue()
-            if !owner.forcingStop, let limit = owner.turnLimitNanos, owner.entryDepth > 0 {
-                let left = owner.turnBudgetLeft(limit)
-                if left > 0 {
-                    // Native work ran the clock. Declined, JavaScriptCore does not start its
-                    // timer again by itself (it takes the spent deadline for one the callback
-                    // started), so the watchdog is started here with what the page has left, at
-                    // least 1 ms: never a timer that fires while this thread is still inside the
-                    // trap handler. The configured limit comes back when the turn ends.
-                    _ = owner.installTimeLimit(seconds: Double(max(left, ScriptContext.shortestRestart)) / 1e9)
-                    owner.timeLimitRestarted = true
-                    return false
-                }
+            let action = owner.turns.watchdogFires(pageBudgetLeft: { owner.turnLimitNanos.map(owner.turnBudgetLeft) ?? 0 },
+                                                   shortestRestart: ScriptContext.shortestRestart)
+            switch action {
+            case .restart(let nanoseconds):
+                // Native work ran the clock. Declined, JavaScriptCore does not start its timer
+                // again by itself (it takes the spent deadline for one the callback started),
+                // so the watchdog is started here with what the page has left, at least 1 ms:
+                // never a timer that fires while this thread is still inside the trap handler.
+                // The configured limit comes back when the turn ends.
+                _ = owner.installTimeLimit(seconds: Double(nanoseconds) / 1e9)
+                return false
+            case .terminate(let locate):
+                guard locate else { return true }
+                // Every stop names the loop's own line (docs/engine.md, "Which line a stop
+                // names"): stopped at the loop's head, JavaScriptCore names the last expression
+                // before it (ScriptLocation.loopLine reads forward); stopped inside something the
+                // body called, the page's frame has the call's line (the loop around it).
+                let frame = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
+                owner.turns.stopLocated(at: frame.map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) })
+                return true
             }
-            owner.timeLimitFired = true
-            owner.stoppedInEntry = true
-            // Every stop names the loop's own line (docs/engine.md, "Which line a stop names"):
-            // stopped at the loop's head, JavaScriptCore names the last expression before it
-            // (ScriptLocation.loopLine reads forward); stopped inside something the body
-            // called, the page's frame has the call's line (the loop around it).
-            let frame = context.flatMap { PrivateJavaScriptCore.backtrace($0, frames: 64) }.flatMap(ScriptLocation.innermostFrame(inBacktrace:))
-            let here = frame.map { owner.mapped($0.location.atLoop(in: owner.sources[$0.location.sourceURL], atHead: $0.atTop)) }
-            owner.stopLocation = ScriptLocation.blame(earlier: owner.stopLocation, here: here, forcedAt: owner.forcedStopLocation)
-            return true
         }, info: Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Absorbs a pending termination and reports a stop no caller saw. Gives the context up
     /// (`close()`, so later calls throw `EngineError.closed`) if probes keep failing.
-    private func settleStop() {
-        let unreported = timeLimitFired
-        let location = stopLocation
-        timeLimitFired = false
-        stoppedInEntry = false
-        guard let context, let probe = Self.probeScript.jsStringRetained() else { return }
-        defer { JSStringRelease(probe) }
+    ///
+    /// - Parameter turnEnded: the stop ended a turn (not: it was made outside any entry, by
+    ///   page code a plain API call ran, and is settled as the next entry begins).
+    private func settle(_ stop: TurnStateMachine.Stop, turnEnded: Bool) {
         var clean = false
-        for _ in 0..<Self.probeAttempts {
-            var exception: JSValueRef?
-            entryDepth += 1
-            JSEvaluateScript(context, probe, nil, nil, 1, &exception)
-            entryDepth -= 1
-            if exception == nil, !stopProbesFailForTesting { clean = true; break }
-        }
-        timeLimitFired = false
-        stoppedInEntry = false
-        needsStopRecovery = clean
-        // Reported once: a stop the entry already reported (its own exception) is not
-        // reported again for the microtasks stopped after it (the plugin's flush).
-        if unreported, turnStop == nil, let limit = turnLimit {
-            let stop = ScriptStop(kind: .microtask, entry: entryKind, location: location, after: limit)
-            turnStop = stop
-            if !stopsGoToCaller {
-                reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
-                    name: "TimeLimitExceeded", message: "stopped after \(stop.seconds) s: \(stop.what) ran past the execution time limit; the microtasks queued after it were dropped",
-                    sourceURL: location?.sourceURL, line: location?.line,
-                    stack: location.map { "\($0.function)@\($0.sourceURL):\($0.line)" }), stop: stop))
+        if let context, let probe = Self.probeScript.jsStringRetained() {
+            defer { JSStringRelease(probe) }
+            for _ in 0..<Self.probeAttempts {
+                var exception: JSValueRef?
+                JSEvaluateScript(context, probe, nil, nil, 1, &exception)
+                if exception == nil, !stopProbesFailForTesting { clean = true; break }
             }
         }
-        if !clean {
+        let settled = turns.stopSettled(clean: clean)
+        // Reported once: a stop the entry already reported (its own exception) is not
+        // reported again for the microtasks stopped after it (the plugin's flush).
+        if case .settled(unreported: true) = settled, let limit = turnLimit {
+            if !turnEnded {
+                reportStopNobodyAwaited(ScriptStop(kind: .call, entry: .call, location: stop.location, after: limit), what: "page code run outside a call")
+            } else if turnStop == nil {
+                let location = stop.location
+                let stop = ScriptStop(kind: .microtask, entry: entryKind, location: location, after: limit)
+                turnStop = stop
+                if !stopsGoToCaller {
+                    reportUnhandled(UnhandledError(kind: .timeLimitExceeded, error: JavaScriptError(
+                        name: "TimeLimitExceeded", message: "stopped after \(stop.seconds) s: \(stop.what) ran past the execution time limit; the microtasks queued after it were dropped",
+                        sourceURL: location?.sourceURL, line: location?.line,
+                        stack: location.map { "\($0.function)@\($0.sourceURL):\($0.line)" }), stop: stop))
+                }
+            }
+        }
+        if case .close = settled {
             logger.error("the context stayed terminated after \(Self.probeAttempts) probes; it is closed")
             close()
         }
@@ -282,8 +298,6 @@ extension ScriptContext {
     static let probeScript = "do {} while (false)"
     /// The shortest limit the watchdog's callback starts JavaScriptCore's timer with.
     static let shortestRestart: UInt64 = 1_000_000
-    /// How many native calls past the limit a stop waits for one with the page's frame.
-    static let maximumDeferredStops = 16
 
     /// JavaScriptCore's termination skips `finally` blocks and drops queued microtasks, so a
     /// stop leaves the store runtime's and the plugin's counters where it landed (a write's
@@ -302,11 +316,11 @@ extension ScriptContext {
     /// attempt only resets: what is still held is dropped, never delivered (docs/engine.md,
     /// "Recovery after a stop").
     private func runStopRecoveryTurn() {
-        recovering = true
+        turns.recoveryBegins()
         // The limit an owner asked for belongs to the turn after this one.
         let asked = nextTurnLimit
         nextTurnLimit = nil
-        defer { recovering = false; nextTurnLimit = asked }
+        defer { turns.recoveryEnds(); nextTurnLimit = asked }
         for attempt in 1...Self.recoveryAttempts {
             let resetOnly = attempt == Self.recoveryAttempts
             if resetOnly {
@@ -314,7 +328,6 @@ extension ScriptContext {
             }
             guard runStopRecoveryAttempt(resetOnly: resetOnly), context != nil else { break }
         }
-        needsStopRecovery = false
     }
 
     /// One recovery turn; returns whether the limit stopped it.
@@ -348,7 +361,6 @@ extension ScriptContext {
     /// - Parameter resetOnly: run every step's `reset(true)` and no `release`: the steps drop
     ///   what they hold instead of delivering it.
     func recoverAfterStop(resetOnly: Bool = false) -> JSValueRef? {
-        needsStopRecovery = false
         let text = resetOnly ? Self.stopResetOnlyScript : Self.stopRecoveryScript
         guard let context, let script = text.jsStringRetained() else { return nil }
         defer { JSStringRelease(script) }

@@ -19,26 +19,9 @@ final class ScriptContext {
     let configuration: JavaScriptEngine.Configuration
     let logger: Logger
 
-    /// Set by the execution-time-limit callback so the resulting exception is reported as
-    /// `EngineError.executionTimeLimitExceeded` rather than as a script error; consumed by
-    /// that conversion. Still set when an entry returns means the stop hit a microtask
-    /// (see `ScriptContext+TimeLimit.swift`).
-    var timeLimitFired = false
-    /// Set by the callback, cleared only when an outermost entry begins.
-    var stoppedInEntry = false
-    /// Where the running turn was stopped, from JavaScriptCore's backtrace: the first stop of
-    /// the turn that names page code wins (a stopped action is followed, in the same turn, by
-    /// stops of the plugin's microtasks). Cleared when an outermost entry begins.
-    var stopLocation: ScriptLocation?
-    /// Where the page was when a native call found its turn over the limit (`turnIsOverBudget`).
-    var forcedStopLocation: ScriptLocation?
-    /// Calls into JavaScript under way on this thread; 0 between tasks.
-    var entryDepth = 0
-    /// Set when a stop was settled: the next outermost entry first runs the page's stop
-    /// recovery (`ScriptContext+TimeLimit.swift`, `recoverAfterStop`).
-    var needsStopRecovery = false
-    /// Set while the stop recovery's own turn runs (``runStopRecoveryTurn()``).
-    var recovering = false
+    /// The turn lifecycle: whether JavaScript is entered, the running turn's stop, and what
+    /// must run before the next turn (`TurnStateMachine`, docs/engine.md, "The turn lifecycle").
+    var turns = TurnStateMachine()
     /// Tests only: every probe after a stop counts as failed, so the stop closes the context
     /// (what JavaScriptCore does now and then under a 1 ns limit, which cannot be timed).
     var stopProbesFailForTesting = false
@@ -52,18 +35,13 @@ final class ScriptContext {
     /// The limit the next outermost entry takes instead of the configured one, when longer
     /// (`JavaScriptEngine.evaluate(_:sourceURL:timeLimit:)`).
     var nextTurnLimit: Duration?
-    /// Set when a native call found the turn over its limit: that call and every later
-    /// outermost native call of the turn throw JavaScriptCore's termination instead of
-    /// running (`ScriptContext+TimeLimit.swift`). Cleared when the turn ends.
-    var forcingStop = false
-    /// Set when the watchdog's callback let the page go on and started JavaScriptCore's timer
-    /// with what was left of the turn's budget; the configured limit comes back when it ends.
-    var timeLimitRestarted = false
-    /// Native calls past the limit at which the stop was put off because no page frame was in
-    /// sight (at most `ScriptContext.maximumDeferredStops` a turn).
-    var deferredStops = 0
     /// The engine thread's CPU time when the running turn began (0 unless `measuresTurnCPU`).
     var turnStartCPU: UInt64 = 0
+    /// Monotonic nanoseconds when the running turn began; 0 between turns. The engine thread
+    /// reads its own copy: `activity` is what other threads read.
+    var turnStartWall: UInt64 = 0
+    /// The engine thread's CPU time when the outermost native call under way began; nil when none is.
+    var nativeCallStartCPU: UInt64?
     /// Whether anything reads a turn's CPU time: the time limit and the unresponsive watch
     /// (`JavaScriptEngine` starts the watch with either setting). Without them an entry reads
     /// no CPU clock.
@@ -207,6 +185,7 @@ final class ScriptContext {
         if let group { JSContextGroupRelease(group) }
         self.context = nil
         self.group = nil
+        turns.close()
     }
 
     /// The live context, or `EngineError.closed`.
@@ -337,8 +316,8 @@ final class ScriptContext {
     /// `callRaw` with the arguments in a buffer the caller owns: no array per call.
     func callRaw(_ function: JSObjectRef, this: JSObjectRef?, argumentBuffer arguments: UnsafeBufferPointer<JSValueRef?>, kind: ScriptStop.Kind = .call) throws -> JSValueRef? {
         let context = try live()
-        // The values to keep alive are gathered only when the stop recovery will run first.
-        guard entryDepth == 0, needsStopRecovery else { return try enteredCall(context, function, this: this, arguments: arguments, kind: kind) }
+        // The values to keep alive are gathered only when the entry runs code of its own first.
+        guard !turns.isInEntry, turns.nextEntryRunsCodeFirst else { return try enteredCall(context, function, this: this, arguments: arguments, kind: kind) }
         return try keepingAlive([function, this] + Array(arguments)) {
             try enteredCall(context, function, this: this, arguments: arguments, kind: kind)
         }
@@ -386,12 +365,12 @@ final class ScriptContext {
     }
 
     /// Runs `body` with `values` protected from the garbage collector when the entry will
-    /// first run the stop recovery: the recovery allocates, and a value reachable only from
-    /// Swift would be collected there. Too late for a value held only on Swift's heap since it
+    /// first run code of its own (a pending stop's probes, the stop recovery), which
+    /// allocates: a value reachable only from Swift would be collected there. Too late for a value held only on Swift's heap since it
     /// was made (a collection may already have found it dead): such a value is protected
     /// where it is made (``callRaw(_:this:protecting:kind:)``).
     func keepingAlive<T>(_ values: [JSValueRef?], _ body: () throws -> T) throws -> T {
-        guard entryDepth == 0, needsStopRecovery, let context else { return try body() }
+        guard !turns.isInEntry, turns.nextEntryRunsCodeFirst, let context else { return try body() }
         for value in values { if let value { JSValueProtect(context, value) } }
         defer { for value in values { unprotectIfLive(value) } }
         return try body()

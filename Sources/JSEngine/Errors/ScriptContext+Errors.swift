@@ -21,10 +21,10 @@ extension ScriptContext {
     /// - Parameter kind: what was stopped: the entry itself, or a microtask JavaScriptCore
     ///   drained as a call returned.
     func firedStop(kind: ScriptStop.Kind) -> EngineError? {
-        guard timeLimitFired, let limit = turnLimit else { return nil }
-        timeLimitFired = false
-        if turnStop == nil { turnStop = ScriptStop(kind: kind, entry: entryKind, location: stopLocation, after: limit) }
-        return EngineError.executionTimeLimitExceeded(limit: limit, location: stopLocation, kind: kind)
+        guard let limit = turnLimit, let stop = turns.takeUnreportedStop() else { return nil }
+        // Outside any entry (a plain API call's page code) no turn runs to record it in.
+        if turns.isInEntry, turnStop == nil { turnStop = ScriptStop(kind: kind, entry: entryKind, location: stop.location, after: limit) }
+        return EngineError.executionTimeLimitExceeded(limit: limit, location: stop.location, kind: kind)
     }
 
     func javaScriptError(from thrown: JSValueRef?) -> JavaScriptError {
@@ -76,14 +76,31 @@ extension ScriptContext {
         // which the collector does not scan): docs/engine.md, "Values made before a call".
         var messageValue = makeString(message)
         let error = JSObjectMakeError(context, 1, &messageValue, nil)
-        if let error {
-            if let name, let prototype = nativeErrorPrototypes[name] {
-                JSObjectSetPrototype(context, error, prototype)
-            } else if let name {
-                try? setProperty("name", of: error, to: makeString(name))
-            }
-            if let code { try? setProperty("code", of: error, to: makeString(code)) }
+        guard let error else { return nil }
+        if let name, let prototype = nativeErrorPrototypes[name] {
+            JSObjectSetPrototype(context, error, prototype)
+            label(error, name: nil, code: code)
+        } else if name != nil || code != nil {
+            label(error, name: name, code: code)
         }
         return error
+    }
+
+    /// Sets `name` and `code` on a new error. A setter the page put on `Error.prototype` runs
+    /// here, so it runs inside an entry (``insideEntry(keepingAlive:_:)``): outside a call (a
+    /// promise rejected from Swift), a stop there is settled before anything else calls into
+    /// the context, and reported, since no caller awaits it. A throw or stop in the first
+    /// setter leaves the second unrun.
+    private func label(_ error: JSObjectRef, name: String?, code: String?) {
+        do {
+            try insideEntry(keepingAlive: error) {
+                if let name { try setProperty("name", of: error, to: makeString(name)) }
+                if let code { try setProperty("code", of: error, to: makeString(code)) }
+            }
+        } catch let failure as EngineError where failure.stop != nil && !turns.isInEntry {
+            reportStopNobodyAwaited(failure.stop, what: "a setter on an error's name or code")
+        } catch {
+            // The page's setter threw: the error keeps the fields it has.
+        }
     }
 }
