@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Paths and methods the routes do not have get the JSON error body every other error has
 /// (docs/server.md, "Paths and methods"): a path with a trailing or a repeated slash is `404
-/// not-found` on every route (never normalised: one resource, one URL); a path with routes for
+/// not-found` on every route but `/sync/…` (never normalised: one resource, one URL); a path with routes for
 /// other methods only is `405 method-not-allowed` with `Allow`; any other unknown path is `404
 /// not-found`.
 struct RouteShapeMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -10,7 +10,8 @@ struct RouteShapeMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        if path.contains("//") || (path.count > 1 && path.hasSuffix("/")) {
+        // `/sync/…` refuses these itself, for the upgrade and a plain GET alike: `400 invalid-name` (docs/sync.md §1.1).
+        if path.contains("//") || (path.count > 1 && path.hasSuffix("/")), !path.hasPrefix("/sync/") {
             throw ServerError.notFound("not-found", "no route at this path: trailing and repeated slashes are not removed")
         }
         do {

@@ -25,10 +25,8 @@ public struct SyncConfiguration: Sendable {
     /// Compaction when a document has more updates than this since its snapshot, or more bytes.
     public var compactAfterUpdates: Int = 500
     public var compactAfterBytes: Int = 1 << 20
-    /// WebSocket ping interval; a client that does not answer within it is closed. A client gone
-    /// without a close frame is closed within two intervals (20 s, the HTTP idle timeout) and the
-    /// close frame's 10 s wait.
-    public var pingInterval: Duration = .seconds(10)
+    /// WebSocket ping interval; a client that does not answer within it is closed.
+    public var pingInterval: Duration = .seconds(30)
 
     public init() {}
 }
