@@ -86,7 +86,7 @@ extension StateHubServer {
                 router.add(middleware: RequestMetricsMiddleware())
             }
         }
-        if all || parts.contains(.logMiddleware) { router.add(middleware: LogRequestsMiddleware(.debug)) }
+        if all || parts.contains(.logMiddleware) { router.add(middleware: RequestLogMiddleware(.debug)) }
         if all || parts.contains(.corsMiddleware) { router.add(middleware: AdminCORSMiddleware(origin: nil)) }
         let body = ByteBuffer(string: #"{"status":"ok"}"#)
         router.get("healthz") { _, _ in

@@ -40,10 +40,19 @@ public final class StateHubServer: Sendable {
     /// deleted with `DELETE /admin/tokens/{id}` is never installed again (the first token is
     /// installed at every start, so it would otherwise come back). Never logs the token.
     ///
+    /// Instances started at once on one database take turns (docs/server.md, "Storage").
+    ///
     /// - Returns: `false` when the token was revoked and is not installed (a warning is logged).
+    /// - Throws: `StorageError` naming the step and the database's own error.
     @discardableResult
     public func installAdminToken(_ token: String, label: String = "initial") async throws -> Bool {
-        switch try await storage.installToken(hash: AdminToken.hash(token), label: label) {
+        let installation: ServerStorage.TokenInstallation
+        do {
+            installation = try await storage.installToken(hash: AdminToken.hash(token), label: label)
+        } catch {
+            throw StorageError("installing the admin token given at start failed: \(String(reflecting: error))")
+        }
+        switch installation {
         case .installed, .alreadyInstalled:
             return true
         case .revoked:
@@ -61,10 +70,20 @@ public final class StateHubServer: Sendable {
     }
 
     /// Adds middleware (for routes added after this call) and every route of the server.
+    ///
+    /// A wrong method on one of these routes is `405` with `Allow`; on an app's own routes added
+    /// afterwards it is `404` (the methods are looked up among the server's routes only).
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.add(middleware: RequestMetricsMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: RequestLogMiddleware(.debug))
         router.add(middleware: AdminCORSMiddleware(origin: configuration.adminOrigin))
+        let methods = RouteMethods<Context>(options: .autoGenerateHeadEndpoints) { probe in addEndpoints(to: probe) }
+        router.add(middleware: RouteShapeMiddleware(methods: methods))
+        addEndpoints(to: router)
+    }
+
+    /// The server's routes without its middleware.
+    private func addEndpoints<Context: RequestContext>(to router: Router<Context>) {
         addPublicRoutes(to: router)
         addSyncRoutes(to: router)
         let admin = router.group("admin").add(middleware: AdminAuthMiddleware(storage: storage))

@@ -252,6 +252,7 @@ extension GlobalStateHub {
             // state's nodes one by one costs milliseconds the page would wait for.
             let replaced = ReleasedTree(entry.state)
             entry.state = snapshot
+            entry.padding = 0
             entry.version += 1
             state.stores[storeId] = entry
             var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
@@ -332,11 +333,21 @@ extension GlobalStateHub {
         // the entry), so no container on the path is copied. A message applies whole or not at
         // all (PROTOCOL.md A.6): what each operation replaces is kept until the message is
         // through, and put back if a later one fails.
-        let failure = Self.apply(mutations, to: &state.stores.values[slot].state)
-        if let failure {
+        let failure = state.stores.inPlace(at: slot) { entry in Self.apply(mutations, to: &entry.state, storePadding: &entry.padding) }
+        switch failure {
+        case nil: break
+        case .operation(let failure)?:
             // The mirror is as it was before the message: no change to announce.
             var effects = [problemEffect(HubProblem(pageID: pageID, storeId: storeId, kind: .operationFailed(failure)), in: &state)]
             if let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "op_failed", detail: failure.description, in: &state) { effects.append(request) }
+            return effects
+        case .padding(let nulls, let limit, let perStore)?:
+            let problem = HubProblem(pageID: pageID, storeId: storeId, kind: .paddingOverLimit(nulls: nulls, limit: limit, perStore: perStore))
+            var effects = [problemEffect(problem, in: &state)]
+            if state.stores[storeId]?.hosts.first(where: { $0.pageID == pageID })?.awaitingSync == false,
+               let request = requestSyncEffect(pageID: pageID, storeId: storeId, reason: "padding", detail: problem.description, in: &state) {
+                effects.append(request)
+            }
             return effects
         }
         let (version, tree) = state.stores.inPlace(at: slot) { entry in
@@ -364,23 +375,59 @@ extension GlobalStateHub {
         return effects
     }
 
-    /// Applies every operation of `mutations` to `tree`, or none: the first that fails is
-    /// returned and `tree` is put back as it was.
-    private static func apply(_ mutations: [AppliedMutation], to tree: inout JSONValue) -> MutationOpError? {
+    /// Why a message did not apply.
+    private enum ApplyFailure {
+        case operation(MutationOpError)
+        /// Its padding would pass a bound (docs/PROTOCOL.md A.8.2).
+        case padding(nulls: Int, limit: Int, perStore: Bool)
+    }
+
+    /// Applies every operation of `mutations` to `tree`, or none: on the first that fails, or
+    /// passes a padding bound, `tree` is put back as it was. `storePadding` (the store's padding
+    /// since its last whole state) grows by the message's when it applies.
+    private static func apply(_ mutations: [AppliedMutation], to tree: inout JSONValue, storePadding: inout Int) -> ApplyFailure? {
         // One op (every `flush: 'sync'` write): `apply` leaves the tree unchanged when it throws,
         // so there is nothing to undo and no undo record to keep (an allocation per write).
         if mutations.count == 1, let only = mutations.first, only.ops.count == 1, let op = only.ops.first {
-            do { try tree.apply(op) } catch { return error }
+            let padding = paddingCounted(op, in: tree)
+            if let refusal = paddingRefusal(message: padding, store: storePadding) { return refusal }
+            do { try tree.apply(op) } catch { return .operation(error) }
+            storePadding += padding
             return nil
         }
         var undo: [MutationUndo] = []
+        var messagePadding = 0
         for mutation in mutations {
             for op in mutation.ops {
+                messagePadding += paddingCounted(op, in: tree)
+                if let refusal = paddingRefusal(message: messagePadding, store: storePadding) {
+                    tree.revert(undo)
+                    return refusal
+                }
                 do { try tree.apply(op, recordingUndoIn: &undo) } catch {
                     tree.revert(undo)
-                    return error
+                    return .operation(error)
                 }
             }
+        }
+        storePadding += messagePadding
+        return nil
+    }
+
+    /// The padding `op` adds to `tree`, counted against the bounds; 0 for an operation past
+    /// `JSONValue.maximumPadding` by itself, which fails as an operation (`operationFailed`).
+    private static func paddingCounted(_ op: MutationOp, in tree: JSONValue) -> Int {
+        let padding = tree.padding(of: op)
+        return padding > JSONValue.maximumPadding ? 0 : padding
+    }
+
+    /// The bound a message's padding passes, if any.
+    private static func paddingRefusal(message: Int, store: Int) -> ApplyFailure? {
+        if message > JSONValue.maximumPaddingPerMessage {
+            return .padding(nulls: message, limit: JSONValue.maximumPaddingPerMessage, perStore: false)
+        }
+        if store + message > JSONValue.maximumPaddingPerStore {
+            return .padding(nulls: store + message, limit: JSONValue.maximumPaddingPerStore, perStore: true)
         }
         return nil
     }

@@ -25,6 +25,10 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         /// The message would make the store's state nest deeper than the cap
         /// (docs/PROTOCOL.md A.8.1): refused whole; the page was told with an `error` message.
         case tooDeep(depth: Int, limit: Int)
+        /// The message's padding (`null`s a `set` adds past an array's end) would pass a bound
+        /// (docs/PROTOCOL.md A.8.2): refused whole, a resync requested. `nulls` is what the
+        /// message alone (`perStore` false) or the store since its last whole state would reach.
+        case paddingOverLimit(nulls: Int, limit: Int, perStore: Bool)
         /// A well-formed message that breaks the protocol's rules (no `seq` about a hosted
         /// store, say): refused, and a resync requested.
         case protocolViolation(String)
@@ -67,6 +71,9 @@ public struct HubProblem: Sendable, Equatable, CustomStringConvertible {
         case .unmatchedResult(let id): return "\(place): action_result \(id) answers no pending dispatch"
         case .protocolViolation(let reason): return "\(place): protocol violation: \(reason); resync requested"
         case .tooDeep(let depth, let limit): return "\(place): state would nest \(depth > limit ? "more than \(limit)" : "\(depth)") levels deep, over the cap of \(limit); message refused"
+        case .paddingOverLimit(let nulls, let limit, let perStore):
+            let what = perStore ? "the store's padding since its last whole state" : "the message's padding"
+            return "\(place): \(what) would reach \(nulls) nulls past arrays' ends, over the cap of \(limit); message refused, resync requested"
         case .stopped(let action, let reason): return "\(place): action \(action) stopped: \(reason)"
         case .scriptStopped(let stop): return "\(place): \(stop) (\(stop.what))"
         case .mirrorStale(let reason): return "\(place): the mirror may be behind the page (stale): \(reason)"

@@ -40,6 +40,8 @@ struct AttachedPage {
 struct StoreEntry {
     var state: JSONValue
     var version = 0
+    /// `null`s of padding operations added since the last whole state (docs/PROTOCOL.md A.8.2).
+    var padding = 0
     var hosts: [StoreHost]
     /// Set while a transaction holds the store: observers see the saved state meanwhile.
     var hold: StoreHold?

@@ -1,4 +1,6 @@
-/// A user id as the manifest receives it: 1–128 bytes of UTF-8, no control characters.
+/// A user id as the manifest receives it: 1–128 bytes of UTF-8, no control or format character
+/// (the characters ``AdminLabel`` refuses: bidirectional controls and zero-width characters make
+/// one id show as another in the console, a log or a terminal).
 public struct UserID: Sendable, Hashable, CustomStringConvertible {
     public let value: String
 
@@ -6,7 +8,7 @@ public struct UserID: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: some StringProtocol) {
         let count = text.utf8.count
         guard (1...128).contains(count),
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+              AdminLabel.refusedCharacter(in: text) == nil
         else { return nil }
         value = String(text)
     }

@@ -10,7 +10,9 @@ info:
   description: >-
     Micro-app delivery for native shells: manifests with percentage rollout, A/B, pin and
     rollback; immutable bundles; the loader page; themes with HTTP caching; the admin API.
-    The rules behind these shapes are in docs/server.md.
+    The rules behind these shapes are in docs/server.md. Every path is exact: a trailing or
+    repeated slash is 404 on every route; a method a path has no route for is 405 with Allow
+    (docs/server.md, "Paths and methods"); both with the Error body.
 paths:
   /healthz:
     get:
@@ -829,8 +831,14 @@ components:
       required: [version, percent]
       properties:
         version: {type: string}
-        percent: {type: number, minimum: 0, maximum: 100}
-        label: {type: string, maxLength: 32}
+        percent: {type: number, minimum: 0, maximum: 100, multipleOf: 0.01, description: 'hundredths of a percent at most (10.25, not 10.255: 400)'}
+        label:
+          type: string
+          minLength: 1
+          maxLength: 32
+          description: >-
+            Both arms of an A/B pair, each its own; neither for a rollout (400 otherwise). No control or
+            format character (bidirectional controls, zero-width characters: 400).
     Release:
       description: >-
         As an admin body, a member not listed here or a key written twice is refused with 400 naming it
@@ -846,6 +854,7 @@ components:
           items: {$ref: '#/components/schemas/Arm'}
         users:
           type: object
+          description: user id → version; a user id with a control or format character is refused with 400.
           additionalProperties: {type: string}
     AppState:
       type: object

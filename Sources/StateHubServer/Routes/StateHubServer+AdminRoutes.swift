@@ -306,9 +306,7 @@ extension StateHubServer {
     private func setRelease(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let app = try Self.appName(context)
         let spec = try await Self.decode(ReleaseSpec.self, request, context, limit: configuration.maxSmallBodyBytes)
-        for (index, arm) in spec.arms.enumerated() {
-            if let label = arm.label { try AdminLabel.check(label, field: "arms[\(index)].label") }
-        }
+        if let refused = spec.refusedField() { throw ServerError.badRequest(refused) }
         let problems = spec.shapeProblems()
         guard problems.isEmpty else {
             throw ServerError(.unprocessableContent, "invalid-release", problems.joined(separator: "; "))

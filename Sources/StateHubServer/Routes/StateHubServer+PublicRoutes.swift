@@ -71,7 +71,12 @@ extension StateHubServer {
 
     static func user(_ query: Parameters) throws -> UserID {
         guard let text = query["user"] else { throw ServerError.badRequest("the user query parameter is required") }
-        guard let user = UserID(text) else { throw ServerError.badRequest("user must be 1–128 bytes without control characters") }
+        guard let user = UserID(text) else {
+            if let character = AdminLabel.refusedCharacter(in: text) {
+                throw ServerError.badRequest("user: the control or format character \(character) is not allowed in a user id")
+            }
+            throw ServerError.badRequest("user must be 1–128 bytes without control or format characters")
+        }
         return user
     }
 

@@ -147,6 +147,19 @@ public final class ServerStorage: Sendable {
         return AssetRef(sha256: hash, size: data.count)
     }
 
+    /// Makes concurrent transactions about `key` take turns on PostgreSQL (a transaction-scoped
+    /// advisory lock on the key's hash, in a key space of its own beside the migrations' lock), so
+    /// a check-then-insert sees the row another transaction just committed instead of failing on
+    /// its unique key: the same answers SQLite gives, whose `BEGIN IMMEDIATE` already serialises
+    /// writers. Two keys sharing a hash only wait for each other.
+    static func lockKey(_ db: any SQLDatabase, _ key: String) async throws {
+        guard db.dialect.name == "postgresql" else { return }
+        try await db.raw("SELECT pg_advisory_xact_lock(\(bind: advisoryLockSpace), hashtext(\(bind: key)))").run()
+    }
+
+    /// The first key of the two-key advisory locks ``lockKey(_:_:)`` takes.
+    static let advisoryLockSpace: Int32 = 727_275
+
     /// Stores a version with its assets (paths already checked by `AssetPath` and for
     /// collisions). Asset bytes are blobs, stored once however many versions ship them.
     func putVersion(app: String, version: String, bundle: Data, stylesheet: Data?, minNativeVersion: String,
@@ -155,6 +168,7 @@ public final class ServerStorage: Sendable {
         let stylesheetHash = stylesheet.map(Self.sha256Hex)
         let assetHashes = Set(assets.map { [$0.path, Self.sha256Hex($0.data)] })
         return try await backend.transaction { db in
+            try await Self.lockKey(db, "version \(app) \(version)")
             if let existing = try await db.raw("""
                 SELECT bundle_sha256, stylesheet_sha256, min_native_version, signature_key_id, signature FROM app_versions
                   WHERE app = \(bind: app) AND version = \(bind: version)
@@ -288,6 +302,7 @@ public final class ServerStorage: Sendable {
     func putTheme(version: String, major: Int, data: Data, by author: AdminIdentity?) async throws -> UploadOutcome {
         let hash = Self.sha256Hex(data)
         return try await backend.transaction { db in
+            try await Self.lockKey(db, "theme \(version)")
             if let existing = try await db.raw("SELECT sha256 FROM themes WHERE version = \(bind: version)").first() {
                 return try existing.decode(column: "sha256", as: String.self) == hash ? .unchanged : .conflict
             }
@@ -382,6 +397,7 @@ public final class ServerStorage: Sendable {
     /// row), unless it was revoked: a restart must not bring back a token an admin deleted.
     func installToken(hash: String, label: String) async throws -> TokenInstallation {
         try await backend.transaction { db in
+            try await Self.lockKey(db, "admin token \(hash)")
             if try await db.raw("SELECT sha256 FROM revoked_admin_tokens WHERE sha256 = \(bind: hash)").first() != nil { return .revoked }
             if try await db.raw("SELECT id FROM admin_tokens WHERE sha256 = \(bind: hash)").first() != nil { return .alreadyInstalled }
             try await db.raw("""
