@@ -6,14 +6,16 @@
 # Exits non-zero when any stage failed.
 #
 # After the build and the Swift suites (alone: they wait on real engines and servers), two lanes
-# run side by side on the machine's two cores: the stages that compile (DocC, the fuzz build, the
-# WebKitGTK package) and the stages that mostly wait (headless Chromium, servers, the soak).
+# run side by side on the machine's two cores: the two stages that compile a build of their own
+# (fuzz, WebKitGTK) and the stages that mostly wait or use one core (headless Chromium, servers,
+# the soak, then DocC, which plans and extracts one module at a time).
 #
 # Usage: scripts/test.sh           every stage
 #        scripts/test.sh --quick   build if needed, then the suites tagged `.unit` alone
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+start_load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 quick=false
 case "${1:-}" in
   --quick) quick=true ;;
@@ -34,7 +36,7 @@ stage() {
   local name=$1; shift
   local start=$SECONDS status=0
   echo "stage $name: started"
-  "$@" >"$logs/$name.log" 2>&1 || status=$?
+  ("$@") >"$logs/$name.log" 2>&1 || status=$?  # a subshell: a stage cannot end the run
   local seconds=$((SECONDS - start))
   echo "$status $seconds" >"$logs/$name.result"
   if [ "$status" -eq 0 ]; then echo "stage $name: passed (${seconds} s)"
@@ -79,7 +81,7 @@ fuzz() { bash scripts/fuzz.sh 20; }
 # quiet point, flat memory (docs/reliability.md).
 soak() { statehub soak --seconds 45; }
 # The board example the README runs (a server, a device offline, a Yjs web client).
-board() { swift run --skip-build board-example; }
+board() { "$bin/board-example"; }
 # /console in headless Chromium against a real `statehub serve` (docs/console.md).
 console() { python3 scripts/test-console.py "$bin/statehub"; }
 # The WebKitGTK package (its own build folder) against real web views under Xvfb (docs/webview.md).
@@ -131,8 +133,8 @@ if [ "$quick" = true ]; then
 else
   run_lane swift-tests
   stages+=(swift-tests)
-  compiling=(docs fuzz webkitgtk)
-  waiting=(types trace-view fuzz-server loader-page soak board console)
+  compiling=(fuzz webkitgtk)
+  waiting=(types trace-view fuzz-server loader-page soak board console docs)
   run_lane "${compiling[@]}" &
   compiling_lane=$!
   run_lane "${waiting[@]}"
@@ -160,7 +162,8 @@ for name in "${stages[@]}"; do
   esac
   printf '%-12s %-7s %5s s\n' "$name" "$result" "$seconds"
 done
-printf '%-12s %-7s %5s s\n' total "" "$SECONDS"
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
+printf '%-12s %-7s %5s s   load average %s at the start, %s at the end\n' total "" "$SECONDS" "$start_load" "${load:-?}"
 for name in "${runner_stages[@]}"; do
   closing=$(grep -a -E "Test run with [0-9]+ tests?" "$logs/$name.log" | tail -1)
   echo "$name: ${closing:-no closing line from the test runner}"
