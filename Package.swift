@@ -114,10 +114,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
+        .testTarget(name: "StateHubPageTests", dependencies: ["StateHubTestSupport", "StateHubPage", "StateHub", "JSEngine", "Trace"]),
         // types (issue 18): what `statehub types` infers and writes; no engine (docs/types.md).
         .target(name: "StateHubTypes", dependencies: ["StateHubJSON"]),
-        .testTarget(name: "StateHubTypesTests", dependencies: ["StateHubTypes", "StateHubPage", "StateHub", "JSEngine"],
+        .testTarget(name: "StateHubTypesTests", dependencies: ["StateHubTestSupport", "StateHubTypes", "StateHubPage", "StateHub", "JSEngine"],
                     exclude: ["Fixtures"]),
         // server: the rules for a version's asset paths and content types, shared by the
         // server (upload) and Delivery (writing to disk); no dependencies (issue 14).
@@ -178,6 +178,7 @@ let package = Package(
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
+                "StateHubTestSupport",  // the suites' kind tags (Tags.swift)
                 "Delivery", "StateHubServer", "StyleTokens", "JSEngine",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),  // signed releases: bytes changed in storage after upload
@@ -224,15 +225,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedStoresTests",
-            dependencies: ["SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
+            dependencies: ["StateHubTestSupport", "SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
         ),
         .testTarget(name: "SharedDocumentTests", dependencies: [
                 "SharedDocument", "StateHubTesting",
                 "StateHubTestSupport",  // offThePool: a test blocks no thread of the cooperative pool
             ], exclude: ["Peers"]),
-        .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubJSON"]),
-        .testTarget(name: "JSEngineTests", dependencies: ["JSEngine"]),
-        .testTarget(name: "TraceTests", dependencies: ["Trace"]),
+        .testTarget(name: "StateHubJSONTests", dependencies: ["StateHubTestSupport", "StateHubJSON"]),
+        .testTarget(name: "JSEngineTests", dependencies: ["StateHubTestSupport", "JSEngine"]),
+        .testTarget(name: "TraceTests", dependencies: ["StateHubTestSupport", "Trace"]),
         .testTarget(
             name: "StateHubTests",
             dependencies: [
@@ -244,12 +245,13 @@ let package = Package(
         .testTarget(
             name: "StateHubTestingTests",
             dependencies: [
+                "StateHubTestSupport",  // the suites' kind tags (Tags.swift)
                 "StateHubTesting", "StateHub",
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
-        .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
+        .testTarget(name: "CapabilityBridgeTests", dependencies: ["StateHubTestSupport", "CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(name: "StyleTokensTests", dependencies: ["StateHubTestSupport", "StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).
         .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI", "StateHubTestSupport"]),
         // cli (session 13): helpers several test targets share (the `statehub serve` launcher, a

@@ -9,7 +9,10 @@ import PackageDescription
 // the whole build (`-sanitize=address -sanitize-coverage=…`): `-sanitize=fuzzer` everywhere
 // would make the core's build-tool executable link libFuzzer's `main` too, and fail.
 let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
-let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+// `--gc-sections`: libFuzzer's own `main` (never the entry, see FuzzSupport) calls
+// `LLVMFuzzerTestOneInput`, which no target defines; a release link drops that dead section,
+// and a debug link (scripts/fuzz.sh's default) must be told to.
+let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-Xlinker", "--gc-sections"])]
 
 let package = Package(
     name: "StateHubFuzz",

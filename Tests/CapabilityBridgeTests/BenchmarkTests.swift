@@ -1,7 +1,7 @@
 import CapabilityBridge
 import Testing
 
-@Suite("Benchmark entry point")
+@Suite("Benchmark entry point", .tags(.engine))
 struct BenchmarkTests {
     @Test func producesPlausibleFigures() async throws {
         let result = try await BridgeBenchmark.run(iterations: 300, rounds: 3)

@@ -2,7 +2,7 @@ import CapabilityBridge
 import JSEngine
 import Testing
 
-@Suite("Coded errors reach JavaScript")
+@Suite("Coded errors reach JavaScript", .tags(.engine))
 struct CodedErrorTests {
     @Test func unknownAction() async throws {
         let h = try await BridgeHarness.make()

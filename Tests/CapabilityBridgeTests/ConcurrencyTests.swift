@@ -2,7 +2,7 @@ import CapabilityBridge
 import JSEngine
 import Testing
 
-@Suite("Many concurrent calls")
+@Suite("Many concurrent calls", .tags(.engine))
 struct ConcurrencyTests {
     @Test func twoHundredParallelCallsWithRandomDelaysResolveToTheirCallers() async throws {
         let h = try await BridgeHarness.make()

@@ -3,7 +3,7 @@ import JSEngine
 import JSSources
 import Testing
 
-@Suite("Framework handlers, end to end through the engine")
+@Suite("Framework handlers, end to end through the engine", .tags(.engine))
 struct FrameworkHandlerTests {
     @Test func getInitialDataAnswersTheShellsData() async throws {
         let h = try await BridgeHarness.make()
@@ -122,7 +122,7 @@ struct FrameworkHandlerTests {
     }
 }
 
-@Suite("Running a micro-app as the CLI does")
+@Suite("Running a micro-app as the CLI does", .tags(.engine))
 struct MicroAppRunTests {
     @Test func waitUntilQuietCoversChainedCalls() async throws {
         let h = try await BridgeHarness.make()

@@ -2,7 +2,7 @@ import CapabilityBridge
 import JSEngine
 import Testing
 
-@Suite("Legacy URL-scheme transport")
+@Suite("Legacy URL-scheme transport", .tags(.engine))
 struct LegacyURLTests {
     @Test func parsesAStrictURL() throws {
         let request = try LegacyURLRequest.parse(

@@ -3,7 +3,7 @@ import JSEngine
 import Synchronization
 import Testing
 
-@Suite("Handler layers: business first, take over or fall through")
+@Suite("Handler layers: business first, take over or fall through", .tags(.engine))
 struct OverrideOrderTests {
     struct Alert: Codable, Sendable { var message: String }
 
@@ -78,7 +78,7 @@ struct OverrideOrderTests {
     }
 }
 
-@Suite("Synchronous handlers (the fast path)")
+@Suite("Synchronous handlers (the fast path)", .tags(.engine))
 struct SynchronousHandlerTests {
     @Test func syncHandlersTakeOverFallThroughAndFail() async throws {
         let h = try await BridgeHarness.make()

@@ -2,7 +2,7 @@ import CapabilityBridge
 import JSEngine
 import Testing
 
-@Suite("page-shim.js: the minimal page")
+@Suite("page-shim.js: the minimal page", .tags(.engine))
 struct PageShimTests {
     @Test func oneReplaceableStyleSheetPerID() async throws {
         let h = try await BridgeHarness.make()

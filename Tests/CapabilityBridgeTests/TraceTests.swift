@@ -3,7 +3,7 @@ import JSEngine
 import Testing
 import Trace
 
-@Suite("Bridge traffic in the trace")
+@Suite("Bridge traffic in the trace", .tags(.engine))
 struct BridgeTraceTests {
     @Test func requestsRepliesEventsAndRefusalsAreRecordedAndTokensRedacted() async throws {
         let h = try await BridgeHarness.make(grants: .framework())

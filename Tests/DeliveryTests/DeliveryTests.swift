@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 
 /// Delivery against a real server on loopback, loading bundles into the real engine.
-@Suite struct DeliveryTests {
+@Suite(.tags(.integration)) struct DeliveryTests {
     static let token = "delivery-test-token"
 
     /// A live server on SQLite, a Delivery over a faulty-on-demand client, and an admin client.

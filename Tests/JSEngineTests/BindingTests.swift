@@ -2,7 +2,7 @@ import Testing
 @testable import JSEngine
 
 /// Swift closures bound into JavaScript, and JavaScript functions held from Swift.
-@Suite("Bound closures and held functions")
+@Suite("Bound closures and held functions", .tags(.engine))
 struct BindingTests {
     struct Refusal: Error, CustomStringConvertible {
         var description: String { "not allowed: quota exceeded" }

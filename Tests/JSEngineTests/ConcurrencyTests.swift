@@ -2,7 +2,7 @@ import Testing
 @testable import JSEngine
 
 /// Engines used from many Swift tasks at once.
-@Suite("Concurrency")
+@Suite("Concurrency", .tags(.engine))
 struct ConcurrencyTests {
     @Test func manyEnginesManyTasks() async throws {
         let engineCount = 8

@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-@Suite("Console")
+@Suite("Console", .tags(.engine))
 struct ConsoleTests {
     @Test func routesEveryLevelToOnConsole() async throws {
         let messages = Recorder<ConsoleMessage>()

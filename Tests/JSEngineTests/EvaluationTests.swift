@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-@Suite("Evaluation and errors")
+@Suite("Evaluation and errors", .tags(.engine))
 struct EvaluationTests {
     @Test func evaluatesToJSON() async throws {
         let engine = try JavaScriptEngine()

@@ -3,7 +3,7 @@ import Testing
 @testable import JSEngine
 
 /// `queueMicrotask`, timers and the two clocks.
-@Suite("Event loop and clocks")
+@Suite("Event loop and clocks", .tags(.engine))
 struct EventLoopTests {
     private func manualEngine() throws -> JavaScriptEngine {
         try JavaScriptEngine(configuration: .init(clock: .manual))
@@ -181,7 +181,7 @@ struct EventLoopTests {
 }
 
 /// Issue 11 item 7: timers in a heap, cancellation by id.
-@Suite("Timer queue")
+@Suite("Timer queue", .tags(.engine))
 struct TimerQueueTests {
     @Test func firesInDueThenInsertionOrderWithCancellationsAnywhere() async throws {
         let engine = try JavaScriptEngine(configuration: .init(clock: .manual))
@@ -223,7 +223,7 @@ struct TimerQueueTests {
 
 /// Due timers fire many to one call into JavaScript (issue 11 item 7): order, cancellation
 /// and errors stay per timer, and a stop inside a batch leaves the timers after it to fire.
-@Suite("Timer batches")
+@Suite("Timer batches", .tags(.integration))
 struct TimerBatchTests {
     @Test(arguments: [EngineClock.manual, .real])
     func aBatchKeepsOrderCancellationAndErrorsPerTimer(clock: EngineClock) async throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-@Suite("Execution time limit")
+@Suite("Execution time limit", .tags(.engine))
 struct ExecutionTimeLimitTests {
     @Test func endlessLoopIsStoppedAndEngineStaysUsable() async throws {
         let limit = Duration.milliseconds(200)
@@ -48,7 +48,7 @@ struct ExecutionTimeLimitTests {
 /// An owner's evaluation with a time limit of its own (issue 11, hostile review: the CLI's
 /// read of a 200,000-row `$state` to compare it with its mirror was stopped by the page's
 /// 0.3 s limit, and a healthy run failed).
-@Suite("Time limit: an owner's evaluation with its own limit")
+@Suite("Time limit: an owner's evaluation with its own limit", .tags(.engine))
 struct OwnTimeLimitTests {
     @Test func aLongerLimitCoversOneEvaluationOnly() async throws {
         let unresponsive = Recorder<EngineActivity.Snapshot>()

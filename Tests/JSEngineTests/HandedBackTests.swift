@@ -9,7 +9,7 @@ import Testing
 /// timers were lost, and no stop was reported. A throwing callback was printed by
 /// JavaScriptCore to stderr and otherwise lost. Each case runs in a child process: a callback
 /// that is never stopped keeps its engine thread for good.
-@Suite("Work JavaScriptCore runs from its run loop: stopped, reported, and the engine goes on")
+@Suite("Work JavaScriptCore runs from its run loop: stopped, reported, and the engine goes on", .tags(.integration))
 struct HandedBackTests {
     enum Check: Int32 { case noReport = 20, wrongReport = 21, laterTimerLost = 22, laterCallFailed = 23 }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The engine thread's short spin before it sleeps (docs/engine.md, "Threading model"): work
 /// pushed while it spins, just as it stops, or long after, is never left waiting.
-@Suite("Idle spin")
+@Suite("Idle spin", .tags(.engine))
 struct IdleSpinTests {
     @Test(arguments: [Duration.microseconds(50), .zero])
     func workArrivingAtAnyMomentRuns(idleSpin: Duration) async throws {

@@ -2,7 +2,7 @@ import Testing
 import JSEngine
 
 /// JSONValue's number text checked against the engine's own `JSON.stringify`.
-@Suite("JSON number text")
+@Suite("JSON number text", .tags(.engine))
 struct JSONNumberTextTests {
     /// Our writer lays numbers out exactly as JavaScript's `JSON.stringify` does.
     @Test func numbersAreWrittenAsJavaScriptWritesThem() async throws {

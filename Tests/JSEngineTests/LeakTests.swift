@@ -7,7 +7,7 @@ import Testing
 /// The check runs in a child process (an exit test), so resident memory is its own and not
 /// that of the suites running beside it; a leaked engine costs megabytes, so 150 of them would
 /// show far beyond the bound.
-@Suite("Leaks", .serialized)
+@Suite("Leaks", .tags(.integration), .serialized)
 struct LeakTests {
     static let addressSanitized = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-@Suite("Message handlers")
+@Suite("Message handlers", .tags(.engine))
 struct MessageHandlerTests {
     @Test func postMessageWithStringAndObjectBodies() async throws {
         let received = Recorder<String>()

@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-@Suite("Page transport")
+@Suite("Page transport", .tags(.engine))
 struct PageTransportTests {
     @Test func manySendsArriveInOrder() async throws {
         let engine = try JavaScriptEngine(configuration: .init(name: "page-1"))

@@ -2,7 +2,7 @@ import Testing
 @testable import JSEngine
 
 /// Promises awaited from Swift, promises Swift settles later, and rejections nobody handles.
-@Suite("Promises")
+@Suite("Promises", .tags(.engine))
 struct PromiseTests {
     @Test func awaitsFulfilment() async throws {
         let engine = try JavaScriptEngine()

@@ -2,7 +2,7 @@ import Testing
 @testable import JSEngine
 
 /// `bindReceiver`: one text argument in, `undefined` out (issue 18).
-@Suite("String receivers")
+@Suite("String receivers", .tags(.engine))
 struct ReceiverTests {
     struct Refusal: Error, CustomStringConvertible {
         var description: String { "not now" }

@@ -7,7 +7,7 @@ import Testing
 /// turn that calls none cannot be stopped and is reported through `onUnresponsive`
 /// (docs/engine.md, "Execution time limit"). Each case runs in a child process: a turn that
 /// is never stopped keeps its engine thread for good.
-@Suite("Time limit: runaway microtasks in one turn")
+@Suite("Time limit: runaway microtasks in one turn", .tags(.integration))
 struct RunawayTurnTests {
     enum Check: Int32 { case wrongReport = 20, laterCallFailed = 21, wrongActivity = 22, pageCaughtTheStop = 23 }
 

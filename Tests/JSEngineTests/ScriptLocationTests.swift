@@ -3,7 +3,7 @@ import Testing
 
 /// Which place a time-limit stop is blamed on (issue 11): the page's code, never StateHub's own
 /// scripts when the page's code is known, and the first stop of a turn over later ones.
-@Suite("Script location of a stop")
+@Suite("Script location of a stop", .tags(.unit))
 struct ScriptLocationTests {
     /// The backtrace JavaScriptCore gave at a stopped `go() { while (true) this.x++ }`.
     static let actionStop = """
@@ -121,7 +121,7 @@ struct ScriptLocationTests {
 
 /// How a stop prints its limit: to the millisecond, trailing zeros dropped (a 20 ms limit
 /// printed "stopped after 0 s" before; hostile review, session 17).
-@Suite("ScriptStop: the seconds it prints")
+@Suite("ScriptStop: the seconds it prints", .tags(.unit))
 struct ScriptStopSecondsTests {
     @Test func secondsAreWrittenToTheMillisecond() {
         func seconds(_ after: Duration) -> String { ScriptStop(kind: .timer, entry: .timer, sourceURL: nil, line: nil, after: after).seconds }

@@ -10,7 +10,7 @@ import Testing
 /// made before the call, was held only in a Swift array until the call protected it; a
 /// collection on JavaScriptCore's own thread in between found it dead, and the stop recovery
 /// that runs first at that entry reused its cell for a string of its own.
-@Suite("Stop recovery and the collector")
+@Suite("Stop recovery and the collector", .tags(.integration))
 struct StopRecoveryCollectionTests {
     /// Exit statuses the child uses to say which check failed.
     enum Check: Int32 { case garbled = 20, recoveryDidNotRun = 21 }

@@ -7,7 +7,7 @@ import Testing
 /// (docs/engine.md, "Execution time limit"). Each case runs in a child process (an exit
 /// test): before the fix, the microtask cases aborted inside JavaScriptCore, and an abort
 /// must fail one test, not end the whole run.
-@Suite("Time limit: the engine survives what it stops")
+@Suite("Time limit: the engine survives what it stops", .tags(.integration))
 struct TimeLimitSurvivalTests {
     /// Exit statuses the child uses to say which check failed.
     enum Check: Int32 { case wrongStop = 10, laterCallFailed = 11, wrongReport = 12, timerDidNotRun = 13 }
@@ -289,7 +289,7 @@ struct TimeLimitSurvivalTests {
 
 /// Every stop reaches `PageTransport.onStop` once, typed (kind, file, line of the loop, limit),
 /// with the one message form `FILE:LINE: stopped after N s` (issue 12 item 1).
-@Suite("Time limit: every stop is reported once, typed")
+@Suite("Time limit: every stop is reported once, typed", .tags(.integration))
 struct StopReportTests {
     @Test func eachKindIsReportedOnceWithTheLoopsLine() async {
         await #expect(processExitsWith: .success) {

@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-@Suite("URL and URLSearchParams")
+@Suite("URL and URLSearchParams", .tags(.engine))
 struct URLTests {
     private func parts(_ engine: JavaScriptEngine, _ construction: String) async throws -> JSONValue {
         try await engine.evaluate("""

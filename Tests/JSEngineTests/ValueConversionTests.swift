@@ -2,7 +2,7 @@ import Testing
 @testable import JSEngine
 
 /// JavaScript ⇄ `JSONValue`, both ways, and the documented outcome for what JSON cannot hold.
-@Suite("Value conversion")
+@Suite("Value conversion", .tags(.engine))
 struct ValueConversionTests {
     @Test func keyOrderIsJavaScriptsOwn() async throws {
         let engine = try JavaScriptEngine()

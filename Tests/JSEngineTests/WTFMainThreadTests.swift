@@ -5,7 +5,7 @@ import Testing
 /// JSC's full-GC activity timer, firing on an engine thread, builds WTF's memory-pressure
 /// handler, which needs WTF's main run loop: the C API never initialises it, and the engine
 /// thread crashed on a null read (docs/engine.md, "WTF main thread").
-@Suite("WTF main thread")
+@Suite("WTF main thread", .tags(.engine))
 struct WTFMainThreadTests {
     #if canImport(CJSCore)
     @Test func wtfMainThreadIsItsOwnThreadNotAnEngineThread() async throws {

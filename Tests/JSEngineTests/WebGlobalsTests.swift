@@ -2,7 +2,7 @@ import Testing
 @testable import JSEngine
 
 /// `performance`, `crypto`, `structuredClone`, `TextEncoder`/`TextDecoder`, `atob`/`btoa`, aliases.
-@Suite("Web globals")
+@Suite("Web globals", .tags(.engine))
 struct WebGlobalsTests {
     @Test func windowAndSelfAliasGlobalThis() async throws {
         let engine = try JavaScriptEngine()

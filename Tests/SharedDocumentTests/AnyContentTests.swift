@@ -5,6 +5,7 @@ import Testing
 /// `Any` content keeps runs of 32-bit integers packed (`AnyValues`): what a document shows and
 /// encodes must not depend on that. Runs are split, merged with values of other kinds, and
 /// the bytes are checked against Yjs's encoding of the same document.
+@Suite(.tags(.integration))
 struct AnyContentTests {
     @Test func packedIntegersSplitMergeAndEncodeAsYjsDoes() async throws {
         let document = SharedDocument(clientID: 9)

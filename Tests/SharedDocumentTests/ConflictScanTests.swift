@@ -5,6 +5,7 @@ import Testing
 /// YATA's conflict scan (`integrate`) keeps the items it passed in `ItemScanSet`: a list while
 /// short, hashed past 16. Forty replicas edit the same spot concurrently, so later arrivals
 /// scan past dozens of concurrent items whose origins differ; the order must be Yjs's.
+@Suite(.tags(.integration))
 struct ConflictScanTests {
     @Test(arguments: [false, true])
     func fortyConcurrentEditorsAtOneSpotOrderAsYjs(ascending: Bool) async throws {

@@ -4,6 +4,7 @@ import Testing
 /// Shared types nested 100,000 deep — through the API and from a hostile update — are built,
 /// encoded, applied, shown and dropped without recursion on depth. Each runs in a child
 /// process: a stack overflow would otherwise take the whole test runner down.
+@Suite(.tags(.integration))
 struct DeepNestingTests {
     static let depth = 100_000
 

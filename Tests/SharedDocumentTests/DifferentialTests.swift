@@ -12,7 +12,7 @@ import StateHubTesting
 /// integrates structs after a gap in a client's clocks (encoding the gap as a Skip) where
 /// Yjs waits, so its visible state may hold more than that document: an edit that does not
 /// fit Yrs's state is skipped by the Yrs peer.
-@Suite(.serialized)
+@Suite(.tags(.integration), .serialized)
 struct DifferentialTests {
     final class Replica {
         let name: String

@@ -7,6 +7,7 @@ import StateHubTesting
 /// applied to fresh and populated documents and given to the document-free functions.
 /// Nothing may crash; a refused update leaves the document unchanged; an accepted one leaves
 /// a document that still encodes, re-reads and prints.
+@Suite(.tags(.integration))
 struct FuzzTests {
     @Test("mutated updates never crash and never half-apply", arguments: Array(UInt64(1)...UInt64(4)))
     func mutatedUpdates(seed: UInt64) throws {

@@ -4,6 +4,7 @@ import StateHubTesting
 
 /// `YValue.jsonString`: JavaScript's spelling of every number (checked against Yjs's
 /// `JSON.stringify` under node), and any depth written without recursion.
+@Suite(.tags(.integration))
 struct JSONTextTests {
     /// Doubles whose shortest spelling differs between Swift's `description` and JavaScript,
     /// plus random bit patterns.

@@ -2,6 +2,7 @@ import Testing
 @testable import SharedDocument
 
 /// Hand-written bad updates: each is a typed error, and the document is left unchanged.
+@Suite(.tags(.unit))
 struct MalformedUpdateTests {
     /// A document with some content, and its full encoding to compare against afterwards.
     func populated() throws -> (SharedDocument, [UInt8]) {

@@ -8,7 +8,7 @@ import StateHubTesting
 /// pair, so the struct `mergeUpdates` keeps is the one V8's sort puts first
 /// (docs/shared-document.md, "Document-free functions"); pending structs are kept as such a
 /// merge, so a document's own encoding depends on it too.
-@Suite(.serialized)
+@Suite(.tags(.integration), .serialized)
 struct MergeTieTests {
     /// Client 1's structs from `cut` on (the clocks before held back, so receivers keep them
     /// pending): a nested array (clock 1) holding two values (clocks 2 and 3), before and after

@@ -4,6 +4,7 @@ import StateHubTesting
 
 /// Deep observation: a JSON mirror that applies each transaction's path operations stays
 /// equal to the document, for local edits and for updates from another replica.
+@Suite(.tags(.integration))
 struct ObservationTests {
     @Test("path operations keep a JSON mirror equal to the document", arguments: Array(UInt64(1)...UInt64(20)))
     func mirrorFollowsDocument(seed: UInt64) throws {

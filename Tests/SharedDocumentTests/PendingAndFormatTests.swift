@@ -3,6 +3,7 @@ import Testing
 
 /// What a document says about content it cannot show yet, and v2 updates recognised and refused.
 /// The byte arrays were made by Yjs 13.5 (node-yjs).
+@Suite(.tags(.unit))
 struct PendingAndFormatTests {
     // Client 1: board.title = "Sprint", cards.push(["a", {x: 1}]), notes.insert(0, "hi") (clocks 0–4).
     static let first: [UInt8] = [1, 3, 1, 0, 40, 1, 5, 98, 111, 97, 114, 100, 5, 116, 105, 116, 108, 101, 1, 119, 6, 83, 112, 114, 105, 110, 116, 8, 1, 5, 99, 97, 114, 100, 115, 2, 119, 1, 97, 118, 1, 1, 120, 125, 1, 4, 1, 5, 110, 111, 116, 101, 115, 2, 104, 105, 0]

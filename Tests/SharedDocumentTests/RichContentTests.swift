@@ -5,6 +5,7 @@ import Testing
 /// Content SharedDocument keeps without editing it: text formatting, embeds, binary. Made by
 /// Yjs, read by Swift, written back: byte-identical to Yjs's own encoding, and Yjs shows the
 /// same rich text (`toDelta`) from Swift's bytes.
+@Suite(.tags(.integration))
 struct RichContentTests {
     @Test func formattingEmbedsAndBinaryRoundTripThroughSwift() async throws {
         let yjs = try PeerProcess(.yjs)

@@ -5,7 +5,7 @@ import Testing
 
 /// docs/sync.md §1.2: y-websocket's messages, byte for byte as y-protocols writes them under node,
 /// and every malformed shape refused with what was wrong.
-@Suite("y-websocket messages")
+@Suite("y-websocket messages", .tags(.integration))
 struct SyncMessageTests {
     /// The messages y-protocols wrote, keyed by name (Peers/y-protocols-messages.cjs).
     static func messagesFromYProtocols() async throws -> [String: [UInt8]] {

@@ -6,7 +6,7 @@ import Testing
 /// and splits; surrogate pairs cut by concurrent structs, deletes and state vectors at every
 /// offset; formatting around such text; very long items; and hostile updates aimed at the
 /// string reader. Every document is compared byte for byte with real Yjs making the same edits.
-@Suite(.serialized)
+@Suite(.tags(.integration), .serialized)
 struct TextFormsAttackTests {
     /// A Yjs replica driven by commands.
     struct YjsReplica {

@@ -6,6 +6,7 @@ import Testing
 /// item, longer ASCII as bytes, anything else as UTF-16). What a document shows and encodes must
 /// not depend on the form: splits and merges cross every boundary between them here, and the
 /// bytes are checked against Yjs making the same edits.
+@Suite(.tags(.integration))
 struct TextUnitsTests {
     static let samples: [String] = [
         "", "a", "abcdefghijklmn", "abcdefghijklmno", String(repeating: "xyz", count: 20),

@@ -3,7 +3,7 @@ import Testing
 
 /// `observeUpdates` (Yjs's `doc.on('update')`): each transaction's update, applied in order to a
 /// replica that started equal, gives the same document; nothing is emitted for no change.
-@Suite struct UpdateObservationTests {
+@Suite(.tags(.unit)) struct UpdateObservationTests {
     @Test func everyTransactionsUpdateRebuildsTheDocumentOnAReplica() throws {
         let source = SharedDocument(clientID: 1)
         let replica = SharedDocument(clientID: 2)

@@ -3,7 +3,7 @@ import Testing
 
 /// `wouldChange(_:)`: what a sync server stores and broadcasts, and refuses from a read-only
 /// client (docs/sync.md §2.1, §2.3). It must agree with what applying the update does.
-@Suite struct WouldChangeTests {
+@Suite(.tags(.unit)) struct WouldChangeTests {
     func update(_ document: SharedDocument, _ body: (SharedDocument) throws -> Void) throws -> [UInt8] {
         let before = document.encodeStateVector()
         try body(document)

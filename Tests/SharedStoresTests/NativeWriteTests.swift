@@ -5,7 +5,7 @@ import Testing
 
 /// `GlobalStateHub.write(store:ops:type:)`: native writes reach the mirror and the page; a
 /// refused write changes neither.
-@Suite struct NativeWriteTests {
+@Suite(.tags(.engine)) struct NativeWriteTests {
     static let notes = HostedPage.Bundle(path: "notes.js", source: """
         const useNotes = defineStore('notes', {
           state: () => ({ items: ['a'], meta: { count: 1 } }),

@@ -8,7 +8,7 @@ import Testing
 
 /// A page asks for a synced document's status and hears it change (docs/sync.md §3.4), in a
 /// real engine through the real bridge; the document is offline (nothing listens on its port).
-@Suite struct SyncStatusBridgeTests {
+@Suite(.tags(.engine)) struct SyncStatusBridgeTests {
     @Test func aPageReadsTheStatusAndHearsEachChange() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-status-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import Testing
 /// Review finding 10: under `ulimit -v` below about 6 GiB every engine start aborted with
 /// SIGABRT and no message (JavaScriptCore reserves address space). `run` and `eval` now check
 /// `RLIMIT_AS` first and exit 1 naming the limit.
-@Suite("a low ulimit -v is named, not a SIGABRT")
+@Suite("a low ulimit -v is named, not a SIGABRT", .tags(.integration))
 struct AddressSpaceLimitTests {
     /// `statehub ARGUMENTS` under `ulimit -v KIB`, through the shell as users set it.
     static func run(underKiB kib: Int, _ arguments: [String], environment: [String: String] = [:]) async throws -> StateHubBinary.Result {

@@ -69,7 +69,7 @@ struct MissingBinary: Error, CustomStringConvertible {
     var description: String { "statehub binary not found beside \(runner)" }
 }
 
-@Suite("statehub eval")
+@Suite("statehub eval", .tags(.integration))
 struct EvalCommandTests {
     @Test func runsScriptsInOrderWithTimersAndTheStoreRuntime() async throws {
         // Each file loads as a turn of its own (docs/cli.md), so the timer is set by the last.
@@ -123,7 +123,7 @@ struct EvalCommandTests {
     }
 }
 
-@Suite("statehub run and trace")
+@Suite("statehub run and trace", .tags(.integration))
 struct RunCommandTests {
     @Test func runsTheExamplesAndPrintsTheMirrors() async throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-\(UUID().uuidString).ndjson")
@@ -214,7 +214,7 @@ struct RunCommandTests {
     }
 }
 
-@Suite("statehub theme")
+@Suite("statehub theme", .tags(.integration))
 struct ThemeCommandTests {
     @Test func checkAndCSS() async throws {
         let good = try await StateHubBinary.run(["theme", "check", "examples/themes/standard.json"])

@@ -4,7 +4,7 @@ import Testing
 
 /// `statehub bench crdt --trace FILE` checks a josephg/editing-traces file before replaying it:
 /// a patch past the document's length is a `CRDTTraceError` naming it, not an error mid-run.
-@Suite("bench crdt --trace: malformed traces are named")
+@Suite("bench crdt --trace: malformed traces are named", .tags(.unit))
 struct CRDTTraceTests {
     static func write(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("crdt-trace-\(UUID().uuidString).json")

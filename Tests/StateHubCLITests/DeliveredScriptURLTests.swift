@@ -5,7 +5,7 @@ import Testing
 /// docs/server.md's asset recipe, `new URL('img/logo.png', document.currentScript.src)`, in the
 /// engine: `statehub run --server` against a real `statehub serve` gives the delivered bundle's
 /// top level its file URL in Delivery's versioned folder, where the asset lies.
-@Suite struct DeliveredScriptURLTests {
+@Suite(.tags(.integration)) struct DeliveredScriptURLTests {
     static let bundle = """
         var logo = new URL('img/logo.png', document.currentScript.src).href;
         var useAssets = defineStore('assets', {

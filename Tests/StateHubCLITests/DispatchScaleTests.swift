@@ -7,7 +7,7 @@ import Testing
 /// a repeated option; and deep JSON arguments were refused as "must be JSON values separated
 /// by commas". No timing here: the work is counted (what the parser is given), and the
 /// messages are read.
-@Suite("--dispatch: many and deep")
+@Suite("--dispatch: many and deep", .tags(.integration))
 struct DispatchScaleTests {
     /// However many `--dispatch` there are, ArgumentParser sees one option with one value; the
     /// values come back in order, with the options and files around them untouched.

@@ -3,7 +3,7 @@ import Testing
 
 /// `--dispatch` as people write it (new-user review: `--dispatch 's.num()'` printed
 /// `s.num()()` and failed as an unknown action "num()").
-@Suite("--dispatch call syntax")
+@Suite("--dispatch call syntax", .tags(.integration))
 struct DispatchSyntaxTests {
     static let store = """
         const useS = defineStore('s', { state: () => ({ n: 1 }), actions: {
@@ -66,7 +66,7 @@ struct DispatchSyntaxTests {
 
 /// `--dispatch 'x.greet({name:"x"})'` said only "must be JSON values": arguments are JSON,
 /// so each common JavaScript-ism gets its own message and the quoted form to paste.
-@Suite("--dispatch: JavaScript written where JSON is wanted")
+@Suite("--dispatch: JavaScript written where JSON is wanted", .tags(.integration))
 struct DispatchJavaScriptismTests {
     static let store = """
         const useX = defineStore('x', { state: () => ({ n: 0 }), actions: { greet(...args) { return args } } });

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 /// `statehub doc`: updates made by Yjs 13.5 (node-yjs) read back, merged and diffed.
+@Suite(.tags(.integration))
 struct DocCommandTests {
     // Client 1: board.title = "Sprint", cards.push(["a", {x: 1}]), notes.insert(0, "hi").
     static let first: [UInt8] = [1, 3, 1, 0, 40, 1, 5, 98, 111, 97, 114, 100, 5, 116, 105, 116, 108, 101, 1, 119, 6, 83, 112, 114, 105, 110, 116, 8, 1, 5, 99, 97, 114, 100, 115, 2, 119, 1, 97, 118, 1, 1, 120, 125, 1, 4, 1, 5, 110, 111, 116, 101, 115, 2, 104, 105, 0]

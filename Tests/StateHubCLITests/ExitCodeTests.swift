@@ -4,7 +4,7 @@ import Testing
 /// Exit codes tell the truth (issue 12, hostile review): a run whose hub recorded problems
 /// fails; a store the hub refused is not called "defined but not created"; a replay that
 /// cannot apply a record fails naming it.
-@Suite("exit codes")
+@Suite("exit codes", .tags(.integration))
 struct ExitCodeTests {
     /// A state nested past the depth cap: the plugin sends `null` there and reports
     /// `state_too_deep`, the hub records the problem, and the run fails although every

@@ -5,7 +5,7 @@ import Testing
 /// and `dispatches[]` name file "ace" line 7 (the place was re-parsed from printed text), and
 /// a failed dispatch or an unhandled rejection lost `error.file`/`line`/`column`. Places now
 /// come from the stop's and the error's own fields.
-@Suite("a file name with spaces and :DIGITS is named whole")
+@Suite("a file name with spaces and :DIGITS is named whole", .tags(.integration))
 struct FileNamePlaceTests {
     static func body(module: Bool) -> String {
         """

@@ -3,7 +3,7 @@ import Testing
 
 /// Second-round new-user finding 5: what the docs and `--help` say a command prints is what
 /// the binary prints.
-@Suite("help and docs match the binary")
+@Suite("help and docs match the binary", .tags(.integration))
 struct HelpAndDocsTests {
     /// The fenced blocks of `text` after the first line containing `marker`, in order.
     static func blocks(in text: String, after marker: String) throws -> [String] {

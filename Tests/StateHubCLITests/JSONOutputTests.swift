@@ -4,7 +4,7 @@ import Testing
 /// `--json` prints its one object on stdout however the command ends (issue 12 review): a
 /// script that throws, is stopped, rejects, a dispatch that fails, an argument refused, a
 /// file that cannot be read; a script's console output never reaches stdout.
-@Suite("--json on failures")
+@Suite("--json on failures", .tags(.integration))
 struct JSONOutputTests {
     /// stdout as exactly one JSON object on one line.
     static func object(_ result: StateHubBinary.Result, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {

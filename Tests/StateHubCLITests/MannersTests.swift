@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 12 item 7: errors that list what exists and suggest the nearest name.
-@Suite("CLI manners")
+@Suite("CLI manners", .tags(.integration))
 struct MannersTests {
     @Test func unknownNamesListWhatExistsAndSuggest() async throws {
         let typoStore = try await StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "crat.add"])

@@ -3,7 +3,7 @@ import StateHubTestSupport
 import Testing
 
 /// Issue 12 item 3: ES modules through esbuild, `pinia`/`vue` mapped to the runtime.
-@Suite("ES modules")
+@Suite("ES modules", .tags(.integration))
 struct ModuleTests {
     static let store = """
         import { defineStore } from 'pinia'

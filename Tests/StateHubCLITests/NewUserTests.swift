@@ -3,7 +3,7 @@ import Testing
 
 /// What a new user meets first (issue 12, session 12 walk-through): the examples do what
 /// their comments say, and `run` with nothing to run says what it wants.
-@Suite("first steps")
+@Suite("first steps", .tags(.integration))
 struct NewUserTests {
     /// js/examples/hello.js was a one-line placeholder printing "placeholder".
     @Test func theHelloExampleRunsAsItsCommentSays() async throws {

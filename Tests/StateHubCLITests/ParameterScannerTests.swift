@@ -7,7 +7,7 @@ import Testing
 /// and a replaced `Function.prototype.toString` all left the password in clear with no word.
 /// Now the scanner gives up on each, and the run warns naming the store and action with the
 /// `--redact-argument` that hides it.
-@Suite("trace redaction: parameter lists the scanner gives up on are warned about")
+@Suite("trace redaction: parameter lists the scanner gives up on are warned about", .tags(.integration))
 struct ParameterScannerTests {
     static let store = #"""
         const big = '"' + 'x'.repeat(849 * 1024) + '"';

@@ -3,7 +3,7 @@ import Testing
 
 /// `statehub run --hot-swap FILE` (js engineer, issue 13): stores keep their state, the new
 /// code's keys and actions arrive, the mirror matches, and setup stores that use each other work.
-@Suite("statehub run --hot-swap")
+@Suite("statehub run --hot-swap", .tags(.integration))
 struct RunHotSwapTests {
     @Test func swapsStoreCodeKeepingStateAndMirrors() async throws {
         let first = try StateHubBinary.script("""
@@ -54,7 +54,7 @@ struct RunHotSwapTests {
 
 /// New-user review: `--hot-swap` bundles ES modules as `run` does, and a classic script that
 /// redeclares a top-level `const` gets a hint instead of JavaScriptCore's bare error.
-@Suite("statehub run --hot-swap: modules and redeclarations")
+@Suite("statehub run --hot-swap: modules and redeclarations", .tags(.integration))
 struct RunHotSwapModuleTests {
     @Test func anESModuleIsBundledBeforeTheSwap() async throws {
         let first = try StateHubBinary.script("""

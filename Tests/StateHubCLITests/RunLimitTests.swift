@@ -3,7 +3,7 @@ import StateHubTestSupport
 import Testing
 
 /// Issue 12 item 1: every run ends, with 1, saying why; `run` fails as `eval` does.
-@Suite("statehub run and eval limits")
+@Suite("statehub run and eval limits", .tags(.integration))
 struct RunLimitTests {
     static let spinStore = """
         const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {

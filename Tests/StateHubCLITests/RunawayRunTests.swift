@@ -5,7 +5,7 @@ import Testing
 /// saying what ran away — whatever shape the runaway work has — and a stopped action's
 /// writes reach the mirror. No test here measures a duration: each one only needs the
 /// process to end, with the right message.
-@Suite("statehub run and eval: runaway work ends the run")
+@Suite("statehub run and eval: runaway work ends the run", .tags(.integration))
 struct RunawayRunTests {
     /// Microtask loops in one turn: stopped at a native call, or reported unresponsive when
     /// they call nothing native (then the run ends at twice the time limit).

@@ -5,7 +5,7 @@ import Testing
 /// by default, and a value hidden once stays hidden where it shows up later — a later
 /// dispatch's positional argument, an exception's text, a bridge payload — in the trace file
 /// and in what `trace show` prints.
-@Suite("secret names and their echoes stay out of traces")
+@Suite("secret names and their echoes stay out of traces", .tags(.integration))
 struct SecretNameTests {
     static let store = """
         const useAuth = defineStore('auth', {

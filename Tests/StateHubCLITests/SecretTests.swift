@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 12 item 5: a trace of a store whose token is set, changed and passed to actions
 /// holds no secret, and neither does what `trace show` and `trace replay` print.
-@Suite("secrets stay out of traces")
+@Suite("secrets stay out of traces", .tags(.integration))
 struct SecretTests {
     static let session = """
         const useSession = defineStore('session', {

@@ -8,7 +8,7 @@ import Testing
 /// `statehub serve` and `statehub run --server` end to end, as the "done when" says:
 /// an empty data folder, a micro-app and a theme published through the admin API, users inside
 /// and outside the rollout, a theme 304, and the cached last good version once the server stops.
-@Suite("statehub serve")
+@Suite("statehub serve", .tags(.integration))
 struct ServeCommandTests {
     /// A `statehub serve` process on a free port over an empty data folder.
     final class ServeProcess: @unchecked Sendable {

@@ -6,7 +6,7 @@ import Testing
 /// substring, so with `b.mjs` and `ab.mjs` loaded a throw on line 10 of `ab.mjs` was mapped
 /// through `b.mjs`'s map whenever that map came first (8 runs of 10): a plausible, wrong line.
 /// A name now matches only as a whole file token, longest name first.
-@Suite("source-map rewriting matches whole file names")
+@Suite("source-map rewriting matches whole file names", .tags(.integration))
 struct SourceMapBoundaryTests {
     /// A map of `lines` generated lines, line N from line N of `source`.
     static func identity(_ source: String, lines: Int) throws -> SourceMap {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 12 left 3: `error.stop` is there for every stop kind, with the same five fields.
-@Suite("--json: error.stop for every stop kind")
+@Suite("--json: error.stop for every stop kind", .tags(.integration))
 struct StopKindJSONTests {
     static let store = """
         const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {

@@ -6,7 +6,7 @@ import Testing
 /// a microtask loop an action left behind: the later dispatches run and are printed, and the
 /// stop is printed as a stop); where it cannot (a turn the limit cannot stop), every later
 /// dispatch is listed as skipped, in text and in `--json`.
-@Suite("statehub run: stops between dispatches")
+@Suite("statehub run: stops between dispatches", .tags(.integration))
 struct StopsInDispatchesTests {
     static let store = """
         const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {

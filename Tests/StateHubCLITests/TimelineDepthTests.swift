@@ -5,7 +5,7 @@ import Testing
 /// `trace show` reads a message as deep as the hub parses one (`JSONValue.maximumMessageNesting`):
 /// an `apply_mutation` whose state is within the depth cap but whose envelope takes it past the
 /// parser's default depth used to show no change at all.
-@Suite("timeline depth")
+@Suite("timeline depth", .tags(.integration))
 struct TimelineDepthTests {
     @Test func aChangeNearTheStateDepthCapIsShown() async throws {
         let file = try StateHubBinary.script("""

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `statehub types`: writes, and `--check` says whether a committed file still matches (docs/types.md).
-@Suite struct TypesCommandTests {
+@Suite(.tags(.integration)) struct TypesCommandTests {
     static let store = """
         defineStore('shop', { state: () => ({ count: 1, items: [] }), actions: { add(item) { this.items.push(item); } } })();
         """
@@ -63,7 +63,7 @@ import Testing
 }
 
 /// `statehub types --from-trace`: what traces teach, and traces that try to hurt.
-@Suite struct TypesFromTraceTests {
+@Suite(.tags(.integration)) struct TypesFromTraceTests {
     static func record(step: Int, direction: String = "web_to_native", store: String, type: String, message: String) -> String {
         let fields: [String: Any] = ["channel": "nativeBridge", "direction": direction, "engine": "main", "message": message,
                                      "size": message.utf8.count, "step": step, "store": store, "time": step * 1000, "type": type]

@@ -3,7 +3,7 @@ import StateHubJSON
 
 /// `JSONParser.parseCollecting`: every problem of a hand-edited text in one pass, each with its
 /// reason, line, column and path.
-@Suite("JSON parsing that collects every problem")
+@Suite("JSON parsing that collects every problem", .tags(.unit))
 struct CollectingParseTests {
     static let strict = JSONParsingOptions(duplicateKeys: .refuse, loneSurrogates: .refuse, numberRange: .finite)
 

@@ -3,7 +3,7 @@ import Testing
 import StateHubJSON
 
 /// Nothing that walks a value recurses once per level.
-@Suite("deep values")
+@Suite("deep values", .tags(.unit))
 struct DeepValueTests {
     static let depth = 100_000
 

@@ -2,7 +2,7 @@ import Testing
 import StateHubJSON
 
 /// Keys compare as JavaScript compares property names: by code units.
-@Suite("JSON keys")
+@Suite("JSON keys", .tags(.unit))
 struct JSONKeyTests {
     @Test func canonicallyEquivalentKeysStayApart() throws {
         let composed = "\u{E9}"

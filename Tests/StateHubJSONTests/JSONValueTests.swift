@@ -3,7 +3,7 @@ import Foundation
 import StateHubJSON
 
 /// The `JSONValue` text parser and serializer on their own.
-@Suite("JSONValue text")
+@Suite("JSONValue text", .tags(.unit))
 struct JSONValueTests {
     @Test func parsesEveryKind() throws {
         let value = try JSONValue(parsing: #" { "a" : [1, -2.5, 3e2, true, false, null, "s"], "b": {} , "c": [] } "#)
@@ -135,7 +135,7 @@ struct JSONValueTests {
     }
 }
 
-@Suite("JSONValue indented text")
+@Suite("JSONValue indented text", .tags(.unit))
 struct IndentedTextTests {
     @Test func indentsOneMemberPerLine() {
         let value: JSONValue = ["a": [1, [:], []], "b": ["c": nil]]

@@ -5,7 +5,7 @@ import Testing
 /// without a `String` against `Double(text)` (`strtod`), keys reused from the last object's
 /// shape against the collecting parser (which builds every key itself), and the container
 /// depth the parser reports against a walk of the value.
-@Suite("Parser fast paths")
+@Suite("Parser fast paths", .tags(.unit))
 struct ParserFastPathTests {
     /// SplitMix64: the tests' inputs are the same on every run.
     struct Random {

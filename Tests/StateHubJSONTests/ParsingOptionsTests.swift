@@ -2,7 +2,7 @@ import Testing
 import StateHubJSON
 
 /// The parser's options, its error locations and paths.
-@Suite("JSON parsing options")
+@Suite("JSON parsing options", .tags(.unit))
 struct ParsingOptionsTests {
     static let strict = JSONParsingOptions(duplicateKeys: .refuse, loneSurrogates: .refuse, numberRange: .finite)
 

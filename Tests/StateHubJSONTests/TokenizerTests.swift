@@ -2,7 +2,7 @@ import Testing
 import StateHubJSON
 
 /// The tokenizer on its own: kinds and byte ranges.
-@Suite("JSON tokenizer")
+@Suite("JSON tokenizer", .tags(.unit))
 struct TokenizerTests {
     func tokens(_ text: String) throws -> [(JSONToken.Kind, String)] {
         var text = text

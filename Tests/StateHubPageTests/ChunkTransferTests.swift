@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 11, hostile finding 3: chunk transfers (PROTOCOL.md A.11) cannot pile up memory,
 /// a forged transfer cannot break a legitimate one, and an abandoned transfer is reported.
-@Suite struct ChunkTransferTests {
+@Suite(.tags(.engine)) struct ChunkTransferTests {
     static func chunk(_ transfer: String, _ index: Int, of count: Int, _ data: String, store: String = "s") -> String {
         #"{"v":1,"storeId":"\#(store)","messageId":"\#(transfer).\#(index)","type":"chunk","payload":{"transfer":"\#(transfer)","index":\#(index),"count":\#(count),"data":"\#(data)"}}"#
     }

@@ -4,7 +4,7 @@ import StateHubPage
 import Testing
 import Trace
 
-@Suite struct HostedPageTests {
+@Suite(.tags(.engine)) struct HostedPageTests {
     static let counter = HostedPage.Bundle(path: "counter.js", source: """
         const useCounter = defineStore('counter', {
           state: () => ({ count: 0 }),

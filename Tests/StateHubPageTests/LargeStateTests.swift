@@ -4,7 +4,7 @@ import StateHubPage
 import Testing
 
 /// Issue 12 item 6: a state over the message cap reaches the mirror in chunks (PROTOCOL.md A.11).
-@Suite struct LargeStateTests {
+@Suite(.tags(.engine)) struct LargeStateTests {
     static let rows = HostedPage.Bundle(path: "rows.js", source: """
         const rows = [];
         for (let i = 0; i < 150000; i++) rows.push({ id: i, name: 'row number ' + i, qty: i % 7, note: 'abcdefghijklmnopqrstuvwxyz' });

@@ -5,7 +5,7 @@ import StateHubPage
 import Testing
 
 /// docs/pool.md, "The pool": warm pages with the runtime loaded, refill, taken empty, closed.
-@Suite struct PagePoolTests {
+@Suite(.tags(.engine)) struct PagePoolTests {
     @Test func aWarmPageHasTheRuntimeAndMirrorsTheBundleItLoads() async throws {
         let pool = PagePool(configuration: .init(page: .init(name: "cart"), size: 2))
         try await pool.warmUp()

@@ -8,7 +8,7 @@ import Testing
 
 /// docs/pool.md, "Snapshots": a saved mirror hydrates its store before the page's code sees
 /// it; a snapshot that fails a check is logged, dropped and never applied. Real engine.
-@Suite struct SnapshotStartTests {
+@Suite(.tags(.engine)) struct SnapshotStartTests {
     /// A store whose code records the first state it sees, right after `useStore()`.
     static let cart = HostedPage.Bundle(path: "cart.js", source: """
         const useCart = defineStore('cart', {

@@ -9,7 +9,7 @@ import Testing
 /// "Admin API"): a key written twice kept its first value silently, an unknown member such as
 /// `"stabel"` was ignored, `DELETE /admin/tokens/+5` deleted token 5, and a `412` for an unquoted
 /// `If-Match` did not say what was sent.
-@Suite struct AdminBodyStrictnessTests {
+@Suite(.tags(.unit)) struct AdminBodyStrictnessTests {
     static func message(_ response: TestResponse) -> String { String(buffer: response.body) }
 
     @Test func aKeyWrittenTwiceIsRefusedNamingIt() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// Labels admins type and others read back refuse control and format characters with a 400
 /// naming the field (review, session 17): a U+202E in a token's label made the audit list show
 /// another author name than the one stored.
-@Suite struct AdminLabelTests {
+@Suite(.tags(.unit)) struct AdminLabelTests {
     @Test func controlAndFormatCharactersInLabelsAreRefusedNamingTheField() async throws {
         try await TestServer.sqlite().test(.router) { client in
             for (label, character) in [("ci\u{202E}nimda", "U+202E"), ("tab\there", "U+0009"), ("zero\u{200B}width", "U+200B"),

@@ -3,7 +3,7 @@ import Testing
 
 /// The asset path rules (docs/server.md, "Names and values" and "Assets") the server and
 /// Delivery share.
-@Suite struct AssetPathTests {
+@Suite(.tags(.unit)) struct AssetPathTests {
     @Test func validPathsAreKeptAsGivenAndFolded() throws {
         let path = try AssetPath("img/Logo-2x_v1.PNG")
         #expect(path.value == "img/Logo-2x_v1.PNG")

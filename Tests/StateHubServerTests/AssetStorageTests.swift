@@ -5,7 +5,7 @@ import SQLKit
 import Testing
 
 /// Migration 2 and the asset rows, on SQLite and on the PostgreSQL of scripts/with-postgres.sh.
-@Suite struct AssetStorageTests {
+@Suite(.tags(.integration)) struct AssetStorageTests {
     static func asset(_ path: String, _ text: String) -> UploadedAsset {
         UploadedAsset(path: path, folded: path.lowercased(), data: Data(text.utf8))
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// Release rows of the audit list say what changed for whom and stay small (review, session 17):
 /// stable and arms whole, only the explicit users the change touched, at most 20 a side.
-@Suite struct AuditReleaseRowTests {
+@Suite(.tags(.unit)) struct AuditReleaseRowTests {
     struct Release: Decodable, Equatable {
         var stable: String
         var users: [String: String]

@@ -11,7 +11,7 @@ import Glibc
 /// The connection guards (docs/server.md, "Connections") against a real server on loopback:
 /// unfinished requests are closed after the idle timeout, and past the connection cap new
 /// clients wait in the backlog instead of exhausting descriptors, then are answered.
-@Suite struct ConnectionFloodTests {
+@Suite(.tags(.integration)) struct ConnectionFloodTests {
     /// Runs the server's own application (the one `statehub serve` runs) on 127.0.0.1, any port.
     func withLiveServer(_ configuration: ServerConfiguration, _ body: @Sendable (Int) async throws -> Void) async throws {
         try await withLiveServer(configuration) { port, _ in try await body(port) }

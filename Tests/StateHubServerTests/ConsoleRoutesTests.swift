@@ -9,7 +9,7 @@ import Testing
 
 /// The console's page and its admin routes (docs/console.md). The page in a real browser is
 /// scripts/test-console.py.
-@Suite struct ConsoleRoutesTests {
+@Suite(.tags(.integration)) struct ConsoleRoutesTests {
     static let themes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/themes")
 
     static func theme(_ name: String) throws -> String {
@@ -473,7 +473,7 @@ extension ConsoleRoutesTests {
 }
 
 /// The console's storage reads on PostgreSQL (its own queries; `scripts/with-postgres.sh`).
-@Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
+@Suite(.tags(.integration), .enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
 struct ConsolePostgresTests {
     @Test func listsOnPostgres() async throws {
         try await TestServer.postgres(url: try await PostgresTestDatabase.fresh()).test(.router) { client in

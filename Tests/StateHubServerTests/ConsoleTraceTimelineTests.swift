@@ -9,7 +9,7 @@ import Trace
 /// `POST /admin/console/trace-timeline`, the console's Traces screen (docs/console.md): a trace
 /// read as the timeline `statehub trace view` shows, with the line named when it cannot be read.
 /// The screen in a browser is scripts/test-console.py.
-@Suite struct ConsoleTraceTimelineTests {
+@Suite(.tags(.integration)) struct ConsoleTraceTimelineTests {
     struct Change: Decodable, Equatable {
         var path: String
         var kind: String

@@ -8,7 +8,7 @@ import Glibc
 /// Request heads past the decoder's limits and heads trickled a byte at a time, against the
 /// server's own application on loopback (docs/server.md, "Connections"): each is answered or
 /// closed, and its connection slot is freed for the next client.
-@Suite struct HeaderLimitTests {
+@Suite(.tags(.integration)) struct HeaderLimitTests {
     static let oversized = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n"
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
 

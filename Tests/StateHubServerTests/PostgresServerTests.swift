@@ -25,7 +25,7 @@ enum PostgresTestDatabase {
     }
 }
 
-@Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
+@Suite(.tags(.integration), .enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
 struct PostgresServerTests {
     @Test func publishAndServeOnPostgres() async throws {
         let server = try await TestServer.postgres(url: try await PostgresTestDatabase.fresh())

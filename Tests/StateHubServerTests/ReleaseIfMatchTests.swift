@@ -8,7 +8,7 @@ import Testing
 /// A release saved over a concurrent change (review, session 17): `GET /admin/apps/{app}` answers
 /// the release's tag, a save or rollback with a stale `If-Match` is `412 release-changed` and writes
 /// nothing (docs/server.md, "Saving over a concurrent change").
-@Suite struct ReleaseIfMatchTests {
+@Suite(.tags(.unit)) struct ReleaseIfMatchTests {
     static func tag(_ client: some TestClientProtocol) async throws -> String? {
         try await client.admin(.get, "/admin/apps/cart").headers[.eTag]
     }

@@ -2,7 +2,7 @@ import StateHubServer
 import StyleTokens
 import Testing
 
-@Suite struct ReleaseResolverTests {
+@Suite(.tags(.unit)) struct ReleaseResolverTests {
     @Test func bucketMatchesTheDocumentedHash() {
         // docs/server.md: int.from_bytes(sha256(b"cart:alice").digest()[:4], "big") % 10000
         #expect(Bucket.of(app: "cart", user: "alice") == 4911)

@@ -7,7 +7,7 @@ import Testing
 /// trickled a byte at a time restarted the idle timeout with each byte and held its connection
 /// for good, even after a `401` or a `/healthz` answer; with `Connection: close` a `413` waited
 /// 20 s (the idle timeout) for the client's end; a chunked body over the cap got an empty `413`.
-@Suite struct RequestBodyGuardTests {
+@Suite(.tags(.integration)) struct RequestBodyGuardTests {
     /// Sends a byte every 100 ms until the server closes the connection (true) or 60 s pass (false).
     static func trickleUntilClosed(_ connection: RawConnection) async throws -> Bool {
         let start = ContinuousClock.now
@@ -132,7 +132,7 @@ import Testing
 /// Trace timelines are built off the event loops, a bounded number at once (hostile review,
 /// console session 18: an amplified trace delayed `/healthz` by 18 s): past the bound the route
 /// answers `503 busy` with `Retry-After` before reading the body, and `/healthz` answers meanwhile.
-@Suite struct TraceTimelineConcurrencyTests {
+@Suite(.tags(.integration)) struct TraceTimelineConcurrencyTests {
     @Test func pastTheBoundATraceGets503AndHealthzStillAnswers() async throws {
         let configuration = ServerConfiguration(idleTimeout: .seconds(600), maxConnections: 8, maxConcurrentTraceTimelines: 1)
         try await ConnectionFloodTests().withLiveServer(configuration) { port in

@@ -9,7 +9,7 @@ import Testing
 /// labels, recorded into a real Prometheus registry, for a one-buffer answer (recorded when the
 /// handler returns, so the answer keeps Hummingbird's one-write path), a streamed answer of
 /// unknown length (recorded after its body is written) and an error.
-@Suite struct RequestMetricsMiddlewareTests {
+@Suite(.tags(.unit)) struct RequestMetricsMiddlewareTests {
     @Test func requestsDurationsAndErrorsPerRouteAndStatus() async throws {
         let registry = PrometheusCollectorRegistry()
         let router = Router()

@@ -7,7 +7,7 @@ import StateHubServer
 import Testing
 
 /// A version's assets (docs/server.md, "Assets"): upload, manifest, serving, and what is refused.
-@Suite struct ServerAssetTests {
+@Suite(.tags(.integration)) struct ServerAssetTests {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x01, 0x02, 0xFF])
     static let html = Data("<html><script>alert(1)</script></html>".utf8)
 

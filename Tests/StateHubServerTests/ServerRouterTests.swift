@@ -7,7 +7,7 @@ import StateHubServer
 import Testing
 
 /// The routes through HummingbirdTesting's router framework, on SQLite.
-@Suite struct ServerRouterTests {
+@Suite(.tags(.unit)) struct ServerRouterTests {
     func withServer(configuration: ServerConfiguration = .init(), _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         try await TestServer.sqlite(configuration: configuration).test(.router, body)
     }

@@ -11,7 +11,7 @@ import Testing
 /// or pin was often not served by the next request after the admin answer (17 of 30 rounds):
 /// a refresh in flight made the old snapshot look fresh. Every change must be seen by the very
 /// next request, however many readers are running (docs/server.md).
-@Suite struct SnapshotFreshnessTests {
+@Suite(.tags(.integration)) struct SnapshotFreshnessTests {
     @Test func aChangeIsServedByTheNextRequestWhileOthersRead() async throws {
         let server = try await TestServer.sqlite()
         try await server.test(.live) { client in

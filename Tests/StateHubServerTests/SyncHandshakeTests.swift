@@ -4,7 +4,7 @@ import Testing
 
 /// The sync endpoint's handshake and frame cap on raw sockets (docs/sync.md §1.1, §2.5): what a
 /// WebSocket client library would hide.
-@Suite struct SyncHandshakeTests {
+@Suite(.tags(.integration)) struct SyncHandshakeTests {
     static func upgrade(_ path: String, authorization: String? = nil) -> String {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"

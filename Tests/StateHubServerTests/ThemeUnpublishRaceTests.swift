@@ -6,7 +6,7 @@ import Testing
 /// Two unpublishes at once of the last two published themes of a major, on PostgreSQL (each
 /// request on its own pooled connection, as two instances would be): one goes through, the
 /// other is refused, and the major keeps a published theme (docs/server.md, "Storage").
-@Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
+@Suite(.tags(.integration), .enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
 struct ThemeUnpublishRaceTests {
     @Test func twoUnpublishesAtOnceNeverLeaveAMajorWithoutATheme() async throws {
         let storage = try await ServerStorage.open(.postgres(url: try await PostgresTestDatabase.fresh()), logger: Logger(label: "test"))

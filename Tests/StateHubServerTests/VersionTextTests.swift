@@ -4,7 +4,7 @@ import Testing
 
 /// The byte-level fast path for plain versions agrees with the full semver parser on every input
 /// (docs/server.md, "Manifest").
-@Suite struct VersionTextTests {
+@Suite(.tags(.unit)) struct VersionTextTests {
     static let inputs = [
         "1.2.3", "0.0.0", "10.20.30", "1.2", "1.2.3.4", "01.2.3", "1.02.3", "1.2.03", "1..3", ".1.2", "1.2.",
         "", "1.2.3-beta.1", "1.2.3+build", "v1.2.3", "1.2.x", " 1.2.3", "1.2.3 ", "999999999999999999.0.0",

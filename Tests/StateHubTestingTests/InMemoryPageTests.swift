@@ -5,7 +5,7 @@ import StateHubTesting
 import Testing
 
 /// The in-memory page and the whole-value expectations, driving a real hub.
-@Suite("In-memory page")
+@Suite("In-memory page", .tags(.unit))
 struct InMemoryPageTests {
     @Test func mirrorsWhatThePagePosts() async throws {
         let hub = GlobalStateHub()
@@ -126,7 +126,7 @@ struct InMemoryPageTests {
 }
 
 /// The expectations fail when they should, naming what differs.
-@Suite("Whole-value expectations")
+@Suite("Whole-value expectations", .tags(.unit))
 struct ExpectationTests {
     @Test func aDifferentMirrorIsAnIssue() async throws {
         let hub = GlobalStateHub()
@@ -146,7 +146,7 @@ struct ExpectationTests {
 }
 
 /// The README's example, kept compiling and passing.
-@Suite("README example")
+@Suite("README example", .tags(.unit))
 struct ReadmeExampleTests {
     @Test func payTimesOutAndTheCartIsUntouched() async throws {
         let clock = TestClock()

@@ -5,7 +5,7 @@ import Testing
 /// The plugin names each action's parameters in a store's `sync_state created`
 /// (docs/PROTOCOL.md A.5.1), read from the action's source by a tolerant scanner that gives
 /// up on what it cannot read. Run in the real engine with our runtime.
-@Suite("sync plugin: actionParameters")
+@Suite("sync plugin: actionParameters", .tags(.engine))
 struct ActionParametersTests {
     static let script = #"""
         (function () {

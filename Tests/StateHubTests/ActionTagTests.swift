@@ -4,7 +4,7 @@ import Trace
 @testable import StateHub
 
 /// Mutations carry the action call that made them and how it nests (docs/PROTOCOL.md A.5.2).
-@Suite("Action tags on mutations")
+@Suite("Action tags on mutations", .tags(.engine))
 struct ActionTagTests {
     static let nested = #"{"v":1,"storeId":"s","messageId":"w4","seq":4,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","action":"inner","call":13,"parent":12,"root":12,"dispatch":"n-7","ops":[{"op":"set","path":["n"],"value":3}]}]}}"#
 

@@ -4,7 +4,7 @@ import Trace
 @testable import StateHub
 
 /// What a page can send that the hub must survive, record and repair.
-@Suite("Bad input from pages")
+@Suite("Bad input from pages", .tags(.engine))
 struct BadInputTests {
     func post(_ engine: JavaScriptEngine, _ message: String) async throws {
         try await engine.execute("window.webkit.messageHandlers.nativeBridge.postMessage(\(JSONValue.string(message).jsonText()))")
@@ -141,7 +141,7 @@ struct BadInputTests {
     }
 }
 
-@Suite("Hostile pages")
+@Suite("Hostile pages", .tags(.engine))
 struct HostilePageTests {
     func post(_ engine: JavaScriptEngine, _ message: String) async throws {
         try await engine.execute("window.webkit.messageHandlers.nativeBridge.postMessage(\(JSONValue.string(message).jsonText()))")

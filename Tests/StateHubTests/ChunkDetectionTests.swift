@@ -3,7 +3,7 @@ import Testing
 
 /// The check every received message passes (`GlobalStateHub.headMentionsChunk`): `"type":"chunk"`
 /// in the first 400 bytes, compared as UTF-8 bytes (issue 18: it was Foundation's `String.contains`).
-@Suite struct ChunkDetectionTests {
+@Suite(.tags(.unit)) struct ChunkDetectionTests {
     @Test func findsTheMarkerInThePluginsEnvelope() {
         #expect(GlobalStateHub.headMentionsChunk(#"{"v":1,"storeId":"s","messageId":"t.0","type":"chunk","payload":{}}"#))
         #expect(!GlobalStateHub.headMentionsChunk(#"{"v":1,"storeId":"s","messageId":"w2","seq":2,"type":"apply_mutation","payload":{}}"#))

@@ -6,7 +6,7 @@ import Trace
 /// The new-user review of session 13: a trace whose messages went over the chunk cap showed
 /// every `chunk` record as malformed in `trace show`, and `trace replay` failed on it. The
 /// summaries are skipped; the rebuilt message recorded after them is what replays.
-@Suite struct ChunkReplayTests {
+@Suite(.tags(.engine)) struct ChunkReplayTests {
     @Test func aTraceWithChunkedMessagesReplaysToTheLiveMirrorWithNoProblem() async throws {
         let recorder = TraceRecorder(capacity: 10_000)
         let hub = GlobalStateHub(configuration: .init(maximumMessageBytes: 4_096, trace: recorder))

@@ -3,7 +3,7 @@ import Testing
 @testable import StateHub
 
 /// Map and Set edited in place, and writes no proxy sees, reach the Swift mirror (issue 13).
-@Suite("Mirrored collections")
+@Suite("Mirrored collections", .tags(.engine))
 struct CollectionMirrorTests {
     static let store = """
         (() => {

@@ -6,7 +6,7 @@ import StateHubTesting
 /// the plugin's shape and on hostile variants of them (cut, bytes replaced, keys repeated): the
 /// same message or the same error, every time. Issue 18 made the decoder read scalars and paths
 /// from tokens; this is what keeps it honest.
-@Suite("Store message decoder, differential")
+@Suite("Store message decoder, differential", .tags(.unit))
 struct DecoderDifferentialTests {
     struct Generator {
         var random: SeededRandomNumberGenerator

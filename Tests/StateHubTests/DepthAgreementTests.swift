@@ -9,7 +9,7 @@ import Testing
 /// a store is created and mirrored whole; past it the plugin sends the offending container as
 /// `null`, says so on the page's console and to native (a hub problem), and nothing is lost
 /// without a word.
-@Suite("Depth caps agree")
+@Suite("Depth caps agree", .tags(.engine))
 struct DepthAgreementTests {
     static let cap = JSONValue.maximumStateDepth
 

@@ -5,7 +5,7 @@ import Trace
 
 /// The depth cap (docs/PROTOCOL.md A.8.1): a page cannot drive the hub, its traces or their
 /// replay off the stack by nesting a store's state deeper and deeper with small messages.
-@Suite("Depth cap")
+@Suite("Depth cap", .tags(.unit))
 struct DepthCapTests {
     static let cap = JSONValue.maximumStateDepth
 

@@ -3,7 +3,7 @@ import Testing
 @testable import StateHub
 
 /// A caller spinning for its answer before it parks (docs/hub.md, "Dispatch: how a caller waits").
-@Suite("Dispatch spin")
+@Suite("Dispatch spin", .tags(.engine))
 struct DispatchSpinTests {
     @Test func anAnswerThatCameFirstIsTakenWhileSpinning() async throws {
         let reply = DispatchReply()

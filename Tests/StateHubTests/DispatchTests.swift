@@ -25,7 +25,7 @@ func makeActionsPage(_ hub: GlobalStateHub, name: String = "page") async throws 
     return engine
 }
 
-@Suite("Dispatch")
+@Suite("Dispatch", .tags(.engine))
 struct DispatchTests {
     /// Issue 18: a dispatch writes its message's text itself; it must be the text the generic
     /// envelope writes for the same payload, whatever the action's name and arguments hold.

@@ -4,7 +4,7 @@ import StateHubTesting
 import Testing
 
 /// Dispatch deadlines and answers, on an in-memory page and a test clock: no engine, no sleeps.
-@Suite("Dispatch timeouts")
+@Suite("Dispatch timeouts", .tags(.unit))
 struct DispatchTimeoutTests {
     @Test func aDispatchNobodyAnswersTimesOutWhenTheClockSaysSo() async throws {
         let clock = TestClock()

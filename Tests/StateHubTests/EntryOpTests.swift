@@ -4,7 +4,7 @@ import Testing
 
 /// Entry ops (docs/PROTOCOL.md A.3.1): a Map or Set changed in place is addressed by position
 /// in its tagged value's array, and the hub applies those ops like any other (issue 13).
-@Suite("Entry ops of Map and Set")
+@Suite("Entry ops of Map and Set", .tags(.engine))
 struct EntryOpTests {
     @Test func theMirrorAppliesEntryOpsLiterally() throws {
         var state: JSONValue = [

@@ -4,7 +4,7 @@ import Trace
 @testable import StateHub
 
 /// Replacing a page's store code while its stores keep their state and their mirror.
-@Suite("Hot swap")
+@Suite("Hot swap", .tags(.engine))
 struct HotSwapTests {
     // bundles are IIFEs, as esbuild writes them: top-level `const`s of two versions would clash
     static let version1 = """

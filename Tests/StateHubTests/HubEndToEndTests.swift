@@ -36,7 +36,7 @@ func engineState(_ engine: JavaScriptEngine, _ store: String) async throws -> JS
     try await engine.evaluate("StateHubSync.encodeValue(getActivePinia().state.value[\(JSONValue.string(store).jsonText())])")
 }
 
-@Suite("Hub end to end")
+@Suite("Hub end to end", .tags(.engine))
 struct HubEndToEndTests {
     @Test func mirrorsExampleStoresAndDispatches() async throws {
         let hub = GlobalStateHub()

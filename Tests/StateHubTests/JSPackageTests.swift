@@ -7,7 +7,7 @@ import Testing
 /// js/ as the npm-style package `@statehub/pinia-sync`: a Vite-style ES-module app that imports
 /// it is bundled by Debian's esbuild and runs in the engine; the classic build runs too.
 /// Needs `esbuild` (scripts/ensure-deps.sh installs it): the test fails when it is missing.
-@Suite("The js/ package, bundled")
+@Suite("The js/ package, bundled", .tags(.integration))
 struct JSPackageTests {
     /// A temporary project: the package under node_modules, shims mapping `pinia` and `vue` to
     /// the runtime's globals, and a small app of two modules.

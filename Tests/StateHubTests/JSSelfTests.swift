@@ -5,7 +5,7 @@ import Testing
 
 /// The JavaScript suites of js/tests, run inside the real engine: the runtime's Pinia API,
 /// the sync plugin's encoding and protocol, the bridge client.
-@Suite("JavaScript self-tests in the engine")
+@Suite("JavaScript self-tests in the engine", .tags(.engine))
 struct JSSelfTests {
     /// Loads `scripts`, runs `file` until its promise settles and timers are idle, and reads
     /// the `{ passed, failed, failures }` object it leaves in `resultGlobal`.

@@ -3,7 +3,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-@Suite("Operations on mirrors")
+@Suite("Operations on mirrors", .tags(.unit))
 struct MutationOpTests {
     func apply(_ ops: [MutationOp], to value: JSONValue) throws -> JSONValue {
         var value = value
@@ -88,7 +88,7 @@ struct MutationOpTests {
     }
 }
 
-@Suite("Trace and replay")
+@Suite("Trace and replay", .tags(.engine))
 struct TraceReplayTests {
     @Test func everyCrossingIsRecordedAndReplayRebuildsTheMirrors() async throws {
         let recorder = TraceRecorder()
@@ -113,7 +113,7 @@ struct TraceReplayTests {
     }
 }
 
-@Suite("Store message decoding")
+@Suite("Store message decoding", .tags(.unit))
 struct StoreMessageDecodingTests {
     static let messages = [
         #"{"v":1,"storeId":"cart","messageId":"w2","seq":2,"ack":"n-4","type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"splice","path":["items"],"index":1,"deleteCount":0,"items":[{"sku":"B7","qty":1}]},{"op":"set","path":["items",0,"qty"],"value":3}]},{"type":"patch object","ops":[{"op":"delete","path":["legacy"]}]}]}}"#,

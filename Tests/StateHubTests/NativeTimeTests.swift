@@ -12,7 +12,7 @@ import Trace
 /// and a trace recorder turned a 4 MB write into a stop. Native time is now left out of the
 /// limit (docs/engine.md, "Native time is not the page's"); a real loop is still stopped, and
 /// so is a loop whose every write costs the hub far more than the page.
-@Suite("Native time is not charged to the page")
+@Suite("Native time is not charged to the page", .tags(.engine))
 struct NativeTimeTests {
     static let store = """
         const useS = defineStore('s', {

@@ -8,7 +8,7 @@ struct CartState: Decodable, Sendable, Equatable {
     var items: [Item]
 }
 
-@Suite("Observation", .timeLimit(.minutes(1)))
+@Suite("Observation", .tags(.engine), .timeLimit(.minutes(1)))
 struct ObservationTests {
     @Test func changeStreamDeliversSnapshotThenMutations() async throws {
         let hub = GlobalStateHub()

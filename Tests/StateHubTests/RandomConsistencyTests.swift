@@ -5,7 +5,7 @@ import Testing
 /// The mirror equals the engine's state after random sequences of direct writes, nested
 /// writes, array methods, deletes, `$patch` (object and function), `$state` assignment,
 /// `$reset` and actions — 1,000 sequences from a fixed seed, in both flush modes.
-@Suite("Mirror consistency under random mutations")
+@Suite("Mirror consistency under random mutations", .tags(.engine))
 struct RandomConsistencyTests {
     static let generator = """
         (function () {

@@ -12,7 +12,7 @@ import Trace
 /// one message of many MB, cut into chunks. The batch now also counts the items its inserts
 /// carry (PROTOCOL.md A.5.2), native time is not the page's, and a dispatch whose page is
 /// still running a script is waited for (the CLI's wait, limit + 5 s, had expired first).
-@Suite("A Set filled and cleared in a loop is stopped as an action")
+@Suite("A Set filled and cleared in a loop is stopped as an action", .tags(.engine))
 struct SetLoopStopTests {
     static let store = """
         const useS = defineStore('s', {

@@ -8,7 +8,7 @@ import StateHubTesting
 /// write") against the general one: its reader reads what the one-set matcher reads, and a hub fed
 /// through it ends with the same mirrors, versions, problems, messages to pages and changes as a hub
 /// fed the same texts through `receive(_:from:)`, on random and hostile messages.
-@Suite("Flush-sync write path, differential")
+@Suite("Flush-sync write path, differential", .tags(.unit))
 struct SingleSetPathTests {
     /// One-set messages as `flush: 'sync'` writes them, with the envelope's and the op's variants
     /// the readers must agree on (escapes, numbers, odd acks, bad steps), and hostile edits of them.

@@ -10,7 +10,7 @@ import Testing
 /// loop; one inside a write the body makes (the store runtime, the plugin's post) gets the
 /// write's line. Before, the first named the `while` and the second the body's line, so a
 /// classic top level and an action named different lines for the same loop.
-@Suite("Which line a stop names")
+@Suite("Which line a stop names", .tags(.engine))
 struct StopLineTests {
     static let store = """
         const useS = defineStore('s', {

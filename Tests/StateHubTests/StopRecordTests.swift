@@ -8,7 +8,7 @@ import Trace
 /// `stopped` trace record naming the file and the loop's line, the page's stores resynced; a
 /// dispatch whose action (or the `await` loop it left) was stopped fails with the stop, not
 /// with "did not answer".
-@Suite("Stops reach the hub")
+@Suite("Stops reach the hub", .tags(.integration))
 struct StopRecordTests {
     static func page(_ recorder: TraceRecorder) async throws -> (GlobalStateHub, JavaScriptEngine) {
         let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))

@@ -11,7 +11,7 @@ import Trace
 /// `spin()` stopped, then `inc(1)` sent no `apply_mutation`). Each action below is stopped
 /// wherever the limit lands in its loop, several times in the same page, and the dispatch that
 /// follows must reach the mirror whole.
-@Suite("Recovery after a stop")
+@Suite("Recovery after a stop", .tags(.engine))
 struct StopRecoveryTests {
     static let store = """
         const useS = defineStore('s', {

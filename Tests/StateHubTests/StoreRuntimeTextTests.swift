@@ -6,7 +6,7 @@ import Testing
 /// the text of every script a page loaded, as UTF-16 — twice the size — when any character is
 /// outside ASCII, so one `…` in a comment would cost every page about 213 KB more. Write `\u{1F34D}`
 /// in a string and `...` in a comment.
-@Suite("Store runtime text")
+@Suite("Store runtime text", .tags(.engine))
 struct StoreRuntimeTextTests {
     @Test func everyScriptOfTheStoreRuntimeIsASCII() {
         for (name, source) in StoreScripts.storeRuntime {

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 11 item 5: well-formed messages that break the protocol are refused with a problem
 /// and a resync, never applied silently (docs/PROTOCOL.md A.4, A.6).
-@Suite("Strict protocol")
+@Suite("Strict protocol", .tags(.unit))
 struct StrictProtocolTests {
     func hostedCounter() async throws -> (GlobalStateHub, RecordingPage) {
         let hub = GlobalStateHub()

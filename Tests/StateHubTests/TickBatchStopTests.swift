@@ -17,7 +17,7 @@ import Trace
 /// sends a tick's batch early at 1,024 ops (PROTOCOL.md A.5.2), which also calls native code,
 /// where the turn check stops the loop. Before the fix every loop below failed: the watch
 /// fired for each, and the largest message held 30,000–100,000 ops.
-@Suite("Tick-flush loops are stopped, not reported unresponsive")
+@Suite("Tick-flush loops are stopped, not reported unresponsive", .tags(.engine))
 struct TickBatchStopTests {
     static let store = """
         const useM = defineStore('m', {

@@ -8,7 +8,7 @@ import StateHubTesting
 /// re-hydrated whenever it writes without having applied the other page's writes; writes it
 /// makes before that hydration arrives cannot be kept, so a dispatch whose writes the hub
 /// had to discard fails with `StateHubError.writesDiscarded` instead of reporting success.
-@Suite("Two pages: dispatched writes are kept or fail truthfully")
+@Suite("Two pages: dispatched writes are kept or fail truthfully", .tags(.engine))
 struct TwoPageDispatchTests {
     static let store = """
         globalThis.useShared = defineStore('shared', {

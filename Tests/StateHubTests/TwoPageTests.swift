@@ -4,7 +4,7 @@ import Trace
 @testable import StateHub
 
 /// Two micro-frontends hosting one store id, kept in sync through the hub.
-@Suite("Two pages, one store")
+@Suite("Two pages, one store", .tags(.engine))
 struct TwoPageTests {
     static let sharedStore = """
         globalThis.useShared = defineStore('shared', {

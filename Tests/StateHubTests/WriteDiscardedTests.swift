@@ -9,7 +9,7 @@ import Trace
 /// action's late batches; the flag those drops set used to be charged to whatever
 /// `action_result` came next, so a later read-only dispatch failed with "its writes were
 /// discarded" (3 of 3 runs with two stores, 4 of 8 with one).
-@Suite("Discarded writes belong to their dispatch")
+@Suite("Discarded writes belong to their dispatch", .tags(.engine))
 struct WriteDiscardedTests {
     static let stores = """
         const useS = defineStore('s', {

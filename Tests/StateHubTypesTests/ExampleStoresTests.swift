@@ -6,7 +6,7 @@ import Testing
 /// Generated/ExampleStores.swift is `statehub types` of js/examples (hello, cart, user) with
 /// Examples/Types/examples.ndjson (scripts/test.sh checks it): its facades drive the real
 /// example stores and decode their mirrors.
-@Suite struct ExampleStoresTests {
+@Suite(.tags(.engine)) struct ExampleStoresTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("js/examples")
 

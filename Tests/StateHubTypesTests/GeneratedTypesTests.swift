@@ -7,7 +7,7 @@ import Testing
 /// Generated/InventoryTypes.swift is `statehub types Fixtures/inventory.js`: it compiles here,
 /// it decodes the real mirror of that store from a real engine, its facade dispatches, and it
 /// is exactly what the writer gives for that page now.
-@Suite struct GeneratedTypesTests {
+@Suite(.tags(.engine)) struct GeneratedTypesTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     static func inventoryPage() async throws -> HostedPage {

@@ -7,7 +7,7 @@ import Testing
 /// expressions (`container.decode(Int.self)`, `try JSONValue(encoding: x)`), and an action named
 /// like the store's state type, gave a file that did not compile. Generated/HostileNames.swift is
 /// the writer's output for these observations, compiled with this target.
-@Suite struct HostileNamesTests {
+@Suite(.tags(.unit)) struct HostileNamesTests {
     static func observations() -> [StoreObservations] {
         var store = StoreObservations(id: "hostile")
         store.observe(state: [

@@ -4,7 +4,7 @@ import StateHubTypes
 import Testing
 
 /// The rules of docs/types.md, on states built by hand, and hostile input.
-@Suite struct InferenceTests {
+@Suite(.tags(.unit)) struct InferenceTests {
     static func write(_ states: [JSONValue], id: String = "shop", calls: [(String, [JSONValue])] = []) -> String {
         var store = StoreObservations(id: id)
         for state in states { store.observe(state: state) }

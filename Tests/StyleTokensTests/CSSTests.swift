@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StyleTokens
 
-@Suite("CSS custom properties")
+@Suite("CSS custom properties", .tags(.unit))
 struct CSSTests {
     @Test("a small theme produces exactly this stylesheet, dark block included")
     func exactStylesheet() throws {

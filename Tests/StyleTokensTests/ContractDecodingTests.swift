@@ -3,7 +3,7 @@ import JSEngine
 import Testing
 @testable import StyleTokens
 
-@Suite("Theme contract decoding")
+@Suite("Theme contract decoding", .tags(.unit))
 struct ContractDecodingTests {
     @Test("the contract example decodes every field, in file order")
     func decodesStandardExample() throws {

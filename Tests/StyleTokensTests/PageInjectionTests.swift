@@ -5,7 +5,7 @@ import Testing
 @testable import StyleTokens
 
 /// The theme reaching a real page in the engine through the capability bridge.
-@Suite("Theme injection into a page")
+@Suite("Theme injection into a page", .tags(.engine))
 struct PageInjectionTests {
     @MainActor
     @Test func applyingThemesReplacesTheOneStyleSheet() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StyleTokens
 
-@Suite("Theme resolution")
+@Suite("Theme resolution", .tags(.unit))
 struct ResolutionTests {
     @Test("the contract example resolves exactly")
     func standardExampleResolves() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Every problem's line and column come from one sweep of the text (hostile review, session 14:
 /// a one-line theme with 60,000 problems took an hour to check, holding the server's admin
 /// route, because each column was counted from its line's start).
-@Suite("theme check: positions of many problems on one line")
+@Suite("theme check: positions of many problems on one line", .tags(.unit))
 struct ThemeCheckPositionsTests {
     @Test func everyProblemOnOneLongLineHasItsOwnColumn() throws {
         // Two-byte scalars before the colours, so columns (scalars) differ from byte offsets.

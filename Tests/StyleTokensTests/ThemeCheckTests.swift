@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StyleTokens
 
-@Suite("theme check (what the CLI prints)")
+@Suite("theme check (what the CLI prints)", .tags(.integration))
 struct ThemeCheckTests {
     private func example(_ name: String) -> URL {
         ThemeFixtures.repositoryRoot.appendingPathComponent("examples/themes/\(name)")

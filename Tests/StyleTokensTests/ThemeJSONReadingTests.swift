@@ -6,7 +6,7 @@ import Testing
 /// Themes are parsed by StateHubJSON's parser with strict options; these pin what StyleTokens adds on
 /// top and what it reported when it had its own parser: the same errors, at the same line and
 /// column, with the same words. The table was produced by that parser.
-@Suite("Theme JSON reading")
+@Suite("Theme JSON reading", .tags(.unit))
 struct ThemeJSONReadingTests {
     static let errorCases: [(text: String, error: ThemeDecodingError)] = [
         ("[1 2]", .malformedJSON(line: 1, column: 4, reason: "expected ',' or ']' in array")),
@@ -128,7 +128,7 @@ struct ThemeJSONReadingTests {
     }
 }
 
-@Suite("theme reader bounds")
+@Suite("theme reader bounds", .tags(.unit))
 struct ThemeReaderBoundsTests {
     @Test("a document over the size cap is refused before it is parsed, with a clear error")
     func sizeCap() throws {

@@ -3,7 +3,7 @@ import Observation
 import Testing
 @testable import StyleTokens
 
-@Suite("Theme service")
+@Suite("Theme service", .tags(.unit))
 @MainActor
 final class ThemeServiceTests {
     let sourceDirectory: URL

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StyleTokens
 
-@Suite("Theme validation")
+@Suite("Theme validation", .tags(.unit))
 struct ValidationTests {
     /// The standard example with one JSON fragment replaced, validated.
     private func issues(replacing original: String, with replacement: String) throws -> [ThemeIssue] {

@@ -8,7 +8,7 @@ import Glibc
 
 /// `statehub serve` killed with SIGKILL while a client streams updates: after a restart on the
 /// same data folder, every update the server acknowledged is there (docs/sync.md §2.1, §5).
-@Suite struct KillNineTests {
+@Suite(.tags(.integration)) struct KillNineTests {
     /// A `statehub serve` process (the binary built beside the tests) on a free port.
     final class ServeProcess: Sendable {
         let process: Process

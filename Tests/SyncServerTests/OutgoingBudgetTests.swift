@@ -6,7 +6,7 @@ import SharedDocument
 import Synchronization
 import Testing
 
-@Suite struct OutgoingBudgetTests {
+@Suite(.tags(.unit)) struct OutgoingBudgetTests {
     /// Holds each write until the test ends it, as a socket that has not taken the bytes yet.
     final class HeldSink: SyncFrameSink {
         private let held = Locked<[@Sendable ((any Error)?) -> Void]>([])

@@ -9,7 +9,7 @@ import Trace
 
 /// A Pinia store in a real engine, bound to a shared document (docs/sync.md §4), syncing through
 /// our server with a real Yjs client (node-yjs's WebsocketProvider) editing the same map.
-@Suite(.serialized) struct SharedStoreTests {
+@Suite(.tags(.integration), .serialized) struct SharedStoreTests {
     static let board = HostedPage.Bundle(path: "board.js", source: """
         const useBoard = defineStore('board', {
           state: () => ({ title: 'Board' }),
@@ -84,7 +84,7 @@ private func waitForStore(_ page: HostedPage, key: String, _ value: String) asyn
 /// Issue 16 item 6: the board. Device A (a store in our engine, bound to a document) goes
 /// offline and is edited; a Yjs web client edits the same board meanwhile; A comes back and
 /// everything converges. The shell's view: the task count and the sync status.
-@Suite(.serialized) struct BoardTests {
+@Suite(.tags(.integration), .serialized) struct BoardTests {
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }

@@ -36,7 +36,7 @@ func entries(_ map: YMap) throws -> [String: YValue] {
 func isUpdate(_ message: SyncMessage) -> Bool { if case .update = message { true } else { false } }
 func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgement = message { true } else { false } }
 
-@Suite struct SyncEndpointTests {
+@Suite(.tags(.integration)) struct SyncEndpointTests {
     @Test func clientsConvergeAndWritesAreAcknowledgedAfterTheyAreStored() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -323,7 +323,7 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
     }
 }
 
-@Suite struct SyncBudgetTests {
+@Suite(.tags(.integration)) struct SyncBudgetTests {
     /// Clients that never read hold one shared copy of each broadcast; past the server-wide budget
     /// the one with the most waiting is cut first, and the accounting returns to zero afterwards.
     @Test func theServerWideBudgetCutsTheSlowestReaderFirstAndIsReturnedWhenClientsLeave() async throws {
@@ -386,7 +386,7 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
     }
 }
 
-@Suite struct SyncDocumentLimitTests {
+@Suite(.tags(.integration)) struct SyncDocumentLimitTests {
     /// An update that would take the document's full state past its size limit is refused with a
     /// typed reason and changes nothing, so a full sync step 2 always fits the message cap.
     @Test func anUpdatePastTheDocumentSizeLimitIsRefusedAndChangesNothing() async throws {
@@ -448,7 +448,7 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
     }
 }
 
-@Suite struct SyncNameAndAwarenessLimitTests {
+@Suite(.tags(.integration)) struct SyncNameAndAwarenessLimitTests {
     @Test func pathsWithEmptyComponentsAreInvalidNames() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,7 +5,7 @@ import StateHubServer
 import Testing
 
 /// What the server does with messages and documents past its caps (docs/sync.md §2.5).
-@Suite struct SyncOversizeTests {
+@Suite(.tags(.integration)) struct SyncOversizeTests {
     /// A document stored before the limits were lowered loses nothing and is never sent in a
     /// message past the cap: a client lacking more than fits is closed with a typed reason, a
     /// client that holds it still syncs, and it takes no update that leaves it past the limit.

@@ -5,7 +5,7 @@ import Testing
 
 /// The native client (docs/sync.md §3) against our server and the `y-websocket` server, over
 /// real WebSockets on loopback, with its document store on disk.
-@Suite(.serialized) struct SyncedDocumentTests {
+@Suite(.tags(.integration), .serialized) struct SyncedDocumentTests {
     @Test func twoNativeClientsConvergeAndTheirEditsLeaveTheDiskQueue() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

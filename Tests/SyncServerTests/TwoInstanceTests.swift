@@ -8,7 +8,7 @@ import Testing
 /// Two server instances on one PostgreSQL (the one `scripts/with-postgres.sh` started): updates
 /// received by one reach the other's clients through LISTEN/NOTIFY (docs/sync.md §2.4).
 /// Fails, not skips, without `STATEHUB_TEST_DATABASE_URL` when `CI=true`.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"] != nil
+@Suite(.tags(.integration), .enabled(if: ProcessInfo.processInfo.environment["STATEHUB_TEST_DATABASE_URL"] != nil
                  || ProcessInfo.processInfo.environment["CI"] == "true",
                  "needs scripts/with-postgres.sh (required when CI=true)"))
 struct TwoInstanceTests {

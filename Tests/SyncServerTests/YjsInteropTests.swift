@@ -5,7 +5,7 @@ import Testing
 
 /// Real Yjs clients (node-yjs + y-websocket's WebsocketProvider under `node`) against our server
 /// (docs/sync.md §5). They fail, not skip, when node or the packages are missing.
-@Suite struct YjsInteropTests {
+@Suite(.tags(.integration)) struct YjsInteropTests {
     @Test func yjsClientsAndANativeClientConvergeThroughOurServerAcrossAReconnect() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 12 left 7: a page's `actionParameters` (docs/PROTOCOL.md A.5.1) make the redactor
 /// hide, with no configuration, the arguments whose parameter has a sensitive name.
-@Suite("TraceRedaction: parameters named by the page")
+@Suite("TraceRedaction: parameters named by the page", .tags(.unit))
 struct ActionParameterRedactionTests {
     static let created = #"{"v":1,"storeId":"session","messageId":"w1","seq":1,"type":"sync_state","payload":{"actionParameters":{"login":["user","password"],"rename":["name"],"sign":[null,"...credentials"],"Save":["Token"]},"state":{"user":null},"reason":"created"}}"#
 

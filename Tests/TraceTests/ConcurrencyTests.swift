@@ -1,7 +1,7 @@
 import Testing
 import Trace
 
-@Suite("TraceRecorder under concurrency")
+@Suite("TraceRecorder under concurrency", .tags(.unit))
 struct ConcurrencyTests {
     @Test func manyTasksGetUniqueConsecutiveSteps() async {
         let tasks = 64

@@ -1,7 +1,7 @@
 import Testing
 import Trace
 
-@Suite("TraceRecorder live stream")
+@Suite("TraceRecorder live stream", .tags(.unit))
 struct LiveStreamTests {
     @Test func streamDeliversRecordsInStepOrderAndFinishesOnClose() async throws {
         let recorder = TraceRecorder()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Trace
 
-@Suite("TraceRedaction: every record kind")
+@Suite("TraceRedaction: every record kind", .tags(.unit))
 struct RecordRedactionTests {
     func redact(_ message: String, type: String = "apply_mutation", _ redaction: TraceRedaction = TraceRedaction()) -> String {
         redaction.redactor("nativeBridge", type, message)
@@ -107,7 +107,7 @@ struct RecordRedactionTests {
     }
 }
 
-@Suite("TraceFile: a cut last line")
+@Suite("TraceFile: a cut last line", .tags(.unit))
 struct CutLineTests {
     @Test func theCompleteLinesAreReadAndTheCutOneReported() throws {
         let records = (0..<3).map { TraceRecord(step: $0, time: UInt64($0), direction: .webToNative, channel: "nativeBridge", engine: "e", type: "sync_state", message: "{}") }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trace
 
-@Suite("TraceRecorder with an NDJSON file")
+@Suite("TraceRecorder with an NDJSON file", .tags(.unit))
 struct RecorderFileTests {
     @Test func recordsReachTheFileOnFlushAndClose() throws {
         let path = TemporaryFile.path("recorder.ndjson")

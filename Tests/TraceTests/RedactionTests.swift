@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trace
 
-@Suite("TraceRedactor.jsonKeys")
+@Suite("TraceRedactor.jsonKeys", .tags(.unit))
 struct RedactionTests {
     let redact = TraceRedactor.jsonKeys(["token", "accessToken"])
 

@@ -5,7 +5,7 @@ import Testing
 /// The timeline model, now in Trace (the CLI's `trace show` / `trace view` and the server's
 /// console build it): operations are read and applied with StateHubJSON's own code, so a trace
 /// from anywhere — an upload to the console — cannot make it trap.
-@Suite struct TimelineModelTests {
+@Suite(.tags(.unit)) struct TimelineModelTests {
     static func record(_ step: Int, _ type: String, _ message: String, direction: TraceDirection = .webToNative) -> TraceRecord {
         TraceRecord(step: step, time: UInt64(step) * 1_000, direction: direction, channel: TraceChannel.nativeBridge,
                     engine: "shop", store: "cart", type: type, message: message)

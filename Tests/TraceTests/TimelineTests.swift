@@ -1,7 +1,7 @@
 import Testing
 import Trace
 
-@Suite("TraceTimeline")
+@Suite("TraceTimeline", .tags(.unit))
 struct TimelineTests {
     let records = [
         TraceRecord(step: 11, time: 1_000_000, direction: .webToNative, channel: "nativeBridge", engine: "shop",

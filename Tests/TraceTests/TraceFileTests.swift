@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Trace
 
-@Suite("TraceFile NDJSON")
+@Suite("TraceFile NDJSON", .tags(.unit))
 struct TraceFileTests {
     static let sample: [TraceRecord] = [
         TraceRecord(step: 0, time: 0, direction: .webToNative, channel: "nativeBridge", engine: "shop",

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import Trace
 
-@Suite("TraceRecorder in memory")
+@Suite("TraceRecorder in memory", .tags(.unit))
 struct TraceRecorderTests {
     private func recordMutation(_ recorder: TraceRecorder, seq: Int) {
         recorder.record(
