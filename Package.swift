@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubPage", "StateHub", "JSEngine", "Trace"]),
         // types (issue 18): what `statehub types` infers and writes; no engine (docs/types.md).
         .target(name: "StateHubTypes", dependencies: ["StateHubJSON"]),
-        .testTarget(name: "StateHubTypesTests", dependencies: ["StateHubTypes", "StateHubPage", "StateHub", "JSEngine"],
+        .testTarget(name: "StateHubTypesTests", dependencies: ["StateHubTypes", "StateHubPage", "StateHub", "JSEngine", "StateHubTestSupport"],
                     exclude: ["Fixtures"]),
         // server: the rules for a version's asset paths and content types, shared by the
         // server (upload) and Delivery (writing to disk); no dependencies (issue 14).
@@ -179,6 +179,7 @@ let package = Package(
             name: "DeliveryTests",
             dependencies: [
                 "Delivery", "StateHubServer", "StyleTokens", "JSEngine",
+                "StateHubTestSupport",  // the shared event waiter
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -247,7 +248,14 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "CapabilityBridgeTests", dependencies: ["CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(
+            name: "CapabilityBridgeTests",
+            dependencies: [
+                "CapabilityBridge", "JSEngine", "Trace", "JSSources",
+                "StateHubTestSupport",  // the shared event waiter
+                .product(name: "Clocks", package: "swift-clocks"),  // the native time limit on a test clock
+            ]
+        ),
         .testTarget(name: "StyleTokensTests", dependencies: ["StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).
         .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI", "StateHubTestSupport"]),

@@ -9,7 +9,8 @@ import Testing
 /// never reaches it while the thing awaited is still on its way.
 package let eventWaitDeadline: Duration = .seconds(120)
 
-/// Waits for the first element of `events` that `isWanted` accepts, and returns it.
+/// Waits for the first element of `events` that `isWanted` accepts (any, by default), and
+/// returns it.
 ///
 /// `events` is the event source itself: a hub's `changes(of:)`, an `AsyncStream` that a
 /// callback (`onProblem`, a message handler, a log handler) yields into, lines read from a
@@ -28,15 +29,15 @@ package let eventWaitDeadline: Duration = .seconds(120)
 package func waitFor<Events: AsyncSequence & Sendable>(
     _ description: String,
     in events: Events,
-    where isWanted: @escaping @Sendable (Events.Element) -> Bool = { _ in true },
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    where isWanted: @escaping @Sendable (Events.Element) -> Bool = { _ in true }
 ) async -> Events.Element? where Events.Element: Sendable {
     let lastSeen = LastSeen()
-    let outcome = await race {
+    let outcome = await race { () async -> WaitOutcome<Events.Element> in
         do {
             for try await event in events {
                 lastSeen.note(event)
-                if isWanted(event) { return .some(event) }
+                if isWanted(event) { return .found(event) }
             }
             return .ended
         } catch {
@@ -45,7 +46,7 @@ package func waitFor<Events: AsyncSequence & Sendable>(
     }
     let seen = lastSeen.description
     switch outcome {
-    case .some(let event): return event
+    case .found(let event): return event
     case .ended:
         Issue.record("the events ended while waiting for: \(description); last seen: \(seen)", sourceLocation: sourceLocation)
     case .failed(let error):
@@ -83,25 +84,27 @@ package func waitUntil<Notifications: AsyncSequence & Sendable>(
     _ condition: @escaping @Sendable () async -> Bool
 ) async -> Bool {
     let outcome = await race { () async -> WaitOutcome<Void> in
-        if await condition() { return .some(()) }
+        if await condition() { return .found(()) }
         do {
             for try await _ in notifications {
-                if await condition() { return .some(()) }
+                if await condition() { return .found(()) }
             }
             return .ended
         } catch {
             return .failed(error)
         }
     }
+    if case .found = outcome { return true }
+    if case .cancelled = outcome { return false }
+    let seen = await observed()
     switch outcome {
-    case .some: return true
     case .ended:
-        Issue.record("the notifications ended while waiting for: \(description); last seen: \(await observed())", sourceLocation: sourceLocation)
+        Issue.record("the notifications ended while waiting for: \(description); last seen: \(seen)", sourceLocation: sourceLocation)
     case .failed(let error):
-        Issue.record("the notifications failed with \(error) while waiting for: \(description); last seen: \(await observed())", sourceLocation: sourceLocation)
+        Issue.record("the notifications failed with \(error) while waiting for: \(description); last seen: \(seen)", sourceLocation: sourceLocation)
     case .timedOut:
-        Issue.record("waited \(eventWaitDeadline) for: \(description); last seen: \(await observed())", sourceLocation: sourceLocation)
-    case .cancelled: break
+        Issue.record("waited \(eventWaitDeadline) for: \(description); last seen: \(seen)", sourceLocation: sourceLocation)
+    case .found, .cancelled: break
     }
     return false
 }
@@ -115,7 +118,7 @@ private final class LastSeen: Sendable {
 
 /// How a wait ended.
 private enum WaitOutcome<Value: Sendable>: Sendable {
-    case some(Value)
+    case found(Value)
     case ended
     case failed(any Error)
     case timedOut

@@ -26,7 +26,7 @@ import Testing
 
     @Test func aConditionIsCheckedOnEachNotification() async {
         let (notifications, notify) = AsyncStream<Void>.makeStream()
-        let value = Counter()
+        let value = CountingBox()
         Task {
             for _ in 0..<3 { value.increment(); notify.yield() }
         }
@@ -47,7 +47,7 @@ import Testing
     }
 }
 
-private final class Counter: Sendable {
+private final class CountingBox: Sendable {
     private let value = Mutex(0)
     func increment() { value.withLock { $0 += 1 } }
     var current: Int { value.withLock { $0 } }
