@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
-                "StateHubTestSupport",  // the suites' kind tags (Tags.swift)
+                "StateHubTestSupport",  // the suites' kind tags and the shared event waiter
                 "Delivery", "StateHubServer", "StyleTokens", "JSEngine",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),  // signed releases: bytes changed in storage after upload
@@ -250,7 +250,14 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "CapabilityBridgeTests", dependencies: ["StateHubTestSupport", "CapabilityBridge", "JSEngine", "Trace", "JSSources"]),
+        .testTarget(
+            name: "CapabilityBridgeTests",
+            dependencies: [
+                "CapabilityBridge", "JSEngine", "Trace", "JSSources",
+                "StateHubTestSupport",  // the suites' kind tags and the shared event waiter
+                .product(name: "Clocks", package: "swift-clocks"),  // the native time limit on a test clock
+            ]
+        ),
         .testTarget(name: "StyleTokensTests", dependencies: ["StateHubTestSupport", "StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).
         .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI", "StateHubTestSupport"]),

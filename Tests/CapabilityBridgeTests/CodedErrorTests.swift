@@ -1,5 +1,7 @@
 import CapabilityBridge
+import Clocks
 import JSEngine
+import StateHubTestSupport
 import Testing
 
 @Suite("Coded errors reach JavaScript", .tags(.engine))
@@ -113,16 +115,35 @@ struct CodedErrorTests {
     }
 
     @Test func nativeTimeLimit() async throws {
-        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(handlerTimeLimit: .milliseconds(50)))
+        let clock = TestClock()
+        // The page's clock is manual too: the client's own timeout never fires meanwhile.
+        let h = try await BridgeHarness.make(
+            configuration: BridgeConfiguration(handlerTimeLimit: .milliseconds(50), clock: clock), clock: .manual)
+        let (entered, enter) = AsyncStream<Void>.makeStream()
+        let (ended, end) = AsyncStream<String>.makeStream()
         h.host.register("hang", payload: EmptyPayload.self, result: JSONValue.self) { _, _ in
-            try await Task.sleep(for: .seconds(30))
+            enter.yield()
+            do { try await clock.sleep(for: .seconds(30)) } catch {
+                end.yield("cancelled")
+                throw error
+            }
             return "too late"
         }
-        let start = ContinuousClock.now
-        let reply = try await h.invoke("hang")
+        try await h.engine.evaluate("""
+        globalThis.reply = null;
+        invokeNative('hang', {}).then(d => ({ ok: true, data: d }), e => ({ code: e.code, message: e.message }))
+          .then(r => { reply = r; testArrivals.arrived(); });
+        0
+        """)
+        await waitFor("the hang handler to start", in: entered)
+        await clock.advance(by: .milliseconds(49))
+        #expect(try await h.engine.evaluate("reply") == .null, "not answered before the limit")
+        await clock.advance(by: .milliseconds(1))
+        try await h.waitForPage("the timeout reply", "reply !== null")
+        let reply = try await h.engine.evaluate("reply")
         #expect(reply["code"] == "timeout")
         #expect(reply["message"]?.stringValue?.hasPrefix("hang: no answer from the native handler within") == true)
-        #expect(ContinuousClock.now - start < .seconds(25)) // answered by the limit, not by the 30 s handler
+        #expect(await waitFor("the abandoned handler to be cancelled", in: ended) == "cancelled")
         #expect(try await h.invoke("didFinishLoading")["ok"] == true)
     }
 
@@ -144,7 +165,7 @@ struct CodedErrorTests {
         #expect(try await h.engine.evaluate("outcome") == "timeout: never: no reply from native within 1000 ms")
         await gate.open()
         // The late native reply is ignored by the client (already settled).
-        _ = await eventually { h.bridgeRecords.contains { $0.type == "reply" && $0.note == "never" } }
+        await h.waitForRecord("the late reply to never") { $0.type == "reply" && $0.note == "never" }
         #expect(try await h.engine.evaluate("[outcome, StateHubBridge.pendingCount()]") == ["timeout: never: no reply from native within 1000 ms", 0])
     }
 }

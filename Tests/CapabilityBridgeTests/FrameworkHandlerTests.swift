@@ -1,6 +1,7 @@
 import CapabilityBridge
 import JSEngine
 import JSSources
+import StateHubTestSupport
 import Testing
 
 @Suite("Framework handlers, end to end through the engine", .tags(.engine))
@@ -66,8 +67,8 @@ struct FrameworkHandlerTests {
         let h = try await BridgeHarness.make()
         try await h.engine.evaluate("""
         globalThis.taps = [];
-        onNative('cartNavTapped', d => taps.push(['cart', d]));
-        onNative('helpTapped', d => taps.push(['help', d]));
+        onNative('cartNavTapped', d => { taps.push(['cart', d]); testArrivals.arrived(); });
+        onNative('helpTapped', d => { taps.push(['help', d]); testArrivals.arrived(); });
         0
         """)
         _ = try await h.invoke("configNative", ["configs": [["type": "nav_item_right", "title": "Old", "action": "old"]]])
@@ -85,8 +86,7 @@ struct FrameworkHandlerTests {
 
         try h.shell.tapRightItem(at: 0)
         try h.host.tapRightItem(at: 1, onPage: h.pageID)
-        let arrived = await eventually { (try? await h.engine.evaluate("taps.length")) == 2 }
-        #expect(arrived)
+        try await h.waitForPage("both taps in the page", "taps.length === 2")
         // Key order of action_parameters is JavaScript's own and kept.
         #expect(try await h.engine.evaluate("JSON.stringify(taps)") == #"[["cart",{"2":0,"from":"header"}],["help",{}]]"#)
         #expect(throws: HeadlessShellError.noRightItem(index: 5, count: 2)) { try h.shell.tapRightItem(at: 5) }
@@ -96,10 +96,10 @@ struct FrameworkHandlerTests {
     @Test func headerTitleFollowsDocumentTitleUnlessPinned() async throws {
         let h = try await BridgeHarness.make()
         try await h.engine.evaluate("document.title = 'Shop home'")
-        #expect(await eventually { h.shell.state.header.title == "Shop home" })
+        await h.waitForShell("the header title Shop home") { $0.header.title == "Shop home" }
         _ = try await h.invoke("configNative", ["configs": [["type": "title", "title": "My Cart"]]])
         try await h.engine.evaluate("document.title = 'Ignored while pinned'")
-        #expect(await eventually { h.shell.state.header.documentTitle == "Ignored while pinned" })
+        await h.waitForShell("the document title while pinned") { $0.header.documentTitle == "Ignored while pinned" }
         #expect(h.shell.state.header.title == "My Cart")
         _ = try await h.invoke("configNative", ["configs": [["type": "title", "title": .null]]])
         #expect(h.shell.state.header.title == "Ignored while pinned")
@@ -117,7 +117,7 @@ struct FrameworkHandlerTests {
         #expect(json["header"]?["rightItems"]?[0]?["action"] == "cartNavTapped")
         #expect(json["alerts"]?.arrayValue?.count == 1)
         try h.shell.tapRightItem(at: 0)
-        #expect(await eventually { h.shell.state.navigationStack.count == 2 })
+        await h.waitForShell("the cart pushed") { $0.navigationStack.count == 2 }
         #expect(h.shell.state.navigationStack.last == .web(url: "https://shop.example.com/cart", title: "Cart"))
     }
 }
@@ -130,7 +130,7 @@ struct MicroAppRunTests {
         // Quiet is a time window (no call started or answered for `quietPeriod`): a reply is
         // counted answered once posted to the page, and a loaded full run once took more than
         // the default 20 ms before the page ran it and made the next call.
-        #expect(await h.host.waitUntilQuiet(quietPeriod: .milliseconds(250), timeout: .seconds(10)))
+        #expect(await h.host.waitUntilQuiet(quietPeriod: .milliseconds(250), timeout: eventWaitDeadline))
         #expect(h.host.callsInFlight == 0)
         #expect(h.shell.state.loading == .finished, "every chained call of the micro-app was answered")
         #expect(h.shell.state.header.rightItems.count == 1)

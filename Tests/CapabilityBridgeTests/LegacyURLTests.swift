@@ -48,13 +48,13 @@ struct LegacyURLTests {
         let h = try await BridgeHarness.make()
         try await h.engine.evaluate("""
         globalThis.answers = [];
-        window.cb_1 = function (r) { answers.push(['cb_1', typeof r, r]); };
-        window.cb_2 = function (r) { answers.push(['cb_2', typeof r, r]); };
+        window.cb_1 = function (r) { answers.push(['cb_1', typeof r, r]); testArrivals.arrived(); };
+        window.cb_2 = function (r) { answers.push(['cb_2', typeof r, r]); testArrivals.arrived(); };
         location.href = 'jsbridge://showAlert?params=' + encodeURIComponent(JSON.stringify({ message: 'Hi "you"' })) + '&callback=cb_1';
         document.createElement('iframe').src = 'jsbridge://getInitialData?callback=cb_2';
         0
         """)
-        #expect(await eventually { (try? await h.engine.evaluate("answers.length")) == 2 })
+        try await h.waitForPage("both legacy answers", "answers.length === 2")
         let answers = try await h.engine.evaluate("answers.sort((a, b) => a[0] < b[0] ? -1 : 1)")  // async handlers: any order
         #expect(answers[0] == ["cb_1", "object", ["data": ["index": 0], "err": 0, "msg": "ok"]])
         #expect(answers[1]?[2]?["data"] == BridgeHarness.initialData)
@@ -74,10 +74,10 @@ struct LegacyURLTests {
             "jsbridge://boom?callback=r5",                                                            // 6
             "jsbridge://show?nope=1&callback=r6",                                                     // 2 (parse)
         ]
-        let setup = (1...6).map { "window.r\($0) = function (r) { got['r\($0)'] = r; };" }.joined(separator: "\n")
+        let setup = (1...6).map { "window.r\($0) = function (r) { got['r\($0)'] = r; testArrivals.arrived(); };" }.joined(separator: "\n")
         try await h.engine.evaluate("globalThis.got = {};\n\(setup)\n0")
         for url in urls { try h.host.handleLegacyURL(url, fromPage: h.pageID) }
-        #expect(await eventually { (try? await h.engine.evaluate("Object.keys(got).length")) == 6 })
+        try await h.waitForPage("six legacy answers", "Object.keys(got).length === 6")
         let got = try await h.engine.evaluate("got")
         #expect(got["r1"] == ["data": .null, "err": 3, "msg": "refused: teleport: micro-app shop is not granted this action", "code": "refused"])
         #expect(got["r2"]?["err"] == 4 && got["r2"]?["code"] == "url_not_allowed")
@@ -91,20 +91,21 @@ struct LegacyURLTests {
     @Test func noCallbackOrMissingFunctionIsRecordedAndDropped() async throws {
         let h = try await BridgeHarness.make()
         try await h.engine.evaluate("location.assign('jsbridge://didFinishLoading'); location.replace('jsbridge://showAlert?params=%7B%7D&callback=missingFn'); 0")
-        #expect(await eventually { h.bridgeRecords.contains { $0.note?.hasPrefix("delivery failed") == true } })
-        #expect(await eventually { h.shell.state.loading == .finished })
+        await h.waitForRecord("the failed delivery to missingFn") { $0.note?.hasPrefix("delivery failed") == true }
+        await h.waitForShell("loading finished") { $0.loading == .finished }
         let notes = h.bridgeRecords.filter { $0.type == "legacy_reply" }.compactMap(\.note)
         #expect(notes.contains("dropped (no callback); didFinishLoading"))
         #expect(notes.contains { $0.contains("delivery failed") && $0.contains("missingFn is not a function") })
         // Navigations that are not bridge URLs are recorded and ignored.
         try await h.engine.evaluate("location.href = 'https://elsewhere.example/'; 0")
-        #expect(await eventually { h.bridgeRecords.contains { $0.type == "navigate" && $0.note?.hasPrefix("ignored") == true } })
+        await h.waitForRecord("the ignored navigation") { $0.type == "navigate" && $0.note?.hasPrefix("ignored") == true }
     }
 
     @Test func configurableScheme() async throws {
         let h = try await BridgeHarness.make(configuration: BridgeConfiguration(legacyScheme: "hybrid"))
-        try await h.engine.evaluate("globalThis.r = null; window.cb = x => { r = x }; location.href = 'hybrid://didFinishLoading?callback=cb'; location.href = 'jsbridge://didFailLoading?params=%7B%22message%22%3A%22x%22%7D'; 0")
-        #expect(await eventually { (try? await h.engine.evaluate("r")) == ["data": .null, "err": 0, "msg": "ok"] })
+        try await h.engine.evaluate("globalThis.r = null; window.cb = x => { r = x; testArrivals.arrived(); }; location.href = 'hybrid://didFinishLoading?callback=cb'; location.href = 'jsbridge://didFailLoading?params=%7B%22message%22%3A%22x%22%7D'; 0")
+        try await h.waitForPage("the answer to didFinishLoading", "r !== null")
+        #expect(try await h.engine.evaluate("r") == ["data": .null, "err": 0, "msg": "ok"])
         #expect(h.shell.state.loading == .finished)
     }
 }

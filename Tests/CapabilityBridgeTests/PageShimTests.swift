@@ -44,7 +44,7 @@ struct PageShimTests {
         [document.title, location.href, String(location)]
         """)
         #expect(result == ["B", "https://shop.example.com/", "https://shop.example.com/"])
-        #expect(await eventually { h.shell.state.header.documentTitle == "B" })
+        await h.waitForShell("the document title B in the shell") { $0.header.documentTitle == "B" }
         #expect(h.bridgeRecords.filter { $0.type == "title" }.count == 2, "setting the same title again posts nothing")
     }
 }

@@ -11,7 +11,7 @@ struct BridgeTraceTests {
         _ = try await h.invoke("teleport")
         try await h.engine.evaluate("location.href = 'jsbridge://didFinishLoading?callback=cb'; 0")
         try h.host.sendEvent("cartNavTapped", data: ["from": "header"], toPage: h.pageID)
-        #expect(await eventually { h.bridgeRecords.contains { $0.type == "legacy_reply" } })
+        await h.waitForRecord("the legacy reply") { $0.type == "legacy_reply" }
 
         let records = h.bridgeRecords
         let invoke = try #require(records.first { $0.type == "invoke" })

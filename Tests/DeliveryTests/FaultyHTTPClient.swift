@@ -1,6 +1,8 @@
 import Delivery
 import Foundation
+import StateHubTestSupport
 import Synchronization
+import Testing
 
 /// The real `URLSessionHTTPClient` with failures injected on purpose, and a log of requests.
 final class FaultyHTTPClient: HTTPClient {
@@ -18,20 +20,35 @@ final class FaultyHTTPClient: HTTPClient {
 
     /// Requests in flight now, and the most seen at once (file downloads; the manifest is not counted).
     let inFlight = Mutex<(now: Int, most: Int)>((0, 0))
-    /// When set to N, each file download waits (up to 10 s) until N are in flight at once,
-    /// once: a client that downloads fewer at a time shows it as a lower `most`, not a hang.
+    /// When set to N, each file download waits until N are in flight at once, once: a client
+    /// that downloads fewer at a time never opens it, and the wait fails naming the count seen.
     let gate = Mutex<Int?>(nil)
+    /// Told whenever `inFlight` or `gate` changes: what a held download waits on.
+    private let watchers = Mutex<[AsyncStream<Void>.Continuation]>([])
+
+    /// Tells every held download to look again.
+    private func notifyWatchers() {
+        for watcher in watchers.withLock({ $0 }) { watcher.yield() }
+    }
 
     func get(_ url: URL, headers: [String: String]) async throws(HTTPClientError) -> HTTPClientResponse {
         guard !url.path.hasSuffix("/manifest") else { return try await respond(url, headers: headers) }
         inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-        defer { inFlight.withLock { $0.now -= 1 } }
+        defer {
+            inFlight.withLock { $0.now -= 1 }
+            notifyWatchers()
+        }
         if let wanted = gate.withLock({ $0 }) {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while inFlight.withLock({ $0.now }) < wanted, gate.withLock({ $0 }) != nil, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(5))
+            let (changes, watcher) = AsyncStream<Void>.makeStream()
+            watchers.withLock { $0.append(watcher) }
+            notifyWatchers()
+            await waitUntil("\(wanted) downloads in flight at once", notifiedBy: changes,
+                            observed: { "\(self.inFlight.withLock { $0.now }) in flight" }) {
+                self.inFlight.withLock { $0.now } >= wanted || self.gate.withLock { $0 } == nil
             }
             gate.withLock { $0 = nil }
+            watcher.finish()
+            notifyWatchers()
         }
         return try await respond(url, headers: headers)
     }

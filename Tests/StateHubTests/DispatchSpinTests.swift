@@ -1,4 +1,5 @@
 import JSEngine
+import StateHubTestSupport
 import Testing
 @testable import StateHub
 
@@ -113,20 +114,7 @@ struct DispatchSpinTests {
         #expect(await mirror(of: hub, "big") { $0?["rows"]?.arrayValue?.count == 2001 })
         let changes = hub.changes(of: "big")
         hub.requestSync(store: "big")
-        let resynced = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await change in changes { if case .snapshot = change.kind { return true } }
-                return false
-            }
-            group.addTask { // a safety net: a broken hub fails the test instead of hanging it
-                try? await Task.sleep(for: .seconds(10))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        #expect(resynced)
+        await waitFor("the resync's snapshot of big", in: changes) { if case .snapshot = $0.kind { true } else { false } }
         #expect(hub.state(of: "big")?["rows"]?.arrayValue?.count == 2001)
         #expect(try await engineState(engine, "big") == hub.state(of: "big"))
     }

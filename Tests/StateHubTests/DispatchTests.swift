@@ -1,5 +1,7 @@
+import Clocks
 import JSEngine
 import Testing
+import Trace
 @testable import StateHub
 
 /// A page with one store exercising every way an action can end.
@@ -129,10 +131,10 @@ struct DispatchTests {
     }
 
     @Test func engineGoneFailsPendingDispatches() async throws {
-        let hub = GlobalStateHub()
+        let hub = GlobalStateHub(configuration: .init(trace: TraceRecorder(), clock: TestClock()))
         let engine = try await makeActionsPage(hub, name: "closing")
         let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .seconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        await sent("dispatch_action", to: "closing", by: hub)
         await engine.close()
         await #expect(throws: StateHubError.engineGone(store: "actions", pageID: "closing")) { try await pending.value }
         #expect(hub.state(of: "actions") == nil)
@@ -141,10 +143,10 @@ struct DispatchTests {
     }
 
     @Test func disposingTheStoreFailsPendingDispatchesAndRemovesTheMirror() async throws {
-        let hub = GlobalStateHub()
+        let hub = GlobalStateHub(configuration: .init(trace: TraceRecorder(), clock: TestClock()))
         let engine = try await makeActionsPage(hub, name: "disposing")
         let pending = Task { try await hub.dispatch(store: "actions", action: "never", timeout: .seconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        await sent("dispatch_action", to: "disposing", by: hub)
         try await engine.execute("useActions().$dispose()")
         await #expect(throws: StateHubError.storeDisposed(store: "actions", pageID: "disposing")) { try await pending.value }
         #expect(hub.state(of: "actions") == nil)

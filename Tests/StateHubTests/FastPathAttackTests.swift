@@ -184,7 +184,7 @@ struct FastPathAttackTests {
               state: () => ({ log: [], n: 0 }),
               actions: {
                 async wait(key) { this.log.push('start ' + key); await new Promise((r) => { resolvers[key] = r }); this.log.push('end ' + key); this.n++; return key },
-                async failLater(key) { await new Promise((r) => { resolvers[key] = r }); this.log.push('fail ' + key); throw new Error('late ' + key) },
+                async failLater(key) { this.log.push('start ' + key); await new Promise((r) => { resolvers[key] = r }); this.log.push('fail ' + key); throw new Error('late ' + key) },
                 listen() { globalThis.stopListening = useH().$onAction(({ name, after }) => { after(() => { useH().log.push('seen ' + name) }) }); this.n += 10 },
                 unlisten() { globalThis.stopListening(); this.n += 100 },
                 outer() { this.n += 1000; return this.inner() + useH().n },
@@ -193,15 +193,19 @@ struct FastPathAttackTests {
             });
             useH();
             """, sourceURL: "hooks.js")
+        // Each wait below: until the actions started in the page (their first write reached the mirror).
+        let started: @Sendable ([String]) -> @Sendable (JSONValue?) -> Bool = { keys in
+            { state in keys.allSatisfy { state?["log"]?.arrayValue?.contains(.string("start \($0)")) == true } }
+        }
         async let first = hub.dispatch(store: "h", action: "wait", args: ["a"])
-        try await Task.sleep(for: .milliseconds(50))
+        await mirror(of: hub, "h", becomes: started(["a"]))
         _ = try await hub.dispatch(store: "h", action: "listen")
         async let second = hub.dispatch(store: "h", action: "wait", args: ["b"])
         async let failing: JSONValue = hub.dispatch(store: "h", action: "failLater", args: ["c"])
-        try await Task.sleep(for: .milliseconds(50))
+        await mirror(of: hub, "h", becomes: started(["b", "c"]))
         _ = try await hub.dispatch(store: "h", action: "unlisten")
         async let third = hub.dispatch(store: "h", action: "wait", args: ["d"])
-        try await Task.sleep(for: .milliseconds(50))
+        await mirror(of: hub, "h", becomes: started(["d"]))
         let outer = try await hub.dispatch(store: "h", action: "outer")
         for key in ["d", "c", "b", "a"] { try await engine.execute("resolvers[\(JSONValue.string(key).jsonText())]()") }
         #expect(try await first == "a")

@@ -1,6 +1,7 @@
 import Foundation
 import JSEngine
 import JSSources
+import StateHubTestSupport
 import Testing
 @testable import StateHub
 
@@ -12,22 +13,14 @@ func makePage(_ hub: GlobalStateHub, name: String = "page", flush: StoreScripts.
     return engine
 }
 
-/// Waits until the mirror of `store` satisfies `condition` (messages cross threads),
-/// following `hub.changes(of:)` instead of polling; false if it has not after 10 s (a safety
-/// net so a broken hub fails the test instead of hanging it).
-func mirror(of hub: GlobalStateHub, _ store: String, becomes condition: @escaping @Sendable (JSONValue?) -> Bool) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            for await _ in hub.changes(of: store) where condition(hub.state(of: store)) { return true }
-            return false
-        }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(10))
-            return condition(hub.state(of: store))
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
+/// Waits until the mirror of `store` satisfies `condition` (messages cross threads), checked
+/// now and on each of `hub.changes(of:)`; a hang fails after the shared deadline.
+@discardableResult
+func mirror(of hub: GlobalStateHub, _ store: String, becomes condition: @escaping @Sendable (JSONValue?) -> Bool,
+            sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+    await waitUntil("the mirror of \(store) to meet the test's condition", notifiedBy: hub.changes(of: store),
+                    observed: { "\(hub.state(of: store).map { $0.jsonText() } ?? "no mirror")" }, sourceLocation: sourceLocation) {
+        condition(hub.state(of: store))
     }
 }
 

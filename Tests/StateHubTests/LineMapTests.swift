@@ -61,11 +61,7 @@ struct LineMapTests {
         }
         // A timer's stop, no caller: the hub's problem and the trace's `stopped` record.
         try await engine.execute("startTimer()")
-        var problem: HubProblem?
-        for _ in 0..<200 where problem == nil {
-            problem = hub.problems.first { if case .scriptStopped = $0.kind { true } else { false } }
-            if problem == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let problem = await problems(of: hub, "stop of the timer", where: isScriptStop).first
         let stop: ScriptStop? = if case .scriptStopped(let stop)? = problem?.kind { stop } else { nil }
         #expect(stop?.sourceURL == "src/module.mjs" && stop?.line == 15, "\(String(describing: problem))")
         #expect(problem.map { "\($0)".contains("src/module.mjs:15") } == true, "\(String(describing: problem))")

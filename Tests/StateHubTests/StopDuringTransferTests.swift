@@ -87,15 +87,3 @@ struct StopDuringTransferTests {
         await engine.close()
     }
 }
-
-/// Waits until the mirror status of `store` satisfies `condition`; false if it has not after
-/// 60 s (a safety net so a hub that never settles fails the test instead of hanging it).
-func status(of hub: GlobalStateHub, _ store: String, becomes condition: @escaping @Sendable (MirrorStatus?) -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let end = clock.now + .seconds(60)
-    while clock.now < end {
-        if condition(hub.mirrorStatus(of: store)) { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition(hub.mirrorStatus(of: store))
-}

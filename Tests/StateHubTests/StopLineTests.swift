@@ -1,6 +1,6 @@
 import Foundation
 import JSEngine
-import Synchronization
+import StateHubTestSupport
 import Testing
 @testable import StateHub
 
@@ -79,21 +79,12 @@ struct StopLineTests {
 
 /// Stops as the engine reports them, read in order.
 private final class StopList: Sendable {
-    private let stops = Mutex<[ScriptStop]>([])
-    private let read = Mutex(0)
+    private let (stops, arrived) = AsyncStream<ScriptStop>.makeStream()
 
-    func append(_ stop: ScriptStop) { stops.withLock { $0.append(stop) } }
+    func append(_ stop: ScriptStop) { arrived.yield(stop) }
 
-    /// The next stop not read yet, waiting up to 60 s for it (a loaded machine: 20 s were short).
-    func next() async -> ScriptStop? {
-        for _ in 0..<1_200 {
-            let index = read.withLock { $0 }
-            if let stop = stops.withLock({ index < $0.count ? $0[index] : nil }) {
-                read.withLock { $0 += 1 }
-                return stop
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
+    /// The next stop not read yet, as soon as the engine reports it.
+    func next(sourceLocation: SourceLocation = #_sourceLocation) async -> ScriptStop? {
+        await waitFor("the engine's next stop", in: stops, sourceLocation: sourceLocation)
     }
 }

@@ -112,12 +112,8 @@ struct StopRecoveryTests {
         _ = try await hub.dispatch(store: "s", action: "timers", args: [4])
         // An action pending across the stops (its reply comes after them).
         _ = try await hub.dispatch(store: "s", action: "wait", args: [1_000])
-        var stopped = 0
-        for _ in 0..<200 where stopped < 4 {
-            try await Task.sleep(for: .milliseconds(25))
-            stopped = hub.problems.filter { if case .scriptStopped = $0.kind { true } else { false } }.count
-        }
-        #expect(stopped == 4, "\(hub.problems)")
+        let stopped = await problems(of: hub, count: 4, "stops of the four timers", where: isScriptStop)
+        #expect(stopped.count == 4, "\(hub.problems)")
         for _ in 0..<3 { _ = try await hub.dispatch(store: "s", action: "inc") }
         let engineSide = try await engineState(engine, "s")
         #expect(engineSide["cbs"] == 4 && engineSide["n"] == 3)

@@ -1,5 +1,7 @@
+import Clocks
 import Foundation
 import JSEngine
+import StateHubTestSupport
 import Synchronization
 import Testing
 @testable import StateHub
@@ -44,10 +46,9 @@ struct TransactionTests {
         });
         useWishlist();
         """
-    /// The time a unit that should end on its own (commit, or abort for its own reason) gets:
-    /// generous, since a passing run never waits for it. 20 s ran out for single dispatches
-    /// while the whole suite started at once on two loaded cores (session 26).
-    static let unitTimeout: Duration = .seconds(60)
+    /// The timeout of every unit. The hub's clock is a test clock that only a test about
+    /// timeouts advances, so no unit ends for want of time however slow the machine.
+    static let unitTimeout: Duration = .seconds(30)
     static let cartBefore: JSONValue = ["items": ["A1", "B2"], "note": ""]
     static let wishlistBefore: JSONValue = ["items": [], "started": false]
 
@@ -57,6 +58,37 @@ struct TransactionTests {
         let account: JavaScriptEngine
         /// Every message across both pages, so a failure can say what crossed and when.
         let trace: TraceRecorder
+        /// The hub's clock: unit timeouts and restore windows pass only when a test advances it.
+        let clock: TestClock<Duration>
+
+        /// Waits until `condition` holds, checked now and after each message crossing either
+        /// page once `page` has handled it (`page`'s next turn runs after the hub took in
+        /// whatever it posted).
+        @discardableResult
+        func waitUntil(_ description: String, after page: JavaScriptEngine, sourceLocation: SourceLocation = #_sourceLocation,
+                       _ condition: @escaping @Sendable () async -> Bool) async -> Bool {
+            await StateHubTestSupport.waitUntil(description, notifiedBy: trace.liveRecords(),
+                                                observed: { [self] in messages(of: page.pageID) }, sourceLocation: sourceLocation) {
+                _ = try? await page.evaluate("0")
+                return await condition()
+            }
+        }
+
+        /// Waits for the first message to or from `pageID` of `type`, in `direction`.
+        @discardableResult
+        func waitForMessage(_ type: String, _ direction: TraceDirection, page pageID: String,
+                            sourceLocation: SourceLocation = #_sourceLocation) async -> TraceRecord? {
+            let seen = await StateHubTestSupport.waitUntil("a \(type) \(direction) of \(pageID)", notifiedBy: trace.liveRecords(),
+                                                           observed: { [self] in messages(of: pageID) }, sourceLocation: sourceLocation) { [self] in
+                record(type, direction, page: pageID) != nil
+            }
+            return seen ? record(type, direction, page: pageID) : nil
+        }
+
+        /// The first message to or from `pageID` of `type`, in `direction`, so far.
+        func record(_ type: String, _ direction: TraceDirection, page pageID: String) -> TraceRecord? {
+            trace.records.first { $0.engine == pageID && $0.direction == direction && $0.type == type }
+        }
 
         /// The messages to and from one page since the hub was made, one a line: milliseconds
         /// since the recorder started, direction, type, seq, and the text (cut at 300 characters).
@@ -76,12 +108,13 @@ struct TransactionTests {
     func makePages() async throws -> Pages {
         // Big enough for every test here (a timer writing each millisecond through a unit included).
         let trace = TraceRecorder(capacity: 100_000)
-        let hub = GlobalStateHub(configuration: .init(trace: trace))
+        let clock = TestClock()
+        let hub = GlobalStateHub(configuration: .init(trace: trace, clock: clock))
         let shop = try await makePage(hub, name: "shop")
         try await shop.execute(Self.cart)
         let account = try await makePage(hub, name: "account")
         try await account.execute(Self.wishlist)
-        return Pages(hub: hub, shop: shop, account: account, trace: trace)
+        return Pages(hub: hub, shop: shop, account: account, trace: trace, clock: clock)
     }
 
     /// Mirror and page both hold `expected`.
@@ -202,8 +235,8 @@ struct TransactionTests {
         try await pages.shop.execute("globalThis.ticks = 0; globalThis.ticker = setInterval(() => { useCart().note = 'tick ' + (++ticks); }, 1)")
         let error = try await unitFailure(hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-            for _ in 0..<2_000 where tx.state(of: "cart")?["note"] == hub.state(of: "cart")?["note"] {
-                try await Task.sleep(for: .milliseconds(2))
+            await pages.waitUntil("a tick written inside the unit", after: pages.shop) {
+                tx.state(of: "cart")?["note"] != hub.state(of: "cart")?["note"]
             }
             try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
         }
@@ -225,30 +258,30 @@ struct TransactionTests {
     @Test func aRestoreNotAcknowledgedInTimeIsReportedAndCompletesLater() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        let entered = Mutex(false)
+        let (entered, enter) = AsyncStream<Void>.makeStream()
         let release = DispatchSemaphore(value: 0)
         try await pages.account.bind("holdThread") { _ in
-            entered.withLock { $0 = true }
+            enter.yield()
             release.wait()
             return .null
         }
         struct ShopperChangedTheirMind: Error {}
-        var caught: TransactionError?
-        do {
-            // Long enough for the steps and the wait below on a loaded machine (at 2 s, and once
-            // at 8 s in session 24, the full suite's load ran the unit out or left the shop's
-            // restore unanswered); the unacknowledged restore then waits the same time.
-            try await hub.transaction(timeout: .seconds(30)) { tx in
+        let unit = Task {
+            try await hub.transaction(timeout: Self.unitTimeout) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
                 Task { try await pages.account.execute("holdThread()") }
-                for _ in 0..<2_000 where !entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+                await waitFor("the account's thread held", in: entered)
                 throw ShopperChangedTheirMind()
             }
-        } catch {
-            caught = error
         }
-        let error = try #require(caught)
+        // The shop acknowledges its restore; the account's window passes while its thread is held.
+        await pages.waitForMessage("sync_state", .nativeToWeb, page: "account")
+        await pages.waitUntil("the shop's acknowledgement of its restore", after: pages.shop) {
+            pages.trace.records.contains { $0.engine == "shop" && $0.direction == .webToNative && $0.type == "sync_state" && $0.message.contains("\"ack\"") }
+        }
+        await pages.clock.advance(by: Self.unitTimeout)
+        let error = try await unitFailure(of: unit)
         #expect(error.reason == .bodyThrew(String(describing: ShopperChangedTheirMind())))
         #expect(error.unrestored == [.init(store: "wishlist", pageID: "account", why: .notAcknowledged)])
         #expect(hub.mirrorStatus(of: "wishlist") == .resyncing)
@@ -263,26 +296,24 @@ struct TransactionTests {
     @Test func aStoreDisposedWhileItsRestoreIsOnItsWayIsReportedGone() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        let entered = Mutex(false)
+        let (entered, enter) = AsyncStream<Void>.makeStream()
         let release = DispatchSemaphore(value: 0)
         try await pages.shop.bind("holdThread") { _ in
-            entered.withLock { $0 = true }
+            enter.yield()
             release.wait()
             return .null
         }
         // Frees the shop once the restore's hydration is sent (queued behind the held turn): the turn
         // then disposes the cart, before the page reads the hydration.
         let releaser = Task {
-            for _ in 0..<2_000 where !pages.trace.records.contains(where: { $0.engine == "shop" && $0.direction == .nativeToWeb && $0.type == "sync_state" }) {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+            await pages.waitForMessage("sync_state", .nativeToWeb, page: "shop")
             release.signal()
         }
         struct ShopperChangedTheirMind: Error {}
-        let error = try await unitFailure(hub, timeout: .seconds(30)) { tx in
+        let error = try await unitFailure(hub, timeout: Self.unitTimeout) { tx in
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             Task { try await pages.shop.execute("holdThread(); useCart().$dispose()") }
-            for _ in 0..<2_000 where !entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            await waitFor("the shop's thread held", in: entered)
             throw ShopperChangedTheirMind()
         }
         await releaser.value
@@ -295,14 +326,18 @@ struct TransactionTests {
     @Test func aTimeoutNamesThePendingStepAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        // The restore is given the unit's timeout too: 2 s, then 10 s, were not always enough for
-        // both pages to acknowledge it while the whole suite starts at once on two cores (cart
-        // reported notAcknowledged; in session 24 this test took 40 s to reach its unit).
-        let error = try await unitFailure(hub, timeout: .seconds(30)) { tx in
-            try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-            try await tx.dispatch(store: "wishlist", action: "hang")
+        let unit = Task {
+            try await hub.transaction(timeout: Self.unitTimeout) { tx in
+                try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
+                try await tx.dispatch(store: "wishlist", action: "hang")
+            }
         }
-        #expect(error.reason == .timedOut(after: .seconds(30)))
+        // The unit's deadline is set before its first step: once `hang` is sent, its time is up.
+        // The restore's own window never passes, so both pages acknowledge however slow they are.
+        await pages.waitForMessage("dispatch_action", .nativeToWeb, page: "account")
+        await pages.clock.advance(by: Self.unitTimeout)
+        let error = try await unitFailure(of: unit)
+        #expect(error.reason == .timedOut(after: Self.unitTimeout))
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "hang", pageID: "account"))
         #expect(error.unrestored.isEmpty)
         try await expectStore(pages, pages.shop, "cart", equals: Self.cartBefore)
@@ -315,13 +350,14 @@ struct TransactionTests {
     @Test func aUnitCancelledByItsCallersTaskSendsNoMoreStepsAndRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        let stepped = Mutex(false)
+        let (stepped, step) = AsyncStream<Void>.makeStream()
         let secondStep = Mutex<TransactionError?>(nil)
+        let clock = pages.clock
         let unit = Task {
             try await hub.transaction(timeout: Self.unitTimeout) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
-                stepped.withLock { $0 = true }
-                try? await Task.sleep(for: .seconds(60)) // ended early by the cancellation
+                step.yield()
+                try? await clock.sleep(for: .seconds(60)) // never advanced: ended by the cancellation
                 do throws(TransactionError) {
                     try await tx.dispatch(store: "wishlist", action: "add", args: ["A1"])
                 } catch {
@@ -330,7 +366,7 @@ struct TransactionTests {
                 }
             }
         }
-        for _ in 0..<2_000 where !stepped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        await waitFor("the first step done", in: stepped)
         unit.cancel()
         let error = try await unitFailure(of: unit)
         let firstStep = TransactionStep(index: 1, store: "cart", action: "remove", pageID: "shop")
@@ -347,31 +383,19 @@ struct TransactionTests {
     @Test func aCancellationWaitsForTheStepUnderWayThenRestores() async throws {
         let pages = try await makePages()
         let hub = pages.hub
-        let ended = Mutex(false)
         let unit = Task {
-            defer { ended.withLock { $0 = true } }
-            // The unit's own deadline is far past the test's waits: in a loaded full run (a fresh
-            // clone, 2 cores) a 60 s deadline fired before the poll below saw the step start.
-            try await hub.transaction(timeout: .seconds(600)) { tx in
+            try await hub.transaction(timeout: Self.unitTimeout) { tx in
                 try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
                 try await tx.dispatch(store: "wishlist", action: "waitForGo")
             }
         }
-        // Until `waitForGo` runs in the page (it wrote `started`).
-        let deadline = ContinuousClock.now + .seconds(300)
-        while try await engineState(pages.account, "wishlist")["started"] != true {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("waitForGo did not start in 300 s")
-                unit.cancel()
-                try await pages.account.execute("globalThis.go && go()")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        let started = await pages.waitUntil("waitForGo running in the page (it wrote started)", after: pages.account) {
+            (try? await engineState(pages.account, "wishlist")["started"]) == true
         }
         unit.cancel()
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(!ended.withLock { $0 }, "the unit waits for the step the page is running")
-        try await pages.account.execute("go()")
+        // The unit waits for the step the page is running: a restore sent before `go()` would be
+        // followed by the step's late write, and the wishlist would not end as it began.
+        if started { try await pages.account.execute("go()") }
         let error = try await unitFailure(of: unit)
         #expect(error.reason == .cancelled)
         #expect(error.step == TransactionStep(index: 2, store: "wishlist", action: "waitForGo", pageID: "account"))
@@ -388,10 +412,9 @@ struct TransactionTests {
             try await tx.dispatch(store: "cart", action: "remove", args: ["A1"])
             async let hung = tx.dispatch(store: "wishlist", action: "hang")
             // Wait until the step runs in the page (its first write reached the mirror).
-            for _ in 0..<2_000 where tx.state(of: "wishlist")?["started"] != true {
-                try await Task.sleep(for: .milliseconds(5))
+            await pages.waitUntil("hang's first write in the unit's view", after: pages.account) {
+                tx.state(of: "wishlist")?["started"] == true
             }
-            #expect(tx.state(of: "wishlist")?["started"] == true)
             await pages.account.close()
             closed.withLock { $0 = pages.now }
             _ = try await hung
@@ -585,9 +608,7 @@ struct TransactionTests {
         let hub = pages.hub
         let second = try await makePage(hub, name: "shop-2")
         try await second.execute(Self.cart)
-        for _ in 0..<2_000 where hub.mirrorStatus(of: "cart") != .current {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await pages.waitUntil("the cart current with its second host", after: second) { hub.mirrorStatus(of: "cart") == .current }
         #expect(hub.hosts(of: "cart") == ["shop", "shop-2"])
         var caught: TransactionError?
         do {
@@ -605,22 +626,15 @@ struct TransactionTests {
         #expect(hub.mirrorStatus(of: "cart") == .current)
     }
 
-    /// The changes of a stream up to and including the first whose state is `last` (10 s at most).
-    func changes(_ stream: AsyncStream<StoreChange>, until last: JSONValue) async throws -> [StoreChange] {
-        let collected = Task {
-            var seen: [StoreChange] = []
-            for await change in stream {
-                seen.append(change)
-                if change.state == last { break }
-            }
-            return seen
+    /// The changes of a stream up to and including the first whose state is `last`.
+    func changes(_ stream: AsyncStream<StoreChange>, until last: JSONValue,
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> [StoreChange] {
+        let seen = Mutex<[StoreChange]>([])
+        await waitFor("a change to \(last.jsonText())", in: stream, sourceLocation: sourceLocation) { change in
+            seen.withLock { $0.append(change) }
+            return change.state == last
         }
-        let guardTask = Task {
-            try? await Task.sleep(for: .seconds(10))
-            collected.cancel()
-        }
-        defer { guardTask.cancel() }
-        return await collected.value
+        return seen.withLock { $0 }
     }
 }
 
@@ -628,20 +642,26 @@ struct TransactionTests {
 @MainActor
 final class HistoryObserver: StoreObserver {
     private(set) var states: [JSONValue?] = []
+    /// One element per update the observer is given.
+    private let updates: AsyncStream<Void>
+    private let updated: AsyncStream<Void>.Continuation
 
     init(_ hub: GlobalStateHub, store: String) {
+        (updates, updated) = AsyncStream<Void>.makeStream()
         hub.observers.add(self, for: store)
         states.append(hub.state(of: store))
     }
 
     func storeDidChange(state: JSONValue?, version: Int) {
         if states.last != state { states.append(state) }
+        updated.yield()
     }
 
-    /// The history once it reaches `last` (10 s at most; the main actor runs the updates).
-    func waitFor(_ last: JSONValue) async -> [JSONValue?] {
-        for _ in 0..<2_000 where states.last != last {
-            try? await Task.sleep(for: .milliseconds(5))
+    /// The history once it reaches `last` (the main actor runs the updates).
+    func waitFor(_ last: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async -> [JSONValue?] {
+        await waitUntil("the observer to be given \(last.jsonText())", notifiedBy: updates,
+                        observed: { await MainActor.run { "\(self.states)" } }, sourceLocation: sourceLocation) {
+            await MainActor.run { self.states.last == last }
         }
         return states
     }

@@ -1,6 +1,8 @@
 import Foundation
+import Observation
 import StateHub
 import StateHubPage
+import StateHubTestSupport
 import StateHubTypes
 import Testing
 
@@ -33,9 +35,10 @@ import Testing
         try await store.stamp()
         let stamped = try #require(try store.state())
         #expect(stamped.byWarehouse["east"] == 1)
-        for _ in 0 ..< 1_000 where await MainActor.run(body: { mirror.value != stamped }) {
-            try await Task.sleep(for: .milliseconds(10)) // the mirror is updated in a later main-actor hop
-        }
+        // The mirror is updated in a later main-actor hop: follow it through Observation.
+        let updates = await MainActor.run { ObservedChanges { _ = mirror.value } }
+        await waitUntil("the typed mirror to show the stamp", notifiedBy: updates.changes) { await MainActor.run { mirror.value == stamped } }
+        withExtendedLifetime(updates) {}
         await MainActor.run {
             #expect(mirror.decodingError == nil)
             #expect(mirror.value == stamped)
@@ -92,5 +95,27 @@ import Testing
         let generated = SwiftTypesWriter.write(stores: Array(stores.values), sources: ["inventory.js"])
         let committed = try String(contentsOf: Self.folder.appendingPathComponent("Generated/InventoryTypes.swift"), encoding: .utf8)
         #expect(TypesCheck.difference(committed: committed, generated: generated) == nil)
+    }
+}
+
+/// One element each time something `read` reads changes (Observation, tracked again after each).
+@MainActor
+final class ObservedChanges {
+    let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
+    private let read: @MainActor () -> Void
+
+    init(_ read: @escaping @MainActor () -> Void) {
+        (changes, changed) = AsyncStream<Void>.makeStream()
+        self.read = read
+        track()
+    }
+
+    private func track() {
+        let changed = self.changed
+        withObservationTracking(read) { [weak self] in
+            changed.yield()
+            Task { @MainActor in self?.track() }
+        }
     }
 }

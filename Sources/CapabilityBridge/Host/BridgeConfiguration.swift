@@ -10,16 +10,21 @@ public struct BridgeConfiguration: Sendable {
     public var urlAllowlist: URLAllowlist
     /// The legacy transport's URL scheme, compared case-insensitively. Default `jsbridge`.
     public var legacyScheme: String
+    /// The clock that measures ``handlerTimeLimit``. Default `ContinuousClock`; a test passes
+    /// a clock it advances (swift-clocks' `TestClock`) and never waits for real time.
+    public var clock: any Clock<Duration>
 
     public init(
         maxRequestBytes: Int = 256 * 1024,
         handlerTimeLimit: Duration = .seconds(10),
         urlAllowlist: URLAllowlist = .none,
-        legacyScheme: String = "jsbridge"
+        legacyScheme: String = "jsbridge",
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.maxRequestBytes = maxRequestBytes
         self.handlerTimeLimit = handlerTimeLimit
         self.urlAllowlist = urlAllowlist
         self.legacyScheme = legacyScheme
+        self.clock = clock
     }
 }

@@ -93,6 +93,10 @@ extension BridgeHost {
             answer(result)
             return
         }
+        // The limit counts from here, before the handler runs: time a test clock is advanced
+        // while the handler is busy counts even if the timer below has not started sleeping.
+        let limit = configuration.handlerTimeLimit
+        let sleepOut = Self.sleeper(on: configuration.clock, for: limit)
         let gate = ReplyGate()
         let work: @Sendable () async -> Void = {
             let result = await Self.run(request, handlers, context)
@@ -107,15 +111,21 @@ extension BridgeHost {
         } else {
             task = Task(operation: work)
         }
-        let limit = configuration.handlerTimeLimit
         let action = request.action
         gate.arm(Task {
-            do { try await Task.sleep(for: limit) } catch { return }
+            do { try await sleepOut() } catch { return }
             if gate.claim() {
                 task.cancel()
                 answer(.failure(BridgeError(.timeout, "\(action): no answer from the native handler within \(limit)")))
             }
         })
+    }
+
+    /// A sleep until `duration` from now on `clock`: the instant is read now, the sleep
+    /// happens when called.
+    static func sleeper<C: Clock<Duration>>(on clock: C, for duration: Duration) -> @Sendable () async throws -> Void {
+        let deadline = clock.now.advanced(by: duration)
+        return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
 
     /// Grants, then the URL policy, then handler lookup (business, framework).

@@ -279,6 +279,7 @@ public final class GlobalStateHub: Sendable {
     func problemEffect(_ problem: HubProblem, in state: inout HubState) -> HubEffect {
         if state.problems.count >= configuration.problemLimit { state.problems.removeFirst() } // O(1): a Deque
         state.problems.append(problem)
+        for subscriber in state.problemSubscribers.values { subscriber.yield(problem) }
         return .problem(problem)
     }
 

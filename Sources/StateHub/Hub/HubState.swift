@@ -14,6 +14,8 @@ struct HubState {
     var pending: [String: PendingDispatch] = [:]
     var nextMessageNumber = 1
     var problems: Deque<HubProblem> = []
+    /// `problemStream()` subscribers, told of each problem as it is recorded.
+    var problemSubscribers: [Int: AsyncStream<HubProblem>.Continuation] = [:]
     var changeSubscribers: [String: [Int: AsyncStream<StoreChange>.Continuation]] = [:]
     var nextSubscriberID = 0
     /// Stores whose main-actor observers have an update scheduled (coalescing).

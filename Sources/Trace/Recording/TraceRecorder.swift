@@ -42,7 +42,9 @@ public final class TraceRecorder: Sendable {
     /// ``MonotonicClock`` reading at `init`; ``TraceRecord/time`` is measured from it.
     private let start: UInt64
     private let state: Mutex<State>
-    private let writer = DispatchQueue(label: "statehub.trace.writer", qos: .utility)
+    /// The background writer. Internal so a test can wait for the writes scheduled so far
+    /// (`writer.sync {}`) instead of polling the file.
+    let writer = DispatchQueue(label: "statehub.trace.writer", qos: .utility)
     /// Lock order: `file` before `state`, never the other way round.
     private let file: Mutex<NDJSONFileSink?>
 

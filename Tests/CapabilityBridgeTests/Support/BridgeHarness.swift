@@ -1,5 +1,7 @@
 import CapabilityBridge
 import JSEngine
+import StateHubTestSupport
+import Testing
 import Trace
 
 /// A real engine with page-shim.js and bridge-client.js loaded, attached to a host with a
@@ -29,6 +31,7 @@ struct BridgeHarness {
         for script in try BridgeScripts.engineScripts() {
             try await engine.evaluate(script.source, sourceURL: script.path)
         }
+        try await engine.execute(pageArrivals, sourceURL: "test-arrivals.js")
         let shell = HeadlessShell(initialData: initialData, root: .web(url: "https://shop.example.com/", title: "Shop"))
         try await host.attach(engine, app: MicroApp(id: "shop", grants: grants), shell: shell)
         return BridgeHarness(engine: engine, host: host, shell: shell, trace: trace)
@@ -60,11 +63,48 @@ struct BridgeHarness {
     var bridgeRecords: [TraceRecord] { trace.records.filter { $0.channel == TraceChannel.bridge } }
 }
 
-/// Polls `condition` until it holds or about a second passes.
-func eventually(_ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
-    for _ in 0..<200 {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
+/// A page-side event for tests: a callback that stores what arrived calls
+/// `testArrivals.arrived()`, and `whenPage(predicate)` is a promise that settles once
+/// `predicate()` holds, checked now and after each arrival.
+private let pageArrivals = """
+globalThis.testArrivals = {
+  waiters: [],
+  arrived() { const waiters = this.waiters; this.waiters = []; for (const check of waiters) check(); },
+};
+globalThis.whenPage = predicate => new Promise(resolve => {
+  const check = () => { if (predicate()) resolve(true); else testArrivals.waiters.push(check); };
+  check();
+});
+"""
+
+extension BridgeHarness {
+    /// Waits until the JavaScript `predicate` holds in the page, checked on each
+    /// `testArrivals.arrived()`; a hang fails after ``eventWaitDeadline`` naming `description`.
+    func waitForPage(_ description: String, _ predicate: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        do {
+            _ = try await engine.evaluateAndAwait("whenPage(() => \(predicate))", timeout: eventWaitDeadline)
+        } catch EngineError.timeout {
+            Issue.record("waited \(eventWaitDeadline) for: \(description) (\(predicate))", sourceLocation: sourceLocation)
+        }
     }
-    return try await condition()
+
+    /// Waits until `condition` holds of the shell's state, checked on each change.
+    @discardableResult
+    func waitForShell(_ description: String, sourceLocation: SourceLocation = #_sourceLocation,
+                      _ condition: @escaping @Sendable (HeadlessShellState) -> Bool) async -> Bool {
+        let shell = self.shell
+        return await waitUntil(description, notifiedBy: shell.stateChanges(), observed: { "\(shell.state)" },
+                               sourceLocation: sourceLocation) { condition(shell.state) }
+    }
+
+    /// Waits until the bridge channel holds a record that `isWanted` accepts, checked on each
+    /// record.
+    @discardableResult
+    func waitForRecord(_ description: String, sourceLocation: SourceLocation = #_sourceLocation,
+                       _ isWanted: @escaping @Sendable (TraceRecord) -> Bool) async -> Bool {
+        let trace = self.trace
+        let bridgeRecords: @Sendable () -> [TraceRecord] = { trace.records.filter { $0.channel == TraceChannel.bridge } }
+        return await waitUntil(description, notifiedBy: trace.liveRecords(), observed: { "\(bridgeRecords().map(\.type))" },
+                               sourceLocation: sourceLocation) { bridgeRecords().contains(where: isWanted) }
+    }
 }
