@@ -10,7 +10,7 @@ import Testing
 
 /// Signed releases end to end (docs/server.md, "Signed releases"): a real server on SQLite, the
 /// real Delivery with the public keys an app ships, versions signed with `ReleaseSigningKey`.
-@Suite struct SignedReleaseTests {
+@Suite(.tags(.integration)) struct SignedReleaseTests {
     static let token = "signed-release-token"
 
     /// A data folder whose storage outlives one server: `serve` starts a fresh server over it.
@@ -200,7 +200,7 @@ import Testing
 }
 
 /// The statement and keys without a server.
-@Suite struct ReleaseStatementTests {
+@Suite(.tags(.unit)) struct ReleaseStatementTests {
     @Test func theStatementIsTheDocumentedText() throws {
         let statement = try ReleaseStatement(
             app: "cart", version: "1.3.0", minNativeVersion: "2.0.0", bundle: .init(of: Data("a".utf8)), stylesheet: nil,

@@ -6,7 +6,7 @@ import Testing
 /// events `ScriptContext` sends for one path and checks the actions it returns. The paths the
 /// engine tests cover with a real engine (RunawayTurnTests, StopRecovery*, TickBatchStopTests,
 /// TimeLimitSurvivalTests) are named where they are replayed here.
-@Suite("Turn lifecycle state machine")
+@Suite("Turn lifecycle state machine", .tags(.unit))
 struct TurnStateMachineTests {
     typealias Machine = TurnStateMachine
     static let page = ScriptLocation(sourceURL: "page.js", line: 3, function: "spin")

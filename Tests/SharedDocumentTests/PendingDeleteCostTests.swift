@@ -4,7 +4,7 @@ import Testing
 /// A stored delete set naming many unknown clients (kept pending) must not make later updates
 /// of the document slow: one such update of 2.4 MB (400,000 clients) made every later update
 /// cost 1.56 s, because each update applied the whole pending set again and re-encoded it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.unit))
 struct PendingDeleteCostTests {
     /// An update with no structs whose delete set names `count` clients (from `first`), one
     /// range each: as a hostile writer sends it.

@@ -7,7 +7,7 @@ import Testing
 
 /// `statehub release keygen | sign | publish` against a real `statehub serve`, and a device
 /// (`statehub run --server --release-key`, through Delivery) that ships the public key.
-@Suite("statehub release")
+@Suite("statehub release", .tags(.integration))
 struct ReleaseCommandTests {
     typealias ServeProcess = ServeCommandTests.ServeProcess
 

@@ -3,7 +3,7 @@ import StateHubJSON
 
 /// An operation's path is walked without recursion, whatever its length: a trace's records can
 /// each reach deeper than the last, and the timeline applies them with this code.
-@Suite("deep paths")
+@Suite("deep paths", .tags(.unit))
 struct DeepPathTests {
     static let depth = 100_000
 

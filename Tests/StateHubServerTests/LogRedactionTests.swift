@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 
 /// Secrets never reach the log at any level (docs/server.md, "Logging").
-@Suite struct LogRedactionTests {
+@Suite(.tags(.integration)) struct LogRedactionTests {
     /// Every line a logger wrote, message and metadata, as text.
     final class CapturedLines: Sendable {
         let lines = Mutex<[String]>([])

@@ -7,7 +7,7 @@ import Testing
 
 /// Concurrent writes of one row answer on PostgreSQL as on SQLite, and instances started at once
 /// on a fresh database all start (docs/server.md, "Storage").
-@Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"))
+@Suite(.enabled(if: PostgresTestDatabase.enabled, "needs scripts/with-postgres.sh (required when CI=true)"), .tags(.integration))
 struct PostgresConcurrencyTests {
     /// Instances opened together on a fresh database, each installing the same first token
     /// several times at once; then rounds of new tokens installed by all at once. Every call

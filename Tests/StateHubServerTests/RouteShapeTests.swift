@@ -6,7 +6,7 @@ import Testing
 
 /// Paths and methods the routes do not have (docs/server.md, "Paths and methods"), and the
 /// release and user-id fields refused with `400` naming the field ("Release model").
-@Suite struct RouteShapeTests {
+@Suite(.tags(.integration)) struct RouteShapeTests {
     static func errorCode(_ response: TestResponse) -> String? {
         let body = try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
         return body?["error"] as? String

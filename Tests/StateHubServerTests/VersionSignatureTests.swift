@@ -9,7 +9,7 @@ import Testing
 /// The server's part of signed releases (docs/server.md, "Signed releases"): it stores a
 /// signature's form with the version, serves it in the manifest, the admin API and the console,
 /// and migrates databases made before signatures existed.
-@Suite struct VersionSignatureTests {
+@Suite(.tags(.integration)) struct VersionSignatureTests {
     static let keyID = "0123456789abcdef"
     static let value = Data((0..<64).map { UInt8($0) }).base64EncodedString()
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The shared waiter: it returns what it waited for, and fails loudly, naming what it waited
 /// for, when the events end without it.
-@Suite struct EventWaiterTests {
+@Suite(.tags(.unit)) struct EventWaiterTests {
     @Test func returnsTheFirstWantedEvent() async {
         let (events, source) = AsyncStream<Int>.makeStream()
         Task { for n in 1...5 { source.yield(n) } }

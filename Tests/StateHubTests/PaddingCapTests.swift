@@ -4,7 +4,7 @@ import Testing
 
 /// The padding cap (docs/PROTOCOL.md A.8.2): small messages cannot grow a mirror by millions of
 /// `null`s written past arrays' ends, so an app embedding the hub without a memory limit is safe.
-@Suite("Padding cap")
+@Suite("Padding cap", .tags(.unit))
 struct PaddingCapTests {
     static let perMessage = JSONValue.maximumPaddingPerMessage
     static let perStore = JSONValue.maximumPaddingPerStore

@@ -7,7 +7,7 @@ import Trace
 /// A page that ships its own copy of js/plugin/sync-plugin.js (as docs tell a WKWebView page to),
 /// run in an engine that loaded StateHub's copy first (as `statehub run` does): every store is
 /// mirrored once, with one sequence per store, and the hub sees no gap and asks no resync.
-@Suite("A page's own copy of the sync plugin")
+@Suite("A page's own copy of the sync plugin", .tags(.engine))
 struct PageOwnSyncPluginTests {
     static let pluginSource = JSSources.files["plugin/sync-plugin.js"] ?? ""
 

@@ -6,7 +6,7 @@ import Testing
 /// How awareness is relayed (docs/sync.md §2.5, "Awareness"): to every connection, the sender
 /// included; a client behind the document is told what it holds; coalesced per receiving
 /// connection and rate-limited per sending one, so a flood reaches nobody message by message.
-@Suite struct AwarenessRelayTests {
+@Suite(.tags(.integration)) struct AwarenessRelayTests {
     static func isAwareness(_ message: SyncMessage) -> Bool { if case .awareness = message { true } else { false } }
 
     static func entries(_ message: SyncMessage) -> [AwarenessUpdate.Entry] {

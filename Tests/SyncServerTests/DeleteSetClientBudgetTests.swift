@@ -6,7 +6,7 @@ import Testing
 /// The document's client budget counts the clients an update's delete set names: one update
 /// whose delete set named 400,000 unknown clients was stored (the budget counted only structs'
 /// clients) and made every later update of the document cost 1.5 s.
-@Suite struct DeleteSetClientBudgetTests {
+@Suite(.tags(.integration)) struct DeleteSetClientBudgetTests {
     static func varUint(_ value: Int, into bytes: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {

@@ -4,7 +4,7 @@ import Testing
 /// Secrets that reached traces past the redactor: an op under a secret key inside a message
 /// that is not JSON (a refused one: cut, trailing bytes), and legacy bridge URLs whose
 /// parameters are percent-encoded (the name, or a JSON `params` holding a secret).
-@Suite struct RedactionLeakTests {
+@Suite(.tags(.unit)) struct RedactionLeakTests {
     func redact(_ message: String, channel: String = "nativeBridge", type: String = "apply_mutation") -> String {
         TraceRedaction().redactor(channel, type, message)
     }

@@ -5,7 +5,7 @@ import Testing
 /// The timeline keeps the hub's depth cap: a trace whose records each set a value 400 levels
 /// below the previous one (5.9 MB, under the console's 8 MiB cap) nested the replayed state
 /// 34,000 levels deep and ended `statehub serve` and `statehub trace show` with SIGSEGV.
-@Suite struct TimelineDepthTests {
+@Suite(.tags(.unit)) struct TimelineDepthTests {
     static let records = 86
     static let levels = 400
 
