@@ -1,5 +1,5 @@
 import Foundation
-import StateHubServer
+@testable import StateHubServer
 import StateHubTestSupport
 import Testing
 
@@ -135,22 +135,16 @@ import Testing
 @Suite struct TraceTimelineConcurrencyTests {
     @Test func pastTheBoundATraceGets503AndHealthzStillAnswers() async throws {
         let configuration = ServerConfiguration(idleTimeout: .seconds(600), maxConnections: 8, maxConcurrentTraceTimelines: 1)
-        try await ConnectionFloodTests().withLiveServer(configuration) { port in
+        try await ConnectionFloodTests().withLiveServer(configuration) { port, server in
             // The slot is taken before the body is read: a body still arriving holds it.
             let holder = try RawConnection(port: port)
             try holder.send("POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
                             + "Content-Length: 100\r\n\r\n")
-            // The holder's head reaches the server in its own time: asked again until the slot is
-            // seen taken (until then each ask takes the free slot and gives it back with a 200).
-            let lastAnswer = Locked("")
-            await pollUntil("a 503 while the holder's body is unread", observed: { lastAnswer.withLock { String($0.prefix(200)) } }) {
-                let answer = (try? await RawConnection(port: port).exchange(
-                    "POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
-                    + "Connection: close\r\nContent-Length: 0\r\n\r\n")) ?? ""
-                lastAnswer.withLock { $0 = answer }
-                return !answer.hasPrefix("HTTP/1.1 200")
-            }
-            let busy = lastAnswer.withLock { $0 }
+            let workers = server.traceWorkers
+            await pollUntil("the holder to take the one slot") { workers.reserved == 1 }
+            let busy = try await RawConnection(port: port).exchange(
+                "POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+                + "Connection: close\r\nContent-Length: 0\r\n\r\n")
             #expect(busy.hasPrefix("HTTP/1.1 503"), "\(busy.prefix(200))")
             #expect(busy.lowercased().contains("retry-after: 2") && busy.contains(#""error":"busy""#), "\(busy)")
             let health = try await RawConnection(port: port).exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
