@@ -160,6 +160,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Clocks", package: "swift-clocks"),  // the snapshot cache's lease on a test clock
             ]
         ),
         // sync: the y-websocket endpoint against real clients (issue 16)
@@ -172,6 +173,7 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Clocks", package: "swift-clocks"),  // the sync client's back-off on a test clock
             ],
             exclude: ["Peers"]
         ),
@@ -225,7 +227,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedStoresTests",
-            dependencies: ["StateHubTestSupport", "SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge"]
+            dependencies: [
+                "SharedStores", "SharedDocumentSync", "StateHubPage", "JSEngine", "CapabilityBridge",
+                "StateHubTestSupport",  // the suites' kind tags and the shared event waiter
+            ]
         ),
         .testTarget(name: "SharedDocumentTests", dependencies: [
                 "SharedDocument", "StateHubTesting",

@@ -15,16 +15,20 @@ public struct SyncConfiguration: Sendable {
     public var maximumRetryDelay: Duration
     /// How long changes from the server may wait before the snapshot on disk is rewritten.
     public var snapshotDelay: Duration
+    /// What the waits above are measured on: the continuous clock, or a test's own clock (a
+    /// `TestClock` makes the back-off advance only when the test says so).
+    public var clock: any Clock<Duration>
 
     public init(server: String, token: String? = nil, acknowledgements: Bool = true,
                 initialRetryDelay: Duration = .milliseconds(100), maximumRetryDelay: Duration = .seconds(30),
-                snapshotDelay: Duration = .seconds(1)) {
+                snapshotDelay: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock()) {
         self.server = server
         self.token = token
         self.acknowledgements = acknowledgements
         self.initialRetryDelay = initialRetryDelay
         self.maximumRetryDelay = maximumRetryDelay
         self.snapshotDelay = snapshotDelay
+        self.clock = clock
     }
 
     /// The URL for `document`.

@@ -58,7 +58,7 @@ extension SyncedDocument {
             session = nil
             guard !isClosed, !Task.isCancelled else { return }
             setStatus(SyncStatus(state: .offline, pendingUpdates: pendingIDs.count, lastProblem: problem))
-            try? await Task.sleep(for: delay * Double.random(in: 0.8...1.2))
+            try? await configuration.clock.sleep(for: delay * Double.random(in: 0.8...1.2))
             delay = min(delay * 2, configuration.maximumRetryDelay)
         }
     }
@@ -122,8 +122,9 @@ extension SyncedDocument {
         } else if !current.probeScheduled {
             // One probe per burst of edits, after it settles.
             session?.probeScheduled = true
+            let clock = configuration.clock
             Task {
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await clock.sleep(for: .milliseconds(200))
                 self.probeAfterBurst()
             }
         }

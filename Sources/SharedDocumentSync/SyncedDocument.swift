@@ -212,8 +212,9 @@ public actor SyncedDocument {
         snapshotIsStale = true
         guard snapshotTask == nil else { return }
         let delay = configuration.snapshotDelay
+        let clock = configuration.clock
         snapshotTask = Task {
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(for: delay)
             self.snapshotTaskFired()
         }
     }

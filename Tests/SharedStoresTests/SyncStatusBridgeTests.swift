@@ -4,6 +4,7 @@ import JSEngine
 import SharedDocumentSync
 import SharedStores
 import StateHubPage
+import StateHubTestSupport
 import Testing
 
 /// A page asks for a synced document's status and hears it change (docs/sync.md §3.4), in a
@@ -17,26 +18,24 @@ import Testing
         // Port 9 (discard) refuses connections on loopback: the document stays offline.
         let board = try await SyncedDocument.open("board", store: store, configuration: SyncConfiguration(server: "ws://127.0.0.1:9/sync"))
         // `getSyncStatus` is not one of the core framework actions: a micro-app is granted it.
-        let page = try await HostedPage.make(.init(app: MicroApp(id: "board-app", grants: .framework(plus: ["getSyncStatus"]))))
+        // The page says what it heard on its console, which the test awaits.
+        let (console, onConsole) = AsyncStream.makeStream(of: ConsoleMessage.self)
+        let page = try await HostedPage.make(.init(app: MicroApp(id: "board-app", grants: .framework(plus: ["getSyncStatus"])),
+                                                   onConsole: { onConsole.yield($0) }))
         let statuses = SyncStatusBridge(bridge: page.bridge)
         await statuses.add(board)
 
         try await page.engine.execute("""
             globalThis.heard = [];
-            onNative('syncStatusChanged', (data) => heard.push(data));
+            onNative('syncStatusChanged', (data) => { heard.push(data); console.log('heard pendingUpdates ' + data.pendingUpdates); });
             """, sourceURL: "listen.js")
         let before = try await page.engine.evaluateAndAwait("invokeNative('getSyncStatus', { document: 'board' })")
         #expect(before["document"] == "board")
         #expect(before["pendingUpdates"] == 0)
 
         try await board.transact { try $0.map("m").set("k", .string("v")) }
-        let deadline = ContinuousClock.now + .seconds(60)
-        var heard: JSONValue = []
-        while ContinuousClock.now < deadline {
-            heard = try await page.engine.evaluate("heard.filter(d => d.pendingUpdates === 1)")
-            if case .array(let items) = heard, !items.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await waitFor("the page to hear pendingUpdates 1", in: console) { $0.text == "heard pendingUpdates 1" }
+        let heard = try await page.engine.evaluate("heard.filter(d => d.pendingUpdates === 1)")
         guard case .array(let items) = heard, let last = items.last else {
             Issue.record("the page never heard pendingUpdates 1: \(try await page.engine.evaluate("heard"))")
             return

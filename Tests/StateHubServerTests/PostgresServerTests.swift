@@ -114,8 +114,8 @@ struct PostgresServerTests {
             try await appOne.test(.live) { one in
                 try await appTwo.test(.live) { two in
                     for server in [first.server, second.server] {
-                        for _ in 0..<3_000 where !server.cache.servesFromMemory { try await Task.sleep(for: .milliseconds(10)) }
-                        #expect(server.cache.servesFromMemory, "the listener never took its lease")
+                        let cache = server.cache
+                        await pollUntil("the listener to take its lease") { cache.servesFromMemory }
                     }
                     try await one.upload("cart", "1.0.0")
                     try await two.upload("cart", "2.0.0")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StateHubServer
+import StateHubTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -105,12 +106,11 @@ extension SyncHandshakeTests {
             }
             #expect(connections.count == 6)
             connections.removeAll()  // closed: a FIN without a close frame
-            // "Eventually": every connection ends on its own; only a handler that is never freed fails it.
-            let deadline = ContinuousClock.now + .seconds(60)
-            while server.sync.liveHandlers.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+            // Every connection ends on its own; only a handler that is never freed fails this.
+            let sync = server.sync
+            await pollUntil("every connection handler freed", observed: { "\(sync.liveHandlers.load(ordering: .relaxed)) alive" }) {
+                sync.liveHandlers.load(ordering: .relaxed) == 0
             }
-            #expect(server.sync.liveHandlers.load(ordering: .relaxed) == 0, "connection handlers still alive")
             for index in 0..<3 { #expect(await server.sync.connectionCount(document: "leak-\(index)") == 0) }
         }
     }
@@ -133,13 +133,11 @@ extension SyncHandshakeTests {
                     try connection.resetOnClose()  // dropped here: a reset
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while (server.sync.upgradedChannels.alive > 0 || server.sync.liveHandlers.load(ordering: .relaxed) > 0)
-                && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+            let sync = server.sync
+            await pollUntil("every connection handler and upgraded channel freed",
+                            observed: { "\(sync.liveHandlers.load(ordering: .relaxed)) handlers, \(sync.upgradedChannels.alive) channels alive" }) {
+                sync.liveHandlers.load(ordering: .relaxed) == 0 && sync.upgradedChannels.alive == 0
             }
-            #expect(server.sync.liveHandlers.load(ordering: .relaxed) == 0, "connection handlers still alive")
-            #expect(server.sync.upgradedChannels.alive == 0, "upgraded channels still alive")
         }
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SharedDocument
 @testable import StateHubServer
+import StateHubTestSupport
 import Synchronization
 import Testing
 

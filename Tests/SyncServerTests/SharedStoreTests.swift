@@ -4,6 +4,7 @@ import SharedDocumentSync
 import SharedStores
 import StateHub
 import StateHubPage
+import StateHubTestSupport
 import Testing
 import Trace
 
@@ -72,13 +73,13 @@ import Trace
     }
 }
 
-private func waitForStore(_ page: HostedPage, key: String, _ value: String) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-        if try await page.hub.dispatch(store: "board", action: "read", args: [.string(key)]) == .string(value) { return }
-        try await Task.sleep(for: .milliseconds(20))
+private func waitForStore(_ page: HostedPage, key: String, _ value: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let hub = page.hub
+    let held = await waitUntil("the store to hold \(key) = \(value)", notifiedBy: hub.changes(of: "board"),
+                               observed: { "mirror \(String(describing: hub.state(of: "board")))" }, sourceLocation: sourceLocation) {
+        (try? await hub.dispatch(store: "board", action: "read", args: [.string(key)])) == .string(value)
     }
-    throw SyncTestError("the store never had \(key) = \(value); mirror \(String(describing: page.hub.state(of: "board")))")
+    if !held { throw SyncTestError("the store never had \(key) = \(value)") }
 }
 
 /// Issue 16 item 6: the board. Device A (a store in our engine, bound to a document) goes
@@ -120,11 +121,13 @@ private func waitForStore(_ page: HostedPage, key: String, _ value: String) asyn
         guard await web.next("ok", where: { $0["op"]?.string == "addTask" }) != nil else { throw web.failure("addTask") }
 
         // A comes back: everything converges.
+        let hub = page.hub
+        let boardChanges = hub.changes(of: "board")
         await document.resume()
         try await webWaits(web, forTasks: 3)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await page.hub.dispatch(store: "board", action: "count") != 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        await waitUntil("the board to count 3 tasks", notifiedBy: boardChanges,
+                        observed: { "mirror \(String(describing: hub.state(of: "board")))" }) {
+            (try? await hub.dispatch(store: "board", action: "count")) == 3
         }
         _ = try await waitForStatus(document) { $0.state == .synced && $0.pendingUpdates == 0 }
         // The shell's view.

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWSClient
 import SharedDocument
 import StateHubServer
+import StateHubTestSupport
 import Testing
 
 /// Makes an edit on `document` and returns it as one v1 update.
@@ -258,12 +259,8 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         #expect((summary["updates"] as? Int ?? 99) <= 5, "not compacted: \(summary)")
         #expect((summary["snapshotBytes"] as? Int ?? 0) > 0, "no snapshot: \(summary)")
         // Unloaded once the last client has been gone for the delay.
-        var loaded = true
-        for _ in 0..<2_000 where loaded {
-            loaded = await live.server.sync.isLoaded(document: "log")
-            if loaded { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        #expect(!loaded, "the document stayed loaded")
+        let sync = live.server.sync
+        await pollUntil("the document to be unloaded") { await !sync.isLoaded(document: "log") }
         await live.stop()
 
         let restarted = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
@@ -291,12 +288,10 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         let writer = try await SyncTestClient.connect(port: live.port, document: "feed", token: token, acknowledgements: true)
         // Each client is greeted once the server has attached it.
         for client in [slow, reader, writer] where client !== slow { #expect(await client.next() == .syncStep1(stateVector: [0])) }
-        var attached = 0
-        for _ in 0..<2_000 where attached < 3 {
-            attached = await live.server.sync.connectionCount(document: "feed")
-            if attached < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        let sync = live.server.sync
+        await pollUntil("three attached connections", observed: { "\(await sync.connectionCount(document: "feed"))" }) {
+            await sync.connectionCount(document: "feed") == 3
         }
-        #expect(attached == 3)
         let document = SharedDocument()
         let chunk = String(repeating: "x", count: 64 << 10)
         let count = 400  // 25 MiB: more than loopback's socket buffers hold for the slow client
@@ -310,12 +305,9 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         }
         #expect(received == count, "the reading client missed updates")
         #expect(await writer.next(where: { $0 == .acknowledgement(count: count) }) != nil)
-        var connections = 3
-        for _ in 0..<2_000 where connections == 3 {
-            connections = await live.server.sync.connectionCount(document: "feed")
-            if connections == 3 { try await Task.sleep(for: .milliseconds(10)) }
+        await pollUntil("the slow client cut off", observed: { "\(await sync.connectionCount(document: "feed")) connections" }) {
+            await sync.connectionCount(document: "feed") == 2
         }
-        #expect(connections == 2, "the slow client was not cut off")
         await slow.close()
         await reader.close()
         await writer.close()
@@ -336,19 +328,15 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         configuration.sync.maxDocumentBytes = 128 << 20
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let sync = live.server.sync
-        func waitForConnections(_ count: Int) async throws -> Int {
-            var now = -1
-            for _ in 0..<3_000 where now != count {
-                now = await sync.connectionCount(document: "wide")
-                if now != count { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            return now
+        func waitForConnections(_ count: Int, _ description: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await pollUntil("\(count) connections: \(description)", observed: { "\(await sync.connectionCount(document: "wide"))" },
+                            sourceLocation: sourceLocation) { await sync.connectionCount(document: "wide") == count }
         }
         let tokenA = try await live.issueToken(document: "wide", access: "read")
         let tokenB = try await live.issueToken(document: "wide", access: "read")
         let early = try await SyncTestClient.connect(port: live.port, document: "wide", token: tokenA, reading: false)
         let writer = try await SyncTestClient.connect(port: live.port, document: "wide", token: LiveSyncServer.adminToken, acknowledgements: true)
-        #expect(try await waitForConnections(2) == 2)
+        await waitForConnections(2, "both attached")
         let document = SharedDocument()
         let chunk = String(repeating: "y", count: 256 << 10)
         var sent = 0
@@ -361,27 +349,25 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         }
         // 7 MiB waits for (or sits in the socket of) the early client: under the budget.
         for _ in 0..<28 { try await send() }
-        #expect(try await waitForConnections(2) == 2, "cut before the budget was reached")
+        // Under the budget nobody is cut: the count is still 2 once the writes are acknowledged.
+        #expect(await sync.connectionCount(document: "wide") == 2, "cut before the budget was reached")
         let late = try await SyncTestClient.connect(port: live.port, document: "wide", token: tokenB, reading: false)
-        #expect(try await waitForConnections(3) == 3)
+        await waitForConnections(3, "the late client attached")
         // Both hold the same broadcasts; the early one has more waiting, so it is cut first.
         for _ in 0..<200 where await sync.connectionCount(document: "wide") == 3 { try await send() }
-        #expect(try await waitForConnections(2) == 2, "nobody was cut past the budget")
+        await waitForConnections(2, "one cut past the budget")
         // The survivor is the late client: revoking its token closes one more connection.
         let (_, listed) = try await live.request("GET", "/admin/documents/wide/tokens")
         let ids = (try JSONSerialization.jsonObject(with: listed) as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
         #expect(ids.count == 2)
         #expect(try await live.request("DELETE", "/admin/documents/wide/tokens/\(ids.last ?? -1)").0 == 204)
-        #expect(try await waitForConnections(1) == 1, "the late client had been cut instead of the early one")
+        await waitForConnections(1, "only the early client left after revoking the late one's token (else the late client had been cut)")
         await writer.close()
         await early.close()
         await late.close()
-        var queued = -1
-        for _ in 0..<3_000 where queued != 0 {
-            queued = sync.queuedOutgoingBytes
-            if queued != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        await pollUntil("no bytes counted after every client left", observed: { "\(sync.queuedOutgoingBytes) bytes" }) {
+            sync.queuedOutgoingBytes == 0
         }
-        #expect(queued == 0, "bytes still counted after every client left")
         await live.stop()
     }
 }

@@ -3,7 +3,8 @@ import HummingbirdWSClient
 import Logging
 import NIOCore
 import SharedDocument
-import Synchronization
+import StateHubTestSupport
+import Testing
 
 /// A y-websocket client made of the codec and hummingbird-websocket's client: sends messages,
 /// hands received ones to the test in order, and reports how the server closed.
@@ -12,6 +13,8 @@ final class SyncTestClient: Sendable {
     private let writer: Locked<WebSocketOutboundWriter?>
     private let stopReading: AsyncStream<Void>.Continuation
     private let run: Task<WebSocketCloseFrame?, any Error>
+    /// A tick for each message received and for the end of the connection.
+    private let arrivals: AsyncStream<Void>
 
     private struct Log {
         var messages: [SyncMessage] = []
@@ -41,11 +44,15 @@ final class SyncTestClient: Sendable {
         stopReading = stopSink
         let box = Locked<WebSocketOutboundWriter?>(nil)
         let log = Locked(Log())
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         writer = box
         self.log = log
+        self.arrivals = arrivals
         run = Task {
             defer {
                 log.withLock { $0.ended = true }
+                arrived.yield()
+                arrived.finish()
                 connected.yield(false)
                 connected.finish()
             }
@@ -61,7 +68,10 @@ final class SyncTestClient: Sendable {
                 }
                 for try await message in inbound.messages(maxSize: 16 << 20) {
                     guard case .binary(let buffer) = message else { continue }
-                    if let decoded = try? SyncMessage(decoding: Array(buffer.readableBytesView)) { log.withLock { $0.messages.append(decoded) } }
+                    if let decoded = try? SyncMessage(decoding: Array(buffer.readableBytesView)) {
+                        log.withLock { $0.messages.append(decoded) }
+                        arrived.yield()
+                    }
                 }
             }
         }
@@ -80,24 +90,28 @@ final class SyncTestClient: Sendable {
     }
 
     /// The next received message that `matches` (others before it are passed over), or `nil`
-    /// when the connection ended first or nothing came within `seconds` (generous: a bound for
-    /// a hung server, not a timing).
-    func next(within seconds: Double = 60, where matches: @Sendable (SyncMessage) -> Bool = { _ in true }) async -> SyncMessage? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            let (found, ended) = log.withLock { log -> (SyncMessage?, Bool) in
+    /// when the connection ended first. Past ``eventWaitDeadline`` it records an issue that
+    /// names what it waited for, and returns `nil`.
+    func next(where matches: @escaping @Sendable (SyncMessage) -> Bool = { _ in true },
+              sourceLocation: SourceLocation = #_sourceLocation) async -> SyncMessage? {
+        let found = Locked<SyncMessage?>(nil)
+        let log = log
+        await waitUntil("a matching sync message", notifiedBy: arrivals,
+                        observed: { "\(log.withLock { $0.messages.count }) messages, ended: \(log.withLock { $0.ended })" },
+                        sourceLocation: sourceLocation) {
+            log.withLock { log -> Bool in
                 while log.cursor < log.messages.count {
                     let message = log.messages[log.cursor]
                     log.cursor += 1
-                    if matches(message) { return (message, false) }
+                    if matches(message) {
+                        found.withLock { $0 = message }
+                        return true
+                    }
                 }
-                return (nil, log.ended)
+                return log.ended
             }
-            if let found { return found }
-            if ended { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
         }
-        return nil
+        return found.withLock { $0 }
     }
 
     /// Whether the connection has ended.
@@ -117,13 +131,6 @@ final class SyncTestClient: Sendable {
     func closeFrame() async -> WebSocketCloseFrame? {
         (try? await run.value) ?? nil
     }
-}
-
-/// A value behind a lock, shareable between tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T { try mutex.withLock { try body(&$0) } }
 }
 
 struct SyncTestError: Error, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import SharedDocument
 import SharedDocumentSync
+import StateHubTestSupport
 import Testing
 
 /// The native client (docs/sync.md §3) against our server and the `y-websocket` server, over
@@ -127,7 +128,7 @@ import Testing
     @Test func againstTheYWebsocketServerPendingEditsAreDroppedOnceTheServerShowsThem() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try YWebsocketServer.start()
+        let server = try await YWebsocketServer.start()
         defer { server.stop() }
         // y-websocket has no acknowledgements: the client asks for the server's state instead.
         let configuration = SyncConfiguration(server: server.url, acknowledgements: false)
@@ -179,27 +180,27 @@ private func refusingPort(folder: URL) async throws -> Int {
     return unused.port
 }
 
-/// The first status that `matches`; fails after 60 s (a bound for a hang, not a timing).
+/// The first status that `matches`, from the document's status updates; past
+/// ``eventWaitDeadline`` it records an issue and throws.
 @discardableResult
-func waitForStatus(_ document: SyncedDocument, _ matches: @Sendable (SyncStatus) -> Bool) async throws -> SyncStatus {
-    let deadline = ContinuousClock.now + .seconds(60)
-    var last: SyncStatus?
-    while ContinuousClock.now < deadline {
-        let status = await document.currentStatus
-        if matches(status) { return status }
-        last = status
-        try await Task.sleep(for: .milliseconds(10))
+func waitForStatus(_ document: SyncedDocument, sourceLocation: SourceLocation = #_sourceLocation,
+                   _ matches: @escaping @Sendable (SyncStatus) -> Bool) async throws -> SyncStatus {
+    let updates = await document.statusUpdates()
+    guard let status = await waitFor("a status of \(document.name) that matches", in: updates, sourceLocation: sourceLocation, where: matches) else {
+        throw SyncTestError("\(document.name): status never matched; last: \(await document.currentStatus)")
     }
-    throw SyncTestError("status never matched; last: \(last.map(String.init(describing:)) ?? "none")")
+    return status
 }
 
-private func waitForValue(_ document: SyncedDocument, key: String, _ value: String) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-        if try await document.transact({ try $0.map("m").get(key) }) == .string(value) { return }
-        try await Task.sleep(for: .milliseconds(10))
+/// Waits until the document's map `m` holds `key` = `value`, checked again at each change.
+private func waitForValue(_ document: SyncedDocument, key: String, _ value: String,
+                          sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let changes = await document.changes()
+    let held = await waitUntil("\(document.name) to hold \(key) = \(value)", notifiedBy: changes,
+                               observed: { "status \(await document.currentStatus)" }, sourceLocation: sourceLocation) {
+        (try? await document.transact({ try $0.map("m").get(key) })) == .string(value)
     }
-    throw SyncTestError("\(document.name) never saw \(key) = \(value); status \(await document.currentStatus)")
+    if !held { throw SyncTestError("\(document.name) never saw \(key) = \(value)") }
 }
 
 /// Debian's `y-websocket` server (`node /usr/share/nodejs/y-websocket/bin/server.js`) on a
@@ -208,7 +209,7 @@ final class YWebsocketServer: Sendable {
     let url: String
     private let process: Process
 
-    static func start() throws -> YWebsocketServer {
+    static func start() async throws -> YWebsocketServer {
         for _ in 0..<5 {
             let port = Int.random(in: 20_000..<60_000)
             let process = Process()
@@ -224,12 +225,12 @@ final class YWebsocketServer: Sendable {
             process.standardError = output
             try process.run()
             // It prints one line once listening, or fails (a taken port) and exits.
-            let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            let line = String(decoding: await output.fileHandleForReading.availableDataOffThePool(), as: UTF8.self)
             if process.isRunning, line.contains("running") {
                 return YWebsocketServer(url: "ws://127.0.0.1:\(port)/sync", process: process)
             }
             process.terminate()
-            process.waitUntilExit()
+            await process.exitedOffThePool()
         }
         throw SyncTestError("the y-websocket server did not start (node and node-y-websocket installed? scripts/ensure-deps.sh)")
     }

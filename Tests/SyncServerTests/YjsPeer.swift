@@ -1,4 +1,6 @@
 import Foundation
+import StateHubTestSupport
+import Testing
 
 /// A real Yjs client in a `node` child process (Peers/yjs-peer.cjs with Debian's node-yjs and
 /// node-y-websocket under NODE_PATH=/usr/share/nodejs). Missing `node` or packages make the
@@ -7,6 +9,8 @@ final class YjsPeer: Sendable {
     private let process: Process
     private let input: FileHandle
     private let events = Locked(Events())
+    /// A tick for each line the peer writes and for its end.
+    private let arrivals: AsyncStream<Void>
     let name: String
 
     private struct Events {
@@ -38,12 +42,16 @@ final class YjsPeer: Sendable {
         process.standardError = stderr
         input = stdin.fileHandleForWriting
         let events = self.events
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.arrivals = arrivals
         let buffer = Locked(Data())
         stdout.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
             if chunk.isEmpty {
                 handle.readabilityHandler = nil
                 events.withLock { $0.ended = true }
+                arrived.yield()
+                arrived.finish()
                 return
             }
             let lines = buffer.withLock { buffer -> [Data] in
@@ -58,6 +66,7 @@ final class YjsPeer: Sendable {
             for line in lines {
                 guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
                 events.withLock { $0.lines.append(object.mapValues { AnyHashableSendable($0) }) }
+                arrived.yield()
             }
         }
         stderr.fileHandleForReading.readabilityHandler = { handle in
@@ -73,26 +82,28 @@ final class YjsPeer: Sendable {
         try input.write(contentsOf: data + Data([0x0A]))
     }
 
-    /// The next event named `event` that `matches`, or `nil` when the peer exited or nothing came
-    /// within `seconds` (a bound for a hung peer, not a timing).
+    /// The next event named `event` that `matches`, or `nil` when the peer exited first. Past
+    /// ``eventWaitDeadline`` it records an issue that names the event, and returns `nil`.
     @discardableResult
-    func next(_ event: String, within seconds: Double = 60,
-              where matches: @Sendable ([String: AnyHashableSendable]) -> Bool = { _ in true }) async -> [String: AnyHashableSendable]? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            let (found, ended) = events.withLock { events -> ([String: AnyHashableSendable]?, Bool) in
+    func next(_ event: String, where matches: @escaping @Sendable ([String: AnyHashableSendable]) -> Bool = { _ in true },
+              sourceLocation: SourceLocation = #_sourceLocation) async -> [String: AnyHashableSendable]? {
+        let found = Locked<[String: AnyHashableSendable]?>(nil)
+        let events = events
+        await waitUntil("yjs peer \(name): event \(event)", notifiedBy: arrivals,
+                        observed: { "stderr: \(events.withLock { $0.stderr })" }, sourceLocation: sourceLocation) {
+            events.withLock { events -> Bool in
                 while events.cursor < events.lines.count {
                     let line = events.lines[events.cursor]
                     events.cursor += 1
-                    if line["event"]?.string == event && matches(line) { return (line, false) }
+                    if line["event"]?.string == event && matches(line) {
+                        found.withLock { $0 = line }
+                        return true
+                    }
                 }
-                return (nil, events.ended)
+                return events.ended
             }
-            if let found { return found }
-            if ended { return nil }
-            try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        return found.withLock { $0 }
     }
 
     /// Sets `key` and waits for the peer to say it did.

@@ -12,6 +12,9 @@ import Synchronization
 ///   *started after the read arrived*. Checks are single-flight: while one is out, arrivals
 ///   wait for the next one, so a change committed anywhere before a request arrives is seen
 ///   by that request, and the database sees one small query per round trip, not per request.
+///
+/// The lease is counted on the clock the cache is given (``now``): the continuous clock on a
+/// server, a `TestClock` in tests of the lease itself.
 final class SnapshotCache: Sendable {
     enum Mode: Sendable { case local, shared }
 
@@ -24,28 +27,34 @@ final class SnapshotCache: Sendable {
         var freshAsOf = 0
         var running: Task<ServerSnapshot, any Error>?
         var queued: Task<ServerSnapshot, any Error>?
-        /// `.shared`: until when notifications keep the snapshot fresh.
-        var notifiedUntil: ContinuousClock.Instant?
+        /// `.shared`: until when (``now``) notifications keep the snapshot fresh.
+        var notifiedUntil: Duration?
     }
 
     private let state = Mutex(State())
     private let mode: Mode
     private let storage: ServerStorage
     private let content: ContentCache
+    private let elapsed: @Sendable () -> Duration
 
-    init(mode: Mode, storage: ServerStorage, content: ContentCache) {
+    init<C: Clock>(mode: Mode, storage: ServerStorage, content: ContentCache, clock: C = ContinuousClock()) where C.Duration == Duration {
         self.mode = mode
         self.storage = storage
         self.content = content
+        let start = clock.now
+        elapsed = { start.duration(to: clock.now) }
     }
+
+    /// Now on the cache's clock: the time since the cache was made.
+    var now: Duration { elapsed() }
 
     /// Marks the snapshot stale (call after a local write commits).
     func invalidate() {
         state.withLock { $0.invalidations += 1 }
     }
 
-    /// `.shared`: reads skip the generation check until `instant` (the listener renews it).
-    func extendNotifications(until instant: ContinuousClock.Instant) {
+    /// `.shared`: reads skip the generation check until `instant` (``now``; the listener renews it).
+    func extendNotifications(until instant: Duration) {
         state.withLock { $0.notifiedUntil = instant }
     }
 
@@ -56,7 +65,7 @@ final class SnapshotCache: Sendable {
 
     /// Whether reads are answered from memory without a generation check now.
     var servesFromMemory: Bool {
-        state.withLock { mode == .local || $0.notifiedUntil.map { ContinuousClock.now < $0 } == true }
+        state.withLock { mode == .local || $0.notifiedUntil.map { now < $0 } == true }
     }
 
     /// A snapshot at least as new as every write committed before this call (for `.shared`
@@ -65,7 +74,7 @@ final class SnapshotCache: Sendable {
         let fresh = state.withLock { state -> ServerSnapshot? in
             guard state.freshAsOf == state.invalidations, let snapshot = state.snapshot else { return nil }
             if mode == .local { return snapshot }
-            guard let until = state.notifiedUntil, ContinuousClock.now < until else { return nil }
+            guard let until = state.notifiedUntil, now < until else { return nil }
             return snapshot
         }
         if let fresh { return fresh }

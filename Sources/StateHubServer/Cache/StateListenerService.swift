@@ -85,7 +85,7 @@ struct StateListenerService: Service {
     /// Records the generation seen (the highest so far) and extends the lease from the time the
     /// heartbeat was sent.
     private func renew(_ db: any SQLDatabase, seen: SeenGeneration, generation: Int?) async throws {
-        let sent = ContinuousClock.now
+        let sent = cache.now
         try await ServerStorage.heartbeat(db, instance: instance, seen: seen.raise(to: generation))
         cache.extendNotifications(until: sent + ServerStorage.instanceLease / 2)
     }

@@ -33,6 +33,9 @@ final class TraceTimelineWorkers: Sendable {
         running.withLock { $0 -= 1 }
     }
 
+    /// Slots taken now.
+    var reserved: Int { running.withLock { $0 } }
+
     /// Runs `body` on one of the pool's threads.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await pool.runIfActive(body)

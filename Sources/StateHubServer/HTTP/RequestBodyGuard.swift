@@ -16,6 +16,9 @@ import NIOHTTPTypes
 ///   answer, instead of losing it to a reset), and closes. Before, Hummingbird read the rest of
 ///   the body to reach the next request — a trickled body held the connection after its `401` —
 ///   and with `Connection: close` the answer waited for the client's end (20 s, the idle timeout).
+///
+/// Time is the event loop's (`EventLoop.now`): the real clock on a server, virtual time on an
+/// `EmbeddedEventLoop` in tests.
 final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -55,7 +58,7 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
         deadlineCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: when) {
             self.deadlineCheck = nil
             guard let bodyDeadline = self.bodyDeadline else { return }
-            if bodyDeadline <= .now() {
+            if bodyDeadline <= context.eventLoop.now {
                 context.channel.close(promise: nil)
             } else {
                 self.checkDeadline(context, at: bodyDeadline)
@@ -79,7 +82,7 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head:
             reading = true
-            let due = NIODeadline.now() + deadline
+            let due = context.eventLoop.now + deadline
             bodyDeadline = due
             if deadlineCheck == nil { checkDeadline(context, at: due) }
         case .body:
