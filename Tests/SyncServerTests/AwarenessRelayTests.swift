@@ -66,8 +66,13 @@ import Testing
             try alice.send(["op": "disconnect"])
             #expect(await bob.next("others", where: { !names($0).contains("alice") }) != nil, "round \(round): alice's leaving never reached bob")
             try alice.send(["op": "connect"])
-            #expect(await bob.next("others", within: 10, where: { names($0).contains("alice") }) != nil,
-                    "round \(round): alice was not visible to bob within 10 s of reconnecting")
+            let reconnected = ContinuousClock.now
+            #expect(await bob.next("others", where: { names($0).contains("alice") }) != nil,
+                    "round \(round): alice never became visible to bob again")
+            // Real time is the subject: y-protocols renews a state on its own only every 15 s, so
+            // seen well before that, the server's echo of alice's removal brought her back.
+            let waited = ContinuousClock.now - reconnected
+            #expect(waited < .seconds(10), "round \(round): alice was visible to bob again only after \(waited)")
             #expect(await alice.next("others", where: { names($0).contains("bob") }) != nil, "round \(round): alice does not see bob")
         }
         alice.stop()
