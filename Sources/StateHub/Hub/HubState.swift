@@ -39,6 +39,8 @@ struct AttachedPage {
 /// One store id's mirror and the pages hosting it.
 struct StoreEntry {
     var state: JSONValue
+    /// The store's getters by name, as its pages last sent them (docs/PROTOCOL.md A.13).
+    var getters: JSONValue.ObjectMembers = [:]
     var version = 0
     var hosts: [StoreHost]
     /// Set while a transaction holds the store: observers see the saved state meanwhile.
