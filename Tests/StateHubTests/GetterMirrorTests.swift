@@ -81,4 +81,22 @@ struct GetterMirrorTests {
         #expect(hub.getters(of: "cart")?["skus"] == ["A1", "B7"])
         #expect(hub.getters(of: "nowhere") == nil)
     }
+
+    /// The hub's side of the bounds (A.13): a `getters` member that is not an object, or nests past
+    /// the state's cap, is ignored with a problem, and the message's state still applies.
+    @Test func gettersOverTheBoundsAreIgnoredWithAProblem() async throws {
+        let hub = GlobalStateHub()
+        let page = RecordingPage(pageID: "p")
+        try await hub.attach(page)
+        hub.receive(#"{"v":1,"storeId":"s","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"n":1},"getters":{"double":2},"reason":"created"}}"#, from: "p")
+        #expect(hub.getters(of: "s") == ["double": 2])
+        let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        hub.receive(#"{"v":1,"storeId":"s","messageId":"w2","seq":2,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":2}]}],"getters":{"double":\#(deep)}}}"#, from: "p")
+        hub.receive(#"{"v":1,"storeId":"s","messageId":"w3","seq":3,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":3}]}],"getters":[6]}}"#, from: "p")
+        #expect(hub.state(of: "s") == ["n": 3])
+        #expect(hub.getters(of: "s") == ["double": 2])
+        #expect(hub.problems.map(\.kind) == [.tooDeep(depth: 513, limit: 512), .malformedMessage("payload.getters is not an object")], "\(hub.problems)")
+        hub.receive(#"{"v":1,"storeId":"s","messageId":"w4","seq":4,"type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":4}]}],"getters":{"double":8}}}"#, from: "p")
+        #expect(hub.getters(of: "s") == ["double": 8])
+    }
 }
