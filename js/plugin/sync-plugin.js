@@ -679,9 +679,10 @@
   // One mutation as its own apply_mutation (flush 'sync'): the text send() would write for it, assembled in one
   // expression, one JSON.stringify (of the ops) per write.
   function sendMutation(record, type, action, ops) {
+    let getters = gettersPayload(record, false);
     let text = [record.head, '"w', ++messageCounter, '","seq":', record.seq + 1, record.ack === null ? '' : ',"ack":' + record.ack,
       ',"type":"apply_mutation","payload":{"mutations":[{"type":', TYPE_JSON[type] || JSON.stringify(String(type)),
-      action === undefined ? '' : action.json, ',"ops":', JSON.stringify(ops), '}]}}'].join('');
+      action === undefined ? '' : action.json, ',"ops":', JSON.stringify(ops), '}]', getters === null ? '' : ',"getters":' + JSON.stringify(getters), '}}'].join('');
     safePost(record.post, text);
     afterPost(record);
   }
@@ -801,7 +802,10 @@
     let envelope = { v: PROTOCOL_VERSION, storeId: record.id, messageId: nextMessageId(), seq: record.seq + 1 };
     if (record.ack !== null) envelope.ack = JSON.parse(record.ack);   // JSON text of a parsed value: the same text again
     envelope.type = MessageType.syncState;
-    envelope.payload = params === null ? { state: state, reason: reason } : { actionParameters: params, state: state, reason: reason };
+    envelope.payload = params === null ? { state: state } : { actionParameters: params, state: state };
+    let getters = gettersPayload(record, true);
+    if (getters !== null) envelope.payload.getters = getters;
+    envelope.payload.reason = reason;
     let text = JSON.stringify(envelope);
     // The derived path needs the state last sent as a tree; keep the (immutable) text and parse it only if needed.
     record.snapshot = null;
@@ -809,6 +813,75 @@
     safePost(record.post, text);
     afterPost(record);
   }
+  // Getters (PROTOCOL.md A.13): each getter's value travels beside the state, encoded as the state
+  // is, in the `getters` member of a sync_state (all of them) and of an apply_mutation (those whose
+  // JSON text changed since the last message that carried them).
+  function isComputedRef(v) {
+    return v !== null && typeof v === 'object' && v.__v_isRef === true && v.effect !== undefined && v.effect !== null;
+  }
+  // What Pinia itself lists (`_getters` in its development builds; `_hmrPayload.getters` there and on
+  // our runtime), else an options store's `getters`, else the computed refs a setup store returned,
+  // which real Pinia keeps on the raw store (a production build lists nothing else).
+  function getterNames(record) {
+    let store = record.store;
+    try {
+      if (isArray(store._getters)) return store._getters;
+      let hmr = store._hmrPayload, declared = record.options && record.options.getters;
+      if (hmr && hmr.getters && typeof hmr.getters === 'object') return objectKeys(hmr.getters);
+      if (declared && typeof declared === 'object') return objectKeys(declared);
+      let raw = rawOf(store);
+      return objectKeys(raw).filter(function (k) { return isComputedRef(raw[k]); });
+    } catch (e) {
+      return [];
+    }
+  }
+  // The `getters` member to send, or null when there is nothing to send. A getter that throws, or
+  // whose value holds what JSON cannot carry (a function, a cycle, a class instance), is sent as
+  // {"$type":"undefined"} (or with that part replaced, as the state is) and reported once, by an
+  // `error` getter_failed queued for after the message, and again only when how it fails changes.
+  function gettersPayload(record, all) {
+    let names = getterNames(record);
+    if (names.length === 0) return null;
+    let sent = record.getterTexts || (record.getterTexts = new Map()), failed = record.getterFailures || (record.getterFailures = new Map()), out = null;
+    for (let i = 0; i < names.length; i++) {
+      let name = names[i];
+      if (typeof name !== 'string') continue;
+      let errs = [], encoded, failure;
+      try {
+        encoded = encodeValue(rawOf(record.store[name]), [name], errs, 1);
+      } catch (e) {
+        encoded = tagUndefined(); failure = errorInfo(e);
+      }
+      let text = failure === undefined ? JSON.stringify(encoded) : 'threw ' + failure.name + ': ' + failure.message;
+      if (!all && sent.get(name) === text) continue;
+      sent.set(name, text);
+      if (out === null) out = {};
+      setKey(out, name, encoded);
+      let how = failure !== undefined ? text : errs.map(function (e) { return e.kind + ' ' + JSON.stringify(e.path); }).join('|');
+      if (how !== (failed.get(name) || '')) {
+        failed.set(name, how);
+        reportGetterFailure(record, name, failure, errs);
+      }
+    }
+    return out;
+  }
+  function reportGetterFailure(record, name, failure, errs) {
+    let queue = record.errQueue || (record.errQueue = []), where = 'getter "' + name + '" of store "' + record.id + '"';
+    if (failure !== undefined) {
+      queue.push(errorPayload('getter_failed', where + ' threw ' + failure.name + ': ' + failure.message + '; sent as {"$type":"undefined"}',
+        [name], { kind: 'threw', getter: name, error: { name: failure.name, message: failure.message } }));
+    }
+    for (let i = 0; i < errs.length; i++) {
+      let e = errs[i], detail = { kind: e.kind, getter: name };
+      if (e.className) detail.className = e.className;
+      if (e.kind === 'too_deep') detail.limit = MAX_STATE_DEPTH;
+      let what = e.kind === 'too_deep' ? 'a value nested deeper than ' + MAX_STATE_DEPTH + ' state levels (sent as null)'
+        : (e.kind === 'class_instance' ? (e.className ? 'an instance of ' + e.className : 'a class instance') : (e.kind === 'cycle' ? 'a cycle' : 'a ' + e.kind)) +
+          ' (sent as {"$type":"undefined"})';
+      queue.push(errorPayload('getter_failed', where + ' holds ' + what + ' at ' + pathText(e.path.slice(0, 8)), e.path.slice(0, MAX_STATE_DEPTH), detail));
+    }
+  }
+
   // The state of the last sync_state posted (snapshotText is that message's text).
   function snapshotOf(record) {
     if (record.snapshot === null && record.snapshotText !== null) { record.snapshot = JSON.parse(record.snapshotText).payload.state; record.snapshotText = null; }
@@ -1231,7 +1304,8 @@
     record.pending = null;
     record.pendingOps = 0;
     if (record.lazyOps) encodeLazyOps(record, pending);
-    send(record, MessageType.applyMutation, { mutations: pending });
+    let getters = gettersPayload(record, false);
+    send(record, MessageType.applyMutation, getters === null ? { mutations: pending } : { mutations: pending, getters: getters });
   }
 
   // StateHub's runtime calls this with each mutation's type and ops (the OPS_CALLBACK option, below).
@@ -1805,6 +1879,7 @@
         plainMutation: null, plainTail: null, plainCall: undefined,
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
         runningActions: [], lazyOps: false,
+        getterTexts: null, getterFailures: null, // by getter name: its value's JSON text last sent, how it failed (gettersPayload)
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(record.id, record);

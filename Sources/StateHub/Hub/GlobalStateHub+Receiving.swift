@@ -204,10 +204,13 @@ extension GlobalStateHub {
         }
         let reason = message.payload["reason"]?.stringValue ?? "created"
         let nextSeq = (message.seq ?? 0) + 1
+        // Taken, with their problem recorded, only where the page's state is (A.13).
+        let (getters, gettersProblem) = carriedGetters(message, from: pageID)
         guard var entry = state.stores[storeId] else {
             // The first page to announce a store is authoritative: its state is the mirror.
-            state.stores[storeId] = StoreEntry(state: snapshot, version: 1, hosts: [StoreHost(pageID: pageID, expectedSeq: nextSeq)])
-            return changeEffects(StoreChange(storeId: storeId, version: 1, kind: .snapshot(reason: reason), state: snapshot), in: &state)
+            state.stores[storeId] = StoreEntry(state: snapshot, getters: getters ?? [:], version: 1, hosts: [StoreHost(pageID: pageID, expectedSeq: nextSeq)])
+            let gettersEffects = gettersProblem.map { [problemEffect($0, in: &state)] } ?? []
+            return gettersEffects + changeEffects(StoreChange(storeId: storeId, version: 1, kind: .snapshot(reason: reason), state: snapshot), in: &state)
         }
         guard let index = entry.hosts.firstIndex(where: { $0.pageID == pageID }) else {
             // Another page hosts this id already: the mirror wins; hydrate the newcomer.
@@ -253,9 +256,11 @@ extension GlobalStateHub {
             let replaced = ReleasedTree(entry.state)
             entry.state = snapshot
             entry.padding = 0
+            if let getters { entry.getters = getters } else if gettersProblem == nil { entry.getters = [:] }
             entry.version += 1
             state.stores[storeId] = entry
-            var effects = changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
+            var effects = gettersProblem.map { [problemEffect($0, in: &state)] } ?? []
+            effects += changeEffects(StoreChange(storeId: storeId, version: entry.version, kind: .snapshot(reason: reason), state: snapshot), in: &state)
             effects.append(.release(replaced))
             if changed {
                 for other in entry.hosts where other.pageID != pageID {
@@ -350,12 +355,16 @@ extension GlobalStateHub {
             }
             return effects
         }
+        // A page sends only the getters whose value changed (docs/PROTOCOL.md A.13).
+        let (getters, gettersProblem) = carriedGetters(message, from: pageID)
         let (version, tree) = state.stores.inPlace(at: slot) { entry in
+            for (name, value) in getters ?? [:] { entry.getters[name] = value }
             entry.version += 1
             return (entry.version, entry.state)
         }
         let change = StoreChange(storeId: storeId, version: version, kind: .mutations(mutations), state: tree)
-        var effects = changeEffects(change, in: &state)
+        var effects = gettersProblem.map { [problemEffect($0, in: &state)] } ?? []
+        effects += changeEffects(change, in: &state)
         if hostCount > 1 {
             // Forward to every other page, joining ones too: they apply after their hydration.
             let payload: JSONValue = ["mutations": .array(mutations.map(\.wire))]

@@ -41,6 +41,8 @@ struct AttachedPage {
 /// One store id's mirror and the pages hosting it.
 struct StoreEntry {
     var state: JSONValue
+    /// The store's getters by name, as its pages last sent them (docs/PROTOCOL.md A.13).
+    var getters: JSONValue.ObjectMembers = [:]
     var version = 0
     /// `null`s of padding operations added since the last whole state (docs/PROTOCOL.md A.8.2).
     var padding = 0

@@ -16,8 +16,9 @@ import Darwin
 /// the message generically, which also produces the precise error. Profiling showed the
 /// generic tree dominating the hub's cost per message (figures in docs/benchmarks.md).
 ///
-/// The `payload` of an `apply_mutation` read here is empty (its content is in `mutations`);
-/// the generic path keeps the parsed payload. Nothing reads an `apply_mutation`'s payload
+/// The `payload` of an `apply_mutation` read here holds only the members after `mutations`
+/// (its `getters`, docs/PROTOCOL.md A.13; the mutations are in `mutations`); the generic path
+/// keeps the whole parsed payload. Nothing reads an `apply_mutation`'s `mutations` member
 /// after decoding (MutationOpTests checks both paths give the same message otherwise).
 struct StoreMessageDecoder {
     private var tokenizer: JSONTokenizer
@@ -102,8 +103,9 @@ struct StoreMessageDecoder {
             case .payload:
                 guard let type else { throw GiveUp() }
                 if type == .applyMutation {
-                    (mutations, dispatches, untagged) = try mutationsPayload()
-                    payload = [:]
+                    var others: JSONValue.ObjectMembers = [:]
+                    (mutations, dispatches, untagged) = try mutationsPayload(others: &others)
+                    payload = others
                 } else {
                     var deepest = 0
                     do {
@@ -213,8 +215,9 @@ struct StoreMessageDecoder {
         tokenizer.position = start + count
     }
 
-    /// `{"mutations":[{"type":…,"ops":[…]},…]}`
-    private mutating func mutationsPayload() throws(GiveUp) -> ([AppliedMutation], [String], Bool) {
+    /// `{"mutations":[{"type":…,"ops":[…]},…]}`, then any other members (`getters`,
+    /// docs/PROTOCOL.md A.13) into `others`, as the generic path keeps them in the payload.
+    private mutating func mutationsPayload(others: inout JSONValue.ObjectMembers) throws(GiveUp) -> ([AppliedMutation], [String], Bool) {
         try expect(.beginObject)
         try expectKey("mutations")
         var result: [AppliedMutation] = []
@@ -229,7 +232,11 @@ struct StoreMessageDecoder {
                 untagged = true
             }
         }
-        try expect(.endObject)
+        while try commaOrEnd(.endObject) {
+            let key = try string()
+            try expect(.colon)
+            others[JSONKey(key)] = try value()
+        }
         return (result, dispatches, untagged)
     }
 

@@ -20,6 +20,9 @@ public final class TraceReplay {
     /// The mirror of one store now, or `nil` when the replay has none.
     public func mirror(of storeId: String) -> JSONValue? { hub.state(of: storeId) }
 
+    /// The getters of one store now (docs/PROTOCOL.md A.13), or `nil` when the replay has none.
+    public func getters(of storeId: String) -> JSONValue? { hub.getters(of: storeId) }
+
     /// Problems the replayed messages caused (gaps, failed operations…), as the live hub saw them.
     public var problems: [HubProblem] { hub.problems }
 

@@ -62,8 +62,12 @@ struct TypesCommand: AsyncParsableCommand {
             await started.settle()
             let actions = StoreActionsScript.parse(try? await started.page.engine.evaluate(StoreActionsScript.source))
             var mirrors: [String: JSONValue] = [:]
-            for id in started.page.hub.storeIDs { mirrors[id] = started.page.hub.state(of: id) }
-            stores = StoreActionsScript.observations(actions: actions, mirrors: mirrors)
+            var getters: [String: JSONValue] = [:]
+            for id in started.page.hub.storeIDs {
+                mirrors[id] = started.page.hub.state(of: id)
+                getters[id] = started.page.hub.getters(of: id)
+            }
+            stores = StoreActionsScript.observations(actions: actions, mirrors: mirrors, getters: getters)
         }
         for path in fromTrace {
             let reader = TypesTraceReader()

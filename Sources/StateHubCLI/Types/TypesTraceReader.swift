@@ -29,6 +29,7 @@ struct TypesTraceReader {
         guard record.type == StoreMessageType.syncState.rawValue || record.type == StoreMessageType.applyMutation.rawValue else { return }
         var store = stores[id] ?? StoreObservations(id: id)
         store.observe(state: state)
+        if let getters = replay.getters(of: id) { store.observe(getters: getters) }
         if let message = try? JSONValue(parsing: record.message) {
             // Writes made inside an action name it (PROTOCOL.md A.5.2 `action`).
             for mutation in message["payload"]?["mutations"]?.arrayValue ?? [] {

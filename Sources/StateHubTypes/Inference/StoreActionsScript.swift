@@ -51,7 +51,8 @@ public enum StoreActionsScript {
 
     /// Observations of every store from a page's answers: the actions ``source`` found and
     /// each store's mirror, as `statehub types` gathers them.
-    public static func observations(actions: [String: [String: [String?]]], mirrors: [String: JSONValue]) -> [String: StoreObservations] {
+    public static func observations(actions: [String: [String: [String?]]], mirrors: [String: JSONValue],
+                                     getters: [String: JSONValue] = [:]) -> [String: StoreObservations] {
         var stores: [String: StoreObservations] = [:]
         for (id, declared) in actions {
             var store = stores[id] ?? StoreObservations(id: id)
@@ -61,6 +62,7 @@ public enum StoreActionsScript {
         for (id, state) in mirrors {
             var store = stores[id] ?? StoreObservations(id: id)
             store.observe(state: state)
+            if let values = getters[id] { store.observe(getters: values) }
             stores[id] = store
         }
         return stores

@@ -9,12 +9,21 @@ public struct StoreObservations: Sendable, Equatable {
     public var state = TypeShape()
     /// The store's actions by name.
     public var actions: [String: ActionObservations] = [:]
+    /// Every set of getter values seen (docs/PROTOCOL.md A.13), merged; no kind while none was seen.
+    public var getters = TypeShape()
 
     public init(id: String) { self.id = id }
 
     /// Merges one whole state (tagged-encoded, as mirrors hold it).
     public mutating func observe(state value: JSONValue) {
         state.observe(value)
+    }
+
+    /// Merges the values of the store's getters, one object holding every getter by name, as
+    /// `GlobalStateHub.getters(of:)` gives it. An empty object (a store without getters) adds nothing.
+    public mutating func observe(getters value: JSONValue) {
+        guard case .object(let members) = value, !members.isEmpty else { return }
+        getters.observe(value)
     }
 
     /// Declares an action (from the page), with its parameter names when known (`nil` for a

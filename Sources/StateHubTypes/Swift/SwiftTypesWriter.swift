@@ -24,10 +24,15 @@ public enum SwiftTypesWriter {
             let base = SwiftNames.typeBase(store.id)
             let stateName = topLevel.claim(base + "State")
             let storeName = topLevel.claim(base + "Store")
+            let gettersName = hasGetters(store) ? topLevel.claim(base + "Getters") : nil
             out.append("")
             out.append(contentsOf: stateDeclaration(store, name: stateName))
+            if let gettersName {
+                out.append("")
+                out.append(contentsOf: gettersDeclaration(store, name: gettersName))
+            }
             out.append("")
-            out.append(contentsOf: facade(store, name: storeName, stateName: stateName))
+            out.append(contentsOf: facade(store, name: storeName, stateName: stateName, gettersName: gettersName))
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -55,6 +60,21 @@ public enum SwiftTypesWriter {
         var nested: [[String]] = []
         let type = typeExpression(shape, key: store.id, scope: &scope, nested: &nested)
         return [doc, "public typealias \(name) = \(type)\(shape.null ? "?" : "")"] + nestedInExtension(name, nested)
+    }
+
+    // MARK: Getters
+
+    /// Getters were seen as an object with at least one member (docs/PROTOCOL.md A.13).
+    static func hasGetters(_ store: StoreObservations) -> Bool {
+        store.getters.kinds == [.object] && !store.getters.opaque && !store.getters.fields.isEmpty
+    }
+
+    /// A struct of the store's getters, read-only values the page computes: decoded from
+    /// `GlobalStateHub.getters(of:)`. One getter per field, as for a state.
+    static func gettersDeclaration(_ store: StoreObservations, name: String) -> [String] {
+        let doc = "/// The getters of store \(SwiftNames.literal(store.id)), as its page computed them (read-only)."
+        if store.getters.fields.count > maximumFields { return [doc, "public typealias \(name) = [String: JSONValue]"] }
+        return [doc] + structDeclaration(store.getters, name: name)
     }
 
     /// Declarations a typealias needs, at top level (a typealias cannot hold them).
@@ -218,7 +238,7 @@ public enum SwiftTypesWriter {
 
     // MARK: Facade
 
-    static func facade(_ store: StoreObservations, name: String, stateName: String) -> [String] {
+    static func facade(_ store: StoreObservations, name: String, stateName: String, gettersName: String? = nil) -> [String] {
         var lines = [
             "/// Store \(SwiftNames.literal(store.id)) through a hub, or as steps of a transaction: its mirror as `\(stateName)` and its actions, typed.",
             "public struct \(name): StoreFacade {",
@@ -232,11 +252,18 @@ public enum SwiftTypesWriter {
             "        self.transaction = transaction",
             "    }",
         ]
+        if let gettersName {
+            lines.append("")
+            lines.append("    /// The getters as the page last computed them, or `nil` while the hub has none; read-only.")
+            lines.append("    public func getters() throws -> \(gettersName)? {")
+            lines.append("        try hub.getters(of: Self.id).map { try $0.decodeMirror(\(gettersName).self) }")
+            lines.append("    }")
+        }
         // The state type is named in the `State` alias: a method of that name would shadow it.
-        var methods = NameScope(taken: ["id", "hub", "transaction", "state", "init", "dispatch", "State", stateName])
+        var methods = NameScope(taken: Set(["id", "hub", "transaction", "state", "getters", "init", "dispatch", "State", stateName] + (gettersName.map { [$0] } ?? [])))
         let actionNames = store.actions.keys.sorted()
         let methodNames = actionNames.map { methods.claim(SwiftNames.memberBase($0)) }
-        var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "transaction", "state", "dispatch"]).union(methodNames))
+        var types = NameScope(taken: SwiftNames.reservedTypes.union([name, "id", "hub", "transaction", "state", "getters", "dispatch"]).union(methodNames))
         var nested: [[String]] = []
         for (actionName, method) in zip(actionNames, methodNames) {
             let action = store.actions[actionName]!

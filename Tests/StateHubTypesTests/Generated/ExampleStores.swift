@@ -27,6 +27,17 @@ public struct CartState: Codable, Equatable, Sendable {
     }
 }
 
+/// The getters of store "cart", as its page computed them (read-only).
+public struct CartGetters: Codable, Equatable, Sendable {
+    public var count: Int
+    public var total: Int
+
+    public init(count: Int, total: Int) {
+        self.count = count
+        self.total = total
+    }
+}
+
 /// Store "cart" through a hub, or as steps of a transaction: its mirror as `CartState` and its actions, typed.
 public struct CartStore: StoreFacade {
     public typealias State = CartState
@@ -37,6 +48,11 @@ public struct CartStore: StoreFacade {
     public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
         self.transaction = transaction
+    }
+
+    /// The getters as the page last computed them, or `nil` while the hub has none; read-only.
+    public func getters() throws -> CartGetters? {
+        try hub.getters(of: Self.id).map { try $0.decodeMirror(CartGetters.self) }
     }
 
     /// Action "add", seen called 2 times; returns its result as the page sent it.
@@ -117,6 +133,15 @@ public struct UserState: Codable, Equatable, Sendable {
     }
 }
 
+/// The getters of store "user", as its page computed them (read-only).
+public struct UserGetters: Codable, Equatable, Sendable {
+    public var displayName: String
+
+    public init(displayName: String) {
+        self.displayName = displayName
+    }
+}
+
 /// Store "user" through a hub, or as steps of a transaction: its mirror as `UserState` and its actions, typed.
 public struct UserStore: StoreFacade {
     public typealias State = UserState
@@ -127,6 +152,11 @@ public struct UserStore: StoreFacade {
     public init(hub: GlobalStateHub, transaction: HubTransaction?) {
         self.hub = hub
         self.transaction = transaction
+    }
+
+    /// The getters as the page last computed them, or `nil` while the hub has none; read-only.
+    public func getters() throws -> UserGetters? {
+        try hub.getters(of: Self.id).map { try $0.decodeMirror(UserGetters.self) }
     }
 
     /// Action "login", seen called 1 time; returns its result as the page sent it.
