@@ -54,11 +54,12 @@ struct PendingDeleteCostTests {
     }
 
     /// The figure: p50 and p99 of one typed character applied to a clean document and to one
-    /// holding a 400,000-client pending delete set, in the same run. Passes when the poisoned
-    /// document's median stays within 20 times the clean one's (the old code: about 2,600 times).
+    /// holding a 40,000-client pending delete set, in the same run. Passes when the poisoned
+    /// document's median stays within 20 times the clean one's: a cost that grows with the
+    /// pending set is hundreds of times the clean one at this size.
     @Test func aPoisonedDocumentAppliesUpdatesAsFastAsACleanOne() throws {
         let updates = try Self.typing(200)
-        let poison = Self.poison(clients: 400_000)
+        let poison = Self.poison(clients: 40_000)
         func measure(_ document: SharedDocument) throws -> (p50: Double, p99: Double) {
             let clock = ContinuousClock()
             var samples: [Double] = []
@@ -74,8 +75,8 @@ struct PendingDeleteCostTests {
         let poisoned = SharedDocument()
         try poisoned.applyUpdate(poison)
         let slow = try measure(poisoned)
-        print("pending-delete cost: clean p50 \(clean.p50) ms p99 \(clean.p99) ms; 400,000-client pending deletes p50 \(slow.p50) ms p99 \(slow.p99) ms; poison \(poison.count) bytes")
+        print("pending-delete cost: clean p50 \(clean.p50) ms p99 \(clean.p99) ms; 40,000-client pending deletes p50 \(slow.p50) ms p99 \(slow.p99) ms; poison \(poison.count) bytes")
         #expect(slow.p50 < clean.p50 * 20 + 0.5, "p50 \(slow.p50) ms against \(clean.p50) ms on a clean document")
-        #expect(poisoned.pending?.deletes.count == 400_000)
+        #expect(poisoned.pending?.deletes.count == 40_000)
     }
 }

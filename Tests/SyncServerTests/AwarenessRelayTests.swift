@@ -80,18 +80,21 @@ import Testing
         await live.stop()
     }
 
-    /// A read-only client floods 6,000 awareness messages (18 MB): the server relays them
-    /// coalesced at its rate, a client that reads nothing is not cut off (each message relayed
-    /// alone filled its queue past 4,096 messages), and a reading client ends with the latest state.
+    /// A read-only client floods 1,500 awareness messages (4.5 MB) at a server whose connections
+    /// may each have 500 messages waiting: the server relays them coalesced at its rate, a client
+    /// that reads nothing is not cut off (each message relayed alone filled its queue past the
+    /// cap), and a reading client ends with the latest state.
     @Test func aFloodIsCoalescedAndCutsNobodyOff() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let live = try await LiveSyncServer.start(.sqlite(directory: folder))
+        var configuration = ServerConfiguration()
+        configuration.sync.maxQueueMessages = 500
+        let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let readOnly = try await live.issueToken(document: "room", access: "read")
         let idle = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken, reading: false)
         let watcher = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken)
         let flooder = try await SyncTestClient.connect(port: live.port, document: "room", token: readOnly)
-        let count = 6_000
+        let count = 1_500
         let padding = String(repeating: "p", count: 3_000)
         for clock in 1...count {
             let update = AwarenessUpdate(entries: [.init(client: 42, clock: clock, state: #"{"cursor":\#(clock),"pad":"\#(padding)"}"#)])
