@@ -300,7 +300,8 @@ try:
     cells = table("version-table")
     bundle_hash = hashlib.sha256(b"globalThis.shop = '1.0.0';").hexdigest()
     check(cells[0][0] == "1.0.0" and cells[0][2] == "%d B" % len("globalThis.shop = '1.0.0';") and cells[0][3] == bundle_hash[:16] + "…"
-          and cells[0][4].endswith("UTC"), "each version shows its size, hash and upload time (%s)" % cells[0])
+          and cells[0][4] == "unsigned" and cells[0][5].endswith("UTC"),
+          "each version shows its size, hash, signing key and upload time (%s)" % cells[0])
     Select(driver.find_element(By.ID, "release-stable")).select_by_value("1.0.0")
     Select(driver.find_element(By.ID, "release-mode")).select_by_value("rollout")
     Select(driver.find_element(By.ID, "arm-a-version")).select_by_value("1.1.0")

@@ -1,5 +1,5 @@
 /// A user id as the manifest receives it: 1–128 bytes of UTF-8, no control or format character
-/// (the characters ``AdminLabel`` refuses: bidirectional controls and zero-width characters make
+/// (the characters `AdminLabel` refuses: bidirectional controls and zero-width characters make
 /// one id show as another in the console, a log or a terminal).
 public struct UserID: Sendable, Hashable, CustomStringConvertible {
     public let value: String
