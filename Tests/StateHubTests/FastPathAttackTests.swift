@@ -7,7 +7,7 @@ import Trace
 /// once when no effect reacts (reactivity.js `setOwn`, pinia.js `deliverNow`), the plugin's plain-set
 /// queue, the dispatch hooks and the hub's one-set write path. Odd orderings run in a real engine
 /// and the mirror is compared with the engine's `$state` after every step, in both flush modes.
-@Suite("Fast paths under odd orderings (attack, session 23)", .tags(.engine))
+@Suite("Fast paths under odd orderings (attack)", .tags(.engine))
 struct FastPathAttackTests {
     static let stores = """
         globalThis.useA = defineStore('a', {

@@ -7,7 +7,7 @@ import Testing
 /// every sync and batched subscriber is given (`type:path=value`), a time-limit stop lands in one of them
 /// at an odd moment, and the test checks that every other subscriber gets each write once, in write
 /// order, and that the mirror ends equal to `$state`, in both flush modes.
-@Suite("Recovery after a stop under attack (session 24)", .tags(.engine))
+@Suite("Recovery after a stop under attack", .tags(.engine))
 struct StopRecoveryAttackTests {
     /// `logTo(name)`: a subscriber that logs each mutation it is given as `type:path=value,...`
     /// (`+p` when it carries a payload), into `seen[name]`.
