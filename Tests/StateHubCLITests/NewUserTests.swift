@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// What a new user meets first (issue 12, session 12 walk-through): the examples do what
-/// their comments say, and `run` with nothing to run says what it wants.
+/// What a new user meets first: the examples do what their comments say, `run` with nothing
+/// to run says what it wants, and a script's own output reaches the terminal as it printed it.
 @Suite("first steps", .tags(.integration))
 struct NewUserTests {
-    /// js/examples/hello.js was a one-line placeholder printing "placeholder".
+    /// js/examples/hello.js greets as its comment says.
     @Test func theHelloExampleRunsAsItsCommentSays() async throws {
         let result = try await StateHubBinary.run(["run", "js/examples/hello.js", "--dispatch", #"hello.greet("Ana")"#])
         #expect(result.status == 0, "\(result.stderr)")
@@ -25,8 +25,8 @@ struct NewUserTests {
         #expect((shell["alerts"] as? [[String: Any]])?.first?["message"] as? String == "Hello u-42")
     }
 
-    /// `trace show` named the action only on the first of consecutive records: two calls of
-    /// `cart.add` in a row read as one.
+    /// `trace show` names the action on every record of it: two calls of `cart.add` in a row
+    /// read as two.
     @Test func traceShowNamesTheActionOnEveryRecordOfIt() async throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-twice-\(UUID().uuidString).ndjson")
         let pen = #"[{"id":"p1","name":"Pen","price":1.5}]"#
@@ -38,11 +38,31 @@ struct NewUserTests {
         #expect(shown.stdout.components(separatedBy: "in cart.add\n").count - 1 == 6, "\(shown.stdout)")
     }
 
-    /// `statehub run` alone printed an empty shell and exited 0.
+    /// `statehub run` alone says what it wants and exits 2.
     @Test func runWithNothingToRunSaysWhatItWants() async throws {
         let result = try await StateHubBinary.run(["run"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("run needs script files to load, e.g. statehub run js/examples/cart.js"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// A tool that prints JSON with `console.log` gets every byte of it, as under node;
+    /// only StateHub's own lines are cut. A store-only page prints no shell block.
+    @Test func aScriptsOwnLongOutputPassesThroughWhole() async throws {
+        let items = (0..<2_000).map { "\"item-\($0)\"" }.joined(separator: ",")
+        let script = try StateHubBinary.script("""
+            console.log(JSON.stringify({ items: [\(items)] }));
+            console.error('E' + 'x'.repeat(9000));
+            defineStore('quiet', { state: () => ({ n: 1 }) })();
+            """, named: "long-output.js")
+        let result = try await StateHubBinary.run(["run", script.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let printed = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("{\"items\"") })
+        #expect(printed.utf8.count > 20_000, "cut to \(printed.utf8.count) bytes")
+        let object = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
+        #expect((object?["items"] as? [String])?.count == 2_000)
+        #expect(result.stderr.contains("E" + String(repeating: "x", count: 9000) + "\n"), "console.error cut")
+        #expect(!result.stdout.contains("shell = {"), "\(result.stdout)")
+        #expect(result.stdout.contains("quiet = {"), "\(result.stdout)")
     }
 }

@@ -223,7 +223,10 @@ struct RunCommand: AsyncParsableCommand {
                 report?.failWithLastDiagnostic(kind: "notMirrored")
             }
         }
-        if report == nil { Output.line("shell = \(session.shell.state.jsonValue.prettyText())") }
+        // A store-only page never touches the shell: its untouched demo state would only be noise.
+        if report == nil, session.shell.state != session.initialShellState {
+            Output.line("shell = \(session.shell.state.jsonValue.prettyText())")
+        }
         session.finish(failed: failed, stores: mirrors)
     }
 

@@ -25,8 +25,9 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// stdout and stderr, unbuffered enough for interleaved console output. Every line is cut
-/// to a few KB with a note, so a huge value cannot flood a terminal or a log.
+/// stdout and stderr, unbuffered enough for interleaved console output. StateHub's own lines
+/// are cut to a few KB with a note, so a huge value cannot flood a terminal or a log; a
+/// script's own console output passes through whole, as node prints it (tools print JSON).
 enum Output {
     /// The `--json` report being filled, if any: stdout is then kept for its one object.
     private static let report = Mutex<RunReport?>(nil)
@@ -49,9 +50,15 @@ enum Output {
         FileHandle.standardError.write(Data((mapped + "\n").utf8))
     }
 
-    /// A script's own `console.warn` / `console.error`: stderr, never a diagnostic.
+    /// A script's own `console.log` / `info` / `debug`: whole, on stdout (stderr under `--json`).
+    static func consoleLine(_ text: String) {
+        let handle = report.withLock { $0 == nil } ? FileHandle.standardOutput : FileHandle.standardError
+        handle.write(Data((SourceMaps.shared.rewrite(text) + "\n").utf8))
+    }
+
+    /// A script's own `console.warn` / `console.error`: whole, on stderr, never a diagnostic.
     static func consoleError(_ text: String) {
-        FileHandle.standardError.write(Data((cut(SourceMaps.shared.rewrite(text)) + "\n").utf8))
+        FileHandle.standardError.write(Data((SourceMaps.shared.rewrite(text) + "\n").utf8))
     }
 
     /// Raw output (JSON for machines): never cut.

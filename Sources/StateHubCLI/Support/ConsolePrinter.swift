@@ -10,7 +10,7 @@ enum ConsolePrinter {
         // `--json` too; a script's own output is not.
         case .warn, .error:
             if message.text.hasPrefix(pluginPrefix) { Output.error(message.text) } else { Output.consoleError(message.text) }
-        case .log, .info, .debug: Output.line(message.text)
+        case .log, .info, .debug: Output.consoleLine(message.text)
         }
     }
 

@@ -18,6 +18,8 @@ struct PageSession {
     let idleLimit: Duration
     let recorder: TraceRecorder?
     let shell: HeadlessShell
+    /// The shell's state before any file ran: `run` prints the shell only when the page changed it.
+    let initialShellState: HeadlessShellState
     /// What the run is doing (a file, a dispatch), for messages printed from other threads.
     let current: CurrentStep
     /// `run --json`'s object, printed on every way the process exits.
@@ -131,7 +133,7 @@ struct PageSession {
         current.engine = page.engine
         // Past the wall limit, so that limit's message (which says what was pending) comes first.
         var session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: wallLimit + .seconds(5),
-                                  recorder: recorder, shell: shell, current: current, report: report)
+                                  recorder: recorder, shell: shell, initialShellState: shell.state, current: current, report: report)
         for script in loaded {
             current.value = script.path
             do {
