@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The loader page in a real browser (issue 14; new-user finding 6).
+"""The loader page in a real browser.
 
 Starts `statehub serve` on a fresh SQLite folder, publishes a store micro-app (the example cart
 store plus a few lines that render its state into #app and add an item on a button press), and
 opens /micro-apps/{app} in headless Chromium (Debian's chromium + chromium-driver, selenium from
 PyPI). Checks that the store runtime is loaded from its content-hashed path with Subresource
-Integrity, that the store runs and its state shows, and that a press changes the state shown.
+Integrity, that the store runs and its state shows, and that a press changes the state shown;
+then a plain Pinia bundle that never calls setActivePinia (the runtime activates one, as
+`statehub run` does).
 Fails, never skips, when a tool is missing.
 
 Usage: scripts/test-loader-page.py PATH/TO/statehub
@@ -106,6 +108,25 @@ try:
     check(shown() == {"count": 3, "total": 10, "ids": ["p1", "p2"]}, "an action from a press changes the state shown (%s)" % shown())
     errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"]]
     check(not errors, "no errors in the browser console %s" % errors[:3])
+
+    # An ordinary Pinia bundle: defineStore and useStore at its top level, no pinia of its own.
+    plain = """
+var useCounter = defineStore('counter', { state: function () { return { n: 41 }; }, actions: { inc: function () { this.n++; } } });
+var counter = useCounter();
+counter.inc();
+document.getElementById('app').textContent = JSON.stringify({ n: counter.n });
+"""
+    check(admin("PUT", "/admin/apps/plain/versions/1.0.0", {"bundle": plain, "minNativeVersion": "1.0.0"}) == 201,
+          "a plain Pinia bundle is published")
+    check(admin("PUT", "/admin/apps/plain/release", {"stable": "1.0.0"}) == 200, "its release is set")
+    driver.get(base + "/micro-apps/plain?user=ada")
+    try:
+        WebDriverWait(driver, 30).until(lambda d: shown() is not None)
+    except Exception:
+        pass
+    check(shown() == {"n": 42}, "a bundle that never activates a pinia runs (%s)" % shown())
+    errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"]]
+    check(not errors, "no errors in the plain bundle's console %s" % errors[:3])
 finally:
     if driver is not None:
         driver.quit()

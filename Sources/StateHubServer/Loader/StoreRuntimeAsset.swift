@@ -2,12 +2,13 @@ import Foundation
 import JSSources
 import NIOCore
 
-/// The store runtime a micro-app's page needs in a browser: js/runtime/reactivity.js then
-/// js/runtime/pinia.js as one classic script (docs/server.md, "Loader page"). Served at a path
+/// The store runtime a micro-app's page needs in a browser: js/runtime/reactivity.js,
+/// js/runtime/pinia.js and js/runtime/activate-pinia.js (an active pinia, as `statehub run`
+/// gives a page) as one classic script (docs/server.md, "Loader page"). Served at a path
 /// named by its content hash, so it is cached forever and changes name when the runtime does;
 /// the loader page includes it with Subresource Integrity before the app's bundle.
 struct StoreRuntimeAsset: Sendable {
-    static let files = ["runtime/reactivity.js", "runtime/pinia.js"]
+    static let files = ["runtime/reactivity.js", "runtime/pinia.js", "runtime/activate-pinia.js"]
 
     let bytes: ByteBuffer
     let sha256: String
