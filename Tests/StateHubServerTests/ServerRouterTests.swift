@@ -284,6 +284,18 @@ import Testing
             #expect(try await client.get("/healthz").status == .ok)
         }
     }
+
+    @Test func theRootIsAnIndexThatNamesTheConsole() async throws {
+        try await withServer { client in
+            let response = try await client.get("/")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            let page = String(buffer: response.body)
+            for link in ["/console", "/openapi.yaml", "/healthz", "/metrics"] {
+                #expect(page.contains(#"href="\#(link)""#), "no link to \(link): \(page)")
+            }
+        }
+    }
 }
 
 /// SHA-256 of the UTF-8 of `text`, hex (the same function hashes admin tokens).

@@ -99,7 +99,11 @@ struct ServeCommand: AsyncParsableCommand {
                                                    requestBodyTimeout: .milliseconds(Int(bodyTimeout * 1000))),
                 logger: logger,
                 addRoutes: { router in if exampleApi { ExampleProfileAPI.add(to: router) } },
-                onRunning: { port in Output.line("statehub: serving on http://\(host):\(port)") })
+                onRunning: { port in
+                    // Tools read the URL to the end of the first line: the console goes on a line of its own.
+                    Output.line("statehub: serving on http://\(host):\(port)")
+                    Output.line("statehub: console at http://\(host):\(port)/console")
+                })
         } catch let error as StorageError {
             Output.error("statehub: \(error)")
             throw ExitCode(1)

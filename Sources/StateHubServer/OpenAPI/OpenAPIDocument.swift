@@ -14,6 +14,15 @@ info:
     repeated slash is 404 on every route; a method a path has no route for is 405 with Allow
     (docs/server.md, "Paths and methods"); both with the Error body.
 paths:
+  /:
+    get:
+      operationId: index
+      responses:
+        '200':
+          description: A small HTML page linking the console, this API, health and metrics.
+          content:
+            text/html:
+              schema: {type: string}
   /healthz:
     get:
       operationId: health

@@ -6,7 +6,24 @@ import StyleTokens
 extension StateHubServer {
     static let immutable = "public, max-age=31536000, immutable"
 
+    /// `GET /`: where a person who opened the server's address goes next.
+    static let indexPage = ByteBuffer(string: """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>StateHub server</title></head>
+        <body><h1>StateHub server</h1><ul>
+        <li><a href="/console">/console</a>: publish themes, move rollouts, open traces (admin token)</li>
+        <li><a href="/openapi.yaml">/openapi.yaml</a>: the HTTP API</li>
+        <li><a href="/healthz">/healthz</a>: health</li>
+        <li><a href="/metrics">/metrics</a>: Prometheus metrics</li>
+        </ul></body></html>
+
+        """)
+
     func addPublicRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                     body: ResponseBody(byteBuffer: Self.indexPage))
+        }
         router.get("healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
