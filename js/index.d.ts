@@ -138,12 +138,19 @@ export default createSyncPlugin
 
 /** Posts every pending batch now (tests; native before a synchronous read). */
 export function flushPending(): void
-/** Encodes a JS value into the tagged JSON form; unserialisable values become `{"$type":"undefined"}`. */
-export function encodeValue(value: unknown, basePath?: Path, errors?: { kind: string; path: Path; className?: string }[]): EncodedValue
+/**
+ * Encodes a JS value into the tagged JSON form; unserialisable values become `{"$type":"undefined"}`
+ * and are reported in `errors`. `baseDepth`: the state levels above the value (its op path's
+ * length; 0 for values outside the state), counted against the depth bound (PROTOCOL.md).
+ */
+export function encodeValue(value: unknown, basePath?: Path, errors?: { kind: string; path: Path; className?: string }[], baseDepth?: number): EncodedValue
 /** Decodes tagged values back into Date, Map, Set, undefined, BigInt, NaN/Infinity (in place). */
 export function decodeValue(value: EncodedValue): unknown
-/** Applies ops to a plain object in place; returns the (possibly replaced) root. */
-export function applyOps<T extends object>(root: T, ops: Op[]): T
+/**
+ * Applies ops to a plain object in place; returns the (possibly replaced) root. `replaceRoot`
+ * replaces the whole state for a `set` at `[]` (default: delete the missing keys, assign the rest).
+ */
+export function applyOps<T extends object>(root: T, ops: Op[], replaceRoot?: (root: T, value: unknown) => T): T
 /** The ops that turn one encoded state into another. */
 export function diffStates(before: EncodedValue, after: EncodedValue): Op[]
 /** `Symbol.for('statehub.ops')`: where StateHub's runtime puts a mutation's exact ops. */

@@ -10,6 +10,7 @@
 #   curl, wrk; schemathesis (pip)             the server's API fuzz and its benchmark
 #   nodejs, node-yjs, node-y-protocols,
 #   node-y-websocket, node-ws; pycrdt (pip)   SharedDocument's differential tests against Yjs and Yrs
+#   node-typescript                           js/index.d.ts checked with tsc (scripts/check-js-types.sh)
 #   libsqlite3-dev                            GRDB (the native sync client's document store)
 #   libwebkit2gtk-4.1-dev, xvfb               the WebKitGTK web view package and its tests (docs/webview.md)
 set -euo pipefail
@@ -37,6 +38,7 @@ need node-yjs                     test -d /usr/share/nodejs/yjs
 need node-y-protocols             test -d /usr/share/nodejs/y-protocols
 need node-y-websocket             test -d /usr/share/nodejs/y-websocket
 need node-ws                      test -d /usr/share/nodejs/ws
+need node-typescript              command -v tsc
 need python3                      command -v python3
 need libsqlite3-dev               pkg-config --exists sqlite3
 # webview (issue 19): Integrations/WebKitGTK builds against WebKitGTK and tests under xvfb-run.

@@ -210,6 +210,13 @@ try:
           "the card has its radius and its shadow (%s)" % card)
     panels = driver.execute_script("return ['preview-light', 'preview-dark'].map(id => getComputedStyle(document.getElementById(id)).backgroundColor)")
     check(panels == ["rgb(242, 242, 247)", "rgb(0, 0, 0)"], "the panels take the theme's background in each mode (%s)" % panels)
+    warned = driver.execute_script("return ['preview-light', 'preview-dark'].map(id => Array.from("
+                                   "document.querySelectorAll('#' + id + ' .contrast-warnings li')).map(e => [e.dataset.name, e.dataset.ratio]))")
+    # The white card inherits the dark theme's white text (1:1); on the light panel its text is #1C1C1E on white.
+    check(["cardView", "1"] in warned[1] and all(name != "cardView" for name, _ in warned[0]),
+          "the dark preview warns that the card's text has no contrast, the light one does not (%s)" % warned)
+    # iOS blue under white text is 4.0:1, under AA's 4.5:1, in both modes.
+    check(["primaryButton", "4"] in warned[0], "the light preview names the button's contrast (%s)" % warned[0])
     fonts = driver.execute_script("return Array.from(document.querySelectorAll('#preview-light .font-sample')).map(e => getComputedStyle(e).fontSize)")
     check(fonts == ["28px", "17px", "12px"], "a line of text per font at its size (%s)" % fonts)
     check(wait_for(lambda: driver.find_element(By.ID, "theme-diff-section").is_displayed()), "the diff against the published theme shows")
@@ -224,6 +231,18 @@ try:
           "the diff against 1.1.0 lists every changed and added path (%s)" % changes)
     check("against 1.1.0" in driver.find_element(By.ID, "theme-diff-summary").text, "the diff names the published theme")
     shot("theme-preview", "theme-preview-section")
+
+    # A theme without a dark block: the dark panel says so and shows the light values on light fallbacks.
+    paste(open(os.path.join(ROOT, "examples/themes/standard.json"), encoding="utf-8").read())
+    check(wait_for(lambda: driver.execute_script("return document.getElementById('preview-dark').dataset.fallback") == "light"),
+          "a theme without a dark block previews dark mode with the light values")
+    panels = driver.execute_script("return ['preview-light', 'preview-dark'].map(id => getComputedStyle(document.getElementById(id)).backgroundColor)")
+    check(panels[0] == panels[1] == "rgb(242, 242, 247)", "both panels show the theme's one background (%s)" % panels)
+    note = driver.execute_script("var n = document.querySelector('#preview-dark .preview-note'); return n && n.textContent")
+    check(note is not None and "no dark block" in note, "the dark panel says the theme has no dark block (%s)" % note)
+    paste(fixed)
+    check(wait_for(lambda: driver.execute_script("return document.getElementById('preview-dark').dataset.fallback") == "dark"),
+          "the fixed theme previews again")
 
     # Publish asks first: Escape cancels and nothing is sent; then Tab to the yes button and Enter.
     driver.find_element(By.ID, "theme-publish").click()

@@ -73,6 +73,8 @@ trace_view() { python3 scripts/test-trace-view.py "$bin/statehub"; }
 docs() { bash scripts/docs.sh; }
 # The server's API fuzzed from its OpenAPI document, no 5xx.
 fuzz_server() { STATEHUB_BIN="$bin/statehub" bash scripts/fuzz-server.sh 15; }
+# js/index.d.ts against the JavaScript, and a typed example compiled with tsc (no build needed).
+js_types() { bash scripts/check-js-types.sh; }
 # A store micro-app's loader page runs its store in headless Chromium.
 loader_page() { python3 scripts/test-loader-page.py "$bin/statehub"; }
 # Coverage-guided fuzzing of what pages, files and peers feed us (docs/reliability.md).
@@ -111,7 +113,7 @@ unit_tests() {
 run_lane() {
   local name
   for name in "$@"; do
-    if [ "$built" = true ] || [[ " deps docs fuzz webkitgtk " == *" $name "* ]]; then
+    if [ "$built" = true ] || [[ " deps docs fuzz webkitgtk js-types " == *" $name "* ]]; then
       stage "$name" "${name//-/_}"
     else
       skip "$name" "the build failed"
@@ -134,7 +136,7 @@ else
   run_lane swift-tests
   stages+=(swift-tests)
   compiling=(fuzz webkitgtk)
-  waiting=(types trace-view fuzz-server loader-page soak board console docs)
+  waiting=(js-types types trace-view fuzz-server loader-page soak board console docs)
   run_lane "${compiling[@]}" &
   compiling_lane=$!
   run_lane "${waiting[@]}"

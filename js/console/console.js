@@ -515,13 +515,74 @@
     return element;
   }
 
-  function renderPreview(panel, check, variables, label) {
+  /** WCAG 2's relative luminance of an `rgb(…)`/`rgba(…)` colour; null for anything else. */
+  function luminance(color) {
+    var match = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color);
+    if (!match) return null;
+    var channels = [match[1], match[2], match[3]].map(function (value) {
+      var c = Number(value) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2];
+  }
+
+  /** The background an element's text is drawn on: its own, or the nearest ancestor's that is opaque. */
+  function backgroundBehind(element, panel) {
+    for (var node = element; node; node = node === panel ? null : node.parentElement) {
+      var background = getComputedStyle(node).backgroundColor;
+      var alpha = /^rgba\([^)]*,\s*([\d.]+)\)$/.exec(background);
+      if (!alpha || Number(alpha[1]) === 1) return background;
+    }
+    return 'rgb(255, 255, 255)';
+  }
+
+  /** WCAG AA for normal text: a contrast ratio of at least 4.5:1. */
+  var minimumContrast = 4.5;
+
+  /** The components and font samples of a panel whose text is under `minimumContrast` on its background. */
+  function contrastProblems(panel) {
+    var problems = [];
+    panel.querySelectorAll('[data-component], .font-sample').forEach(function (element) {
+      var text = luminance(getComputedStyle(element).color);
+      var background = luminance(backgroundBehind(element, panel));
+      if (text === null || background === null) return;
+      var ratio = (Math.max(text, background) + 0.05) / (Math.min(text, background) + 0.05);
+      if (ratio < minimumContrast) {
+        problems.push({ name: element.dataset.component || element.dataset.font, ratio: Math.floor(ratio * 10) / 10 });
+      }
+    });
+    return problems;
+  }
+
+  function renderContrastWarnings(panel) {
+    var problems = contrastProblems(panel);
+    if (!problems.length) return;
+    var list = document.createElement('ul');
+    list.className = 'contrast-warnings';
+    problems.forEach(function (problem) {
+      var item = document.createElement('li');
+      item.dataset.name = problem.name;
+      item.dataset.ratio = String(problem.ratio);
+      item.textContent = 'warning: ' + problem.name + ' has a text contrast of ' + problem.ratio +
+        ':1, under WCAG AA (' + minimumContrast + ':1)';
+      list.appendChild(item);
+    });
+    panel.appendChild(list);
+  }
+
+  function renderPreview(panel, check, variables, label, note) {
     panel.textContent = '';
     panel.removeAttribute('style');
     variables.forEach(function (pair) { panel.style.setProperty(pair[0], pair[1]); });
     var title = document.createElement('h4');
     title.textContent = label + ' — theme ' + check.version;
     panel.appendChild(title);
+    if (note) {
+      var said = document.createElement('p');
+      said.className = 'preview-note';
+      said.textContent = note;
+      panel.appendChild(said);
+    }
     check.fonts.forEach(function (font) {
       var line = styled(document.createElement('p'), {
         'font-family': 'var(' + font.variable + '-family), system-ui, sans-serif',
@@ -564,6 +625,7 @@
       swatches.appendChild(swatch);
     });
     panel.appendChild(swatches);
+    renderContrastWarnings(panel);
   }
 
   function renderThemes(themes) {
@@ -619,7 +681,12 @@
     if (preview) {
       var parts = splitStylesheet(check.stylesheet);
       renderPreview(byId('preview-light'), check, parts[0], 'Light');
-      renderPreview(byId('preview-dark'), check, parts[0].concat(parts[1]), 'Dark');
+      // Without a `dark` block a shell in dark mode gets the light values: the panel shows them as
+      // the light one does, on the light fallbacks, rather than light colours on the console's black.
+      var darkPanel = byId('preview-dark');
+      darkPanel.dataset.fallback = parts[1].length ? 'dark' : 'light';
+      renderPreview(darkPanel, check, parts[0].concat(parts[1]), 'Dark',
+        parts[1].length ? '' : 'This theme has no dark block: in dark mode shells get its light values.');
     }
     var diff = themes.diff;
     byId('theme-diff-section').hidden = !(preview && diff);
