@@ -10,14 +10,14 @@ struct StateHubCommand: AsyncParsableCommand {
         version: StateHubVersion.text,
         subcommands: [EvalCommand.self, RunCommand.self, TraceCommand.self, ThemeCommand.self, BenchCommand.self, LeakCheckCommand.self]
             + StateHubCommand.cliCommands
-            + [ServeCommand.self] // server (issue 14)
-            + [SoakCommand.self] // harden (issue 11)
+            + [ServeCommand.self]
+            + [SoakCommand.self]
             + [DocCommand.self] // crdt
-            + [TypesCommand.self] // types (issue 18)
+            + [TypesCommand.self]
             + [ReleaseCommand.self] // signed releases
     )
 
-    // cli engineer (issue 12): malformed arguments exit 2 in every command, as unreadable
+    // malformed arguments exit 2 in every command, as unreadable
     // files do (ArgumentParser's own usage errors would exit 64).
     static func main() async {
         do {

@@ -112,7 +112,7 @@ public final class HostedPage: Sendable {
     /// - Throws: ``HostedPageError/bundle(path:underlying:)`` wrapping the `JavaScriptError`
     ///   or `EngineError` (a time-limit stop is `EngineError.executionTimeLimitExceeded`).
     public func load(_ bundle: Bundle) async throws(HostedPageError) {
-        // server (issue 14): `document.currentScript` for the bundle's top level only.
+        // `document.currentScript` for the bundle's top level only.
         if let scriptURL = bundle.scriptURL {
             do {
                 try await engine.execute(CurrentScript.enter(scriptURL), sourceURL: "statehub:page/current-script.js")

@@ -1136,8 +1136,7 @@
     apps.refresh().then(function (read) {
       if (read === null) return;
       // The tag of the release the editor was filled from, not the one just re-read: after a
-      // warning and Cancel, a second Save must not write over the colleague's change (new-user
-      // review, session 18).
+      // warning and Cancel, a second Save must not write over the colleague's change.
       var tag = apps.filledTag;
       confirmChange('Save the release of ' + apps.selected + '?', ['Now: ' + appNow() + '.', 'Afterwards: ' + describeRelease(spec) + '.']
         .concat(editorStale())

@@ -1,4 +1,4 @@
-// The board of issue 16 (docs/sync.md §4): columns, tasks and their order, kept in a shared
+// A task board (docs/sync.md §4): columns, tasks and their order, kept in a shared
 // document by the shell (SharedStore) so edits made offline merge with everyone else's.
 // Tasks live in an object keyed by id, and each column's order is an array of ids, so two
 // people adding tasks at once both keep theirs.

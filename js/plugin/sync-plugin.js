@@ -1174,7 +1174,7 @@
   // places the coalescing cannot join (`set.add` + `push` + `shift`, a `$patch` per turn) otherwise piled up
   // ops for as long as it ran without calling native code: hundreds of MB, and after its stop one message
   // so large that applying it held the engine thread for seconds, which was then reported as an
-  // unstoppable turn and ended the run (issue 11 finding 4). Sending early calls native code, where the
+  // unstoppable turn and ended the run. Sending early calls native code, where the
   // time limit's turn check stops the loop as it does under `flush: 'sync'`.
   const MAX_BATCH_OPS = 1024;
   // What the bound counts: one per op, plus one per item an insert carries, since inserts joined into one
@@ -1821,7 +1821,7 @@
       if (msg.type === MessageType.syncState) return handleHydrate(msg, record);
       if (msg.type === MessageType.applyMutation) return handleForwarded(msg, record);
       if (msg.type === MessageType.requestSync) {
-        // harden (issue 11): after a time-limit stop dropped the queued flush, this is what
+        // after a time-limit stop dropped the queued flush, this is what
         // lets later writes flush again (the flag would stay set forever).
         flushStore(record);
         flushScheduled = false;

@@ -516,7 +516,7 @@
   const ACTION_NAME = Symbol('action name');
   // An $onAction callback may carry hooks under this key (the sync plugin's does): while it is
   // a store's only listener, a call runs its hooks directly, with no context object, closures or
-  // callback arrays per call (issue 18: a third of a dispatched action's JavaScript without the
+  // callback arrays per call (otherwise a third of a dispatched action's JavaScript without the
   // JIT). Real Pinia ignores the key and calls the callback, which does the same work.
   const ACTION_HOOKS = Symbol.for('statehub.actionHooks');
   // Wraps an action so that $onAction sees it. An already wrapped action (the setup helper's

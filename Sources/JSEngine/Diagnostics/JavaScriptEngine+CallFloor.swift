@@ -5,7 +5,7 @@ import JavaScriptCore
 #endif
 
 /// The C API's own cost of a call, measured in the engine's context: the floor `statehub bench
-/// engine` shows the engine's API against, in the same run (issue 18, docs/benchmarks.md).
+/// engine` shows the engine's API against, in the same run (docs/benchmarks.md).
 ///
 /// `package`, not public: the benchmark in the CLI needs it, and the CLI must not import the C
 /// module (imports point one way). Each loop does, with the C API alone, what the API call it is

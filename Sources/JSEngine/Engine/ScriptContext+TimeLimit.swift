@@ -294,7 +294,7 @@ extension ScriptContext {
     /// interpreter, so it also takes a watchdog trap left pending by a turn that a native
     /// call's termination ended first. Left pending, that trap's stop request stayed standing
     /// and JavaScriptCore sent no signal for the next timer, so a compiled `for (;;) {}` in a
-    /// later turn was never stopped (found by the hostile review, session 17).
+    /// later turn was never stopped.
     static let probeScript = "do {} while (false)"
     /// The shortest limit the watchdog's callback starts JavaScriptCore's timer with.
     static let shortestRestart: UInt64 = 1_000_000

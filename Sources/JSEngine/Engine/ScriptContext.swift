@@ -144,8 +144,8 @@ final class ScriptContext {
         try installBaseGlobals()
         // The page's limit starts with the page: the engine's own set-up (the web globals'
         // installer) is not the page's code, and under a 20 ms limit on a loaded machine with a
-        // collector that never pauses it was stopped, so the engine failed to start
-        // (StopRecoveryCollectionTests, session 26).
+        // collector that never pauses it would be stopped and the engine fail to start
+        // (StopRecoveryCollectionTests).
         configuredTurnLimitNanos = configuration.executionTimeLimit.map { $0.nanoseconds }
         turnLimitNanos = configuredTurnLimitNanos
         if let limit = configuration.executionTimeLimit, !installTimeLimit(seconds: limit.inSeconds) {

@@ -1,6 +1,6 @@
 /// Where the lines of an evaluated script came from, so that what the engine reports about it
-/// names the original file and line (issue 12: an ES module bundled by esbuild reported the
-/// bundle's lines in stops, problems and traces).
+/// names the original file and line, not the bundle's (an ES module bundled by esbuild, in stops,
+/// problems and traces).
 ///
 /// Given with the script (``JavaScriptEngine/execute(_:sourceURL:lineMap:)``), it is applied to
 /// everything the engine builds about a place in that script: a ``ScriptStop`` and its

@@ -15,7 +15,7 @@ extension JavaScriptEngine {
     ///
     /// For receivers of messages: a call converts one string and allocates no array of
     /// arguments and no result, where ``bind(_:on:_:)`` converts every argument into a
-    /// `[JSONValue]` and its result back (issue 18; `statehub bench engine` measures both
+    /// `[JSONValue]` and its result back (`statehub bench engine` measures both
     /// against the C API's floor).
     public func bindReceiver(_ name: String, on path: String = "", _ body: @escaping @Sendable (String) throws -> Void) throws {
         try context.bind(name, on: path) { owner, _, arguments in
@@ -37,7 +37,7 @@ extension JavaScriptEngine {
     ///
     /// For receivers that parse the text themselves (the hub's message decoder reads UTF-8):
     /// a call costs the C API's copy of the string into a temporary buffer and the closure,
-    /// no allocation for a short text, no UTF-8 validation (issue 18; `statehub bench engine`
+    /// no allocation for a short text, no UTF-8 validation (`statehub bench engine`
     /// measures it against the C API's floor, which makes the same copy).
     public func bindBytesReceiver(_ name: String, on path: String = "",
                                   _ body: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Void) throws {

@@ -10,7 +10,7 @@ extension GlobalStateHub {
     ///
     /// Runs on the caller's thread, under the hub's lock only while the mirror is updated.
     public func receive(_ text: String, from pageID: String) {
-        // cli (issue 12): a large message arrives in `chunk` messages (docs/PROTOCOL.md A.11).
+        // a large message arrives in `chunk` messages (docs/PROTOCOL.md A.11).
         if receiveChunkIfAny(text, from: pageID) { return }
         receiveWhole(text, from: pageID, assembled: false)
     }
@@ -97,8 +97,7 @@ extension GlobalStateHub {
     private func handle(_ message: StoreMessage, from pageID: String, in state: inout HubState) -> [HubEffect] {
         // `index(forKey:)` and `inPlace(at:)` here and below reach entries in place: the
         // dictionaries' getters (`values[slot]` too) copy a whole `StoreEntry`, a retain and a
-        // release per field, and that was a tenth of the hub's time per write (docs/benchmarks.md,
-        // issue 18).
+        // release per field, a tenth of the hub's time per write otherwise (docs/benchmarks.md).
         guard state.pages.index(forKey: pageID) != nil else { return [] }
         var effects: [HubEffect] = []
         if let violation = missingSequence(message, from: pageID, in: &state) {

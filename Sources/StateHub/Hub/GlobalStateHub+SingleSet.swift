@@ -1,6 +1,6 @@
 import StateHubJSON
 
-/// The flush-sync write's own path (docs/hub.md, "A flush-sync write"; issue 18, part 4): one `set`
+/// The flush-sync write's own path (docs/hub.md, "A flush-sync write"): one `set`
 /// from the page that alone hosts its store, in sequence, outside any transaction, applied without
 /// a `StoreMessage`, an effect list or a change nobody observes. Everything else — another shape, a
 /// gap, a second host, a hold, a resync under way, a value too deep, an operation that fails, a

@@ -111,7 +111,7 @@ public final class GlobalStateHub: Sendable {
         guard inserted else { throw StateHubError.pageAlreadyAttached(pageID) }
         do {
             // As bytes: the engine hands them over without making a `String`; a flush-sync write
-            // reuses the receiver's buffers (docs/hub.md, "A flush-sync write"; issue 18).
+            // reuses the receiver's buffers (docs/hub.md, "A flush-sync write").
             let receiver = PageReceiver(pageID: pageID)
             try await page.receiveMessageBytes(on: Self.channel) { [weak self] bytes in
                 self?.receive(utf8: bytes, from: receiver)

@@ -11,7 +11,7 @@ final class ObserverRegistry: Sendable {
 
     private let entries = Mutex<[String: [Entry]]>([:])
     /// How many stores have observers, kept with `entries` under its lock: a write to a store
-    /// checks it with one atomic load instead of the lock and a hash of the id (issue 18).
+    /// checks it with one atomic load instead of the lock and a hash of the id.
     private let observedStores = Atomic<Int>(0)
 
     func hasObservers(of storeId: String) -> Bool {

@@ -3,7 +3,7 @@ import JSEngine
 import JSSources
 import StateHub
 
-/// `statehub bench collections` (js engineer, issue 13): what mirroring a `Map` changed in
+/// `statehub bench collections`: what mirroring a `Map` changed in
 /// place costs. Each `map.set` is sent as an entry op (docs/PROTOCOL.md A.3.1), so its cost
 /// should not grow with the Map; the baseline is the same write on a plain object of the same
 /// size (a `set` of one key).

@@ -2,7 +2,7 @@ import Foundation
 import JSEngine
 import StateHub
 
-/// The floors under `hub.dispatch` and the 1 MB sync (issue 18), measured in the same run as
+/// The floors under `hub.dispatch` and the 1 MB sync, measured in the same run as
 /// the figures they explain: what a round trip cannot go below on this machine, and where
 /// the 1 MB sync's time goes, step by step.
 struct DispatchFloorBenchmark {

@@ -40,14 +40,14 @@ struct EngineBenchmark {
         }
         let memory = try await memoryPerEngineKiB()
         return [
-            // The C API's floor (issue 18): the same calls with JavaScriptCore's C API alone, in the same run.
+            // The C API's floor: the same calls with JavaScriptCore's C API alone, in the same run.
             Figure(key: "engine.raw_js_to_native", label: "floor: JS→native calls, raw C callback (string arg)", unit: "calls/s", higherIsBetter: true, jit: median(rawJSToNative)),
             Figure(key: "engine.js_to_native", label: "JS→native calls (JSON string arg)", unit: "calls/s", higherIsBetter: true, jit: median(jsToNative)),
             Figure(key: "engine.raw_js_to_native_us", label: "floor: JS→native call, raw C callback", unit: "µs", higherIsBetter: false, jit: 1e6 / median(rawJSToNative)),
             Figure(key: "engine.js_to_native_us", label: "JS→native call, bound closure", unit: "µs", higherIsBetter: false, jit: 1e6 / median(jsToNative), baselineKey: "engine.raw_js_to_native_us"),
-            // The string-only entry (issue 18): no array of arguments, no result converted back.
+            // The string-only entry: no array of arguments, no result converted back.
             Figure(key: "engine.js_to_native_receiver_us", label: "JS→native call, string receiver (bindReceiver)", unit: "µs", higherIsBetter: false, jit: 1e6 / median(receiverCalls), baselineKey: "engine.raw_js_to_native_us"),
-            // The UTF-8 entry (issue 18): the bytes lent, no `String` made — what the hub receives through.
+            // The UTF-8 entry: the bytes lent, no `String` made — what the hub receives through.
             Figure(key: "engine.js_to_native_bytes_us", label: "JS→native call, UTF-8 receiver (bindBytesReceiver)", unit: "µs", higherIsBetter: false, jit: 1e6 / median(bytesReceiverCalls), baselineKey: "engine.raw_js_to_native_us"),
             // What a page set up as `statehub run` does it pays: the CPU clock read around each native call (docs/benchmarks.md).
             Figure(key: "engine.js_to_native_limit_us", label: "JS→native call, engine with a 10 s time limit", unit: "µs", higherIsBetter: false, jit: 1e6 / median(limitedJSToNative), baselineKey: "engine.raw_js_to_native_us"),

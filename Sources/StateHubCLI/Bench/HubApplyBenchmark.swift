@@ -1,7 +1,7 @@
 import JSEngine
 import StateHub
 
-/// The hub's receive path under large states and hostile messages (issue 11, item 3): each
+/// The hub's receive path under large states and hostile messages: each
 /// operation must cost O(path depth + size of the change), never a copy of the container it
 /// changes. Messages go straight to `receive` (no engine), as in `hub.native_apply`.
 struct HubApplyBenchmark {

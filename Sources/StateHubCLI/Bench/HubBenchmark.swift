@@ -56,15 +56,15 @@ struct HubBenchmark {
         return [
             Figure(key: "hub.sync_writes", label: "mirrored writes/s, flush sync", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.js_to_native"),
             // The runtime's share of a flush-sync write: the same loop on a store without the sync
-            // plugin. Below 40% of engine.js_to_native, no plugin or hub work can meet issue 18's
-            // flush-sync target.
+            // plugin. Below 40% of engine.js_to_native, no plugin or hub work can meet the
+            // flush-sync target (docs/benchmarks.md).
             Figure(key: "hub.unmirrored_writes", label: "store writes/s, not mirrored (no sync plugin)", unit: "ops/s", higherIsBetter: true, jit: median(unmirroredRates), baselineKey: "engine.js_to_native"),
             // The floor of a flush-sync write with today's wire text: the runtime's write, a sync
             // subscriber that only writes the one-set message, the crossing and the hub. What
             // hub.sync_writes costs past it is the sync plugin's own work.
             Figure(key: "hub.bare_subscriber_writes", label: "floor: store write + bare subscriber posting the one-set text", unit: "ops/s", higherIsBetter: true, jit: median(bareSubscriberRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.batched_writes", label: "mirrored writes/s, batched per tick", unit: "ops/s", higherIsBetter: true, jit: median(batchedRates), baselineKey: "engine.js_to_native"),
-            // The same rates against the C API's floor of a JS→native call (issue 18), same run.
+            // The same rates against the C API's floor of a JS→native call, same run.
             Figure(key: "hub.sync_writes_floor", label: "mirrored writes/s, flush sync (vs the C floor)", unit: "ops/s", higherIsBetter: true, jit: median(syncRates), baselineKey: "engine.raw_js_to_native"),
             Figure(key: "hub.naive_writes", label: "naive: full state JSON per write", unit: "ops/s", higherIsBetter: true, jit: median(naiveRates), baselineKey: "engine.js_to_native"),
             Figure(key: "hub.round_trip_p50", label: "action round trip native→JS→mirror, p50", unit: "µs", higherIsBetter: false, jit: median(roundTrips), baselineKey: "engine.native_to_js_us"),
@@ -73,14 +73,14 @@ struct HubBenchmark {
             Figure(key: "hub.page_round_trip_p99", label: "round trip, caller on the page's executor, p99", unit: "µs", higherIsBetter: false, jit: median(pageP99s), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.naive_round_trip", label: "naive round trip (evaluate source, full state back)", unit: "µs", higherIsBetter: false, jit: median(naiveRoundTrips), baselineKey: "engine.native_to_js_us"),
             Figure(key: "hub.native_apply", label: "hub alone: parse + apply one apply_mutation", unit: "µs", higherIsBetter: false, jit: median(nativeApply), baselineKey: "engine.native_to_js_us"),
-            // The key matcher's worth (issue 10): the same messages with `payload` before `type`,
+            // The key matcher's worth: the same messages with `payload` before `type`,
             // which it hands to the generic parser; the ratio is generic / key matcher.
             Figure(key: "hub.native_apply_generic", label: "hub alone, generic parser (payload before type)", unit: "µs", higherIsBetter: false, jit: median(genericApply), baselineKey: "hub.native_apply"),
             // What a page's `postMessage` reaches: the receiver `attach` installs, the message's bytes.
             Figure(key: "hub.native_apply_posted", label: "hub alone, as posted (bytes, the engine's entry)", unit: "µs", higherIsBetter: false, jit: median(postedApply), baselineKey: "hub.native_apply"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
         ] + (try await HubApplyBenchmark(repetitions: repetitions).run())
-            + (try await DispatchFloorBenchmark(repetitions: repetitions).run()) // floors of the round trip, steps of the 1 MB sync (issue 18)
+            + (try await DispatchFloorBenchmark(repetitions: repetitions).run()) // floors of the round trip, steps of the 1 MB sync
     }
 
     private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush) async throws -> JavaScriptEngine {

@@ -4,7 +4,7 @@ import Logging
 import StateHub
 import StateHubPage
 
-/// `statehub bench pool` (issue 18): opening a micro-app from a warm page against a cold start.
+/// `statehub bench pool`: opening a micro-app from a warm page against a cold start.
 ///
 /// One sample is what a tap costs: take a page, load a 20 KB store bundle, and stop once the
 /// hub holds the store's first mirrored state. Warm: `PagePool.take()` from a pool of 2 kept

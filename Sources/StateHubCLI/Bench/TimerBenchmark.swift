@@ -1,7 +1,7 @@
 import JSEngine
 import Logging
 
-/// `statehub bench engine`, timer figures (issue 11 item 7): 100,000 timers scheduled, then
+/// `statehub bench engine`, timer figures: 100,000 timers scheduled, then
 /// fired or cancelled, under the manual clock so only the queue's work is measured.
 struct TimerBenchmark {
     var repetitions = 5

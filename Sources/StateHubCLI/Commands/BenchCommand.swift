@@ -13,10 +13,10 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure StateHub: the raw engine baseline, and everything else against it.",
         discussion: "Figures are medians over repetitions; the no-JIT column runs in a child process with JSC_useJIT=false, as an in-process JSContext on iOS runs.",
         subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self]
-            + [PoolBench.self] // pool (issue 18)
-            + [DispatchBench.self] // dispatch and 1 MB sync, with floors (issue 18)
+            + [PoolBench.self]
+            + [DispatchBench.self] // dispatch and 1 MB sync, with floors
             + [CRDTBench.self] // crdt
-            + [HTTPBaselineBench.self], // server: scripts/bench-server.sh's baseline (hidden)
+            + [HTTPBaselineBench.self], // scripts/bench-server.sh's baseline (hidden)
         defaultSubcommand: EngineBench.self
     )
 }
@@ -41,7 +41,7 @@ struct EngineBench: AsyncParsableCommand {
     func run() async throws {
         try await BenchRunner.run(name: "engine", options: options) {
             try await EngineBenchmark(repetitions: options.repetitions).run()
-                + TimerBenchmark(repetitions: options.repetitions).run() // harden (issue 11)
+                + TimerBenchmark(repetitions: options.repetitions).run()
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `statehub bench dispatch`: the dispatch round trip and the 1 MB sync of `bench hub`, with
-/// their floors, without the rest of `bench hub` (issue 18's two figures, quick to repeat).
+/// their floors, without the rest of `bench hub` (two figures, quick to repeat).
 struct DispatchBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatch",

@@ -66,11 +66,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object on stdout however the run ends (ok, error, dispatches, stores, shell, problems, diagnostics); console output goes to stderr.")
     var json = false
 
-    // js engineer (issue 13): see RunCommand+HotSwap.swift
+    // see RunCommand+HotSwap.swift
     @Option(name: .customLong("hot-swap"), help: ArgumentHelp("After the dispatches, replace the page's store code with FILE; state and mirrors are kept (repeatable).", valueName: "FILE"))
     var hotSwapFiles: [String] = []
 
-    // server (issue 14): see RunCommand+Server.swift
+    // see RunCommand+Server.swift
     @OptionGroup var remote: ServerRunOptions
 
     func run() async throws {
@@ -103,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
                 options.timeLimit = timeout
             }
         } catch { throw error.exit() }
-        let delivered = try await deliveredFiles()  // server (issue 14)
+        let delivered = try await deliveredFiles()
         report?.setDelivery(delivered.delivery)
         // An empty page has nothing to dispatch to: say what `run` wants instead of printing an empty shell.
         if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
@@ -117,7 +117,7 @@ struct RunCommand: AsyncParsableCommand {
         var failed = session.stoppedWhileLoading
         var stops = StopPrinter()
         for (position, planned) in dispatches.enumerated() {
-            session.current.value = "dispatch \(planned.store).\(planned.action)"   // harden: named by the run limits
+            session.current.value = "dispatch \(planned.store).\(planned.action)"   // named by the run limits
             session.current.file = session.storeFiles[planned.store]
             let name = "\(planned.store).\(planned.action)"
             session.guardian.dispatching(callTexts[position], later: callTexts[(position + 1)...])
@@ -190,7 +190,7 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
         }
-        if !(try await hotSwap(session.page.engine, trace: session.recorder)) {   // js engineer (issue 13)
+        if !(try await hotSwap(session.page.engine, trace: session.recorder)) {
             failed = true
             report?.failWithLastDiagnostic(kind: "hotSwap")
         }

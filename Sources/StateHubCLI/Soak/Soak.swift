@@ -4,7 +4,7 @@ import Logging
 import StateHub
 import StateHubTesting
 
-/// The soak (issue 11 item 9, docs/reliability.md): two pages host one store while native
+/// The soak (docs/reliability.md): two pages host one store while native
 /// dispatches run and both pages write at random; at every quiet point the mirror must equal
 /// both pages' states and the count must equal the dispatches that succeeded; memory must
 /// stay flat once warm.

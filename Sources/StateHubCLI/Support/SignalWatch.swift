@@ -15,7 +15,7 @@ import Darwin
 /// handler only once a worker of the global queue has run the source's registration, and
 /// runs the event handler on that pool too. Until then the signal had to be ignored (or it
 /// would kill the run without closing the trace), and on a loaded 2-core CI machine a run
-/// ignored every SIGINT sent over 40 s and went on to its own deadline (session 26).
+/// ignored every SIGINT sent over 40 s and went on to its own deadline.
 ///
 /// Here the handler is in place before `install` returns. It only writes the signal's number
 /// to a pipe, which is async-signal-safe; a dedicated thread reads the pipe and calls the

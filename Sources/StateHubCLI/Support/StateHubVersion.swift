@@ -5,6 +5,6 @@ enum StateHubVersion {
 }
 
 extension StateHubCommand {
-    /// Commands added for issue 12 (bundle), kept apart from the shared list.
+    /// `bundle`, kept apart from the shared list.
     static let cliCommands: [any ParsableCommand.Type] = [BundleCommand.self]
 }

@@ -7,7 +7,7 @@ extension AuditState {
     /// and of those only the ones the change added, removed or moved to another version — at most
     /// ``maxListedUsers``, by id, `usersChanged` counting them all. So a row stays a few KB however
     /// many users the release names (up to `ReleaseSpec.maxUsers`), and still says what changed for
-    /// whom; before, each row held both releases whole (review, session 17). `before` is `nil` for an
+    /// whom; before, each row held both releases whole. `before` is `nil` for an
     /// app's first release: the side is then empty ("no release").
     static func releaseChange(from before: ReleaseSpec?, to after: ReleaseSpec) -> (before: AuditState, after: AuditState) {
         let old = before?.users ?? [:]

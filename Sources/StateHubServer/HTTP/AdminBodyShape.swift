@@ -2,8 +2,7 @@ import StateHubJSON
 
 /// The members an admin body may hold (docs/server.md, "Admin API"): a member it does not know
 /// (`"stabel"` for `"stable"`) is refused with `400` naming it and its place, and so is a key
-/// written twice, instead of being ignored or keeping one of the two values silently (new-user
-/// review, console session 18). Types and required members are the decoder's to check.
+/// written twice, instead of being ignored or keeping one of the two values silently. Types and required members are the decoder's to check.
 indirect enum AdminBodyShape: Sendable {
     /// An object with these members, each of this shape.
     case object([String: AdminBodyShape])

@@ -77,7 +77,7 @@ extension StateHubServer {
     private static func consoleFile(_ page: ConsolePage, _ name: String) throws -> Response {
         guard let file = page.files[name] else {
             // Answered here, not thrown, so the 404 carries the console's CSP and nosniff too
-            // (docs/console.md: every console answer does; hostile review, session 14).
+            // (docs/console.md: every console answer does).
             var response = ServerError.notFound("unknown-console-file", "the console has no file named \(name)").response
             response.headers[.contentSecurityPolicy] = ConsolePage.headers[.contentSecurityPolicy]
             response.headers[.xContentTypeOptions] = ConsolePage.headers[.xContentTypeOptions]

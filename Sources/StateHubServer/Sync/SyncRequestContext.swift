@@ -33,7 +33,7 @@ public struct SyncRequestContext: RequestContext, WebSocketRequestContext {
     /// hummingbird-websocket's `ws` route stores the upgrade's handler together with the request
     /// context in the context's own reference (a box only that package can empty, and never does):
     /// box → context → box, a cycle that kept the context, and through ``channel`` the whole
-    /// upgraded channel (about 6 KB), after every upgraded connection (issue 16). The context reaches
+    /// upgraded channel (about 6 KB), after every upgraded connection. The context reaches
     /// the box only through this slot, which lets go of it when the channel closes; the upgrade
     /// reads the box before that, and a closed channel upgrades nothing.
     final class WebSocketSlot: Sendable {

@@ -4,8 +4,7 @@ import Synchronization
 /// The channels of upgraded sync connections, held weakly: how many are still in memory.
 ///
 /// A channel is freed once its connection has ended and nothing holds it; one that stays alive
-/// after its connection closed is a leak (issue 16: every upgraded channel used to stay, about 6 KB
-/// each). Tests read ``alive``; the server only adds, one lock and one small allocation per upgrade.
+/// after its connection closed is a leak (about 6 KB each). Tests read ``alive``; the server only adds, one lock and one small allocation per upgrade.
 final class WeakChannelRegistry: Sendable {
     private struct Entry: Sendable {
         weak var channel: (any Channel)?

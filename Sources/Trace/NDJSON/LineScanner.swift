@@ -87,7 +87,7 @@ struct LineScanner {
         case .failure(let reason):
             // Only JSON that ends before its value does is a cut line; a whole line that is
             // wrong (valid JSON but no record, or bad JSON before its end) is an error even
-            // without its newline (hostile review, console session 18).
+            // without its newline.
             if mayBeCut && reason.endsEarly { return .cut }
             throw .invalidLine(line: lineNumber, reason: reason.text)
         }

@@ -22,7 +22,7 @@ struct RedactionScan {
         var ignoreCase: Bool
         /// `null` and an absent value (the tagged `{"$type":"undefined"}`, PROTOCOL.md A.3)
         /// stay what they were wherever they would be hidden: under a sensitive name, as an
-        /// op's value, as an argument (issue 12 item 5).
+        /// op's value, as an argument.
         var keepNull: Bool
         /// Apply the op-path rule.
         var opPaths: Bool

@@ -430,8 +430,8 @@
     });
   });
 
-  // What sync subscribers and watchers see when they write themselves (attack on issue 18's
-  // delivery at once, session 23): the order of calls and the state each call sees.
+  // What sync subscribers and watchers see when they write themselves (delivery at once): the
+  // order of calls and the state each call sees.
   describe('Writes inside sync subscribers, in order', () => {
     let pinia;
     beforeEach(() => { pinia = createPinia(); setActivePinia(pinia); });
