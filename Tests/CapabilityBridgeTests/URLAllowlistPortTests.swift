@@ -1,7 +1,7 @@
 import Testing
 @testable import CapabilityBridge
 
-/// Issue 11 item 7: an allowed host means its https default port unless a port is listed.
+/// An allowed host means its https default port unless a port is listed.
 @Suite("Allowlist ports", .tags(.unit))
 struct URLAllowlistPortTests {
     let list = URLAllowlist(hosts: ["shop.example.com", "*.cdn.example.com", "admin.example.com:8443", "Pay.Example.com:443"])

@@ -181,7 +181,7 @@ import Testing
         }
     }
 
-    /// Issue 14: a file whose digest matches one of an installed version is not downloaded
+    /// A file whose digest matches one of an installed version is not downloaded
     /// again; it is linked (or copied) from there after its bytes were checked on disk.
     @Test func identicalFilesAreReusedFromAnInstalledVersionAfterACheck() async throws {
         try await withSetup { delivery, http, client, root in
@@ -227,7 +227,7 @@ import Testing
         }
     }
 
-    /// Issue 14: a version's files download four at a time, not one after another (the client
+    /// A version's files download four at a time, not one after another (the client
     /// holds each download until four are in flight, so a lower number shows as `most`).
     @Test func filesDownloadFourAtATime() async throws {
         try await withSetup { delivery, http, client, root in

@@ -38,14 +38,14 @@ struct ConsoleTests {
         let texts = messages.values.map(\.text)
         #expect(texts.count == 8)
         #expect(texts[safe: 0] == #"{"2":"two","b":1,"nested":{"list":[1,"x",null]}}"#)
-        // What JSON cannot say is written as JavaScript shows it, unquoted (issue 12).
+        // What JSON cannot say is written as JavaScript shows it, unquoted.
         #expect(texts[safe: 1] == #"[1,{"a":undefined}] undefined"#)
         #expect(texts[safe: 2] == "[Function: named] Symbol(s) 10n")
         #expect(texts[safe: 3] == #"{"Map":[["k",1]]} {"Set":[1,2]}"#)
         #expect(texts[safe: 4]?.hasPrefix("[Object: ") == true)
         #expect(texts[safe: 5] == "😀 ünïcödé")
         #expect(texts[safe: 6] == #"{"f":[Function: f],"big":1n,"s":Symbol(q),"text":"a\"\u0001b"}"#)
-        // Numbers JSON has no word for are not `null` (hostile review, session 17).
+        // Numbers JSON has no word for are not `null`.
         #expect(texts[safe: 7] == "NaN -Infinity -0 1.5 [NaN,Infinity,0]")
     }
 

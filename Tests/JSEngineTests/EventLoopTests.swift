@@ -180,7 +180,7 @@ struct EventLoopTests {
     }
 }
 
-/// Issue 11 item 7: timers in a heap, cancellation by id.
+/// Timers in a heap, cancellation by id.
 @Suite("Timer queue", .tags(.engine))
 struct TimerQueueTests {
     @Test func firesInDueThenInsertionOrderWithCancellationsAnywhere() async throws {
@@ -221,7 +221,7 @@ struct TimerQueueTests {
     }
 }
 
-/// Due timers fire many to one call into JavaScript (issue 11 item 7): order, cancellation
+/// Due timers fire many to one call into JavaScript: order, cancellation
 /// and errors stay per timer, and a stop inside a batch leaves the timers after it to fire.
 @Suite("Timer batches", .tags(.integration))
 struct TimerBatchTests {

@@ -45,7 +45,7 @@ struct ExecutionTimeLimitTests {
     }
 }
 
-/// An owner's evaluation with a time limit of its own (issue 11, hostile review: the CLI's
+/// An owner's evaluation with a time limit of its own (hostile review: the CLI's
 /// read of a 200,000-row `$state` to compare it with its mirror was stopped by the page's
 /// 0.3 s limit, and a healthy run failed).
 @Suite("Time limit: an owner's evaluation with its own limit", .tags(.engine))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSEngine
 
-/// Issue 11, hostile review of session 17: JavaScriptCore runs `FinalizationRegistry` cleanup
+/// JavaScriptCore runs `FinalizationRegistry` cleanup
 /// callbacks from its run loop, outside every call the engine makes. A looping callback was
 /// stopped by the watchdog, but nothing settled the stop: the next timer batch met the pending
 /// termination (`TypeError: null is not an object (evaluating 'callbacks.length')`), later

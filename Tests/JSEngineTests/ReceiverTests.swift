@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-/// `bindReceiver`: one text argument in, `undefined` out (issue 18).
+/// `bindReceiver`: one text argument in, `undefined` out.
 @Suite("String receivers", .tags(.engine))
 struct ReceiverTests {
     struct Refusal: Error, CustomStringConvertible {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSEngine
 
-/// Issue 11, hostile finding 2: work that never ends inside one turn. The time limit covers a
+/// Work that never ends inside one turn. The time limit covers a
 /// whole turn (an entry and the microtasks it drains) wherever the page calls native code; a
 /// turn that calls none cannot be stopped and is reported through `onUnresponsive`
 /// (docs/engine.md, "Execution time limit"). Each case runs in a child process: a turn that
@@ -197,7 +197,7 @@ struct RunawayTurnTests {
         #expect(idle.busyFor == nil)
         #expect(idle.entry == nil)
         // Read 1 in three loaded fresh-clone full runs (never alone, nor under busy loops); not
-        // understood yet (session 19 note): known and intermittent until it is.
+        // understood yet (noted in docs/testing.md): known and intermittent until it is.
         withKnownIssue("pendingTimers read 1 in loaded full runs", isIntermittent: true) {
             #expect(idle.pendingTimers == 2)
         }

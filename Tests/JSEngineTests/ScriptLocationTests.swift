@@ -1,7 +1,7 @@
 import Testing
 @testable import JSEngine
 
-/// Which place a time-limit stop is blamed on (issue 11): the page's code, never StateHub's own
+/// Which place a time-limit stop is blamed on: the page's code, never StateHub's own
 /// scripts when the page's code is known, and the first stop of a turn over later ones.
 @Suite("Script location of a stop", .tags(.unit))
 struct ScriptLocationTests {
@@ -56,7 +56,7 @@ struct ScriptLocationTests {
         // The block that holds the line closes before any loop: the line stands.
         #expect(ScriptLocation.loopLine(in: "function f() {\n  g();\n}\nwhile (true) {}", from: 2) == nil)
         // The frame's function begins and ends on the line: the next method's loop is not its
-        // (hostile review, session 17: a regular expression's backtracking named `other`'s line).
+        // (a regular expression's backtracking named `other`'s line).
         let methods = "actions: {\n  redos() { return /(x+x+)+y/.test(s); },\n  other() { for (;;) {} }\n}"
         #expect(ScriptLocation.loopLine(in: methods, from: 2) == nil)
         #expect(ScriptLocation.loopLine(in: methods, from: 3) == 3)
@@ -70,7 +70,7 @@ struct ScriptLocationTests {
     }
 
     /// A stop read where the body called something has the call's line: the stop names the
-    /// loop around it, the innermost one (issue 12 left 4: one rule for every stop).
+    /// loop around it, the innermost one (one rule for every stop).
     @Test func aLineInsideABodyNamesTheLoopAroundIt() {
         let action = """
             defineStore('a', {
@@ -120,7 +120,7 @@ struct ScriptLocationTests {
 }
 
 /// How a stop prints its limit: to the millisecond, trailing zeros dropped (a 20 ms limit
-/// printed "stopped after 0 s" before; hostile review, session 17).
+/// printed "stopped after 0 s" before).
 @Suite("ScriptStop: the seconds it prints", .tags(.unit))
 struct ScriptStopSecondsTests {
     @Test func secondsAreWrittenToTheMillisecond() {

@@ -5,7 +5,7 @@ import Testing
 /// A message sent right after a stop reaches the page as sent, while JavaScriptCore collects on
 /// its own thread (docs/engine.md, "Values made before a call").
 ///
-/// The failure it guards against (session 24, `TickBatchStopTests` under load): the page's
+/// The failure it guards against (`TickBatchStopTests` under load): the page's
 /// `nativeBridge.dispatch` got `"504"` instead of a `request_sync`. The message's string,
 /// made before the call, was held only in a Swift array until the call protected it; a
 /// collection on JavaScriptCore's own thread in between found it dead, and the stop recovery

@@ -97,7 +97,7 @@ struct TimeLimitSurvivalTests {
         await #expect(processExitsWith: .success) {
             let reported = Recorder<UnhandledError>()
             let engine = try TimeLimitSurvivalTests.engine(reported)
-            // The reproduction from issue 11: a runaway `.then`, then a timer calling native code.
+            // A runaway `.then`, then a timer calling native code.
             try await engine.execute("setTimeout(() => { console.log('after'); }, 10);\nPromise.resolve().then(function spin() {\n  while (true) {}\n});", sourceURL: "then.js")
             try await engine.waitUntilIdle(timeout: .seconds(10))
             TimeLimitSurvivalTests.expectOneReport(reported, file: "then.js", line: 3, kind: .microtask)
@@ -288,7 +288,7 @@ struct TimeLimitSurvivalTests {
 }
 
 /// Every stop reaches `PageTransport.onStop` once, typed (kind, file, line of the loop, limit),
-/// with the one message form `FILE:LINE: stopped after N s` (issue 12 item 1).
+/// with the one message form `FILE:LINE: stopped after N s`.
 @Suite("Time limit: every stop is reported once, typed", .tags(.integration))
 struct StopReportTests {
     @Test func eachKindIsReportedOnceWithTheLoopsLine() async {

@@ -3,7 +3,7 @@ import Testing
 @testable import SharedDocument
 import StateHubTesting
 
-/// Issue 15: two updates hold a struct at the same clock, an Item in one and the GC struct its
+/// Two updates hold a struct at the same clock, an Item in one and the GC struct its
 /// sender collected it into in the other. Yjs's reader comparator returns −1 both ways for that
 /// pair, so the struct `mergeUpdates` keeps is the one V8's sort puts first
 /// (docs/shared-document.md, "Document-free functions"); pending structs are kept as such a

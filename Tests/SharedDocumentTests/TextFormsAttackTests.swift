@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SharedDocument
 
-/// An attacker's look at text held as `TextUnits` (issue 15): the forms mixed by edits, merges
+/// An attacker's look at text held as `TextUnits`: the forms mixed by edits, merges
 /// and splits; surrogate pairs cut by concurrent structs, deletes and state vectors at every
 /// offset; formatting around such text; very long items; and hostile updates aimed at the
 /// string reader. Every document is compared byte for byte with real Yjs making the same edits.

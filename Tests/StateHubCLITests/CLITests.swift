@@ -227,7 +227,7 @@ struct ThemeCommandTests {
         #expect(css.stdout.contains("--primary-button-corner-radius: 12px;"))
     }
 
-    /// Issue 12: five kinds of schema problems (a missing field, wrong scalar types, a wrong
+    /// Five kinds of schema problems (a missing field, wrong scalar types, a wrong
     /// container, a required field of the wrong type) and the value problems beside them, all
     /// in one run, in text and in `--json`, each with path and line:column.
     @Test func checkReportsEverySchemaProblemInOnePass() async throws {

@@ -40,7 +40,7 @@ struct DispatchScaleTests {
         }
     }
 
-    /// Hostile review (session 14) 8: a `--dispatch-list` typed by hand silently dropped the
+    /// Hostile review 8: a `--dispatch-list` typed by hand silently dropped the
     /// user's `--dispatch` (either order). Only the gatherer writes it: typed, it is refused.
     @Test func aTypedDispatchListIsRefused() async throws {
         let file = try StateHubBinary.script("const useC = defineStore('c', { state: () => ({ n: 0 }), actions: { add(k) { this.n += k } } }); useC();", named: "list.js")

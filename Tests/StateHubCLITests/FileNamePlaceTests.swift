@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Hostile review (session 14): a file named `sp ace:7 é.mjs` made stderr, `error.message`
+/// Hostile review: a file named `sp ace:7 é.mjs` made stderr, `error.message`
 /// and `dispatches[]` name file "ace" line 7 (the place was re-parsed from printed text), and
 /// a failed dispatch or an unhandled rejection lost `error.file`/`line`/`column`. Places now
 /// come from the stop's and the error's own fields.

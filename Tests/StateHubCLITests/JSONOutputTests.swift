@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--json` prints its one object on stdout however the command ends (issue 12 review): a
+/// `--json` prints its one object on stdout however the command ends: a
 /// script that throws, is stopped, rejects, a dispatch that fails, an argument refused, a
 /// file that cannot be read; a script's console output never reaches stdout.
 @Suite("--json on failures", .tags(.integration))

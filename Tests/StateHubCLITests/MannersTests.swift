@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12 item 7: errors that list what exists and suggest the nearest name.
+/// Errors that list what exists and suggest the nearest name.
 @Suite("CLI manners", .tags(.integration))
 struct MannersTests {
     @Test func unknownNamesListWhatExistsAndSuggest() async throws {
@@ -57,7 +57,7 @@ struct MannersTests {
         #expect(bad.stderr.contains("must be a JSON object"))
     }
 
-    /// Issue 12: results print as JavaScript shows them, so `undefined` is not `null`.
+    /// Results print as JavaScript shows them, so `undefined` is not `null`.
     @Test func resultsPrintAsJavaScriptShowsThem() async throws {
         let file = try StateHubBinary.script("""
             const useS = defineStore('s', { state: () => ({ n: 0 }), actions: {

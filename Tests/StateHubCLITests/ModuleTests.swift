@@ -2,7 +2,7 @@ import Foundation
 import StateHubTestSupport
 import Testing
 
-/// Issue 12 item 3: ES modules through esbuild, `pinia`/`vue` mapped to the runtime.
+/// ES modules through esbuild, `pinia`/`vue` mapped to the runtime.
 @Suite("ES modules", .tags(.integration))
 struct ModuleTests {
     static let store = """
@@ -64,7 +64,7 @@ struct ModuleTests {
         #expect(!atTop.stderr.contains("\(file.path):2"), "a bundle line number is left: \(atTop.stderr)")
     }
 
-    /// Review finding 5 (issue 12 item 2): a stop in an ES module named the bundle's line in
+    /// Review finding 5: a stop in an ES module named the bundle's line in
     /// `--json`'s `error.stop`, the hub's problem and the trace (`trace show` printed
     /// `spin.mjs:20` for line 8). The bundle is now evaluated as `spin.mjs#bundle` with the
     /// map handed to the engine, and the page's own text (an action's failure stack) is

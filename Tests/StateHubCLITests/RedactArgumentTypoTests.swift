@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A mistyped `--redact-argument` hides nothing; it must end the run before any dispatch writes
-/// the secret (new-user review, session 14: `auth.loginWithPatern:1` left the password in clear).
+/// the secret (`auth.loginWithPatern:1` left the password in clear).
 @Suite("--redact-argument names what exists", .tags(.integration))
 struct RedactArgumentTypoTests {
     static let page = """

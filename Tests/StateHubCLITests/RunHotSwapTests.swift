@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `statehub run --hot-swap FILE` (js engineer, issue 13): stores keep their state, the new
+/// `statehub run --hot-swap FILE`: stores keep their state, the new
 /// code's keys and actions arrive, the mirror matches, and setup stores that use each other work.
 @Suite("statehub run --hot-swap", .tags(.integration))
 struct RunHotSwapTests {
@@ -41,7 +41,7 @@ struct RunHotSwapTests {
     }
 
     /// A swap the time limit stops is printed as a stop, and the stores are printed after it
-    /// (it ended the run with a bare "Error: …" and no stores; hostile review, session 17).
+    /// (it ended the run with a bare "Error: …" and no stores).
     @Test func aSwapThatIsStoppedIsPrintedAsAStop() async throws {
         let first = try StateHubBinary.script("(() => { defineStore('a', { state: () => ({ n: 1 }) })() })()", named: "a.js")
         let looping = try StateHubBinary.script("(() => {\n  for (;;) {}\n})()", named: "looping.js")

@@ -2,7 +2,7 @@ import Foundation
 import StateHubTestSupport
 import Testing
 
-/// Issue 12 item 1: every run ends, with 1, saying why; `run` fails as `eval` does.
+/// Every run ends, with 1, saying why; `run` fails as `eval` does.
 @Suite("statehub run and eval limits", .tags(.integration))
 struct RunLimitTests {
     static let spinStore = """
@@ -141,10 +141,10 @@ struct RunLimitTests {
         #expect(result.stderr.contains(file.path), "\(result.stderr)")
     }
 
-    /// One signal, sent once the run's dispatch is in the trace, ends the run at once. Until
-    /// session 26 the handler was a libdispatch signal source, in place only once the global
-    /// queue had run its registration: on a loaded CI machine a run ignored every SIGINT sent
-    /// over 40 s and went on to its own deadline.
+    /// One signal, sent once the run's dispatch is in the trace, ends the run at once, also on a
+    /// loaded machine: the handler is in place before the run starts (a libdispatch signal
+    /// source is only once the global queue has run its registration, which a loaded machine
+    /// can delay past every SIGINT of 40 s).
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalWritesAndClosesTheTrace(signal: Int32) async throws {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"

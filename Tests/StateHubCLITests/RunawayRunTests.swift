@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 11, hostile finding 2 and new-user finding 1: every `run` / `eval` ends, exit 1,
+/// Every `run` / `eval` ends, exit 1,
 /// saying what ran away — whatever shape the runaway work has — and a stopped action's
 /// writes reach the mirror. No test here measures a duration: each one only needs the
 /// process to end, with the right message.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Hostile finding 3 and issue 12 item 5: `authToken`, `pin`, `otp` and their kind are secret
+/// `authToken`, `pin`, `otp` and their kind are secret
 /// by default, and a value hidden once stays hidden where it shows up later — a later
 /// dispatch's positional argument, an exception's text, a bridge payload — in the trace file
 /// and in what `trace show` prints.

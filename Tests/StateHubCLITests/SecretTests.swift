@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12 item 5: a trace of a store whose token is set, changed and passed to actions
+/// A trace of a store whose token is set, changed and passed to actions
 /// holds no secret, and neither does what `trace show` and `trace replay` print.
 @Suite("secrets stay out of traces", .tags(.integration))
 struct SecretTests {
@@ -71,7 +71,7 @@ struct SecretTests {
         #expect(hidden.status == 0 && !hidden.stderr.contains("warning: the trace holds argument"), "\(hidden.stderr)")
     }
 
-    /// Issue 12 left 7: with no flags, an argument whose declared parameter has a sensitive
+    /// With no flags, an argument whose declared parameter has a sensitive
     /// name (`login(user, password)`, a setup store's `setToken(token)`) is hidden: the plugin
     /// names the parameters (docs/PROTOCOL.md A.5.1), the trace hides those positions.
     @Test func aParameterWithASensitiveNameIsHiddenWithoutFlags() async throws {
@@ -104,7 +104,7 @@ struct SecretTests {
         #expect(show.stdout.contains(#"auth.setToken("[redacted]")"#), "\(show.stdout)")
     }
 
-    /// Hostile review (session 14) 5: the scanner's give-up warning reached stderr only, never
+    /// Hostile review 5: the scanner's give-up warning reached stderr only, never
     /// `--json`'s diagnostics, so a machine reading the object could not know the trace held
     /// an argument in clear.
     @Test func theScannersWarningIsADiagnosticInJSON() async throws {
@@ -120,7 +120,7 @@ struct SecretTests {
         #expect((try JSONOutputTests.object(quiet)["diagnostics"] as? [String]) == [], "\(quiet.stdout)")
     }
 
-    /// Hostile review (session 14) 6: the scanner leaked silently (the secret in clear in the
+    /// Hostile review 6: the scanner leaked silently (the secret in clear in the
     /// trace, no warning) on a bound function with defaults, a Proxy whose `length` is 0, an
     /// HTML-like comment in the list, array patterns, a renamed binding, and a page that
     /// replaced String.prototype.trim or RegExp.prototype.exec. Each now either hides the

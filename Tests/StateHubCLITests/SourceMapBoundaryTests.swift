@@ -2,7 +2,7 @@ import Foundation
 @testable import StateHubCLI
 import Testing
 
-/// Hostile review (session 14): `SourceMaps.rewrite` matched `b.mjs#bundle:` as a plain
+/// Hostile review: `SourceMaps.rewrite` matched `b.mjs#bundle:` as a plain
 /// substring, so with `b.mjs` and `ab.mjs` loaded a throw on line 10 of `ab.mjs` was mapped
 /// through `b.mjs`'s map whenever that map came first (8 runs of 10): a plausible, wrong line.
 /// A name now matches only as a whole file token, longest name first.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12 left 3: `error.stop` is there for every stop kind, with the same five fields.
+/// `error.stop` is there for every stop kind, with the same five fields.
 @Suite("--json: error.stop for every stop kind", .tags(.integration))
 struct StopKindJSONTests {
     static let store = """
@@ -53,7 +53,7 @@ struct StopKindJSONTests {
         }
     }
 
-    /// Issue 12 item 6: an `await` loop a dispatched action started named no page file (the
+    /// An `await` loop a dispatched action started named no page file (the
     /// turn enters through the plugin, and the held thread's stack cannot be read). The run
     /// now names the file that defined the dispatched store, in the printed stop and in
     /// `error.stop.file` (a bundled module by its own path); the line stays unknown.
@@ -78,7 +78,7 @@ struct StopKindJSONTests {
         #expect(stop["kind"] as? String == "unstoppable", "\(stop)")
         #expect(stop["file"] as? String == file.path, "\(stop)")
         #expect(stop["line"] is NSNull, "\(stop)")
-        // Hostile review (session 14) 7: the dispatch the loop ended the run in carries the
+        // Hostile review 7: the dispatch the loop ended the run in carries the
         // same stop and the file, as cli.md says a dispatch failed by a stop does.
         let dispatches = try #require(try JSONOutputTests.object(result)["dispatches"] as? [[String: Any]], "\(result.stdout)")
         let spun = try #require(dispatches.first, "\(dispatches)")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, second-round new-user findings 1 and 2: a stop of any kind in the middle of
+/// A stop of any kind in the middle of
 /// `run`'s dispatches never silently ends the run. The page goes on where it can (a timer,
 /// a microtask loop an action left behind: the later dispatches run and are printed, and the
 /// stop is printed as a stop); where it cannot (a turn the limit cannot stop), every later

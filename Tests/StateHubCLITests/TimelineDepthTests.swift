@@ -26,7 +26,7 @@ struct TimelineDepthTests {
         #expect(changes.first?["kind"]?.stringValue == "set")
     }
 
-    /// The timeline's bounds hold in the CLI too (hostile review, console session 18): writes far
+    /// The timeline's bounds hold in the CLI too (hostile review): writes far
     /// past an array's end adding more than one null per 8 bytes of an 8 MiB trace are refused by
     /// `trace show`, `--json` and `trace view`, naming the bound, instead of growing the state.
     @Test func aTraceThatGrowsArraysPastTheBoundIsRefused() async throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import StateHubJSON
 
-/// The parser's shortcuts (issue 18) against slower code that does not take them: numbers read
+/// The parser's shortcuts against slower code that does not take them: numbers read
 /// without a `String` against `Double(text)` (`strtod`), keys reused from the last object's
 /// shape against the collecting parser (which builds every key itself), and the container
 /// depth the parser reports against a walk of the value.

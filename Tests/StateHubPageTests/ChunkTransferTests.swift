@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import StateHub
 
-/// Issue 11, hostile finding 3: chunk transfers (PROTOCOL.md A.11) cannot pile up memory,
+/// Chunk transfers (PROTOCOL.md A.11) cannot pile up memory,
 /// a forged transfer cannot break a legitimate one, and an abandoned transfer is reported.
 @Suite(.tags(.engine)) struct ChunkTransferTests {
     static func chunk(_ transfer: String, _ index: Int, of count: Int, _ data: String, store: String = "s") -> String {
@@ -33,7 +33,7 @@ import Testing
         #expect(assembler.openBytes(page: "p") == 0)
     }
 
-    /// Issue 11: a transfer over the page's cap was dropped with a problem and a resync, but
+    /// A transfer over the page's cap was dropped with a problem and a resync, but
     /// the page heard nothing. Now it gets `error` `transfer_too_large` (PROTOCOL.md A.5.10),
     /// the dispatch whose writes were in it fails truthfully, and the resync whose answer is
     /// over the cap too is not asked again (no loop).

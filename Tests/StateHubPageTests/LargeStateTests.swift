@@ -3,7 +3,7 @@ import StateHub
 import StateHubPage
 import Testing
 
-/// Issue 12 item 6: a state over the message cap reaches the mirror in chunks (PROTOCOL.md A.11).
+/// A state over the message cap reaches the mirror in chunks (PROTOCOL.md A.11).
 @Suite(.tags(.engine)) struct LargeStateTests {
     static let rows = HostedPage.Bundle(path: "rows.js", source: """
         const rows = [];

@@ -27,8 +27,8 @@ import Testing
         await pool.close()
     }
 
-    /// Review of issue 18: a pool's pages could not turn the dispatch spin off (their hubs were
-    /// made with the default). The page's configuration reaches each page's hub.
+    /// A pool's pages take the dispatch spin of their configuration, not the default: the page's
+    /// configuration reaches each page's hub.
     @Test func poolPagesTakeTheSpinOfTheirConfiguration() async throws {
         var configuration = HostedPage.Configuration(name: "cart")
         configuration.dispatchSpin = .zero

@@ -5,7 +5,7 @@ import NIOCore
 import StateHubServer
 import Testing
 
-/// Admin bodies and paths read strictly (new-user review, console session 18; docs/server.md,
+/// Admin bodies and paths read strictly (docs/server.md,
 /// "Admin API"): a key written twice kept its first value silently, an unknown member such as
 /// `"stabel"` was ignored, `DELETE /admin/tokens/+5` deleted token 5, and a `412` for an unquoted
 /// `If-Match` did not say what was sent.

@@ -6,7 +6,7 @@ import StateHubServer
 import Testing
 
 /// Labels admins type and others read back refuse control and format characters with a 400
-/// naming the field (review, session 17): a U+202E in a token's label made the audit list show
+/// naming the field: a U+202E in a token's label made the audit list show
 /// another author name than the one stored.
 @Suite(.tags(.unit)) struct AdminLabelTests {
     @Test func controlAndFormatCharactersInLabelsAreRefusedNamingTheField() async throws {

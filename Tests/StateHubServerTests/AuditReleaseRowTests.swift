@@ -5,7 +5,7 @@ import NIOCore
 import StateHubServer
 import Testing
 
-/// Release rows of the audit list say what changed for whom and stay small (review, session 17):
+/// Release rows of the audit list say what changed for whom and stay small:
 /// stable and arms whole, only the explicit users the change touched, at most 20 a side.
 @Suite(.tags(.unit)) struct AuditReleaseRowTests {
     struct Release: Decodable, Equatable {

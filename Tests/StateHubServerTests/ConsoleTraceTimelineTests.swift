@@ -115,7 +115,7 @@ import Trace
         }
     }
 
-    /// Hostile review (console, session 18): a refused `apply_mutation` followed by thousands of
+    /// Hostile review: a refused `apply_mutation` followed by thousands of
     /// ops each showing the whole big state as `old` made a 336 KB request a 525 MB answer, and
     /// writes 100,000 past an array's end grew the replayed state by 100,000 nulls each (90 KB of
     /// trace aborted the server). Both are refused with `422 timeline-too-large` naming the bound.

@@ -5,7 +5,7 @@ import NIOCore
 import StateHubServer
 import Testing
 
-/// A release saved over a concurrent change (review, session 17): `GET /admin/apps/{app}` answers
+/// A release saved over a concurrent change: `GET /admin/apps/{app}` answers
 /// the release's tag, a save or rollback with a stale `If-Match` is `412 release-changed` and writes
 /// nothing (docs/server.md, "Saving over a concurrent change").
 @Suite(.tags(.unit)) struct ReleaseIfMatchTests {

@@ -3,7 +3,7 @@ import Foundation
 import StateHubTestSupport
 import Testing
 
-/// Slow and unread request bodies (hostile review, console session 18; docs/server.md,
+/// Slow and unread request bodies (docs/server.md,
 /// "Connections"), against the server's own application on loopback with raw sockets: a body
 /// trickled a byte at a time restarted the idle timeout with each byte and held its connection
 /// for good, even after a `401` or a `/healthz` answer; with `Connection: close` a `413` waited
@@ -129,8 +129,8 @@ import Testing
     }
 }
 
-/// Trace timelines are built off the event loops, a bounded number at once (hostile review,
-/// console session 18: an amplified trace delayed `/healthz` by 18 s): past the bound the route
+/// Trace timelines are built off the event loops, a bounded number at once (on an event loop an
+/// amplified trace would delay `/healthz` by 18 s): past the bound the route
 /// answers `503 busy` with `Retry-After` before reading the body, and `/healthz` answers meanwhile.
 @Suite(.tags(.integration)) struct TraceTimelineConcurrencyTests {
     @Test func pastTheBoundATraceGets503AndHealthzStillAnswers() async throws {

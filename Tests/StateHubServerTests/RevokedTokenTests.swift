@@ -7,7 +7,7 @@ import StateHubServer
 import Testing
 
 /// The first admin token, revoked, must not come back when the server starts again with it still
-/// in `STATEHUB_ADMIN_TOKEN` (review, session 17; docs/server.md, "Tokens").
+/// in `STATEHUB_ADMIN_TOKEN` (docs/server.md, "Tokens").
 @Suite(.tags(.unit)) struct RevokedTokenTests {
     @Test func aRevokedFirstTokenStaysRevokedAcrossRestarts() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-revoked-\(UUID().uuidString)")

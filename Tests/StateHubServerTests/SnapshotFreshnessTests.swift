@@ -7,7 +7,7 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
-/// The hostile review of session 13: on SQLite, with readers hammering the manifest, a release
+/// On SQLite, with readers hammering the manifest, a release
 /// or pin was often not served by the next request after the admin answer (17 of 30 rounds):
 /// a refresh in flight made the old snapshot look fresh. Every change must be seen by the very
 /// next request, however many readers are running (docs/server.md).

@@ -115,7 +115,7 @@ extension SyncHandshakeTests {
         }
     }
 
-    /// Every upgraded connection's channel is freed once the connection has ended (issue 16): a
+    /// Every upgraded connection's channel is freed once the connection has ended: a
     /// client that upgrades and closes at once, over and over, used to leave each channel in the
     /// server (about 6 KB: ~38 MB per 6,000 connections). Counted weakly
     /// (`SyncService.upgradedChannels`); the handlers are checked too, so a failure here with no

@@ -2,7 +2,7 @@ import JSEngine
 import Testing
 @testable import StateHub
 
-/// Issue 11, hostile findings 5 and 6b: a message applies whole or not at all, and envelope
+/// A message applies whole or not at all, and envelope
 /// strings that are not valid Unicode are refused (docs/PROTOCOL.md A.6, A.1).
 @Suite("Atomic messages and valid store ids", .tags(.engine))
 struct AtomicMessageTests {

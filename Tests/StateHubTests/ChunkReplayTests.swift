@@ -3,7 +3,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// The new-user review of session 13: a trace whose messages went over the chunk cap showed
+/// A trace whose messages went over the chunk cap showed
 /// every `chunk` record as malformed in `trace show`, and `trace replay` failed on it. The
 /// summaries are skipped; the rebuilt message recorded after them is what replays.
 @Suite(.tags(.engine)) struct ChunkReplayTests {

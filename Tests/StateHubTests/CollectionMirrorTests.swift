@@ -2,7 +2,7 @@ import JSEngine
 import Testing
 @testable import StateHub
 
-/// Map and Set edited in place, and writes no proxy sees, reach the Swift mirror (issue 13).
+/// Map and Set edited in place, and writes no proxy sees, reach the Swift mirror.
 @Suite("Mirrored collections", .tags(.engine))
 struct CollectionMirrorTests {
     static let store = """

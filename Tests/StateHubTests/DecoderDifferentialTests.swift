@@ -4,8 +4,8 @@ import StateHubTesting
 
 /// The one-pass decoder (`StoreMessageDecoder`) against the generic parser on random messages in
 /// the plugin's shape and on hostile variants of them (cut, bytes replaced, keys repeated): the
-/// same message or the same error, every time. Issue 18 made the decoder read scalars and paths
-/// from tokens; this is what keeps it honest.
+/// same message or the same error, every time. The decoder reads scalars and paths from tokens;
+/// this is what keeps it honest.
 @Suite("Store message decoder, differential", .tags(.unit))
 struct DecoderDifferentialTests {
     struct Generator {

@@ -29,7 +29,7 @@ func makeActionsPage(_ hub: GlobalStateHub, name: String = "page") async throws 
 
 @Suite("Dispatch", .tags(.engine))
 struct DispatchTests {
-    /// Issue 18: a dispatch writes its message's text itself; it must be the text the generic
+    /// A dispatch writes its message's text itself; it must be the text the generic
     /// envelope writes for the same payload, whatever the action's name and arguments hold.
     @Test func dispatchTextIsTheGenericEnvelope() throws {
         let cases: [(action: String, args: [JSONValue])] = [
@@ -70,7 +70,7 @@ struct DispatchTests {
         #expect(try await engineState(engine, "actions") == hub.state(of: "actions"))
     }
 
-    /// Issue 12: an action that returns nothing is told apart from one that returns `null`.
+    /// An action that returns nothing is told apart from one that returns `null`.
     @Test func undefinedAndNullResultsStayApart() async throws {
         let hub = GlobalStateHub()
         _ = try await makeActionsPage(hub)

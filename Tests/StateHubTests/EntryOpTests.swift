@@ -3,7 +3,7 @@ import Testing
 @testable import StateHub
 
 /// Entry ops (docs/PROTOCOL.md A.3.1): a Map or Set changed in place is addressed by position
-/// in its tagged value's array, and the hub applies those ops like any other (issue 13).
+/// in its tagged value's array, and the hub applies those ops like any other.
 @Suite("Entry ops of Map and Set", .tags(.engine))
 struct EntryOpTests {
     @Test func theMirrorAppliesEntryOpsLiterally() throws {

@@ -3,7 +3,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// An attacker's review of issue 18's fast paths (session 23): the write that delivers its op at
+/// An attacker's review of the fast paths: the write that delivers its op at
 /// once when no effect reacts (reactivity.js `setOwn`, pinia.js `deliverNow`), the plugin's plain-set
 /// queue, the dispatch hooks and the hub's one-set write path. Odd orderings run in a real engine
 /// and the mirror is compared with the engine's `$state` after every step, in both flush modes.
@@ -152,7 +152,7 @@ struct FastPathAttackTests {
         try await stopRounds(flush: flush, actions: ["spinInSubscriber", "spinInWatcher"], rounds: 3)
     }
 
-    /// Finding (attack, session 23), not fixed: a store's sync subscriber writes to another store (held
+    /// Finding, not fixed: a store's sync subscriber writes to another store (held
     /// until the callbacks return) whose own sync subscriber runs away on that value. The stop lands in the
     /// held delivery; the recovery's `release` (pinia.js `releaseAfterStop` -> `releaseHeld`) delivers the
     /// held op again, the same subscriber runs away again, and the recovery turn is stopped too
@@ -161,9 +161,8 @@ struct FastPathAttackTests {
     /// later write is then held for good (`recordOps` -> `hold`, `releaseHeld` returns at `releasing`):
     /// the plugin sends nothing, the mirror stays behind `$state` with no problem naming it, and later
     /// sync subscribers never run (the next runaway subscriber is not even reached). Should: the writes
-    /// after the stop reach the mirror (or the page is retired with a typed error). Older than issue 18:
-    /// with b0cc960's js/ the same happens, and there a stop in the store's own subscriber (the test
-    /// above) hit it too, its op being queued; the delivery at once took that case out of the queue.
+    /// after the stop reach the mirror (or the page is retired with a typed error). A stop in the
+    /// store's own subscriber (the test above) is not queued: the delivery at once takes it out.
     @Test(arguments: [StoreScripts.Flush.sync, .tick])
     func aStopInARecoveryRedeliveryLeavesThePageHoldingEveryWrite(flush: StoreScripts.Flush) async throws {
         // Was a known issue: the recovery re-delivered the held op to the runaway subscriber and was

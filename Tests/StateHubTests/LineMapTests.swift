@@ -7,7 +7,7 @@ import Trace
 /// A script evaluated with a line map (a bundle and its source map) is reported in its
 /// original lines everywhere the engine and the hub build a place: a thrown error and its
 /// stack, an action's stop, a timer's stop, the hub's problem and the trace's `stopped` record
-/// (issue 12 left 2: an ES module's stops named the bundle's lines there).
+/// (an ES module's stops named the bundle's lines there).
 @Suite("Line maps: places in the original source", .tags(.engine))
 struct LineMapTests {
     /// The bundle: two wrapper lines (no origin), then the module's lines, shifted by 2.

@@ -5,7 +5,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// Native work is not the page's (review finding 2, issue 11): the hub applies, records and
+/// Native work is not the page's: the hub applies, records and
 /// redacts a message on the engine thread inside `postMessage`, and that time used to count
 /// against the page's limit. A single large write (no loop) was stopped inside the plugin
 /// (`chunking.js`, reported as "microtasks that keep queueing microtasks" and unresponsive),

@@ -5,7 +5,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// The tick-flush misdiagnosis, second shape (review finding 3, issue 11):
+/// The tick-flush misdiagnosis, second shape:
 /// `this.tags.add(Math.random()); if (this.tags.size > 1000) this.tags.clear()` in a loop was
 /// reported `unresponsive` in 11 of 16 runs and later dispatches were skipped. Inserts joined
 /// into one splice grew the batch without adding ops, so the 1,024-op early post never came:

@@ -193,7 +193,7 @@ struct SingleSetPathTests {
         #expect(!text.withUTF8 { traced.receiveSingleSet(utf8: $0, from: PageReceiver(pageID: "p")) })
     }
 
-    /// Texts one edit away from the write path's shape (attack, session 23), each in turn into a hub
+    /// Texts one edit away from the write path's shape, each in turn into a hub
     /// through the write path and one through `receive(_:from:)`: same mirrors, versions, problems, messages.
     @Test func nearlyTheFastShapeEndsAsTheGeneralPath() async throws {
         let head = #"{"v":1,"storeId":"cart","messageId":"w"#

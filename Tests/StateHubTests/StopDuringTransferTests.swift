@@ -4,8 +4,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// After any stop the hub ends converged, or says loudly that it is not (review finding 1,
-/// issue 11). `this.big = 'x'.repeat(60 MB)` under a 1 s limit was stopped in `chunking.js`:
+/// After any stop the hub ends converged, or says loudly that it is not. `this.big = 'x'.repeat(60 MB)` under a 1 s limit was stopped in `chunking.js`:
 /// the transfer was abandoned, a sequence gap followed, the answer to the hub's resync request
 /// was stopped too, and the hub, already waiting, never asked again: the mirror stayed stale
 /// with nothing but the CLI's final comparison to tell. Now a stop makes the hub ask again for

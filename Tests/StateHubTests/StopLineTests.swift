@@ -5,7 +5,7 @@ import Testing
 @testable import StateHub
 
 /// One rule for the line a stop names: the loop's own line, wherever the loop runs and
-/// wherever inside it the limit lands (issue 12 left 4; docs/engine.md, "Which line a stop
+/// wherever inside it the limit lands (docs/engine.md, "Which line a stop
 /// names"). A stop at the loop's head gets JavaScriptCore's line of the expression before the
 /// loop; one inside a write the body makes (the store runtime, the plugin's post) gets the
 /// write's line. Before, the first named the `while` and the second the body's line, so a

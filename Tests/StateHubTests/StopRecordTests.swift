@@ -4,7 +4,7 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// Every kind of stop a page makes reaches the hub (issue 12 item 1): one problem, one
+/// Every kind of stop a page makes reaches the hub: one problem, one
 /// `stopped` trace record naming the file and the loop's line, the page's stores resynced; a
 /// dispatch whose action (or the `await` loop it left) was stopped fails with the stop, not
 /// with "did not answer".

@@ -125,7 +125,7 @@ struct StopRecoveryTests {
 
     /// An async action pending across a stop loses its action tag (nothing tells it from the
     /// stopped call, docs/engine.md): its later write is untagged, and the page says so once,
-    /// as an `action_tag_lost` problem the trace shows before that write (issue 11 left).
+    /// as an `action_tag_lost` problem the trace shows before that write.
     @Test func aPendingActionLosesItsTagAndTheTraceSaysSo() async throws {
         let recorder = TraceRecorder(capacity: 10_000)
         let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(60), trace: recorder))

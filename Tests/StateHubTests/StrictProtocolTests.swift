@@ -2,7 +2,7 @@ import JSEngine
 import Testing
 @testable import StateHub
 
-/// Issue 11 item 5: well-formed messages that break the protocol are refused with a problem
+/// Well-formed messages that break the protocol are refused with a problem
 /// and a resync, never applied silently (docs/PROTOCOL.md A.4, A.6).
 @Suite("Strict protocol", .tags(.unit))
 struct StrictProtocolTests {

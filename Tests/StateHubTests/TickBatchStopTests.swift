@@ -6,7 +6,7 @@ import Trace
 @testable import StateHub
 
 /// A synchronous action loop under the default `tick` flush is stopped as an action, not
-/// reported as an unstoppable turn (issue 11 finding 4, issue 12 left 1).
+/// reported as an unstoppable turn.
 ///
 /// The cause: a loop writing places the plugin cannot coalesce (`set.add` + `push` +
 /// `shift`, a `$patch` per turn) piled up one tick's ops without calling native code. After

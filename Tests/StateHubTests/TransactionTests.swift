@@ -8,7 +8,7 @@ import Testing
 import StateHubTesting
 import Trace
 
-/// Issue 18 item 3 (docs/transactions.md): actions on stores of two real engines as one unit.
+/// Actions on stores of two real engines as one unit.
 /// Page "shop" hosts `cart`, page "account" hosts `wishlist`, both on one hub.
 @Suite("Transactions across engines", .tags(.engine), .timeLimit(.minutes(2)))
 struct TransactionTests {

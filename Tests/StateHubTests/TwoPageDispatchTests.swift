@@ -4,7 +4,7 @@ import Testing
 @testable import StateHub
 import StateHubTesting
 
-/// Issue 11 item 4: nothing a caller was told succeeded is lost. The authoritative page is
+/// Nothing a caller was told succeeded is lost. The authoritative page is
 /// re-hydrated whenever it writes without having applied the other page's writes; writes it
 /// makes before that hydration arrives cannot be kept, so a dispatch whose writes the hub
 /// had to discard fails with `StateHubError.writesDiscarded` instead of reporting success.

@@ -4,11 +4,10 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// A dispatch fails with `writesDiscarded` only when writes of *that* dispatch were dropped
-/// (review finding 4, issue 11). After a stop the hub asks for a resync and drops the stopped
-/// action's late batches; the flag those drops set used to be charged to whatever
-/// `action_result` came next, so a later read-only dispatch failed with "its writes were
-/// discarded" (3 of 3 runs with two stores, 4 of 8 with one).
+/// A dispatch fails with `writesDiscarded` only when writes of *that* dispatch were dropped.
+/// After a stop the hub asks for a resync and drops the stopped action's late batches; the
+/// flag those drops set must not be charged to whatever `action_result` comes next, or a later
+/// read-only dispatch fails with "its writes were discarded".
 @Suite("Discarded writes belong to their dispatch", .tags(.engine))
 struct WriteDiscardedTests {
     static let stores = """

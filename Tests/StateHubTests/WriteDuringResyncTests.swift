@@ -6,7 +6,7 @@ import Testing
 /// with the store answers with its whole state, which becomes the mirror: those writes are in
 /// it, so the dispatch they belong to succeeds. Every dispatch that ran while a stop's resync
 /// was under way failed with "its writes were discarded" although its writes were kept
-/// (hostile review of session 17: a `FinalizationRegistry` callback stopped between dispatches).
+/// (a `FinalizationRegistry` callback stopped between dispatches).
 @Suite("Writes during a resync of a page alone with its store", .tags(.unit))
 struct WriteDuringResyncTests {
     @Test func aDispatchWhoseWritesTheResyncCarriesSucceeds() async throws {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import StyleTokens
 
-/// Every problem's line and column come from one sweep of the text (hostile review, session 14:
-/// a one-line theme with 60,000 problems took an hour to check, holding the server's admin
-/// route, because each column was counted from its line's start).
+/// Every problem's line and column come from one sweep of the text: counted from each line's
+/// start, a one-line theme with 60,000 problems would take an hour to check, holding the
+/// server's admin route.
 @Suite("theme check: positions of many problems on one line", .tags(.unit))
 struct ThemeCheckPositionsTests {
     @Test func everyProblemOnOneLongLineHasItsOwnColumn() throws {

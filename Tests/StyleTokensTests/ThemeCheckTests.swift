@@ -79,7 +79,7 @@ struct ThemeCheckTests {
         #expect(!report.schemaChecked)
     }
 
-    /// Issue 12: missing fields and wrong types were reported one at a time (the contract was
+    /// Missing fields and wrong types were reported one at a time (the contract was
     /// decoded with `Codable`, which stops at the first). Five different schema problems, and
     /// the value problems beside them, come in one pass, each with its path and line:column (a
     /// missing field at the member that lacks it).

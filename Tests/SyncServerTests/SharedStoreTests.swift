@@ -82,7 +82,7 @@ private func waitForStore(_ page: HostedPage, key: String, _ value: String, sour
     if !held { throw SyncTestError("the store never had \(key) = \(value)") }
 }
 
-/// Issue 16 item 6: the board. Device A (a store in our engine, bound to a document) goes
+/// The board. Device A (a store in our engine, bound to a document) goes
 /// offline and is edited; a Yjs web client edits the same board meanwhile; A comes back and
 /// everything converges. The shell's view: the task count and the sync status.
 @Suite(.tags(.integration), .serialized) struct BoardTests {

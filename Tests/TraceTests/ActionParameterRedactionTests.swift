@@ -1,7 +1,7 @@
 import Testing
 @testable import Trace
 
-/// Issue 12 left 7: a page's `actionParameters` (docs/PROTOCOL.md A.5.1) make the redactor
+/// A page's `actionParameters` (docs/PROTOCOL.md A.5.1) make the redactor
 /// hide, with no configuration, the arguments whose parameter has a sensitive name.
 @Suite("TraceRedaction: parameters named by the page", .tags(.unit))
 struct ActionParameterRedactionTests {

@@ -13,7 +13,7 @@ struct RecordRedactionTests {
         #expect(redact(text) == #"{"a":{"Authorization":"[redacted]","list":[{"ACCESS_TOKEN":"[redacted]"}],"refreshToken":"[redacted]","apiKey":"[redacted]","password":null}}"#)
     }
 
-    /// Absent values stay what they were (issue 12 item 5): `undefined` (the tagged
+    /// Absent values stay what they were: `undefined` (the tagged
     /// `{"$type":"undefined"}`) and `null` under a secret name, as a secret op's value and as a
     /// hidden argument; a value that only contains one is still hidden whole.
     @Test func undefinedAndNullUnderASecretStayWhatTheyWere() {
@@ -124,7 +124,7 @@ struct CutLineTests {
         #expect(try TraceFile.decodeRecovering(TraceFile.encode(records)).cutLine == nil)
     }
 
-    /// Hostile review (console, session 18): a complete last line that is not a record was called
+    /// Hostile review: a complete last line that is not a record was called
     /// cut because it had no newline. Only JSON that ends before its value does is cut.
     @Test func aCompleteButInvalidLastLineIsAnErrorNotACut() throws {
         let records = (0..<2).map { TraceRecord(step: $0, time: UInt64($0), direction: .webToNative, channel: "nativeBridge", engine: "e", type: "sync_state", message: "{}") }

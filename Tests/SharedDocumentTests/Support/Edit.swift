@@ -123,8 +123,8 @@ struct EditGenerator {
     }
 
     mutating func textPiece() -> String {
-        // Yrs runs type ASCII pieces only, long runs and NULs included: they found issue 15
-        // (docs/shared-document.md, "Tests").
+        // Yrs runs type ASCII pieces only, long runs and NULs included: they find the same-clock
+        // ties of docs/shared-document.md, "Tests".
         guard !asciiText else {
             if int(40) == 0 { return String(repeating: "long ascii ", count: 300) }
             let pieces = ["a", "bc", "hello ", "XYZ", "!", "nul\u{0}here", "a run of ASCII past fourteen characters"]
