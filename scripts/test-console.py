@@ -52,7 +52,12 @@ def call(method, path, body=None, auth=True, raw=None):
         return error.code, error.headers, (json.loads(text) if text.startswith("{") else text)
 
 
-def wait_for(condition, seconds=20):
+# A wait ends at the event it waits for; the deadline only guards against a hang (docs/testing.md):
+# on a loaded machine the server may take far longer than usual to answer, never this long.
+EVENT_WAIT_SECONDS = 120
+
+
+def wait_for(condition, seconds=EVENT_WAIT_SECONDS):
     try:
         WebDriverWait(driver, seconds).until(lambda d: condition())
         return True

@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 statehub = sys.argv[1]
 work = tempfile.mkdtemp(prefix="statehub-loader-")
 failures = []
+# A wait ends at the event it waits for; the deadline only guards against a hang (docs/testing.md).
+EVENT_WAIT_SECONDS = 120
 
 
 def check(condition, what):
@@ -94,7 +96,7 @@ try:
         return json.loads(text) if text.startswith("{") else None
 
     try:
-        WebDriverWait(driver, 30).until(lambda d: (shown() or {}).get("count") == 2)
+        WebDriverWait(driver, EVENT_WAIT_SECONDS).until(lambda d: (shown() or {}).get("count") == 2)
     except Exception:
         pass
     check(shown() == {"count": 2, "total": 8.5, "ids": ["p1"]}, "the store runs in the page and its state shows (%s)" % shown())
@@ -102,7 +104,7 @@ try:
           "the page has the Pinia runtime")
     driver.find_element(By.ID, "add").click()
     try:
-        WebDriverWait(driver, 30).until(lambda d: (shown() or {}).get("count") == 3)
+        WebDriverWait(driver, EVENT_WAIT_SECONDS).until(lambda d: (shown() or {}).get("count") == 3)
     except Exception:
         pass
     check(shown() == {"count": 3, "total": 10, "ids": ["p1", "p2"]}, "an action from a press changes the state shown (%s)" % shown())
@@ -121,7 +123,7 @@ document.getElementById('app').textContent = JSON.stringify({ n: counter.n });
     check(admin("PUT", "/admin/apps/plain/release", {"stable": "1.0.0"}) == 200, "its release is set")
     driver.get(base + "/micro-apps/plain?user=ada")
     try:
-        WebDriverWait(driver, 30).until(lambda d: shown() is not None)
+        WebDriverWait(driver, EVENT_WAIT_SECONDS).until(lambda d: shown() is not None)
     except Exception:
         pass
     check(shown() == {"n": 42}, "a bundle that never activates a pinia runs (%s)" % shown())
