@@ -4,7 +4,11 @@
 
 extension YMap {
     /// Puts a reference to the sub-document `reference` at `key` (Yjs: `map.set(key, new Y.Doc(…))`).
+    ///
+    /// - Throws: ``SharedDocumentError`` when the map was deleted, or for a `meta` nested deeper
+    ///   than ``UpdateDecodingError/maximumNesting`` levels within the options.
     public func setSubdocument(_ key: String, _ reference: SubDocumentReference) throws(SharedDocumentError) {
+        try YValue.checkNesting([reference.options])
         try set(key, content: .doc(reference))
     }
 
@@ -17,7 +21,11 @@ extension YMap {
 
 extension YArray {
     /// Inserts a reference to the sub-document `reference` at `index` (Yjs: `array.insert(index, [new Y.Doc(…)])`).
+    ///
+    /// - Throws: ``SharedDocumentError`` for an index past the end, or as
+    ///   ``YMap/setSubdocument(_:_:)``.
     public func insertSubdocument(_ reference: SubDocumentReference, at index: Int) throws(SharedDocumentError) {
+        try YValue.checkNesting([reference.options])
         try document.listInsert(type, at: index, [.subdocument(reference)])
     }
 
