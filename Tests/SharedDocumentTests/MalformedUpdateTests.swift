@@ -48,8 +48,16 @@ struct MalformedUpdateTests {
         try expectError(update(info: UInt8(ref), [1, 1, 0x6D, 0]), .unknownContentRef(ref))
     }
 
-    @Test func subDocumentsAreUnsupported() throws {
-        try expectError(update(info: 9, [1, 1, 0x6D, 1, 0x67, 126]), .unsupportedContent(9))
+    /// Yjs throws on a sub-document whose options are null or undefined (`opts.shouldLoad`),
+    /// and would write a `guid` option that is not a string (here the number 1) as a string.
+    @Test(arguments: [[126], [127], [118, 1, 4, 0x67, 0x75, 0x69, 0x64, 125, 1]] as [[UInt8]])
+    func subDocumentWithOptionsYjsCannotRead(options: [UInt8]) throws {
+        try expectError(update(info: 9, [1, 1, 0x6D, 1, 0x67] + options),
+                        .invalidStructure("sub-document options Yjs cannot read (null, undefined, or a guid that is not a string)"))
+    }
+
+    @Test func subDocumentWithTruncatedOptions() throws {
+        try expectError(update(info: 9, [1, 1, 0x6D, 1, 0x67, 118, 1, 1, 0x61], deleteSet: []), .truncated)
     }
 
     @Test func unknownTypeRef() throws { try expectError(update(info: 7, [1, 1, 0x6D, 7]), .unknownTypeRef(7)) }

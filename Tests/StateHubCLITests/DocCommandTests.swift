@@ -81,6 +81,38 @@ struct DocCommandTests {
         #expect(complete.stderr.isEmpty)
     }
 
+    /// Made by Yjs 13.5: `board.set('notes', new Y.Doc({ guid: 'notes-1', autoLoad: true,
+    /// meta: { title: 'Notes' } }))`, `pages.push([new Y.Doc({ guid: 'page-2', gc: false })])`.
+    @Test func subDocumentsShowTheirGuidAndOptions() async throws {
+        let update: [UInt8] = [1, 2, 1, 0, 41, 1, 5, 98, 111, 97, 114, 100, 5, 110, 111, 116, 101, 115, 7, 110, 111, 116, 101, 115, 45, 49, 118, 2, 8, 97, 117, 116, 111, 76, 111, 97, 100, 120, 4, 109, 101, 116, 97, 118, 1, 5, 116, 105, 116, 108, 101, 119, 5, 78, 111, 116, 101, 115, 9, 1, 5, 112, 97, 103, 101, 115, 6, 112, 97, 103, 101, 45, 50, 118, 1, 2, 103, 99, 121, 0]
+        let (first, _, _, merged) = try files()
+        let file = first.deletingLastPathComponent().appendingPathComponent("subdocuments.bin")
+        try Data(update).write(to: file)
+        let result = try await StateHubBinary.run(["doc", file.path, "--merge", merged.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            {
+              "board": {
+                "notes": {
+                  "guid": "notes-1",
+                  "autoLoad": true,
+                  "meta": {
+                    "title": "Notes"
+                  }
+                }
+              },
+              "pages": [
+                {
+                  "guid": "page-2",
+                  "gc": false
+                }
+              ]
+            }
+
+            """)
+        #expect([UInt8](try Data(contentsOf: merged)) == update)
+    }
+
     @Test func aV2UpdateIsRefusedNamingTheFormat() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

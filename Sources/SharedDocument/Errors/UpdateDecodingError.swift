@@ -15,8 +15,6 @@ public struct UpdateDecodingError: Error, Equatable, CustomStringConvertible, Se
         case unknownContentRef(Int)
         /// A shared-type reference Yjs does not define.
         case unknownTypeRef(Int)
-        /// Content this implementation does not support (9: sub-documents).
-        case unsupportedContent(Int)
         /// A string that is not UTF-8.
         case invalidUTF8
         /// An `Any` value nested deeper than ``UpdateDecodingError/maximumNesting``.
@@ -47,7 +45,6 @@ public struct UpdateDecodingError: Error, Equatable, CustomStringConvertible, Se
         case .invalidLength: return "length larger than the remaining input at byte \(offset)"
         case .unknownContentRef(let ref): return "unknown content ref \(ref) at byte \(offset)"
         case .unknownTypeRef(let ref): return "unknown type ref \(ref) at byte \(offset)"
-        case .unsupportedContent(let ref): return "unsupported content ref \(ref) (sub-documents) at byte \(offset)"
         case .invalidUTF8: return "string is not UTF-8 at byte \(offset)"
         case .nestingTooDeep: return "value nested deeper than \(Self.maximumNesting) levels at byte \(offset)"
         case .invalidStructure(let reason): return "invalid update structure at byte \(offset): \(reason)"

@@ -17,6 +17,8 @@ enum ItemContent {
     case type(SharedType)
     /// 8: values, small integers packed (``AnyValues``).
     case any(AnyValues)
+    /// 9: a sub-document's reference. Indirect, as `embed`.
+    indirect case doc(SubDocumentReference)
 
     var ref: UInt8 {
         switch self {
@@ -28,6 +30,7 @@ enum ItemContent {
         case .format: 6
         case .type: 7
         case .any: 8
+        case .doc: 9
         }
     }
 
@@ -37,7 +40,7 @@ enum ItemContent {
         case .json(let values): values.count
         case .string(let units): units.count
         case .any(let values): values.count
-        case .binary, .embed, .format, .type: 1
+        case .binary, .embed, .format, .type, .doc: 1
         }
     }
 
@@ -68,7 +71,7 @@ enum ItemContent {
             let right = units.split(at: offset)
             self = .string(units)
             return .string(right)
-        case .binary, .embed, .format, .type:
+        case .binary, .embed, .format, .type, .doc:
             // Length-1 contents are never split (Yjs throws here too).
             return self
         }

@@ -118,7 +118,7 @@ extension SharedDocument {
     }
 
     /// Yjs's `typeListInsertGenericsAfter`: JSON-like values grouped into one Any item;
-    /// bytes and new types each get an item.
+    /// bytes, new types and sub-documents each get an item.
     func insertContents(_ contents: [ListContent], parent: SharedType, after reference: Item?, _ transaction: Transaction) {
         var left = reference
         let right = reference == nil ? parent.start : reference?.right
@@ -138,6 +138,9 @@ extension SharedDocument {
             case .type(let type):
                 flush()
                 left = insertItem(.type(type), parent: parent, left: left, right: right, transaction)
+            case .subdocument(let reference):
+                flush()
+                left = insertItem(.doc(reference), parent: parent, left: left, right: right, transaction)
             }
         }
         flush()
@@ -305,8 +308,9 @@ extension SharedDocument {
     }
 }
 
-/// One element given to an array insert: a value, or a new shared type.
+/// One element given to an array insert: a value, a new shared type, or a sub-document.
 enum ListContent {
     case value(YValue)
     case type(SharedType)
+    case subdocument(SubDocumentReference)
 }

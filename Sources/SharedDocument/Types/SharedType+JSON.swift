@@ -34,7 +34,7 @@ extension SharedType {
     }
 
     /// Yjs's `toJSON` of this type (an unknown root shows as nothing: `.undefined`).
-    func toJSON(depth: Int) throws(SharedDocumentError) -> YValue {
+    func toJSON(depth: Int, subdocuments: SubDocumentJSON = .yjs) throws(SharedDocumentError) -> YValue {
         guard depth < UpdateDecodingError.maximumNesting else { throw SharedDocumentError(.nestingTooDeep) }
         switch kind {
         case .unknown:
@@ -45,7 +45,7 @@ extension SharedType {
             var object = YObject()
             for key in keyOrder {
                 guard let item = map[key], !item.deleted else { continue }
-                object[key] = try Self.lastValue(of: item, depth: depth + 1)
+                object[key] = try Self.lastValue(of: item, depth: depth + 1, subdocuments: subdocuments)
             }
             return .object(object)
         case .array, .xmlElement, .xmlFragment:
@@ -53,7 +53,7 @@ extension SharedType {
             var node = start
             while let item = node {
                 if item.visibleCountable {
-                    for offset in 0..<item.length { values.append(try Self.value(of: item, at: offset, depth: depth + 1)) }
+                    for offset in 0..<item.length { values.append(try Self.value(of: item, at: offset, depth: depth + 1, subdocuments: subdocuments)) }
                 }
                 node = item.right
             }
@@ -62,11 +62,11 @@ extension SharedType {
     }
 
     /// A map entry's value: the last element of its item's content.
-    static func lastValue(of item: Item, depth: Int) throws(SharedDocumentError) -> YValue {
-        try value(of: item, at: item.length - 1, depth: depth)
+    static func lastValue(of item: Item, depth: Int, subdocuments: SubDocumentJSON = .yjs) throws(SharedDocumentError) -> YValue {
+        try value(of: item, at: item.length - 1, depth: depth, subdocuments: subdocuments)
     }
 
-    static func value(of item: Item, at offset: Int, depth: Int) throws(SharedDocumentError) -> YValue {
+    static func value(of item: Item, at offset: Int, depth: Int, subdocuments: SubDocumentJSON = .yjs) throws(SharedDocumentError) -> YValue {
         switch item.content {
         case .any(let values): return values[offset]
         case .json(let texts): return parseJSON(texts[offset])
@@ -74,7 +74,12 @@ extension SharedType {
         case .string(let units): return .string(units.string(at: offset))
         case .embed(let json): return parseJSON(json)
         case .format: return .undefined
-        case .type(let type): return try type.toJSON(depth: depth)
+        case .type(let type): return try type.toJSON(depth: depth, subdocuments: subdocuments)
+        case .doc(let reference):
+            switch subdocuments {
+            case .yjs: return .object(YObject())
+            case .reference: return reference.jsonValue
+            }
         case .deleted: return .undefined
         }
     }
@@ -108,13 +113,21 @@ extension SharedType {
 
 extension SharedDocument {
     /// The document as Yjs's `doc.toJSON()` shows it: each named root (roots of unknown kind
-    /// left out, as Yjs shows them as `undefined`).
-    public func toJSON() throws(SharedDocumentError) -> YValue {
+    /// left out, as Yjs shows them as `undefined`); sub-documents as `subdocuments` says.
+    public func toJSON(subdocuments: SubDocumentJSON = .yjs) throws(SharedDocumentError) -> YValue {
         var object = YObject()
         for name in shareOrder {
             guard let type = share[name], type.kind != .unknown else { continue }
-            object[name] = try type.toJSON(depth: 0)
+            object[name] = try type.toJSON(depth: 0, subdocuments: subdocuments)
         }
         return .object(object)
     }
+}
+
+/// How JSON shows a sub-document (``SubDocumentReference``).
+public enum SubDocumentJSON: Sendable {
+    /// An empty object, as Yjs's `toJSON` shows a sub-document this replica has not loaded.
+    case yjs
+    /// Its guid and options (``SubDocumentReference/jsonValue``), as `statehub doc` shows it.
+    case reference
 }

@@ -47,7 +47,8 @@ public struct YArray {
         try document.listDelete(type, at: index, count: count)
     }
 
-    /// The element at `index` as JSON.
+    /// The element at `index` as JSON (a sub-document as an empty object: ``subdocument(at:)``
+    /// gives its reference).
     public func get(_ index: Int) throws(SharedDocumentError) -> YValue? {
         guard let (item, offset) = type.element(at: index) else { return nil }
         return try SharedType.value(of: item, at: offset, depth: 0)
@@ -62,5 +63,5 @@ public struct YArray {
         return child
     }
 
-    public func toJSON() throws(SharedDocumentError) -> YValue { try type.toJSON(depth: 0) }
+    public func toJSON(subdocuments: SubDocumentJSON = .yjs) throws(SharedDocumentError) -> YValue { try type.toJSON(depth: 0, subdocuments: subdocuments) }
 }

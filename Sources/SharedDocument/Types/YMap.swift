@@ -13,7 +13,8 @@ public struct YMap {
 
     public var count: Int { keys.count }
 
-    /// The value at `key` as JSON (a nested type as its `toJSON`).
+    /// The value at `key` as JSON (a nested type as its `toJSON`, a sub-document as an empty
+    /// object: ``subdocument(_:)`` gives its reference).
     public func get(_ key: String) throws(SharedDocumentError) -> YValue? {
         guard let item = type.map[key], !item.deleted else { return nil }
         return try SharedType.lastValue(of: item, depth: 0)
@@ -76,5 +77,5 @@ public struct YMap {
         return child
     }
 
-    public func toJSON() throws(SharedDocumentError) -> YValue { try type.toJSON(depth: 0) }
+    public func toJSON(subdocuments: SubDocumentJSON = .yjs) throws(SharedDocumentError) -> YValue { try type.toJSON(depth: 0, subdocuments: subdocuments) }
 }

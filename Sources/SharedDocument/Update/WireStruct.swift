@@ -96,6 +96,9 @@ func writeContent(_ content: ItemContent, to writer: inout ByteWriter, offset: I
     case .any(let values):
         writer.writeVarUint(values.count - offset)
         values.write(to: &writer, from: offset)
+    case .doc(let reference):
+        writer.writeString(reference.guid)
+        writer.writeAny(reference.options)
     }
 }
 
@@ -237,7 +240,13 @@ struct DecodedUpdate {
                 ints.append(packed)
             }
             return .any(AnyValues(packed: ints))
-        case 9: throw reader.error(.unsupportedContent(9))
+        case 9:
+            let guid = try reader.readString()
+            let start = reader.position
+            guard let reference = SubDocumentReference(guid: guid, yjsOptions: try reader.readAny()) else {
+                throw UpdateDecodingError(.invalidStructure("sub-document options Yjs cannot read (null, undefined, or a guid that is not a string)"), at: start)
+            }
+            return .doc(reference)
         default: throw reader.error(.unknownContentRef(ref))
         }
     }

@@ -10,6 +10,9 @@ struct DocCommand: AsyncParsableCommand {
         discussion: """
             Each root is shown as Yjs shows it after getMap / getArray / getText; the kind is read \
             from its content (keyed items: map, string content: text, otherwise array). \
+            A sub-document (Yjs's `new Y.Doc()` in a map or array) is a document of its own \
+            stored at its guid: it shows as an object with its guid and the options Yjs keeps \
+            (`gc`, `autoLoad`, `meta`), e.g. {"guid": "4f0c…", "autoLoad": true}. \
             --diff writes the binary update a peer with that state vector lacks to standard output \
             instead of printing JSON. Only update format v1 is read: a v2 update \
             (encodeStateAsUpdateV2) is recognised and refused.
@@ -83,7 +86,7 @@ struct DocCommand: AsyncParsableCommand {
         document.inferRootKinds()
         let json: YValue
         do {
-            json = try document.toJSON()
+            json = try document.toJSON(subdocuments: .reference)
         } catch {
             // With --merge the merged update is the output asked for, and it is written: exit 0.
             // Without it, nothing was produced: exit 1.

@@ -45,6 +45,8 @@ function edit (doc, e) {
     case 'textInsertEmbed': t.insertEmbed(e.index, e.value); break
     case 'textInsertWithAttributes': t.insert(e.index, e.text, e.value); break
     case 'mapSetBinary': t.set(e.key, new Uint8Array(e.values)); break
+    case 'mapSetDoc': t.set(e.key, new Y.Doc({ guid: e.guid, ...e.opts })); break
+    case 'arrayInsertDoc': t.insert(e.index, [new Y.Doc({ guid: e.guid, ...e.opts })]); break
     default: throw new Error('unknown edit ' + e.kind)
   }
 }
@@ -53,7 +55,7 @@ function handle (cmd) {
   const doc = docs.get(cmd.id)
   switch (cmd.op) {
     case 'new': {
-      const d = new Y.Doc()
+      const d = new Y.Doc({ gc: cmd.gc !== false })
       d.clientID = cmd.client
       for (const [name, kind] of cmd.roots || []) {
         if (kind === 'map') d.getMap(name); else if (kind === 'array') d.getArray(name); else d.getText(name)
@@ -67,6 +69,7 @@ function handle (cmd) {
     case 'apply': Y.applyUpdate(doc, unb64(cmd.update)); return {}
     case 'encode': return { update: b64(cmd.sv ? Y.encodeStateAsUpdate(doc, unb64(cmd.sv)) : Y.encodeStateAsUpdate(doc)) }
     case 'sv': return { sv: b64(Y.encodeStateVector(doc)) }
+    case 'subdocs': return { guids: Array.from(doc.getSubdocs()).map(sub => sub.guid) }
     case 'json': return { json: JSON.stringify(doc.toJSON()) }
     case 'delta': return { delta: JSON.stringify(doc.getText(cmd.name).toDelta()) }
     case 'merge': return { update: b64(Y.mergeUpdates(cmd.updates.map(unb64))) }
