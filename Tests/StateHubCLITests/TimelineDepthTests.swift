@@ -30,13 +30,9 @@ struct TimelineDepthTests {
     /// past an array's end adding more than one null per 8 bytes of an 8 MiB trace are refused by
     /// `trace show`, `--json` and `trace view`, naming the bound, instead of growing the state.
     @Test func aTraceThatGrowsArraysPastTheBoundIsRefused() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder("grow")
         defer { try? FileManager.default.removeItem(at: folder) }
-        func line(_ step: Int, _ type: String, _ message: String) -> String {
-            let quoted = JSONValue.string(message).jsonText()
-            return #"{"channel":"nativeBridge","direction":"web_to_native","engine":"e","message":\#(quoted),"size":1,"step":\#(step),"store":"s","time":\#(step),"type":"\#(type)"}"#
-        }
+        let line = Self.recordLine
         let ops = (1...12).map { #"{"op":"set","path":["arr",\#($0 * 100_000)],"value":1}"# }.joined(separator: ",")
         let trace = folder.appendingPathComponent("grow.ndjson")
         try (line(0, "sync_state", #"{"type":"sync_state","payload":{"state":{"arr":[]}}}"#) + "\n"
@@ -56,13 +52,9 @@ struct TimelineDepthTests {
     /// show each step past the cap refused (`--json` naming the cap) with bounded output; never
     /// a crash (139).
     @Test func recordsNestingFourHundredLevelsDeeperEachAreRefusedPastTheCap() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder("nest")
         defer { try? FileManager.default.removeItem(at: folder) }
-        func line(_ step: Int, _ type: String, _ message: String) -> String {
-            let quoted = JSONValue.string(message).jsonText()
-            return #"{"channel":"nativeBridge","direction":"web_to_native","engine":"e","message":\#(quoted),"size":1,"step":\#(step),"store":"s","time":\#(step),"type":"\#(type)"}"#
-        }
+        let line = Self.recordLine
         let level = 400
         let nested = String(repeating: #"{"d":"#, count: level) + "1" + String(repeating: "}", count: level)
         var lines = [line(0, "sync_state", #"{"type":"sync_state","storeId":"s","payload":{"state":{"d":\#(nested)}}}"#)]
@@ -87,5 +79,17 @@ struct TimelineDepthTests {
         #expect(json.status == 0, "exit \(json.status) (139 or 11: a crash): \(json.stderr.suffix(400))")
         #expect(json.stdout.contains(cap), "\(json.stdout.suffix(800))")
         #expect(json.stdout.utf8.count < 64 * traceBytes, "\(json.stdout.utf8.count) bytes of JSON")
+    }
+
+    static func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// One trace record of store `s`, web to native on the store channel, carrying `message`.
+    static func recordLine(_ step: Int, _ type: String, _ message: String) -> String {
+        let quoted = JSONValue.string(message).jsonText()
+        return #"{"channel":"nativeBridge","direction":"web_to_native","engine":"e","message":\#(quoted),"size":1,"step":\#(step),"store":"s","time":\#(step),"type":"\#(type)"}"#
     }
 }
