@@ -6,9 +6,11 @@ import SharedDocument
 /// One loaded document on this instance: the serial owner that applies, stores and broadcasts
 /// its updates, so every client of the instance sees one order (docs/sync.md §2.1).
 ///
-/// Group commit: an update is applied at once and joins the batch; one commit is in flight at a
-/// time, and updates arriving meanwhile form the next batch. After a commit, each of its updates
-/// is broadcast to every other connection and acknowledged to its sender, in arrival order.
+/// An update is applied and broadcast to every other connection at once, and joins the batch to
+/// store (group commit): one commit is in flight at a time, and updates arriving meanwhile form
+/// the next batch. After a commit, each of its updates is acknowledged to its sender, in arrival
+/// order: a peer may see an update before it is durable, its sender is told only once it is
+/// (docs/sync.md §2.1).
 actor SyncDocumentHost {
     let name: String
     private let storage: ServerStorage
@@ -210,7 +212,10 @@ actor SyncDocumentHost {
                 connection.send(.permissionDenied(reason: "read-only token: the update to \(name) was not applied"))
                 return
             }
-            if changes { try applyWithinLimits(update) }
+            if changes {
+                try applyWithinLimits(update)
+                broadcast(.update(update), except: connection)
+            }
             members[connection.id]?.received += 1
             batch.append(Pending(connection: connection, sequence: members[connection.id]?.received ?? 0, update: changes ? update : nil))
             if changes { batchBytes += update.count }
@@ -357,7 +362,7 @@ actor SyncDocumentHost {
         Task { await self.commitLoop() }
     }
 
-    /// Stores each batch in one transaction, then broadcasts and acknowledges it.
+    /// Stores each batch in one transaction, then acknowledges it (its updates were broadcast when applied).
     private func commitLoop() async {
         while !batch.isEmpty && !failed {
             let entries = batch
@@ -376,9 +381,8 @@ actor SyncDocumentHost {
                 }
             }
             var acknowledged: [Int: (SyncConnection, Int)] = [:]
-            for entry in entries {
-                if let update = entry.update { broadcast(.update(update), except: entry.connection) }
-                if entry.connection.wantsAcknowledgements { acknowledged[entry.connection.id] = (entry.connection, entry.sequence) }
+            for entry in entries where entry.connection.wantsAcknowledgements {
+                acknowledged[entry.connection.id] = (entry.connection, entry.sequence)
             }
             for (connection, count) in acknowledged.values { connection.send(.acknowledgement(count: count)) }
             updatesSinceSnapshot += updates.count
