@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sync broadcast benchmark, side by side in one run (docs/sync.md §5, docs/benchmarks.md):
-# `statehub serve` (our y-websocket endpoint, SQLite, every update stored before it is
-# broadcast) and Yjs's own `y-websocket` server (in memory, no persistence), each measured by
+# `statehub serve` (our y-websocket endpoint, SQLite, every update broadcast when applied and
+# acknowledged once stored) and Yjs's own `y-websocket` server (in memory, no persistence), each measured by
 # scripts/bench-sync.cjs: latency from one update to all receivers (p50/p99), burst throughput
 # to the receivers, server memory per open document.
 #   scripts/bench-sync.sh [path/to/statehub]     (default .build/debug/statehub: a DEBUG build)

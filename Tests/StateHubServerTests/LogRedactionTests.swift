@@ -63,6 +63,50 @@ import Testing
         }
     }
 
+    /// A token is found by its shape wherever the request line carries it: a `token` parameter
+    /// in another case or percent-encoded, a token-shaped parameter with no name, a token as a
+    /// path segment, a token percent-encoded itself. Served at `debug`, the level that logs each
+    /// request line.
+    @Test func tokensInEveryFormOfTheRequestLineNeverReachTheLogAtDebug() async throws {
+        let captured = CapturedLines()
+        var logger = Logger(label: "redaction-test") { _ in CapturingLogHandler(captured: captured) }
+        logger.logLevel = .debug
+        let encodedToken = Self.documentToken.replacingOccurrences(of: "shd_", with: "%73h%64%5F")
+        let targets = [
+            "/sync/board?to%6Ben=\(Self.plainSecret)",
+            "/sync/board?TOKEN=\(Self.plainSecret)",
+            "/sync/board?ack=1&\(Self.documentToken)",
+            "/sync/\(Self.documentToken)",
+            "/admin/apps/\(Self.adminToken.uppercased())/release",
+            "/sync/board?token=\(encodedToken)",
+            "/sync/board?x=\(encodedToken)",
+        ]
+        try await Self.withLiveServer(logger: logger) { port in
+            for target in targets {
+                let answer = try await RawConnection(port: port).exchange("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                #expect(answer.hasPrefix("HTTP/1.1 4"), "\(target): \(answer.prefix(80))")
+            }
+        }
+        let lines = captured.all
+        // Each request was logged, its secret hidden.
+        #expect(lines.filter { $0.contains("Request") }.count >= targets.count, "\(lines)")
+        for secret in [Self.plainSecret, Self.documentToken, Self.adminToken, Self.adminToken.uppercased(), encodedToken,
+                       "DocumentSecret", "AdminSecret", "ADMINSECRET"] {
+            #expect(!lines.contains { $0.contains(secret) }, "\(secret) logged: \(lines.filter { $0.contains(secret) })")
+        }
+    }
+
+    @Test func redactionFindsTokensByShapeInAnyCaseAndEncoding() {
+        #expect(LogRedaction.uri(URI("/sync/d?to%6Ben=s3cret&ack=1")) == "/sync/d?to%6Ben=***&ack=1")
+        #expect(LogRedaction.uri(URI("/sync/d?TOKEN=s3cret")) == "/sync/d?TOKEN=***")
+        #expect(LogRedaction.uri(URI("/sync/d?Token%3Ds3cret")) == "/sync/d?Token%3D***")
+        #expect(LogRedaction.uri(URI("/sync/d?shd_abc-9")) == "/sync/d?shd_***")
+        #expect(LogRedaction.uri(URI("/sync/SHD_abc/x")) == "/sync/SHD_***/x")
+        #expect(LogRedaction.uri(URI("/a/%73hk%5Fabc%2Ddef/b")) == "/a/%73hk%5F***/b")
+        #expect(LogRedaction.text("Bearer%20shk_abc") == "Bearer%20shk_***")
+        #expect(LogRedaction.text("fish_dinner and tokenless words") == "fish_dinner and tokenless words")
+    }
+
     /// A malformed first head is answered `400` and closed, and logged at `debug` only: one
     /// `error` line per request let any client fill the log (docs/server.md, "Connections").
     @Test func malformedHeadsAreAnsweredAndLoggedBelowError() async throws {

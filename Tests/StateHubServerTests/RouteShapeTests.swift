@@ -62,6 +62,14 @@ import Testing
                 (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20,"label":"A"},{"version":"1.0.0","percent":20}]}"#, "arms[1].label"),
                 (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20},{"version":"1.0.0","percent":20,"label":"B"}]}"#, "arms[0].label"),
                 (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20,"label":"A\u200b"},{"version":"1.0.0","percent":20,"label":"B"}]}"#, "arms[0].label"),
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":10.000000001}]}"#, "arms[0].percent"),
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":-0}]}"#, "arms[0].percent"),
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":-0.0}]}"#, "arms[0].percent"),
+                // Look-alikes: a Cyrillic A, a fullwidth A, a trailing space.
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20,"label":"A"},{"version":"1.0.0","percent":20,"label":"\u0410"}]}"#, "arms[1].label"),
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20,"label":"\uff21"},{"version":"1.0.0","percent":20,"label":"B"}]}"#, "arms[0].label"),
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20,"label":"A "},{"version":"1.0.0","percent":20,"label":"B"}]}"#, "arms[0].label"),
+                (#"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":20,"label":"\#(String(repeating: "a", count: 33))"},{"version":"1.0.0","percent":20,"label":"B"}]}"#, "arms[0].label"),
                 (#"{"stable":"1.0.0","users":{"qa\u202e1":"1.1.0"}}"#, "users"),
                 (#"{"stable":"1.0.0","users":{"qa\u200d1":"1.1.0"}}"#, "users"),
             ]
@@ -71,8 +79,24 @@ import Testing
                 #expect(response.status == .badRequest, "\(body): \(response.status) \(text)")
                 #expect(text.contains("\"message\":\"\(field):"), "\(body): \(text)")
             }
+            // Two user ids with one NFC form are refused naming both, whichever comes first.
+            let collision = try await client.admin(.put, "/admin/apps/cart/release",
+                                                   json: #"{"stable":"1.0.0","users":{"\u00e9":"1.1.0","e\u0301":"1.0.0"}}"#)
+            let collisionText = String(buffer: collision.body)
+            #expect(collision.status == .badRequest, "\(collisionText)")
+            #expect(collisionText.contains("users: the keys") && collisionText.contains("(U+00E9)") && collisionText.contains("(U+0065 U+0301)"),
+                    "\(collisionText)")
+            // One spelling is stored in NFC; the other spelling asks for the same user.
+            #expect(try await client.admin(.put, "/admin/apps/cart/release",
+                                           json: #"{"stable":"1.0.0","users":{"e\u0301":"1.1.0"}}"#).status == .ok)
+            let stored = String(buffer: try await client.admin(.get, "/admin/apps/cart").body)
+            #expect(stored.contains("\u{E9}") && !stored.unicodeScalars.contains("\u{301}"), "\(stored)")
+            for spelling in ["%C3%A9", "e%CC%81"] {
+                let manifest = String(buffer: try await client.get("/apps/cart/manifest?user=\(spelling)").body)
+                #expect(manifest.contains(#""version":"1.1.0""#), "\(spelling): \(manifest)")
+            }
             // Two decimals, an A/B pair with two labels and plain user ids are taken.
-            let accepted = #"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":10.25,"label":"A"},{"version":"1.0.0","percent":0.07,"label":"B"}],"users":{"qa-1":"1.1.0"}}"#
+            let accepted = #"{"stable":"1.0.0","arms":[{"version":"1.1.0","percent":10.25,"label":"A"},{"version":"1.0.0","percent":0.07,"label":"control-2.b_x"}],"users":{"qa-1":"1.1.0"}}"#
             #expect(try await client.admin(.put, "/admin/apps/cart/release", json: accepted).status == .ok)
 
             let bidi = try await client.get("/apps/cart/manifest?user=qa%E2%80%AE1")

@@ -89,6 +89,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ServerConfiguration()
         configuration.sync.maxQueueMessages = 500
+        configuration.sync.pingInterval = SyncEndpointTests.pingIntervalPastTheTest
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let readOnly = try await live.issueToken(document: "room", access: "read")
         let idle = try await SyncTestClient.connect(port: live.port, document: "room", token: LiveSyncServer.adminToken, reading: false)

@@ -38,6 +38,11 @@ func isUpdate(_ message: SyncMessage) -> Bool { if case .update = message { true
 func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgement = message { true } else { false } }
 
 @Suite(.tags(.integration)) struct SyncEndpointTests {
+    /// For a test with a client that never reads: it answers no ping either, so with the default
+    /// interval (10 s) a loaded machine could see it closed by the ping rule (docs/sync.md §2.5)
+    /// instead of by the queue or budget rule under test.
+    static let pingIntervalPastTheTest = Duration.seconds(600)
+
     @Test func clientsConvergeAndWritesAreAcknowledgedAfterTheyAreStored() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -278,6 +283,7 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ServerConfiguration()
         configuration.sync.maxQueueBytes = 4 << 20
+        configuration.sync.pingInterval = Self.pingIntervalPastTheTest
         // The document grows to 25 MiB: past the default document size limit.
         configuration.sync.maxMessageBytes = 64 << 20
         configuration.sync.maxDocumentBytes = 64 << 20
@@ -326,6 +332,7 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         configuration.sync.maxQueuedBytesTotal = 8 << 20
         configuration.sync.maxMessageBytes = 128 << 20
         configuration.sync.maxDocumentBytes = 128 << 20
+        configuration.sync.pingInterval = SyncEndpointTests.pingIntervalPastTheTest
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let sync = live.server.sync
         func waitForConnections(_ count: Int, _ description: String, sourceLocation: SourceLocation = #_sourceLocation) async {

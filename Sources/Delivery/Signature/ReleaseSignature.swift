@@ -1,4 +1,5 @@
 import Foundation
+import MicroAppAssets
 
 /// A publisher's signature of a ``ReleaseStatement``, as the upload and the manifest carry it:
 /// `{"keyId": "<16 hex>", "value": "<base64>"}` (docs/server.md, "Signed releases").
@@ -18,16 +19,15 @@ public struct ReleaseSignature: Sendable, Hashable, Codable {
         case value
     }
 
-    /// The signature's 64 bytes, when `keyID` and `value` have the documented form.
+    /// The signature's 64 bytes, when `keyID` and `value` have the documented form
+    /// (``ReleaseSignatureForm``, the server's check on upload too).
     public func checkedBytes() throws(ReleaseSigningError) -> Data {
-        guard Self.isKeyID(keyID) else { throw .invalidSignature("keyId \(keyID.prefix(80).debugDescription) is not 16 lowercase hex digits") }
-        guard let bytes = Data(base64Encoded: value), bytes.count == 64 else {
-            throw .invalidSignature("value is not the standard base64 of 64 bytes")
+        guard ReleaseSignatureForm.isKeyID(keyID) else {
+            throw .invalidSignature("keyId \(keyID.prefix(80).debugDescription) is not \(ReleaseSignatureForm.keyIDLength) lowercase hex digits")
+        }
+        guard let bytes = ReleaseSignatureForm.signature(value) else {
+            throw .invalidSignature("value is not the standard base64 of \(ReleaseSignatureForm.signatureBytes) bytes")
         }
         return bytes
-    }
-
-    static func isKeyID(_ text: String) -> Bool {
-        text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

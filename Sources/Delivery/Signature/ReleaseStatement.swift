@@ -84,8 +84,7 @@ public struct ReleaseStatement: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     private static func check(_ digest: Digest, _ field: String) throws(ReleaseSigningError) {
-        let hex = digest.sha256.utf8
-        guard hex.count == 64, hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+        guard ReleaseSignatureForm.isLowercaseHex(digest.sha256, count: 64) else {
             throw .invalidField(field: field, reason: "sha256 \(digest.sha256.prefix(80).debugDescription) is not 64 lowercase hex digits")
         }
         guard digest.size >= 0 else { throw .invalidField(field: field, reason: "size \(digest.size) is negative") }

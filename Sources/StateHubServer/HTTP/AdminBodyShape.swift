@@ -1,3 +1,4 @@
+import Foundation
 import StateHubJSON
 
 /// The members an admin body may hold (docs/server.md, "Admin API"): a member it does not know
@@ -8,14 +9,17 @@ indirect enum AdminBodyShape: Sendable {
     case object([String: AdminBodyShape])
     /// An array whose elements have this shape.
     case array(AdminBodyShape)
-    /// An object whose keys are data (explicit users: id → version); its values are leaves.
+    /// An object whose keys are data (explicit users: id → version); its values are leaves. Its
+    /// keys are stored in Unicode NFC, so two keys with one NFC form (`"\u00e9"` and `"e\u0301"`)
+    /// are refused, naming both, instead of one silently replacing the other.
     case map
     /// A string, number, boolean or null.
     case leaf
 
-    /// The first member of `value` this shape does not know, as a `400` naming it; nil when
-    /// there is none. Iterative (the parser caps depth anyway).
-    func unknownMember(in value: JSONValue) -> ServerError? {
+    /// The first member of `value` this shape does not know, or the first two keys of a ``map``
+    /// that are one in NFC, as a `400` naming it; nil when there is none. Iterative (the parser
+    /// caps depth anyway).
+    func refusal(in value: JSONValue) -> ServerError? {
         var pending: [(AdminBodyShape, JSONValue, String)] = [(self, value, "")]
         while let (shape, value, path) = pending.popLast() {
             switch (shape, value) {
@@ -30,6 +34,16 @@ indirect enum AdminBodyShape: Sendable {
                     }
                     pending.append((inner, member, at))
                 }
+            case (.map, .object(let object)):
+                var seen: [String: String] = [:]
+                for key in object.keys {
+                    let normalized = key.string.precomposedStringWithCanonicalMapping
+                    if let first = seen[normalized] {
+                        return .badRequest("\(path): the keys \(Self.spelled(first)) and \(Self.spelled(key.string)) are one key"
+                                           + " in Unicode NFC, the form keys are stored in")
+                    }
+                    seen[normalized] = key.string
+                }
             case (.array(let element), .array(let elements)):
                 for (index, item) in elements.enumerated() { pending.append((element, item, "\(path)[\(index)]")) }
             default:
@@ -37,6 +51,13 @@ indirect enum AdminBodyShape: Sendable {
             }
         }
         return nil
+    }
+
+    /// `key` as JSON text, then its scalars (`"é" (U+0065 U+0301)`), so two keys that print
+    /// alike read apart.
+    private static func spelled(_ key: String) -> String {
+        let scalars = key.unicodeScalars.prefix(16).map(AdminLabel.codePoint)
+        return JSONValue.string(String(key.prefix(32))).jsonText() + " (" + scalars.joined(separator: " ") + ")"
     }
 }
 

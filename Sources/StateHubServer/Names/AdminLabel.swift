@@ -10,13 +10,18 @@ enum AdminLabel {
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                return codePoint(scalar)
             default:
                 continue
             }
         }
         return nil
+    }
+
+    /// `scalar` as `U+202E`: how a refusal names a character that may not print.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// `400 bad-request` naming `field` and the character, when `text` holds one that is refused.

@@ -2,22 +2,26 @@ extension ReleaseSpec {
     /// The first field a release may not hold, as `field: why` for a `400 bad-request`
     /// (docs/server.md, "Release model"); `nil` when every field may be stored. Checked before
     /// ``shapeProblems()``:
-    /// - a percentage with more than two decimals: buckets are hundredths of a percent, so
-    ///   `10.005` would silently be `10.00` or `10.01`;
+    /// - a percentage that is not exactly a whole number of hundredths (the number parsed must
+    ///   equal `n / 100` for an integer `n`): buckets are hundredths of a percent, so `10.005` or
+    ///   `10.000000001` would silently be one of their neighbours; and `-0`, which is no percentage;
     /// - two arms with one label, or only one of two arms labelled: the manifest's `variant`
     ///   could not tell the arms apart;
-    /// - an arm label or user id with a control or format character (bidirectional controls,
-    ///   zero-width characters): stored text would show as another.
+    /// - an arm label outside ``ArmLabel``'s character set (look-alike letters, spaces, controls);
+    /// - a user id with a control or format character (bidirectional controls, zero-width
+    ///   characters): stored text would show as another.
     public func refusedField() -> String? {
         for (index, arm) in arms.enumerated() where arm.percent.isFinite {
-            let hundredths = arm.percent * 100
-            if abs(hundredths - hundredths.rounded()) > 1e-6 {
+            if arm.percent == 0, arm.percent.sign == .minus {
+                return "arms[\(index)].percent: -0 is not a percentage; write 0"
+            }
+            if (arm.percent * 100).rounded() / 100 != arm.percent {
                 return "arms[\(index)].percent: at most two decimals (buckets are hundredths of a percent), got \(arm.percent)"
             }
         }
         for (index, arm) in arms.enumerated() {
-            if let label = arm.label, let character = AdminLabel.refusedCharacter(in: label) {
-                return "arms[\(index)].label: the control or format character \(character) is not allowed in a label"
+            if let label = arm.label, let refusal = ArmLabel.refusal(label) {
+                return "arms[\(index)].label: \(refusal)"
             }
         }
         if arms.count == 2 {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An app's release as the admin API takes it and the database keeps it (docs/server.md,
 /// "Release model"): a stable version, up to two bucket arms (rollout or A/B) and explicit users.
 public struct ReleaseSpec: Sendable, Hashable, Codable {
@@ -17,7 +19,7 @@ public struct ReleaseSpec: Sendable, Hashable, Codable {
 
     public var stable: String
     public var arms: [Arm]
-    /// User id → version; wins over arms and stable.
+    /// User id → version; wins over arms and stable. Ids are kept in Unicode NFC (``UserID``).
     public var users: [String: String]
 
     public init(stable: String, arms: [Arm] = [], users: [String: String] = [:]) {
@@ -32,7 +34,10 @@ public struct ReleaseSpec: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         stable = try container.decode(String.self, forKey: .stable)
         arms = try container.decodeIfPresent([Arm].self, forKey: .arms) ?? []
-        users = try container.decodeIfPresent([String: String].self, forKey: .users) ?? [:]
+        let written = try container.decodeIfPresent([String: String].self, forKey: .users) ?? [:]
+        // Keys distinct as `String`s are distinct in NFC (`String` compares canonical equivalence);
+        // the admin API refused a body whose keys were not (`AdminBodyShape.map`).
+        users = Dictionary(written.map { ($0.key.precomposedStringWithCanonicalMapping, $0.value) }) { first, _ in first }
     }
 
     /// At most this many explicit users, so one release stays a small row.
@@ -51,9 +56,6 @@ public struct ReleaseSpec: Sendable, Hashable, Codable {
                 problems.append("arms[\(index)].percent: must lie in 0…100")
             } else {
                 total += arm.percent
-            }
-            if let label = arm.label, label.isEmpty || label.utf8.count > 32 {
-                problems.append("arms[\(index)].label: 1–32 characters")
             }
         }
         if total > 100 { problems.append("arms: percentages add up to more than 100") }

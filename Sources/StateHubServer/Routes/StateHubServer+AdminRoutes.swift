@@ -162,7 +162,7 @@ extension StateHubServer {
                                              + (place.isEmpty ? "" : " in \(place)") + " (line \(error.line), column \(error.column))")
             }
         }
-        if let parsed, let unknown = T.shape.unknownMember(in: parsed) { throw unknown }
+        if let parsed, let unknown = T.shape.refusal(in: parsed) { throw unknown }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch {

@@ -12,6 +12,15 @@ public struct SyncConfiguration: Sendable {
     /// connection is closed (`too-many-awareness-clients`).
     public var maxAwarenessClientsPerConnection: Int = 64
     public var maxAwarenessClientsPerDocument: Int = 10_000
+    /// One awareness client's state (its JSON text), bytes; a message with a larger one closes
+    /// the connection (`awareness-too-large`) before anything of it is kept or relayed.
+    public var maxAwarenessStateBytes: Int = 32 << 10
+    /// All awareness states a document holds, bytes; a message that would take it past this
+    /// closes the connection (`awareness-too-large`).
+    public var maxAwarenessBytesPerDocument: Int = 16 << 20
+    /// Awareness waiting to be coalesced for one receiving connection, bytes; past it what waits
+    /// is queued as one message, which `maxQueueBytes` counts.
+    public var maxPendingAwarenessBytes: Int = 1 << 20
     /// Awareness relays one connection's messages may cause per second, after a burst of
     /// `awarenessRelayBurst`: what it sends faster is kept (newest clock per client) and relayed
     /// together once the rate allows. Nothing is refused and no connection is closed for it.
@@ -30,8 +39,16 @@ public struct SyncConfiguration: Sendable {
     /// Compaction when a document has more updates than this since its snapshot, or more bytes.
     public var compactAfterUpdates: Int = 500
     public var compactAfterBytes: Int = 1 << 20
-    /// WebSocket ping interval; a client that does not answer within it is closed.
-    public var pingInterval: Duration = .seconds(30)
+    /// WebSocket ping interval; a client that leaves a ping unanswered until the next one is
+    /// closed (`1001`) and its TCP connection ended at once: a vanished client (no close frame,
+    /// no FIN) is gone after one to two intervals.
+    public var pingInterval: Duration = .seconds(10)
 
     public init() {}
+
+    /// The caps of one connection's queue.
+    var connectionLimits: SyncConnection.Limits {
+        SyncConnection.Limits(maxQueueBytes: maxQueueBytes, maxQueueMessages: maxQueueMessages,
+                              maxPendingAwarenessBytes: maxPendingAwarenessBytes)
+    }
 }

@@ -43,6 +43,9 @@ final class SyncConnection: Sendable, Hashable {
     struct Limits: Sendable {
         var maxQueueBytes: Int
         var maxQueueMessages: Int
+        /// Awareness waiting to be coalesced (``PendingAwareness/bytes``); past it what waits is
+        /// queued as one message, which the queue caps above count.
+        var maxPendingAwarenessBytes = SyncConfiguration().maxPendingAwarenessBytes
     }
 
     private struct QueueState {
@@ -123,34 +126,52 @@ final class SyncConnection: Sendable, Hashable {
     /// Queues `message` (one shared buffer when one message goes to many connections; the
     /// server-wide budget counts it once).
     func send(_ message: OutgoingMessage) {
-        let size = message.size
-        enum Outcome { case queued(write: Bool), refused, overflowed([OutgoingMessage]) }
         budget.hold(message)
-        let outcome = state.withLock { state -> Outcome in
-            guard !state.finished, !state.cut else { return .refused }
-            if state.bytes + size > limits.maxQueueBytes || state.count + 1 > limits.maxQueueMessages {
-                state.cut = true
-                state.finished = true
-                let dropped = state.drain()
-                queued.store(0, ordering: .relaxed)
-                return .overflowed(dropped)
-            }
-            state.bytes += size
-            queued.store(state.bytes, ordering: .relaxed)
-            state.queue.append(message)
-            // An idle connection starts writing; a busy one's next write takes this too.
-            let write = !state.writing
-            state.writing = true
-            return .queued(write: write)
+        let outcome = state.withLock { enqueue(message, in: &$0) }
+        settle(outcome, message)
+    }
+
+    /// What queuing one message came to.
+    private enum Outcome {
+        /// Queued; `write`: the connection was idle, so the caller starts the writing.
+        case queued(write: Bool)
+        /// Finished or cut already: nothing was queued.
+        case refused
+        /// Past a cap: the connection is cut and these were dropped.
+        case overflowed([OutgoingMessage])
+    }
+
+    /// Appends `message` (held in the budget by the caller) under the lock, or cuts the
+    /// connection when it would pass a queue cap.
+    private func enqueue(_ message: OutgoingMessage, in state: inout QueueState) -> Outcome {
+        guard !state.finished, !state.cut else { return .refused }
+        let size = message.size
+        if state.bytes + size > limits.maxQueueBytes || state.count + 1 > limits.maxQueueMessages {
+            state.cut = true
+            state.finished = true
+            let dropped = state.drain()
+            queued.store(0, ordering: .relaxed)
+            return .overflowed(dropped)
         }
+        state.bytes += size
+        queued.store(state.bytes, ordering: .relaxed)
+        state.queue.append(message)
+        // An idle connection starts writing; a busy one's next write takes this too.
+        let write = !state.writing
+        state.writing = true
+        return .queued(write: write)
+    }
+
+    /// Acts on `outcome` outside the lock: starts writing, or releases and closes.
+    private func settle(_ outcome: Outcome, _ message: OutgoingMessage?) {
         switch outcome {
         case .queued(let write):
-            budget.enforce()
+            if message != nil { budget.enforce() }
             if write { writeNext() }
         case .refused:
-            budget.release(message)
+            if let message { budget.release(message) }
         case .overflowed(let dropped):
-            budget.release(message)
+            if let message { budget.release(message) }
             for message in dropped { budget.release(message) }
             logger.info("sync: cut off connection \(id) to \(document): more than \(limits.maxQueueBytes) bytes or \(limits.maxQueueMessages) messages wait to be sent to it")
             closeChannel()
@@ -160,17 +181,30 @@ final class SyncConnection: Sendable, Hashable {
     /// Queues awareness `entries` coalesced: they join the entries waiting for this connection
     /// (a client's newer entry replaces its waiting one) and go out as one message with the next
     /// write, so however fast presence changes, at most one awareness message waits here and a
-    /// slow reader gets each client's latest state (docs/sync.md §2.5, "Awareness").
+    /// slow reader gets each client's latest state (docs/sync.md §2.5, "Awareness"). When what
+    /// waits passes `maxPendingAwarenessBytes` (many clients with large states), it is queued as
+    /// an ordinary message, which the queue caps count: a reader that never reads is cut off as
+    /// for updates, instead of holding presence without bound.
     func sendAwareness(_ entries: [AwarenessUpdate.Entry]) {
         guard !entries.isEmpty else { return }
-        let write = state.withLock { state -> Bool in
-            guard !state.finished, !state.cut else { return false }
+        let (outcome, spilled) = state.withLock { state -> (Outcome, OutgoingMessage?) in
+            guard !state.finished, !state.cut else { return (.refused, nil) }
             state.awareness.merge(entries)
-            let write = !state.writing
-            state.writing = true
-            return write
+            guard state.awareness.bytes > limits.maxPendingAwarenessBytes else {
+                let write = !state.writing
+                state.writing = true
+                return (.queued(write: write), nil)
+            }
+            let message = Self.awarenessMessage(state.awareness.take())
+            budget.hold(message)
+            return (enqueue(message, in: &state), message)
         }
-        if write { writeNext() }
+        settle(outcome, spilled)
+    }
+
+    /// `entries` as one framed awareness message.
+    private static func awarenessMessage(_ entries: [AwarenessUpdate.Entry]) -> OutgoingMessage {
+        OutgoingMessage(payload: SyncMessage.awareness(AwarenessUpdate(entries: entries).encoded()).encoded())
     }
 
     /// Hands what is queued to the sink; called by the one holder of `writing`.
@@ -179,7 +213,7 @@ final class SyncConnection: Sendable, Hashable {
         let (batch, waiters) = state.withLock { state -> ([OutgoingMessage], [CheckedContinuation<Void, Never>]) in
             var batch = state.cut ? [] : state.popBatch(limit: Self.writeBatchLimit)
             if !state.cut, !state.awareness.isEmpty, batch.count < Self.writeBatchLimit {
-                let message = OutgoingMessage(payload: SyncMessage.awareness(AwarenessUpdate(entries: state.awareness.take()).encoded()).encoded())
+                let message = Self.awarenessMessage(state.awareness.take())
                 budget.hold(message)
                 state.bytes += message.size
                 queued.store(state.bytes, ordering: .relaxed)

@@ -51,7 +51,7 @@ final class SyncConnectionInbox: Sendable {
         connection = SyncConnection(
             id: sync.hub.nextConnectionID(), document: document, access: grant.access, tokenID: grant.tokenID,
             wantsAcknowledgements: grant.acknowledgements,
-            limits: .init(maxQueueBytes: sync.configuration.maxQueueBytes, maxQueueMessages: sync.configuration.maxQueueMessages),
+            limits: sync.configuration.connectionLimits,
             budget: sync.budget, logger: sync.logger, sink: SyncFrameWriter(channel: channel),
             closeChannel: { channel.close(promise: nil) })
     }

@@ -6,15 +6,21 @@ import SharedDocument
 /// One loaded document on this instance: the serial owner that applies, stores and broadcasts
 /// its updates, so every client of the instance sees one order (docs/sync.md §2.1).
 ///
-/// Group commit: an update is applied at once and joins the batch; one commit is in flight at a
-/// time, and updates arriving meanwhile form the next batch. After a commit, each of its updates
-/// is broadcast to every other connection and acknowledged to its sender, in arrival order.
+/// An update is applied and broadcast to every other connection at once, and joins the batch to
+/// store (group commit): one commit is in flight at a time, and updates arriving meanwhile form
+/// the next batch. After a commit, each of its updates is acknowledged to its sender, in arrival
+/// order: a peer may see an update before it is durable, its sender is told only once it is
+/// (docs/sync.md §2.1).
 actor SyncDocumentHost {
     let name: String
     private let storage: ServerStorage
     private let instance: String
     private let configuration: SyncConfiguration
     private let logger: Logger
+    /// Time on the host's clock (since the host was made): the awareness relay rate reads it.
+    private let elapsed: @Sendable () -> Duration
+    /// Sleeps on the host's clock until ``elapsed`` reaches the given time (at once when it has).
+    private let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Called once when storing failed: the hub forgets this host (its connections are closed).
     private let onFailure: @Sendable (SyncDocumentHost) async -> Void
 
@@ -24,6 +30,8 @@ actor SyncDocumentHost {
     private var loading = LoadState.notLoaded
     private var members: [Int: Member] = [:]
     private var awareness: [Int: AwarenessUpdate.Entry] = [:]
+    /// Bytes of the states in `awareness` (at most `maxAwarenessBytesPerDocument`).
+    private var awarenessBytes = 0
     /// Awareness clients that left, with the clock of their removal (y-protocols' meta): an older
     /// state of one is answered with its removal, so a returning client renews itself at once.
     /// At most `maxAwarenessClientsPerDocument`; past it the record starts again.
@@ -52,9 +60,8 @@ actor SyncDocumentHost {
         var received = 0
         /// Awareness client ids it announced, to announce their leaving.
         var awarenessClients: Set<Int> = []
-        /// Relays it may still cause now (a token bucket refilled at `awarenessRelaysPerSecond`).
-        var relayAllowance: Double
-        var refilled: ContinuousClock.Instant
+        /// Relays it may still cause (`awarenessRelaysPerSecond` after a burst of `awarenessRelayBurst`).
+        var relayRate: AwarenessRelayRate
         /// Its awareness changes over the rate, waiting for the next relay.
         var held = PendingAwareness()
         var flushScheduled = false
@@ -67,13 +74,17 @@ actor SyncDocumentHost {
         let update: [UInt8]?
     }
 
-    init(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration, logger: Logger,
-         onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void) {
+    init<C: Clock>(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration, logger: Logger,
+                   clock: C = ContinuousClock(), onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void)
+    where C.Duration == Duration {
         self.name = name
         self.storage = storage
         self.instance = instance
         self.configuration = configuration
         self.logger = logger
+        let start = clock.now
+        elapsed = { start.duration(to: clock.now) }
+        sleepUntil = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
         self.onFailure = onFailure
     }
 
@@ -157,7 +168,8 @@ actor SyncDocumentHost {
 
     /// Adds a connection and greets it: sync step 1, then everyone's awareness if anyone is present.
     func join(_ connection: SyncConnection) {
-        members[connection.id] = Member(connection: connection, relayAllowance: Double(configuration.awarenessRelayBurst), refilled: .now)
+        let rate = AwarenessRelayRate(perSecond: configuration.awarenessRelaysPerSecond, burst: configuration.awarenessRelayBurst, now: elapsed())
+        members[connection.id] = Member(connection: connection, relayRate: rate)
         connection.send(.syncStep1(stateVector: document.encodeStateVector()))
         if !awareness.isEmpty {
             connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
@@ -168,14 +180,11 @@ actor SyncDocumentHost {
     func leave(_ connection: SyncConnection) {
         guard let member = members.removeValue(forKey: connection.id) else { return }
         let gone = member.awarenessClients.compactMap { client -> AwarenessUpdate.Entry? in
-            guard let entry = awareness.removeValue(forKey: client) else { return nil }
+            guard let entry = keep(nil, client: client) else { return nil }
             return AwarenessUpdate.Entry(client: client, clock: entry.clock + 1, state: "null")
         }
-        if !gone.isEmpty {
-            for entry in gone { recordDeparture(entry) }
-            relayToAll(gone)
-            relayAwareness(AwarenessUpdate(entries: gone).encoded())
-        }
+        for entry in gone { recordDeparture(entry) }
+        relayEverywhere(gone)
     }
 
     /// Handles one message from `connection`.
@@ -203,7 +212,10 @@ actor SyncDocumentHost {
                 connection.send(.permissionDenied(reason: "read-only token: the update to \(name) was not applied"))
                 return
             }
-            if changes { try applyWithinLimits(update) }
+            if changes {
+                try applyWithinLimits(update)
+                broadcast(.update(update), except: connection)
+            }
             members[connection.id]?.received += 1
             batch.append(Pending(connection: connection, sequence: members[connection.id]?.received ?? 0, update: changes ? update : nil))
             if changes { batchBytes += update.count }
@@ -219,6 +231,16 @@ actor SyncDocumentHost {
             }
             if awareness.count + introduced.count > configuration.maxAwarenessClientsPerDocument {
                 throw .tooManyAwarenessClients("\(name) may hold at most \(configuration.maxAwarenessClientsPerDocument) awareness clients")
+            }
+            if let large = update.entries.first(where: { $0.state.utf8.count > configuration.maxAwarenessStateBytes }) {
+                throw .awarenessTooLarge("client \(large.client)'s state is \(large.state.utf8.count) bytes; at most \(configuration.maxAwarenessStateBytes)")
+            }
+            // At most what the message adds (an entry older than the kept one adds nothing).
+            let growth = update.entries.reduce(0) { sum, entry in
+                entry.isRemoval ? sum : sum + entry.state.utf8.count - (awareness[entry.client]?.state.utf8.count ?? 0)
+            }
+            if awarenessBytes + growth > configuration.maxAwarenessBytesPerDocument {
+                throw .awarenessTooLarge("\(name)'s awareness states may take at most \(configuration.maxAwarenessBytesPerDocument) bytes together")
             }
             // Relayed: what is not older than this document's entry (an equal clock changes
             // nothing anywhere, and keeps a forwarded message whole).
@@ -242,11 +264,11 @@ actor SyncDocumentHost {
                 }
                 relayed.append(entry)
                 if entry.isRemoval {
-                    awareness[entry.client] = nil
+                    keep(nil, client: entry.client)
                     recordDeparture(entry)
                     members[connection.id]?.awarenessClients.remove(entry.client)
                 } else {
-                    awareness[entry.client] = entry
+                    keep(entry, client: entry.client)
                     departed[entry.client] = nil
                     // y-websocket's client forwards every awareness change it sees, other
                     // clients' included, so a newer state says nothing about who controls that
@@ -270,27 +292,21 @@ actor SyncDocumentHost {
     /// coalesced, and relayed together when the rate allows (docs/sync.md §2.5, "Awareness").
     private func relayWithinRate(_ entries: [AwarenessUpdate.Entry], from connection: SyncConnection) {
         guard !entries.isEmpty, var member = members[connection.id] else { return }
-        let now = ContinuousClock.Instant.now
-        let rate = Double(max(1, configuration.awarenessRelaysPerSecond))
-        let elapsed = now - member.refilled
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        member.relayAllowance = min(Double(max(1, configuration.awarenessRelayBurst)), member.relayAllowance + seconds * rate)
-        member.refilled = now
         member.held.merge(entries)
-        if member.relayAllowance >= 1 && !member.flushScheduled {
-            member.relayAllowance -= 1
+        if !member.flushScheduled && member.relayRate.take(at: elapsed()) {
             let relayed = member.held.take()
             members[connection.id] = member
-            relayToAll(relayed)
-            relayAwareness(AwarenessUpdate(entries: relayed).encoded())
+            relayEverywhere(relayed)
             return
         }
         if !member.flushScheduled {
             member.flushScheduled = true
-            let wait = Duration.seconds((1 - member.relayAllowance) / rate)
+            // A time, not a delay: however late the task starts, the relay is due then.
+            let due = elapsed() + member.relayRate.untilNext
             let id = connection.id
+            let sleepUntil = self.sleepUntil
             Task { [weak self] in
-                try? await Task.sleep(for: wait)
+                try? await sleepUntil(due)
                 await self?.flushHeldAwareness(of: id)
             }
         }
@@ -301,17 +317,30 @@ actor SyncDocumentHost {
     private func flushHeldAwareness(of id: Int) {
         guard var member = members[id] else { return }
         member.flushScheduled = false
-        member.relayAllowance = 0
-        member.refilled = .now
+        member.relayRate.spend(at: elapsed())
         let relayed = member.held.take()
         members[id] = member
-        guard !relayed.isEmpty else { return }
-        relayToAll(relayed)
-        relayAwareness(AwarenessUpdate(entries: relayed).encoded())
+        relayEverywhere(relayed)
+    }
+
+    /// Sends `entries` to every connection of this document and announces them to other instances.
+    private func relayEverywhere(_ entries: [AwarenessUpdate.Entry]) {
+        guard !entries.isEmpty else { return }
+        relayToAll(entries)
+        relayAwareness(AwarenessUpdate(entries: entries).encoded())
     }
 
     private func relayToAll(_ entries: [AwarenessUpdate.Entry]) {
         for member in members.values { member.connection.sendAwareness(entries) }
+    }
+
+    /// Keeps `entry` as `client`'s state (`nil`: removes it), counting ``awarenessBytes``; the
+    /// entry it replaced.
+    @discardableResult
+    private func keep(_ entry: AwarenessUpdate.Entry?, client: Int) -> AwarenessUpdate.Entry? {
+        let old = if let entry { awareness.updateValue(entry, forKey: client) } else { awareness.removeValue(forKey: client) }
+        awarenessBytes += (entry?.state.utf8.count ?? 0) - (old?.state.utf8.count ?? 0)
+        return old
     }
 
     /// Remembers a removal's clock, within the document's awareness cap.
@@ -333,7 +362,7 @@ actor SyncDocumentHost {
         Task { await self.commitLoop() }
     }
 
-    /// Stores each batch in one transaction, then broadcasts and acknowledges it.
+    /// Stores each batch in one transaction, then acknowledges it (its updates were broadcast when applied).
     private func commitLoop() async {
         while !batch.isEmpty && !failed {
             let entries = batch
@@ -352,9 +381,8 @@ actor SyncDocumentHost {
                 }
             }
             var acknowledged: [Int: (SyncConnection, Int)] = [:]
-            for entry in entries {
-                if let update = entry.update { broadcast(.update(update), except: entry.connection) }
-                if entry.connection.wantsAcknowledgements { acknowledged[entry.connection.id] = (entry.connection, entry.sequence) }
+            for entry in entries where entry.connection.wantsAcknowledgements {
+                acknowledged[entry.connection.id] = (entry.connection, entry.sequence)
             }
             for (connection, count) in acknowledged.values { connection.send(.acknowledgement(count: count)) }
             updatesSinceSnapshot += updates.count
@@ -430,7 +458,7 @@ actor SyncDocumentHost {
             return
         }
         for entry in update.entries where (awareness[entry.client]?.clock ?? -1) <= entry.clock {
-            awareness[entry.client] = entry.isRemoval ? nil : entry
+            keep(entry.isRemoval ? nil : entry, client: entry.client)
             if entry.isRemoval { recordDeparture(entry) } else { departed[entry.client] = nil }
         }
         relayToAll(update.entries)

@@ -4,7 +4,7 @@ import NIOWebSocket
 /// the WebSocket close code it is sent with (docs/sync.md §1.2). The document is unchanged and
 /// no other connection is affected. A struct over a code string so new codes do not break users.
 public struct SyncProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `malformed-message`, `malformed-update`, `document-too-large`, `too-many-clients`, `too-many-awareness-clients`, `text-frame`, `storage`.
+    /// `malformed-message`, `malformed-update`, `document-too-large`, `too-many-clients`, `too-many-awareness-clients`, `awareness-too-large`, `text-frame`, `storage`.
     public let code: String
     public let message: String
     /// The WebSocket close code: 1007 for bytes that do not read, 1003 for a text frame, 1008 for an
@@ -42,6 +42,9 @@ public struct SyncProtocolError: Error, Sendable, Equatable, CustomStringConvert
     }
     static func tooManyAwarenessClients(_ detail: String) -> SyncProtocolError {
         SyncProtocolError(code: "too-many-awareness-clients", message: detail, closeCode: 1008)
+    }
+    static func awarenessTooLarge(_ detail: String) -> SyncProtocolError {
+        SyncProtocolError(code: "awareness-too-large", message: detail, closeCode: 1008)
     }
     static let textFrame = SyncProtocolError(code: "text-frame", message: "y-websocket messages are binary frames", closeCode: 1003)
     static let storage = SyncProtocolError(code: "storage", message: "the document could not be stored; reconnect", closeCode: 1011)

@@ -86,7 +86,7 @@ public final class SyncService: Sendable {
         let connection = SyncConnection(
             id: hub.nextConnectionID(), document: document, access: grant.access, tokenID: grant.tokenID,
             wantsAcknowledgements: grant.acknowledgements,
-            limits: .init(maxQueueBytes: configuration.maxQueueBytes, maxQueueMessages: configuration.maxQueueMessages),
+            limits: configuration.connectionLimits,
             budget: budget, logger: logger, sink: SyncFrameWriter(channel: channel), closeChannel: { channel.close(promise: nil) })
         budget.register(connection)
         defer {

@@ -5,8 +5,8 @@ import Synchronization
 
 /// One sync connection served on its NIO channel, after NIO's frame decoder (docs/sync.md §2.5,
 /// "Connections without a task"): it joins fragments into messages (at most the message cap:
-/// `1009` past it), answers pings, pings an idle client and closes it when no pong came back by
-/// the next ping, replies to the client's close (checked: `answer(toClose:)`), and refuses text
+/// `1009` past it), answers pings, pings an idle client and closes it (frame, then TCP at once)
+/// when no pong came back by the next ping, replies to the client's close (checked: `answer(toClose:)`), and refuses text
 /// frames (`1003`) and unmasked ones (`1002`). Messages go
 /// through the connection's ``SyncConnectionInbox`` to the document in order; no task exists
 /// while the connection is idle. Reads pause while the inbox holds more than it may.
@@ -161,16 +161,21 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     /// Sends a close frame (after what the inbox waited to be written) and closes once the client
-    /// answers or ``closeTimeout`` passes.
-    fileprivate func sendClose(_ code: WebSocketErrorCode, reason: String) {
+    /// answers or ``closeTimeout`` passes; with `awaitingAnswer` false, as soon as the frame is
+    /// written (a client that answered no ping will answer no close either).
+    fileprivate func sendClose(_ code: WebSocketErrorCode, reason: String, awaitingAnswer: Bool = true) {
         guard let context, !closing else { return }
         closing = true
         var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         data.write(webSocketErrorCode: code)
         data.writeString(reason)
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
         let channel = context.channel
-        context.eventLoop.scheduleTask(in: Self.closeTimeout) { channel.close(promise: nil) }
+        let written = context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
+        if awaitingAnswer {
+            context.eventLoop.scheduleTask(in: Self.closeTimeout) { channel.close(promise: nil) }
+        } else {
+            written.whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 
     /// Every ping interval: a ping, or the close when the last one got no pong.
@@ -178,7 +183,7 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
         guard let context, !closing else { return }
         if awaitingPong {
             sync.logger.info("sync: closed a connection to \(document): no pong within \(sync.configuration.pingInterval)")
-            sendClose(.goingAway, reason: "Ping timeout")
+            sendClose(.goingAway, reason: "Ping timeout", awaitingAnswer: false)
             return
         }
         awaitingPong = true
