@@ -1173,6 +1173,21 @@
       ok(m.errors.length === 0, label + 'mirror well-formed, seq continuous', m.errors.slice(0, 5));
       cart.$dispose(); counter.$dispose(); plain.$dispose(); take();
     });
+    // A hot update replaces the getters (our runtime's hotSwap): their names are read again.
+    if (precise) {
+      var ph = G.createPinia();
+      G.setActivePinia(ph);
+      ph.use(S.createSyncPlugin());
+      var define = function (getters) { return G.defineStore('selftest.getters.hot', { state: function () { return { n: 1 }; }, getters: getters }); };
+      var hot = define({ double: function (s) { return s.n * 2; } })(ph);
+      take();
+      G.StateHubPinia.hotSwap(function () { define({ triple: function (s) { return s.n * 3; } }); });
+      hot.n = 2;
+      S.flushPending();
+      var hotMsgs = take().filter(function (x) { return x.type === 'apply_mutation'; });
+      eq(hotMsgs.length > 0 && hotMsgs[hotMsgs.length - 1].payload.getters, { triple: 6 }, 'getters: after a hot update, the new getters are sent');
+      hot.$dispose(); take();
+    }
     G.setActivePinia(pinia);
   })();
 
