@@ -82,6 +82,18 @@ struct GetterMirrorTests {
         #expect(hub.getters(of: "nowhere") == nil)
     }
 
+    /// Under `flush: 'sync'` each write is its own one-set message with the getters it changed, which
+    /// the hub's write path reads (docs/hub.md, "The write path"): the hub ends with the page's values.
+    @Test func flushSyncWritesCarryTheGettersTheyChange() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makePage(hub, name: "getters-sync", flush: .sync)
+        try await engine.evaluate(Self.stores, sourceURL: "stores.js")
+        try await engine.evaluate("var counter = useCounter(); for (var i = 0; i < 50; i++) counter.n++; 0;", sourceURL: "writes.js")
+        #expect(await mirror(of: hub, "counter") { _ in hub.getters(of: "counter") == ["double": 102] },
+                "counter.double never became 102: \(String(describing: hub.getters(of: "counter")))")
+        #expect(hub.state(of: "counter") == ["n": 51] && hub.version(of: "counter") == 51)
+    }
+
     /// The hub's side of the bounds (A.13): a `getters` member that is not an object, or nests past
     /// the state's cap, is ignored with a problem, and the message's state still applies.
     @Test func gettersOverTheBoundsAreIgnoredWithAProblem() async throws {

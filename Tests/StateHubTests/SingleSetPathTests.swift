@@ -40,7 +40,14 @@ struct SingleSetPathTests {
             default: path = pick([#"["n"]"#, #"["items",0,"qty"]"#, #"["name"]"#, #"["items",1]"#])
             }
             let value = below(40) == 0 ? String(repeating: "[", count: 520) + String(repeating: "]", count: 520) : inner.value()
-            return text + #","type":"apply_mutation","payload":{"mutations":[{"type":\#(type),"ops":[{"op":"set","path":\#(path),"value":\#(value)}]}]}}"#
+            // The getters the write changed (docs/PROTOCOL.md A.13), now and then not an object or too deep.
+            let getters: String
+            switch below(12) {
+            case 0, 1, 2: getters = #","getters":{"double":\#(inner.value()),"count":\#(below(9))}"#
+            case 3: getters = #","getters":"# + pick(["[1]", "null", "{}", #"{"deep":\#(String(repeating: "[", count: 512) + String(repeating: "]", count: 512))}"#])
+            default: getters = ""
+            }
+            return text + #","type":"apply_mutation","payload":{"mutations":[{"type":\#(type),"ops":[{"op":"set","path":\#(path),"value":\#(value)}]}]\#(getters)}}"#
         }
     }
 
@@ -68,6 +75,7 @@ struct SingleSetPathTests {
             let message = try #require(matched, "read by the write path, not by the matcher: \(text)")
             #expect(message.storeId == storeId && message.seq == write.seq, "\(text)")
             #expect(try message.mutations?.get() == [AppliedMutation(type: type, ops: [.set(path: path, value: write.value)])], "\(text)")
+            #expect(message.payload["getters"] == write.getters.map(JSONValue.object), "\(text)")
         }
         #expect(taken > 2_000, "write path read \(taken) of 6,000")
     }
@@ -185,6 +193,13 @@ struct SingleSetPathTests {
         #expect(hub.state(of: "cart")?["n"] == 5 && hub.version(of: "cart") == 2 && hub.problems.isEmpty)
         #expect(write(Wire.mutation("cart", seq: 3, ops: #"{"op":"set","path":["n"],"value":6}"#)))
         #expect(hub.state(of: "cart")?["n"] == 6 && hub.version(of: "cart") == 3 && hub.problems.isEmpty)
+        // A write that changed getters (docs/PROTOCOL.md A.13): they are merged in the same step.
+        let body = #","type":"apply_mutation","payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":7}]}]"#
+        #expect(write(#"{"v":1,"storeId":"cart","messageId":"w4","seq":4"# + body + #","getters":{"double":14}}}"#))
+        #expect(write(#"{"v":1,"storeId":"cart","messageId":"w5","seq":5"# + body + #","getters":{"label":"seven"}}}"#))
+        #expect(hub.getters(of: "cart") == ["double": 14, "label": "seven"] && hub.version(of: "cart") == 5)
+        #expect(!write(#"{"v":1,"storeId":"cart","messageId":"w6","seq":6"# + body + #","getters":[14]}}"#)) // no object: the general path's problem
+        #expect(hub.version(of: "cart") == 5 && hub.problems.isEmpty)
 
         let traced = GlobalStateHub(configuration: .init(trace: TraceRecorder()))
         try await traced.attach(RecordingPage(pageID: "p"))
@@ -197,11 +212,14 @@ struct SingleSetPathTests {
     /// through the write path and one through `receive(_:from:)`: same mirrors, versions, problems, messages.
     @Test func nearlyTheFastShapeEndsAsTheGeneralPath() async throws {
         let head = #"{"v":1,"storeId":"cart","messageId":"w"#
-        func text(seq: Int, ack: String? = nil, path: String = #"["n"]"#, value: String = "1", type: String = #""direct""#) -> String {
+        func text(seq: Int, ack: String? = nil, path: String = #"["n"]"#, value: String = "1", type: String = #""direct""#, getters: String? = nil) -> String {
             let ackField = ack.map { #","ack":\#($0)"# } ?? ""
-            return head + #"\#(seq)","seq":\#(seq)\#(ackField),"type":"apply_mutation","payload":{"mutations":[{"type":\#(type),"ops":[{"op":"set","path":\#(path),"value":\#(value)}]}]}}"#
+            let gettersField = getters.map { #","getters":\#($0)"# } ?? ""
+            return head + #"\#(seq)","seq":\#(seq)\#(ackField),"type":"apply_mutation","payload":{"mutations":[{"type":\#(type),"ops":[{"op":"set","path":\#(path),"value":\#(value)}]}]\#(gettersField)}}"#
         }
         let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        // A getter's value sits one level below the getters object: 512 nested arrays pass the cap of 512 (A.13).
+        let deeper = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         let variants: [(Int) -> String] = [
             { text(seq: $0, value: "1e400") }, { text(seq: $0, value: "-0") }, { text(seq: $0, value: "1E2") },
             { text(seq: $0, value: "-1e-400") }, { text(seq: $0, value: #"{"a":1,"a":2}"#) },
@@ -216,6 +234,10 @@ struct SingleSetPathTests {
             { text(seq: $0, type: #""dir\u0065ct""#) }, { text(seq: $0, value: #""\ud800""#) }, { text(seq: $0, path: #"["\udc00"]"#) },
             { text(seq: $0 + 1) }, { text(seq: $0 - 1) }, { text(seq: $0, path: "[]", value: #"{"n":5}"#) },
             { text(seq: $0, path: "[]", value: "5") }, { text(seq: $0) + " " }, { text(seq: $0).replacingOccurrences(of: #""v":1"#, with: #""v":1.0"#) },
+            { text(seq: $0, getters: #"{"double":2}"#) }, { text(seq: $0, getters: "[2]") }, { text(seq: $0, getters: "null") },
+            { text(seq: $0, getters: #"{"deep":\#(deep)}"#) }, { text(seq: $0, getters: #"{"deep":\#(deeper)}"#) },
+            { text(seq: $0, getters: #"{"a":1,"a":2}"#) }, { text(seq: $0, getters: #"{"x":"\ud800"}"#) },
+            { text(seq: $0, value: deep, getters: #"{"double":2}"#) }, { text(seq: $0 + 1, getters: #"{"double":2}"#) },
         ]
         let fast = GlobalStateHub(), general = GlobalStateHub()
         let fastPage = RecordingPage(pageID: "p"), generalPage = RecordingPage(pageID: "p")
@@ -239,6 +261,7 @@ struct SingleSetPathTests {
             #expect(fast.version(of: "cart") == general.version(of: "cart"), "variant \(index): \(original)")
             #expect(fast.problems == general.problems, "variant \(index): \(original)")
             #expect(fastPage.messages == generalPage.messages, "variant \(index): \(original)")
+            #expect(fast.getters(of: "cart") == general.getters(of: "cart"), "variant \(index): \(original)")
         }
     }
 
@@ -248,6 +271,7 @@ struct SingleSetPathTests {
             #expect(a.state(of: id) == b.state(of: id), "mirror of \(id)", sourceLocation: sourceLocation)
             #expect(a.version(of: id) == b.version(of: id), "version of \(id)", sourceLocation: sourceLocation)
             #expect(a.mirrorStatus(of: id) == b.mirrorStatus(of: id), "status of \(id)", sourceLocation: sourceLocation)
+            #expect(a.getters(of: id) == b.getters(of: id), "getters of \(id)", sourceLocation: sourceLocation)
         }
         #expect(a.problems == b.problems, sourceLocation: sourceLocation)
     }

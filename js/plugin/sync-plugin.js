@@ -679,10 +679,10 @@
   // One mutation as its own apply_mutation (flush 'sync'): the text send() would write for it, assembled in one
   // expression, one JSON.stringify (of the ops) per write.
   function sendMutation(record, type, action, ops) {
-    let getters = gettersPayload(record, false);
+    let getters = gettersPayload(record, false, true);
     let text = [record.head, '"w', ++messageCounter, '","seq":', record.seq + 1, record.ack === null ? '' : ',"ack":' + record.ack,
       ',"type":"apply_mutation","payload":{"mutations":[{"type":', TYPE_JSON[type] || JSON.stringify(String(type)),
-      action === undefined ? '' : action.json, ',"ops":', JSON.stringify(ops), '}]', getters === null ? '' : ',"getters":' + JSON.stringify(getters), '}}'].join('');
+      action === undefined ? '' : action.json, ',"ops":', JSON.stringify(ops), '}]', getters === null ? '' : ',"getters":' + getters, '}}'].join('');
     safePost(record.post, text);
     afterPost(record);
   }
@@ -821,16 +821,20 @@
   }
   // What Pinia itself lists (`_getters` in its development builds; `_hmrPayload.getters` there and on
   // our runtime), else an options store's `getters`, else the computed refs a setup store returned,
-  // which real Pinia keeps on the raw store (a production build lists nothing else).
+  // which real Pinia keeps on the raw store (a production build lists nothing else). Read on the raw
+  // store (no proxy traps) and kept while the list they come from is the same object: a hot update
+  // replaces it, and a production build, whose stores are scanned, has none.
   function getterNames(record) {
-    let store = record.store;
     try {
-      if (isArray(store._getters)) return store._getters;
-      let hmr = store._hmrPayload, declared = record.options && record.options.getters;
-      if (hmr && hmr.getters && typeof hmr.getters === 'object') return objectKeys(hmr.getters);
-      if (declared && typeof declared === 'object') return objectKeys(declared);
-      let raw = rawOf(store);
-      return objectKeys(raw).filter(function (k) { return isComputedRef(raw[k]); });
+      let raw = record.raw || (record.raw = rawOf(record.store));
+      let listed = raw._getters, hmr = raw._hmrPayload, declared = record.options && record.options.getters;
+      let source = isArray(listed) ? listed : hmr && hmr.getters && typeof hmr.getters === 'object' ? hmr.getters
+        : declared && typeof declared === 'object' ? declared : raw;
+      if (source === record.getterSource) return record.getterNameList;
+      let names = source === listed ? listed : source !== raw ? objectKeys(source)
+        : objectKeys(raw).filter(function (k) { return isComputedRef(raw[k]); });
+      record.getterSource = source;
+      return (record.getterNameList = names);
     } catch (e) {
       return [];
     }
@@ -839,7 +843,9 @@
   // whose value holds what JSON cannot carry (a function, a cycle, a class instance), is sent as
   // {"$type":"undefined"} (or with that part replaced, as the state is) and reported once, by an
   // `error` getter_failed queued for after the message, and again only when how it fails changes.
-  function gettersPayload(record, all) {
+  // With `asText`, the member's JSON text instead of the object (a flush-sync write's message is
+  // assembled as text, and each getter's value is already encoded as JSON text here).
+  function gettersPayload(record, all, asText) {
     let names = getterNames(record);
     if (names.length === 0) return null;
     let sent = record.getterTexts || (record.getterTexts = new Map()), failed = record.getterFailures || (record.getterFailures = new Map()), out = null;
@@ -852,18 +858,22 @@
       } catch (e) {
         encoded = tagUndefined(); failure = errorInfo(e);
       }
-      let text = failure === undefined ? JSON.stringify(encoded) : 'threw ' + failure.name + ': ' + failure.message;
+      let json = JSON.stringify(encoded), text = failure === undefined ? json : 'threw ' + failure.name + ': ' + failure.message;
       if (!all && sent.get(name) === text) continue;
       sent.set(name, text);
-      if (out === null) out = {};
-      setKey(out, name, encoded);
-      let how = failure !== undefined ? text : errs.map(function (e) { return e.kind + ' ' + JSON.stringify(e.path); }).join('|');
+      if (asText) {
+        out = (out === null ? '{' : out + ',') + JSON.stringify(name) + ':' + json;
+      } else {
+        if (out === null) out = {};
+        setKey(out, name, encoded);
+      }
+      let how = failure !== undefined ? text : errs.length === 0 ? '' : errs.map(function (e) { return e.kind + ' ' + JSON.stringify(e.path); }).join('|');
       if (how !== (failed.get(name) || '')) {
         failed.set(name, how);
         reportGetterFailure(record, name, failure, errs);
       }
     }
-    return out;
+    return asText && out !== null ? out + '}' : out;
   }
   function reportGetterFailure(record, name, failure, errs) {
     let queue = record.errQueue || (record.errQueue = []), where = 'getter "' + name + '" of store "' + record.id + '"';
@@ -1880,6 +1890,7 @@
         mode: 'unknown', snapshot: null, snapshotText: null, derivedDirty: false, derivedAction: undefined, errKeys: null, errQueue: null, escapes: false,
         runningActions: [], lazyOps: false,
         getterTexts: null, getterFailures: null, // by getter name: its value's JSON text last sent, how it failed (gettersPayload)
+        raw: null, getterSource: null, getterNameList: null, // the raw store; where its getters' names were read, and them (getterNames)
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(record.id, record);

@@ -7,8 +7,9 @@
 // VUE_CORE_CHECKOUT: a checkout of github.com/vuejs/core (packages/{shared,reactivity,
 // runtime-core,runtime-dom}/src are read). Both are bundled from their TypeScript sources with
 // `esbuild` (on PATH) into the OS temp folder, as a development build in a page that has
-// `window`. Exits 1 when any test's outcome differs, except tests whose name says "StateHub"
-// (StateHub additions and documented differences, expected to fail on real Pinia).
+// `window`; the sync plugin's self-test runs on that build and on a production build. Exits 1
+// when the self-test fails on either, or when any test's outcome differs, except tests whose name
+// says "StateHub" (StateHub additions and documented differences, expected to fail on real Pinia).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +24,7 @@ if (!piniaDir || !coreDir) {
   process.exit(2);
 }
 
-function bundleRealPinia() {
+function bundleRealPinia(development) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'statehub-real-pinia-'));
   const write = (name, text) => { fs.writeFileSync(path.join(work, name), text); return path.join(work, name); };
   // Pinia v2 imports Vue through vue-demi and devtools through @vue/devtools-api.
@@ -38,9 +39,9 @@ import * as pinia from 'pinia';
 globalThis.StateHubReactivity = Object.assign({}, vue);
 globalThis.StateHubPinia = Object.assign({}, pinia, { createApp: vue.createApp, inject: vue.inject, hasInjectionContext: vue.hasInjectionContext });`);
   const core = (name) => path.join(coreDir, 'packages', name, 'src', 'index.ts');
-  const out = path.join(work, 'real-pinia.js');
+  const out = path.join(work, development ? 'real-pinia.js' : 'real-pinia.prod.js');
   const defines = {
-    __DEV__: 'true', __TEST__: 'false', __BROWSER__: 'true', __GLOBAL__: 'false', __ESM_BUNDLER__: 'false',
+    __DEV__: String(development), __TEST__: 'false', __BROWSER__: 'true', __GLOBAL__: 'false', __ESM_BUNDLER__: 'false',
     __ESM_BROWSER__: 'false', __CJS__: 'false', __SSR__: 'false', __COMPAT__: 'false', __CI__: 'false',
     __FEATURE_OPTIONS_API__: 'true', __FEATURE_PROD_DEVTOOLS__: 'false', __FEATURE_SUSPENSE__: 'true',
     __FEATURE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false', __USE_DEVTOOLS__: 'false', __VERSION__: '"real"'
@@ -65,7 +66,7 @@ async function runSpec(scripts, spec) {
   return vm.runInContext('StateHubSpec.run(() => {})', context);
 }
 
-const real = bundleRealPinia();
+const real = bundleRealPinia(true);
 const ours = [path.join(jsDir, 'runtime/reactivity.js'), path.join(jsDir, 'runtime/pinia.js')];
 const specs = fs.readdirSync(path.join(jsDir, 'tests/spec')).filter((f) => f.endsWith('.spec.js')).sort();
 let cases = 0, agreeing = 0, unexpected = 0;
@@ -93,11 +94,11 @@ console.log(`total: ${cases} cases, ${agreeing} agreeing, ${cases - agreeing} di
 
 // The sync plugin's self-test on real Pinia (derived ops): Pinia's names on globalThis as a page's
 // bundle would have them, every pinia installed into an app (real Pinia holds plugins until then).
-async function pluginSelftestOnRealPinia() {
+async function pluginSelftestOnRealPinia(bundle) {
   const context = vm.createContext({ console: { log() {}, warn() {}, error() {}, info() {} }, setTimeout, clearTimeout, queueMicrotask, structuredClone });
   context.globalThis = context;
   context.window = context;
-  vm.runInContext(fs.readFileSync(real, 'utf8'), context, { filename: real });
+  vm.runInContext(fs.readFileSync(bundle, 'utf8'), context, { filename: bundle });
   vm.runInContext(`for (const k of Object.keys(StateHubPinia)) globalThis[k] = StateHubPinia[k];
     for (const k of ['markRaw', 'reactive', 'ref', 'computed', 'toRaw', 'shallowRef', 'readonly', 'shallowReactive']) globalThis[k] = StateHubReactivity[k];
     const realCreatePinia = createPinia;
@@ -111,8 +112,15 @@ async function pluginSelftestOnRealPinia() {
   for (let spin = 0; spin < 100 && !context.pluginSelftestResult.done; spin++) await new Promise((resolve) => setTimeout(resolve, 10));
   return context.pluginSelftestResult;
 }
-const plugin = await pluginSelftestOnRealPinia();
-console.log(`plugin selftest on real Pinia: ${plugin.passed} passed, ${plugin.failed} failed`);
-for (const failure of plugin.failures) console.log('  ' + String(failure).slice(0, 500));
-fs.rmSync(path.dirname(real), { recursive: true, force: true });
-process.exit(unexpected > 0 || plugin.failed > 0 ? 1 : 0);
+// Twice: a development build lists a store's getters (`_getters`); a production build lists none,
+// so the plugin finds them in the options or among the computed refs a setup store returned.
+const production = bundleRealPinia(false);
+let pluginFailed = 0;
+for (const [name, bundle] of [['development', real], ['production', production]]) {
+  const plugin = await pluginSelftestOnRealPinia(bundle);
+  pluginFailed += plugin.failed;
+  console.log(`plugin selftest on real Pinia (${name} build): ${plugin.passed} passed, ${plugin.failed} failed`);
+  for (const failure of plugin.failures) console.log('  ' + String(failure).slice(0, 500));
+}
+for (const bundle of [real, production]) fs.rmSync(path.dirname(bundle), { recursive: true, force: true });
+process.exit(unexpected > 0 || pluginFailed > 0 ? 1 : 0);

@@ -1096,6 +1096,101 @@
     G.setActivePinia(pinia);
   })();
 
+  // ---------------------------------------------------------------- 14. getters beside the state (PROTOCOL.md A.13)
+
+  // Every getter with each whole state, only the changed ones with a mutation, no member for a store
+  // without getters; a getter that throws is sent as undefined and reported by getter_failed. On real
+  // Pinia the plugin finds them through what Pinia lists (a development build) or, for a setup store
+  // on a production build, the computed refs its setup function returned.
+  (function getterTests() {
+    ['tick', 'sync'].forEach(function (flush) {
+      var label = 'getters (flush ' + flush + '): ';
+      var pg = G.createPinia();
+      G.setActivePinia(pg);
+      pg.use(S.createSyncPlugin({ flush: flush }));
+      var ids = { options: 'selftest.getters.options.' + flush, setup: 'selftest.getters.setup.' + flush, none: 'selftest.getters.none.' + flush };
+      var cart = G.defineStore(ids.options, {
+        state: function () { return { items: [], tag: 'a' }; },
+        getters: {
+          count: function (s) { return s.items.length; },
+          skus: function () { return this.items.map(function (item) { return item.sku; }); },
+          first: function (s) { return s.items[0].sku; }
+        },
+        actions: { add: function (sku) { this.items.push({ sku: sku }); } }
+      })(pg);
+      var counter = G.defineStore(ids.setup, function () {
+        var n = G.ref(1);
+        var double = G.computed(function () { return n.value * 2; });
+        function bump(by) { n.value += by; }
+        return { n: n, double: double, bump: bump };
+      })(pg);
+      var plain = G.defineStore(ids.none, { state: function () { return { a: 1 }; } })(pg);
+      var m = new Mirror();
+      function of(msgs, id, type) { return msgs.filter(function (x) { return x.storeId === id && x.type === type; }); }
+      function gettersOf(msgs, id) { return of(msgs, id, 'apply_mutation').map(function (x) { return x.payload.getters === undefined ? null : x.payload.getters; }); }
+      function threwReports(msgs, id) {
+        return of(msgs, id, 'error').filter(function (x) { return x.payload.code === 'getter_failed'; })
+          .map(function (x) { return [x.payload.path, x.payload.detail.kind, x.payload.detail.getter, x.payload.detail.error && x.payload.detail.error.name]; });
+      }
+      var undef = { $type: 'undefined' };
+
+      var msgs = take(); m.feed(msgs);
+      var created = of(msgs, ids.options, 'sync_state')[0];
+      eq(created && created.payload.getters, { count: 0, skus: [], first: undef }, label + 'created: every getter of an options store, one that throws sent as undefined');
+      eq(threwReports(msgs, ids.options), [[['first'], 'threw', 'first', 'TypeError']], label + 'a getter that throws is reported after the message that carries it');
+      var setupCreated = of(msgs, ids.setup, 'sync_state')[0];
+      eq(setupCreated && setupCreated.payload.getters, { double: 2 }, label + 'created: the computed of a setup store');
+      var plainCreated = of(msgs, ids.none, 'sync_state')[0];
+      ok(plainCreated && !('getters' in plainCreated.payload), label + 'a store without getters sends no getters member', plainCreated);
+
+      cart.add('A1');
+      S.flushPending();
+      msgs = take(); m.feed(msgs);
+      var carried = gettersOf(msgs, ids.options);
+      eq(carried[carried.length - 1], { count: 1, skus: ['A1'], first: 'A1' }, label + 'a write sends the getters it changed');
+      cart.add('B7');
+      S.flushPending();
+      msgs = take(); m.feed(msgs);
+      eq(gettersOf(msgs, ids.options), [{ count: 2, skus: ['A1', 'B7'] }], label + 'only the getters whose value changed');
+      cart.tag = 'b';
+      counter.bump(4);
+      plain.a = 2;
+      S.flushPending();
+      msgs = take(); m.feed(msgs);
+      eq(gettersOf(msgs, ids.options), [null], label + 'a write that changes no getter sends no getters member');
+      eq(gettersOf(msgs, ids.setup), [{ double: 10 }], label + 'a setup store\'s computed follows its state');
+      eq(gettersOf(msgs, ids.none), [null], label + 'a store without getters: none with its writes either');
+
+      dispatch({ v: 1, storeId: ids.setup, messageId: 'g-resync-' + flush, type: 'request_sync', payload: { reason: 'manual' } });
+      dispatch({ v: 1, storeId: ids.options, messageId: 'g-hydrate-' + flush, type: 'sync_state', payload: { state: { items: [], tag: 'h' } } });
+      S.flushPending();
+      msgs = take(); m.feed(msgs);
+      var resync = of(msgs, ids.setup, 'sync_state')[0];
+      eq(resync && [resync.payload.reason, resync.payload.getters], ['resync', { double: 10 }], label + 'a resync carries every getter');
+      var hydrated = of(msgs, ids.options, 'sync_state')[0];
+      eq(hydrated && [hydrated.payload.reason, hydrated.payload.getters], ['hydrated', { count: 0, skus: [], first: undef }], label + 'a hydration\'s answer carries every getter');
+      eq(threwReports(msgs, ids.options), [[['first'], 'threw', 'first', 'TypeError']], label + 'a getter that throws again after it stopped is reported again');
+      ok(m.errors.length === 0, label + 'mirror well-formed, seq continuous', m.errors.slice(0, 5));
+      cart.$dispose(); counter.$dispose(); plain.$dispose(); take();
+    });
+    // A hot update replaces the getters (our runtime's hotSwap): their names are read again.
+    if (precise) {
+      var ph = G.createPinia();
+      G.setActivePinia(ph);
+      ph.use(S.createSyncPlugin());
+      var define = function (getters) { return G.defineStore('selftest.getters.hot', { state: function () { return { n: 1 }; }, getters: getters }); };
+      var hot = define({ double: function (s) { return s.n * 2; } })(ph);
+      take();
+      G.StateHubPinia.hotSwap(function () { define({ triple: function (s) { return s.n * 3; } }); });
+      hot.n = 2;
+      S.flushPending();
+      var hotMsgs = take().filter(function (x) { return x.type === 'apply_mutation'; });
+      eq(hotMsgs.length > 0 && hotMsgs[hotMsgs.length - 1].payload.getters, { triple: 6 }, 'getters: after a hot update, the new getters are sent');
+      hot.$dispose(); take();
+    }
+    G.setActivePinia(pinia);
+  })();
+
   // ---------------------------------------------------------------- 11. async tail (promises only)
 
   function finish() {

@@ -15,4 +15,6 @@ struct SingleSetWrite {
     /// Pinia's mutation type's bytes in the message, between its quotes (no escapes).
     var mutationType: Range<Int>
     var value: JSONValue
+    /// The getters the write changed (docs/PROTOCOL.md A.13), `nil` when the message carries none.
+    var getters: JSONValue.ObjectMembers?
 }

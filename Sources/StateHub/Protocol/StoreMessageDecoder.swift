@@ -50,7 +50,8 @@ struct StoreMessageDecoder {
     /// The one-set message of ``singleSet()`` read for the hub's write path (``SingleSetWrite``),
     /// its path into `path` (emptied first; its storage is reused when nothing else holds it).
     /// `nil` where ``singleSet()`` gives up, and also for a store id or mutation type with escapes,
-    /// a message id or `ack` that is no plain string or number (the general path reads those).
+    /// a message id or `ack` that is no plain string or number, or a `getters` member that is not
+    /// an object (the general path reads those).
     static func readSingleSet(utf8 bytes: UnsafeBufferPointer<UInt8>, path: inout [PathStep]) -> SingleSetWrite? {
         var decoder = StoreMessageDecoder(tokenizer: JSONTokenizer(bytes: bytes))
         return try? decoder.singleSetWrite(path: &path)
@@ -130,7 +131,7 @@ struct StoreMessageDecoder {
 
     /// The message of one untagged write under `flush: 'sync'` (docs/PROTOCOL.md A.5.2), as the plugin
     /// writes it, byte for byte: `{"v":1,"storeId":…,"messageId":…,"seq":…[,"ack":…],"type":"apply_mutation",
-    /// "payload":{"mutations":[{"type":…,"ops":[{"op":"set","path":[…],"value":…}]}]}}`.
+    /// "payload":{"mutations":[{"type":…,"ops":[{"op":"set","path":[…],"value":…}]}][,"getters":…]}}`.
     ///
     /// The fixed text between the fields is compared as bytes, not tokenized key by key (the key
     /// matching was most of the decoder's time, docs/benchmarks.md); the fields themselves are read
@@ -157,9 +158,9 @@ struct StoreMessageDecoder {
         let path = try pathSteps()
         try literal(#","value":"#)
         let newValue = try value()
-        try literal("}]}]}}")
-        guard tokenizer.position == tokenizer.bytes.count else { throw GiveUp() }
-        var message = StoreMessage(type: .applyMutation, storeId: storeId, messageId: messageId, seq: seq, ack: ack, payload: [:],
+        let getters = try singleSetEnd()
+        var message = StoreMessage(type: .applyMutation, storeId: storeId, messageId: messageId, seq: seq, ack: ack,
+                                   payload: getters.map { ["getters": $0] as JSONValue.ObjectMembers } ?? [:],
                                    mutations: .success([AppliedMutation(type: type, ops: [.set(path: path, value: newValue)])]))
         message.untagged = true // no `dispatch` tag: the literal above leaves no room for one
         return message
@@ -182,9 +183,25 @@ struct StoreMessageDecoder {
         try pathSteps(into: &path)
         try literal(#","value":"#)
         let newValue = try value()
-        try literal("}]}]}}")
+        var getters: JSONValue.ObjectMembers?
+        switch try singleSetEnd() {
+        case nil: break
+        case .object(let members)?: getters = members
+        case _?: throw GiveUp() // not an object: the general path records the problem (A.13)
+        }
+        return SingleSetWrite(storeId: storeId, seq: seq, mutationType: type, value: newValue, getters: getters)
+    }
+
+    /// The end of a one-set message: `}]}]}}`, or `}]}],"getters":…}}` when the write changed getters
+    /// of its store (docs/PROTOCOL.md A.13). The getters' value, read only when the member is there,
+    /// as ``message()`` reads a payload member after `mutations`.
+    private mutating func singleSetEnd() throws(GiveUp) -> JSONValue? {
+        try literal("}]}]")
+        var getters: JSONValue?
+        if (try? literal(#","getters":"#)) != nil { getters = try value() }
+        try literal("}}")
         guard tokenizer.position == tokenizer.bytes.count else { throw GiveUp() }
-        return SingleSetWrite(storeId: storeId, seq: seq, mutationType: type, value: newValue)
+        return getters
     }
 
     /// A string without escapes: the range of its content (no `String` made).

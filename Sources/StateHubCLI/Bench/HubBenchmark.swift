@@ -13,12 +13,19 @@ struct HubBenchmark {
     var writes = 100_000
 
     /// A realistic cart: 200 items, about 25 KB of JSON.
-    static let storeSource = """
+    static let storeSource = storeSource(getters: false)
+
+    /// The cart, with two getters when `getters` is true: one that each write of `n` changes, so
+    /// every mirrored write carries it (docs/PROTOCOL.md A.13), and one that none changes.
+    static func storeSource(getters: Bool) -> String {
+        """
         globalThis.benchStore = defineStore('bench', {
           state: () => ({ n: 0, items: Array.from({ length: 200 }, (_, i) => ({ id: 'p' + i, name: 'Product ' + i, price: i * 1.25, qty: 1, tags: ['a', 'b'] })) }),
+          \(getters ? "getters: { double: (state) => state.n * 2, count: (state) => state.items.length }," : "")
           actions: { inc(by) { this.n += by; return this.n; } },
         })();
         """
+    }
 
     func run() async throws -> [Figure] {
         var syncRates: [Double] = []
@@ -33,6 +40,11 @@ struct HubBenchmark {
         var nativeApply: [Double] = []
         var genericApply: [Double] = []
         var postedApply: [Double] = []
+        var gettersSyncRates: [Double] = []
+        var gettersBatchedRates: [Double] = []
+        var gettersUnmirroredRates: [Double] = []
+        var gettersNativeApply: [Double] = []
+        var gettersPostedApply: [Double] = []
         var pageRoundTrips: [Double] = []
         var pageP99s: [Double] = []
         for _ in 0..<repetitions {
@@ -41,6 +53,11 @@ struct HubBenchmark {
             postedApply.append(try await nativeApplyMicroseconds(messages: 200_000, asPosted: true))
             syncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes))
             unmirroredRates.append(try await unmirroredWritesPerSecond(writes: writes))
+            gettersNativeApply.append(try await nativeApplyMicroseconds(messages: 200_000, getters: true))
+            gettersPostedApply.append(try await nativeApplyMicroseconds(messages: 200_000, asPosted: true, getters: true))
+            gettersSyncRates.append(try await mirroredWritesPerSecond(flush: .sync, writes: writes, getters: true))
+            gettersUnmirroredRates.append(try await unmirroredWritesPerSecond(writes: writes, getters: true))
+            gettersBatchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5, getters: true))
             bareSubscriberRates.append(try await bareSubscriberWritesPerSecond(writes: writes))
             batchedRates.append(try await mirroredWritesPerSecond(flush: .tick, writes: writes * 5))
             naiveRates.append(try await naiveWritesPerSecond(writes: writes / 20))
@@ -79,35 +96,47 @@ struct HubBenchmark {
             // What a page's `postMessage` reaches: the receiver `attach` installs, the message's bytes.
             Figure(key: "hub.native_apply_posted", label: "hub alone, as posted (bytes, the engine's entry)", unit: "µs", higherIsBetter: false, jit: median(postedApply), baselineKey: "hub.native_apply"),
             Figure(key: "hub.sync_1mb", label: "sync a 1 MB state to the mirror", unit: "ms", higherIsBetter: false, jit: median(bigSyncs)),
+            // The same writes on a store with getters, one of which each write changes: what carrying
+            // it costs, as a ratio to the store without getters in the same run.
+            Figure(key: "hub.sync_writes_getters", label: "mirrored writes/s, flush sync, a getter changed by each", unit: "ops/s", higherIsBetter: true, jit: median(gettersSyncRates), baselineKey: "hub.sync_writes"),
+            Figure(key: "hub.batched_writes_getters", label: "mirrored writes/s, batched, a getter changed by each", unit: "ops/s", higherIsBetter: true, jit: median(gettersBatchedRates), baselineKey: "hub.batched_writes"),
+            Figure(key: "hub.unmirrored_writes_getters", label: "store writes/s, not mirrored, store with getters", unit: "ops/s", higherIsBetter: true, jit: median(gettersUnmirroredRates), baselineKey: "hub.unmirrored_writes"),
+            Figure(key: "hub.native_apply_getters", label: "hub alone: one apply_mutation carrying getters", unit: "µs", higherIsBetter: false, jit: median(gettersNativeApply), baselineKey: "hub.native_apply"),
+            Figure(key: "hub.native_apply_posted_getters", label: "hub alone, as posted, carrying getters", unit: "µs", higherIsBetter: false, jit: median(gettersPostedApply), baselineKey: "hub.native_apply_posted"),
         ] + (try await HubApplyBenchmark(repetitions: repetitions).run())
             + (try await DispatchFloorBenchmark(repetitions: repetitions).run()) // floors of the round trip, steps of the 1 MB sync
     }
 
-    private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush) async throws -> JavaScriptEngine {
+    private func page(_ hub: GlobalStateHub, flush: StoreScripts.Flush, getters: Bool = false) async throws -> JavaScriptEngine {
         let engine = try JavaScriptEngine(configuration: .init(name: "bench", logger: quietLogger))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)
-        try await engine.evaluate(Self.storeSource, sourceURL: "bench-store.js")
+        try await engine.evaluate(Self.storeSource(getters: getters), sourceURL: "bench-store.js")
         return engine
     }
 
     /// Direct writes in JavaScript, each mirrored; timed until the mirror holds the last one.
-    func mirroredWritesPerSecond(flush: StoreScripts.Flush, writes: Int) async throws -> Double {
+    /// With `getters`, on the store with getters: the mirror's `double` must end at twice `n`.
+    func mirroredWritesPerSecond(flush: StoreScripts.Flush, writes: Int, getters: Bool = false) async throws -> Double {
         let hub = GlobalStateHub()
-        let engine = try await page(hub, flush: flush)
+        let engine = try await page(hub, flush: flush, getters: getters)
         // Ticks of 1,000 writes; the plugin flushes each tick as it ends.
         let seconds = try await timedWrites(engine, setUp: "const s = globalThis.benchStore;", writes: writes).seconds ?? .infinity
-        guard hub.state(of: "bench")?["n"] == .number(Double(writes / 1000 * 1000)) else { throw BenchmarkError.mirrorMismatch("bench.n") }
-        return Double(writes / 1000 * 1000) / seconds
+        let n = Double(writes / 1000 * 1000)
+        guard hub.state(of: "bench")?["n"] == .number(n) else { throw BenchmarkError.mirrorMismatch("bench.n") }
+        if getters, hub.getters(of: "bench")?["double"] != .number(2 * n) { throw BenchmarkError.mirrorMismatch("bench.double") }
+        return n / seconds
     }
 
     /// The loop of ``mirroredWritesPerSecond(flush:writes:)`` on a store the sync plugin does not
     /// see (made with the pinia the plugin wraps), on the same page: what the store runtime's
     /// write costs alone.
-    func unmirroredWritesPerSecond(writes: Int) async throws -> Double {
+    /// With `getters`, the store has a getter that each write changes (nothing reads it).
+    func unmirroredWritesPerSecond(writes: Int, getters: Bool = false) async throws -> Double {
         let hub = GlobalStateHub()
         let engine = try await page(hub, flush: .sync)
-        let result = try await timedWrites(engine, setUp: "const s = defineStore('plain', { state: () => ({ n: 0 }) })(StateHubSync.installed.originalCreatePinia());",
+        let definition = getters ? "{ state: () => ({ n: 0 }), getters: { double: (state) => state.n * 2 } }" : "{ state: () => ({ n: 0 }) }"
+        let result = try await timedWrites(engine, setUp: "const s = defineStore('plain', \(definition))(StateHubSync.installed.originalCreatePinia());",
                                            writes: writes)
         guard hub.state(of: "plain") == nil, result.n == .number(Double(writes / 1000 * 1000)), let seconds = result.seconds else {
             throw BenchmarkError.mirrorMismatch("the unmirrored store was mirrored, or missed writes")
@@ -173,13 +202,16 @@ struct HubBenchmark {
     /// With `threadCPU`, the CPU time of the thread that ran the loop instead of the wall clock.
     /// With `asPosted`, each message goes through the receiver the hub installed on the page, as
     /// bytes (the path of an engine's `postMessage`), not through `receive(_:from:)`.
-    func nativeApplyMicroseconds(messages: Int, shape: MessageShape = .plugin, threadCPU: Bool = false, asPosted: Bool = false) async throws -> Double {
+    /// With `getters`, each message also carries the getter its write changed, as the plugin sends it.
+    func nativeApplyMicroseconds(messages: Int, shape: MessageShape = .plugin, threadCPU: Bool = false, asPosted: Bool = false,
+                                 getters: Bool = false) async throws -> Double {
         let hub = GlobalStateHub()
         let page = SilentPage()
         try await hub.attach(page)
         hub.receive(#"{"v":1,"storeId":"bench","messageId":"w1","seq":1,"type":"sync_state","payload":{"state":{"n":0,"items":[{"id":"p0","qty":1}]},"reason":"created"}}"#, from: "silent")
         let texts = (0..<messages).map { index in
-            let payload = #""payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":\#(index)}]}]}"#
+            let carried = getters ? #","getters":{"double":\#(index * 2)}"# : ""
+            let payload = #""payload":{"mutations":[{"type":"direct","ops":[{"op":"set","path":["n"],"value":\#(index)}]}]\#(carried)}"#
             let envelope = #""v":1,"storeId":"bench","messageId":"w\#(index + 2)","seq":\#(index + 2)"#
             return switch shape {
             case .plugin: "{" + envelope + #","type":"apply_mutation","# + payload + "}"
@@ -195,6 +227,7 @@ struct HubBenchmark {
         }
         let seconds = threadCPU ? DispatchFloorBenchmark.threadCPUSeconds() - startCPU : (ContinuousClock.now - start).seconds
         guard hub.state(of: "bench")?["n"] == .number(Double(messages - 1)) else { throw BenchmarkError.mirrorMismatch("bench.n after \(hub.problems.prefix(3))") }
+        if getters, hub.getters(of: "bench")?["double"] != .number(Double(2 * (messages - 1))) { throw BenchmarkError.mirrorMismatch("bench.double") }
         return seconds * 1e6 / Double(messages)
     }
 
