@@ -53,6 +53,7 @@ extension SharedDocument {
                 }
                 type.start = nil
                 type.map = [:]
+                type.keyStarts = [:]
                 type.keyOrder = []
                 type.markers = type.markers == nil ? nil : []
             }
