@@ -108,10 +108,12 @@ public final class SharedDocument {
 
     func transact<T>(origin: (any Hashable & Sendable)?, local: Bool, _ body: (Transaction) throws -> T) rethrows -> T {
         if let current = currentTransaction { return try body(current) }
-        let transaction = Transaction(origin: origin, local: local, beforeState: store.stateVector)
+        store.beginTransaction()
+        let transaction = Transaction(origin: origin, local: local, document: self)
         currentTransaction = transaction
         defer {
             currentTransaction = nil
+            transaction.endBody()
             cleanup(transaction)
         }
         return try body(transaction)
