@@ -152,7 +152,7 @@ extension SharedDocument {
                 }
                 // Yjs also filters the client out of its id list: `nextTarget` skips a client
                 // whose refs are gone or used up, without a pass over every client per item
-                // (19,000 clients waiting on one missing struct cost one pass each).
+                // (quadratic when thousands of clients wait on one missing struct).
             }
             stack.removeAll()
         }
