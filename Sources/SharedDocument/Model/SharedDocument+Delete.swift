@@ -53,6 +53,7 @@ extension SharedDocument {
                 }
                 type.start = nil
                 type.map = [:]
+                type.keyStarts = [:]
                 type.keyOrder = []
                 type.markers = type.markers == nil ? nil : []
             }
@@ -131,7 +132,7 @@ extension SharedDocument {
         }
         for client in deleteSet.clients {
             guard let slot = store.slotIndex(of: client) else { continue }
-            let before = transaction.beforeState[client] ?? 0
+            let before = transaction.stateBefore(client) ?? Int.max
             for range in (deleteSet.ranges[client] ?? []).reversed() {
                 // A range among this transaction's new structs is left to the next loop, which
                 // tries every new struct anyway (merging gives the same structs in any order):
@@ -145,10 +146,10 @@ extension SharedDocument {
                 }
             }
         }
-        for slot in store.lists.indices {
-            let client = store.clientOfList[slot]
-            let before = transaction.beforeState[client] ?? 0
-            guard let last = store.lists[slot].last, last.id.clock + last.length != before else { continue }
+        // Only the lists the transaction added to: a pass over every client cost documents of
+        // many clients more than the update.
+        for (client, before) in transaction.added {
+            guard let slot = store.slotIndex(of: client), let last = store.lists[slot].last, last.id.clock + last.length != before else { continue }
             let first = max(store.findIndex(slot: slot, before) ?? 1, 1)
             var index = store.lists[slot].count - 1
             while index >= first {

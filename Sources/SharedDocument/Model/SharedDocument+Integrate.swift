@@ -155,14 +155,14 @@ extension SharedDocument {
                 if let left {
                     candidate = left.right
                 } else if let key = item.parentSub {
-                    candidate = parent.map[key]
-                    while let node = candidate, let previous = node.left { candidate = previous }
+                    candidate = parent.keyStarts[key]
                 } else {
                     candidate = parent.start
                 }
                 var conflicting = ItemScanSet()
                 var beforeOrigin = ItemScanSet()
                 while let node = candidate, node !== item.right {
+                    itemsScanned += 1
                     beforeOrigin.insert(node)
                     conflicting.insert(node)
                     if item.origin == node.origin {
@@ -192,8 +192,8 @@ extension SharedDocument {
             } else {
                 var right: Item?
                 if let key = item.parentSub {
-                    right = parent.map[key]
-                    while let node = right, let previous = node.left { right = previous }
+                    right = parent.keyStarts[key]
+                    parent.keyStarts[key] = item
                 } else {
                     right = parent.start
                     parent.start = item

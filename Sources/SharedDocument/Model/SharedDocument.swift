@@ -15,6 +15,9 @@ public final class SharedDocument {
     var pendingStructs: (missing: [Int: Int], update: [UInt8])?
     /// Deletes of ranges not yet received.
     var pendingDeletes = PendingDeletes()
+    /// Items the conflict scans of integration visited so far: tests compare it with what they
+    /// applied, so a scan that grows with a list shows whatever the machine's load.
+    @exclusivity(unchecked) var itemsScanned = 0
     @exclusivity(unchecked) var currentTransaction: Transaction?
     @exclusivity(unchecked) var markerClock = 0
     var deepObservers: [(id: Int, callback: (ChangeSet) -> Void)] = []
@@ -28,14 +31,20 @@ public final class SharedDocument {
     }
 
     deinit {
-        // A map's entries are the only strong links between items (type → entry item →
+        // A map's entries (and its keys' first items) are the only strong links between items (type → entry item →
         // its nested type → …): released through them, a chain nested 100,000 deep would
         // recurse once per level and overflow the stack. Every item is owned by the store,
         // so emptying the maps first leaves the store to release items one at a time.
-        for name in shareOrder { share[name]?.map = [:] }
+        for name in shareOrder {
+            share[name]?.map = [:]
+            share[name]?.keyStarts = [:]
+        }
         for slot in store.lists.indices {
             for item in store.lists[slot] {
-                if case .type(let type) = item.content { type.map = [:] }
+                if case .type(let type) = item.content {
+                    type.map = [:]
+                    type.keyStarts = [:]
+                }
             }
         }
     }
@@ -99,10 +108,12 @@ public final class SharedDocument {
 
     func transact<T>(origin: (any Hashable & Sendable)?, local: Bool, _ body: (Transaction) throws -> T) rethrows -> T {
         if let current = currentTransaction { return try body(current) }
-        let transaction = Transaction(origin: origin, local: local, beforeState: store.stateVector)
+        store.beginTransaction()
+        let transaction = Transaction(origin: origin, local: local, document: self)
         currentTransaction = transaction
         defer {
             currentTransaction = nil
+            transaction.endBody()
             cleanup(transaction)
         }
         return try body(transaction)

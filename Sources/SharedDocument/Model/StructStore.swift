@@ -9,6 +9,14 @@ struct StructStore {
     var clientOfList: [Int] = []
     /// Client → index into `lists`.
     var listIndex: [Int: Int] = [:]
+    /// Per list, the transaction that last added to it (``beginTransaction()`` numbers them) and
+    /// the list's state before that: a transaction knows what it added without a copy of every
+    /// client's state (such a copy costs each update O(clients), 2 ms at 19,000 clients).
+    var grownIn: [Int] = []
+    var stateBeforeGrowth: [Int] = []
+    /// The lists the current transaction added to, in the order it first did.
+    var grownSlots: [Int] = []
+    var transactionNumber = 0
 
     /// The list of `client`: a scan of the client ids while they are few (a document usually
     /// has a handful; hashing an `Int` costs more than comparing eight), a dictionary after.
@@ -51,6 +59,8 @@ struct StructStore {
         let slot = lists.count
         lists.append([])
         clientOfList.append(client)
+        grownIn.append(-1)
+        stateBeforeGrowth.append(0)
         listIndex[client] = slot
         return slot
     }
@@ -58,7 +68,32 @@ struct StructStore {
     /// Appends a struct that starts exactly at its client's state.
     mutating func add(_ item: Item) {
         let slot = slot(for: item.id.client)
+        if grownIn[slot] != transactionNumber {
+            grownIn[slot] = transactionNumber
+            stateBeforeGrowth[slot] = lists[slot].last.map { $0.id.clock + $0.length } ?? 0
+            grownSlots.append(slot)
+        }
         lists[slot].append(item)
+    }
+
+    /// Starts counting what a new transaction adds.
+    mutating func beginTransaction() {
+        transactionNumber += 1
+        grownSlots.removeAll(keepingCapacity: true)
+    }
+
+    /// The state `client` had before the current transaction, or nil if it added no struct of it.
+    func stateBeforeTransaction(of client: Int) -> Int? {
+        guard let slot = slotIndex(of: client), grownIn[slot] == transactionNumber else { return nil }
+        return stateBeforeGrowth[slot]
+    }
+
+    /// Client → state before the current transaction, for the clients it added structs to.
+    var grownClients: [Int: Int] {
+        var clients: [Int: Int] = [:]
+        clients.reserveCapacity(grownSlots.count)
+        for slot in grownSlots { clients[clientOfList[slot]] = stateBeforeGrowth[slot] }
+        return clients
     }
 
     /// Binary search (with Yjs's pivot guess) for the struct containing `clock`.

@@ -4,8 +4,11 @@ public final class Transaction {
     public let origin: (any Hashable & Sendable)?
     /// True for local edits, false for applied updates.
     public let local: Bool
-    /// Client → clock before the transaction.
-    let beforeState: [Int: Int]
+    /// The document while the transaction's body runs: its store tells what the body added.
+    @exclusivity(unchecked) unowned(unsafe) private var document: SharedDocument?
+    /// Client → state before the transaction, for the clients it added structs to; kept when
+    /// its body ends (a transaction an observer starts then counts apart).
+    @exclusivity(unchecked) private(set) var added: [Int: Int] = [:]
     @exclusivity(unchecked) var deleteSet = DeleteSet()
     /// Structs split or touched that may merge again at the end.
     @exclusivity(unchecked) var mergeStructs: [Item] = []
@@ -19,10 +22,24 @@ public final class Transaction {
         var list = false
     }
 
-    init(origin: (any Hashable & Sendable)?, local: Bool, beforeState: [Int: Int]) {
+    init(origin: (any Hashable & Sendable)?, local: Bool, document: SharedDocument) {
         self.origin = origin
         self.local = local
-        self.beforeState = beforeState
+        self.document = document
+    }
+
+    /// Keeps what the body added: called before the transaction's clean-up.
+    func endBody() {
+        guard let document else { return }
+        added = document.store.grownClients
+        self.document = nil
+    }
+
+    /// The state `client` had before the transaction, or nil if the transaction added no
+    /// struct of it.
+    func stateBefore(_ client: Int) -> Int? {
+        if let document { return document.store.stateBeforeTransaction(of: client) }
+        return added[client]
     }
 
     /// The type whose list change was recorded last (most integrations repeat it). An
@@ -39,7 +56,7 @@ public final class Transaction {
 
     private func addChangedSlowly(_ type: SharedType, key: String?) {
         if let item = type.item {
-            guard item.id.clock < (beforeState[item.id.client] ?? 0), !item.deleted else { return }
+            guard !isNew(item.id), !item.deleted else { return }
         }
         let identifier = ObjectIdentifier(type)
         if changed[identifier] == nil {
@@ -55,5 +72,5 @@ public final class Transaction {
     }
 
     /// Whether `id` was created in this transaction.
-    func isNew(_ id: ID) -> Bool { id.clock >= (beforeState[id.client] ?? 0) }
+    func isNew(_ id: ID) -> Bool { stateBefore(id.client).map { id.clock >= $0 } ?? false }
 }

@@ -25,13 +25,10 @@ extension SharedDocument {
 
     func emitUpdate(_ transaction: Transaction) {
         guard !updateObservers.isEmpty else { return }
-        let grew = store.lists.indices.contains { slot in
-            let client = store.clientOfList[slot]
-            return store.state(of: client) > (transaction.beforeState[client] ?? 0)
-        }
-        guard grew || !transaction.deleteSet.isEmpty else { return }
+        let added = transaction.added.filter { store.state(of: $0.key) > $0.value }
+        guard !added.isEmpty || !transaction.deleteSet.isEmpty else { return }
         var writer = ByteWriter()
-        writeClientsStructs(to: &writer, target: transaction.beforeState)
+        writeClientsStructs(to: &writer, selected: added.map { ($0.key, $0.value) }, gatherDeleted: false)
         transaction.deleteSet.write(to: &writer)
         let update = writer.bytes
         for observer in updateObservers { observer.callback(update, transaction) }

@@ -62,18 +62,18 @@ extension SharedDocument {
         }
         let unapplied = applyDeleteSet(update.deleteSet, transaction)
         // Pending deletes can apply only where a client's structs arrived: this update's
-        // clients (and this replica's own, which local edits advance). The rest stay as they
-        // are, so the update costs what it brings (PendingDeletes).
-        var retried = DeleteSet()
+        // clients (and this replica's own, which local edits advance), below their new state.
+        // Nothing else is visited, so the update costs what it brings (PendingDeletes).
         if !pendingDeletes.isEmpty {
+            var retried = DeleteSet()
             for client in update.clients.map(\.client) + [clientID] {
-                if retried.ranges[client] == nil, let ranges = pendingDeletes.take(client) { retried.append(client: client, ranges: ranges) }
+                let ranges = pendingDeletes.take(client, below: store.state(of: client))
+                if !ranges.isEmpty { retried.append(client: client, ranges: ranges) }
             }
+            // Every range taken is below its client's state: all of it applies.
+            if !retried.isEmpty { _ = applyDeleteSet(retried, transaction) }
         }
-        let leftover = retried.isEmpty ? DeleteSet() : applyDeleteSet(retried, transaction)
-        if !unapplied.isEmpty || !retried.isEmpty {
-            pendingDeletes.record(unapplied: unapplied, leftover: leftover, retried: retried.clients)
-        }
+        pendingDeletes.record(unapplied: unapplied)
         if retry, let pending = pendingStructs {
             pendingStructs = nil
             if let decoded = try? DecodedUpdate.read(pending.update), (try? validate(decoded)) != nil {
@@ -150,7 +150,9 @@ extension SharedDocument {
                 } else {
                     rest[client] = [item]
                 }
-                clientIDs.removeAll { $0 == client }
+                // Yjs also filters the client out of its id list: `nextTarget` skips a client
+                // whose refs are gone or used up, without a pass over every client per item
+                // (quadratic when thousands of clients wait on one missing struct).
             }
             stack.removeAll()
         }

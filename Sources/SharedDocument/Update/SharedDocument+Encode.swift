@@ -92,9 +92,18 @@ extension SharedDocument {
         for slot in store.lists.indices where target[store.clientOfList[slot]] == nil && !store.lists[slot].isEmpty {
             selected.append((store.clientOfList[slot], 0))
         }
+        return writeClientsStructs(to: &writer, selected: selected, gatherDeleted: true)
+    }
+
+    /// The structs of `selected` clients from their clocks, highest client first. With
+    /// `gatherDeleted`, returns per store slot the deleted ranges of each list it walked whole;
+    /// otherwise nothing (and costs nothing per client of the document).
+    @discardableResult
+    func writeClientsStructs(to writer: inout ByteWriter, selected: [(client: Int, clock: Int)], gatherDeleted: Bool) -> [[DeleteSet.Range]?] {
+        var selected = selected
         selected.sort { $0.client > $1.client }
         writer.writeVarUint(selected.count)
-        var walked = [[DeleteSet.Range]?](repeating: nil, count: store.lists.count)
+        var walked = [[DeleteSet.Range]?](repeating: nil, count: gatherDeleted ? store.lists.count : 0)
         for (client, requested) in selected {
             guard let slot = store.slotIndex(of: client), let first = store.lists[slot].first else { continue }
             let clock = max(requested, first.id.clock)
@@ -104,9 +113,9 @@ extension SharedDocument {
                 writer.writeVarUint(client)
                 writer.writeVarUint(clock)
                 let offset = clock - structs[start].id.clock
-                var deleted: [DeleteSet.Range]? = start == 0 && offset == 0 ? [] : nil
+                var deleted: [DeleteSet.Range]? = gatherDeleted && start == 0 && offset == 0 ? [] : nil
                 writeStructs(structs, from: start, offset: offset, to: &writer, deleted: &deleted)
-                walked[slot] = deleted
+                if gatherDeleted { walked[slot] = deleted }
             }
         }
         return walked

@@ -21,7 +21,17 @@ struct CRDTBench: AsyncParsableCommand {
     @Flag(help: "Measure SharedDocument only (for profiling); the table then has no Yjs or Yrs column.")
     var swiftOnly = false
 
+    @Flag(help: "Measure what hostile updates within the sync server's budgets cost SharedDocument, and each later update (docs/sync.md §2.5), instead of B1/B2/B4.")
+    var attacks = false
+
     func run() async throws {
+        if attacks {
+            Output.line("statehub bench crdt --attacks — process CPU time (ms)")
+            for result in try CRDTAttackBenchmark().run() {
+                Output.line(result.label.padding(toLength: 96, withPad: " ", startingAt: 0) + String(format: "%10.3f", result.milliseconds))
+            }
+            return
+        }
         var ops: [CRDTWorkload.Op]?
         var traceLabel = "synthetic editing trace (20000 ops)"
         if let trace {

@@ -8,6 +8,11 @@ public struct SyncConfiguration: Sendable {
     public var maxDocumentBytes: Int = (8 << 20) - 16
     /// Distinct clients (state-vector entries) a document may hold; an update adding more is refused.
     public var maxDocumentClients: Int = 20_000
+    /// Delete ranges a document may keep pending (deletes of structs it has not received), of
+    /// one client and of all together: an update that would add ranges past either is refused
+    /// (`too-many-pending-deletes`).
+    public var maxPendingDeleteRangesPerClient: Int = 10_000
+    public var maxPendingDeleteRanges: Int = 100_000
     /// Awareness clients one connection may introduce, and a document may hold; past either the
     /// connection is closed (`too-many-awareness-clients`).
     public var maxAwarenessClientsPerConnection: Int = 64

@@ -139,9 +139,16 @@ actor SyncDocumentHost {
         if clients > configuration.maxDocumentClients {
             throw .tooManyClients("the update would give \(name) \(clients) clients (structs and deletes); at most \(configuration.maxDocumentClients)")
         }
+        // Deletes of structs not received are kept pending: refused past the budget, counting the
+        // update's structs as arriving; measured after applying when only structs that wait for
+        // a missing dependency would keep the update within it.
+        let pending: (ifStructsArrive: PendingDeleteRanges, ifStructsWait: PendingDeleteRanges)
+        do { pending = try document.pendingDeleteRanges(adding: update) } catch { throw .malformedUpdate("\(error)") }
+        if let refusal = pendingDeleteRefusal(pending.ifStructsArrive) { throw refusal }
+        let pendingBefore = pendingDeleteRefusal(pending.ifStructsWait) == nil ? nil : document.pendingDeleteRanges
         // Below half the limit the state grows by at most twice the update (an over-estimate is
         // kept); near it the result is measured exactly.
-        let near = stateBytes + 4 * update.count + 4_096 > stateLimit / 2
+        let near = stateBytes + 4 * update.count + 4_096 > stateLimit / 2 || pendingBefore != nil
         var before: [UInt8]?
         if near {
             do { before = try document.encodeStateAsUpdate() } catch { throw .malformedUpdate("\(error)") }
@@ -152,16 +159,37 @@ actor SyncDocumentHost {
             return
         }
         let after = (try? document.encodeStateAsUpdate().count) ?? Int.max
+        var refusal: SyncProtocolError?
         if after > stateLimit {
+            refusal = .documentTooLarge("the update would make \(name) \(after) bytes; at most \(stateLimit)")
+        } else if let pendingBefore {
+            var grown = document.pendingDeleteRanges
+            grown.added = grown.total - pendingBefore.total
+            if grown.ofClient <= pendingBefore.ofClient { grown.ofClient = 0 }
+            refusal = pendingDeleteRefusal(grown)
+        }
+        if let refusal {
             let restored = SharedDocument()
             do { try restored.applyUpdate(before) } catch {
                 logger.error("sync: restoring \(name) after a refused update failed: \(error)")
             }
             document = restored
             stateBytes = before.count
-            throw .documentTooLarge("the update would make \(name) \(after) bytes; at most \(stateLimit)")
+            throw refusal
         }
         stateBytes = after
+    }
+
+    /// The refusal for pending delete ranges past the budget (docs/sync.md §2.5): a client the
+    /// update adds ranges to holding more than its share, or ranges added past the total.
+    private func pendingDeleteRefusal(_ pending: PendingDeleteRanges) -> SyncProtocolError? {
+        if let client = pending.client, pending.ofClient > configuration.maxPendingDeleteRangesPerClient {
+            return .tooManyPendingDeletes("the update would keep \(pending.ofClient) delete ranges of client \(client) pending in \(name); at most \(configuration.maxPendingDeleteRangesPerClient) per client")
+        }
+        if pending.added > 0, pending.total > configuration.maxPendingDeleteRanges {
+            return .tooManyPendingDeletes("the update would keep \(pending.total) delete ranges pending in \(name); at most \(configuration.maxPendingDeleteRanges)")
+        }
+        return nil
     }
 
     var memberCount: Int { members.count }

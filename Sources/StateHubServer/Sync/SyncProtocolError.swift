@@ -4,7 +4,7 @@ import NIOWebSocket
 /// the WebSocket close code it is sent with (docs/sync.md §1.2). The document is unchanged and
 /// no other connection is affected. A struct over a code string so new codes do not break users.
 public struct SyncProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `malformed-message`, `malformed-update`, `document-too-large`, `too-many-clients`, `too-many-awareness-clients`, `awareness-too-large`, `text-frame`, `storage`.
+    /// `malformed-message`, `malformed-update`, `document-too-large`, `too-many-clients`, `too-many-pending-deletes`, `too-many-awareness-clients`, `awareness-too-large`, `text-frame`, `storage`.
     public let code: String
     public let message: String
     /// The WebSocket close code: 1007 for bytes that do not read, 1003 for a text frame, 1008 for an
@@ -39,6 +39,9 @@ public struct SyncProtocolError: Error, Sendable, Equatable, CustomStringConvert
     }
     static func tooManyClients(_ detail: String) -> SyncProtocolError {
         SyncProtocolError(code: "too-many-clients", message: detail, closeCode: 1008)
+    }
+    static func tooManyPendingDeletes(_ detail: String) -> SyncProtocolError {
+        SyncProtocolError(code: "too-many-pending-deletes", message: detail, closeCode: 1008)
     }
     static func tooManyAwarenessClients(_ detail: String) -> SyncProtocolError {
         SyncProtocolError(code: "too-many-awareness-clients", message: detail, closeCode: 1008)
