@@ -120,10 +120,7 @@ struct UpdateDecoderV2 {
                     let content = try readContent(ref: Int(bits & 0x1F))
                     wire = WireStruct(kind: .item, id: id, length: content.length, origin: origin, rightOrigin: rightOrigin, parent: parent, parentSub: parentSub, content: content)
                 }
-                guard wire.length > 0 else { throw UpdateDecodingError(.invalidStructure("struct \(id) of length 0"), at: start) }
-                clock += wire.length
-                guard clock < 1 << 53 else { throw UpdateDecodingError(.overflow, at: start) }
-                structs.append(wire)
+                try DecodedUpdate.append(wire, to: &structs, clock: &clock, readAt: start)
             }
             result.append(WireClientStructs(client: clientID, structs: structs))
         }

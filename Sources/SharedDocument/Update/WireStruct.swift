@@ -178,14 +178,20 @@ struct DecodedUpdate {
                     let content = try readContent(&reader, ref: Int(info & 0x1F))
                     wire = WireStruct(kind: .item, id: ID(client: client, clock: clock), length: content.length, origin: origin, rightOrigin: rightOrigin, parent: parent, parentSub: parentSub, content: content)
                 }
-                guard wire.length > 0 else { throw UpdateDecodingError(.invalidStructure("struct of length 0"), at: start) }
-                clock += wire.length
-                guard clock < 1 << 53 else { throw UpdateDecodingError(.overflow, at: start) }
-                structs.append(wire)
+                try append(wire, to: &structs, clock: &clock, readAt: start)
             }
             result.append(WireClientStructs(client: client, structs: structs))
         }
         return result
+    }
+
+    /// Appends a struct read at byte `start` and moves `clock` past it: no struct is empty,
+    /// no clock reaches 2⁵³ (both formats' readers).
+    static func append(_ wire: WireStruct, to structs: inout [WireStruct], clock: inout Int, readAt start: Int) throws(UpdateDecodingError) {
+        guard wire.length > 0 else { throw UpdateDecodingError(.invalidStructure("struct of length 0"), at: start) }
+        clock += wire.length
+        guard clock < 1 << 53 else { throw UpdateDecodingError(.overflow, at: start) }
+        structs.append(wire)
     }
 
     static func readContent(_ reader: inout ByteReader, ref: Int) throws(UpdateDecodingError) -> ItemContent {
