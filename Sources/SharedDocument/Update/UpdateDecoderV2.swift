@@ -147,16 +147,8 @@ struct UpdateDecoderV2 {
             return .format(key: key, value: try rest.readAny().jsonString())
         case 7:
             let typeRefValue = try typeRef.read()
-            let kind: SharedTypeKind
-            switch typeRefValue {
-            case 0: kind = .array
-            case 1: kind = .map
-            case 2: kind = .text
-            case 3: kind = .xmlElement(try readKey())
-            case 4: kind = .xmlFragment
-            case 5: kind = .xmlHook(try readKey())
-            case 6: kind = .xmlText
-            default: throw rest.error(.unknownTypeRef(typeRefValue))
+            guard let kind = try SharedTypeKind(ref: typeRefValue, name: { () throws(UpdateDecodingError) in try readKey() }) else {
+                throw rest.error(.unknownTypeRef(typeRefValue))
             }
             return .type(SharedType(kind: kind))
         case 8:

@@ -213,16 +213,8 @@ struct DecodedUpdate {
             return .format(key: key, value: try reader.readString())
         case 7:
             let typeRef = try reader.readVarUint()
-            let kind: SharedTypeKind
-            switch typeRef {
-            case 0: kind = .array
-            case 1: kind = .map
-            case 2: kind = .text
-            case 3: kind = .xmlElement(try reader.readString())
-            case 4: kind = .xmlFragment
-            case 5: kind = .xmlHook(try reader.readString())
-            case 6: kind = .xmlText
-            default: throw reader.error(.unknownTypeRef(typeRef))
+            guard let kind = try SharedTypeKind(ref: typeRef, name: { () throws(UpdateDecodingError) in try reader.readString() }) else {
+                throw reader.error(.unknownTypeRef(typeRef))
             }
             return .type(SharedType(kind: kind))
         case 8:
@@ -245,6 +237,23 @@ struct DecodedUpdate {
             return .any(AnyValues(packed: ints))
         case 9: throw reader.error(.unsupportedContent(9))
         default: throw reader.error(.unknownContentRef(ref))
+        }
+    }
+}
+
+extension SharedTypeKind {
+    /// The kind a type ref names; `name` reads an XML element's or hook's name (a string in
+    /// v1, a key in v2). Nil for a ref Yjs does not define.
+    init?(ref: Int, name: () throws(UpdateDecodingError) -> String) throws(UpdateDecodingError) {
+        switch ref {
+        case 0: self = .array
+        case 1: self = .map
+        case 2: self = .text
+        case 3: self = .xmlElement(try name())
+        case 4: self = .xmlFragment
+        case 5: self = .xmlHook(try name())
+        case 6: self = .xmlText
+        default: return nil
         }
     }
 }
