@@ -78,7 +78,7 @@ struct DocCommandTests {
         let (first, _, _, _) = try files()
         let complete = try await StateHubBinary.run(["doc", second.path, first.path])
         #expect(complete.status == 0)
-        #expect(complete.stderr.isEmpty)
+        #expect(complete.stderr == "statehub: \(second.path): read as update format v1\nstatehub: \(first.path): read as update format v1\n")
     }
 
     /// Made by Yjs 13.5: `board.set('notes', new Y.Doc({ guid: 'notes-1', autoLoad: true,
@@ -113,22 +113,42 @@ struct DocCommandTests {
         #expect([UInt8](try Data(contentsOf: merged)) == update)
     }
 
-    @Test func aV2UpdateIsRefusedNamingTheFormat() async throws {
+    @Test func v2UpdatesAreReadAndTheFormatIsNamed() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // Y.encodeStateAsUpdateV2 of the document in `first`, and of an empty document.
-        let updates: [(String, [UInt8])] = [
-            ("v2.bin", [0, 0, 1, 1, 0, 0, 5, 40, 0, 8, 0, 4, 26, 22, 98, 111, 97, 114, 100, 116, 105, 116, 108, 101, 99, 97, 114, 100, 115, 110, 111, 116, 101, 115, 104, 105, 69, 2, 2, 1, 1, 0, 2, 1, 2, 1, 3, 0, 119, 6, 83, 112, 114, 105, 110, 116, 119, 1, 97, 118, 1, 1, 120, 125, 1, 0]),
-            ("empty-v2.bin", [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]),
-        ]
-        for (name, bytes) in updates {
-            let url = folder.appendingPathComponent(name)
-            try Data(bytes).write(to: url)
-            let result = try await StateHubBinary.run(["doc", url.path])
-            #expect(result.status == 1, "\(name)")
-            #expect(result.stdout.isEmpty, "\(name)")
-            #expect(result.stderr.contains("\(name): a Yjs update in format v2"), "\(name)")
-        }
+        // Yjs's convertUpdateFormatV1ToV2 of `first` and `second`, and its mergeUpdatesV2 of both.
+        let firstV2: [UInt8] = [0, 0, 1, 1, 0, 0, 5, 40, 0, 8, 0, 4, 26, 22, 98, 111, 97, 114, 100, 116, 105, 116, 108, 101, 99, 97, 114, 100, 115, 110, 111, 116, 101, 115, 104, 105, 69, 2, 2, 1, 1, 0, 2, 1, 2, 1, 3, 0, 119, 6, 83, 112, 114, 105, 110, 116, 119, 1, 97, 118, 1, 1, 120, 125, 1, 0]
+        let secondV2: [UInt8] = [0, 0, 1, 1, 0, 0, 1, 40, 12, 9, 98, 111, 97, 114, 100, 100, 111, 110, 101, 5, 4, 1, 1, 0, 1, 1, 1, 1, 5, 120, 1, 1, 1, 1, 0]
+        let mergedV2: [UInt8] = [0, 0, 1, 1, 0, 0, 7, 40, 0, 8, 0, 4, 0, 40, 37, 31, 98, 111, 97, 114, 100, 116, 105, 116, 108, 101, 99, 97, 114, 100, 115, 110, 111, 116, 101, 115, 104, 105, 98, 111, 97, 114, 100, 100, 111, 110, 101, 69, 2, 2, 5, 4, 1, 1, 0, 3, 1, 2, 1, 1, 4, 0, 119, 6, 83, 112, 114, 105, 110, 116, 119, 1, 97, 118, 1, 1, 120, 125, 1, 120, 1, 1, 1, 1, 0]
+        let emptyV2: [UInt8] = [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+        let names = ["1-v2.bin", "2-v2.bin", "empty-v2.bin", "1.bin"]
+        let urls = names.map { folder.appendingPathComponent($0) }
+        for (url, bytes) in zip(urls, [firstV2, secondV2, emptyV2, Self.first]) { try Data(bytes).write(to: url) }
+        let merged = folder.appendingPathComponent("merged.bin")
+
+        let result = try await StateHubBinary.run(["doc", urls[0].path, urls[1].path, "--merge", merged.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"done\": true"))
+        #expect(result.stderr == "statehub: \(urls[0].path): read as update format v2\nstatehub: \(urls[1].path): read as update format v2\n")
+        #expect([UInt8](try Data(contentsOf: merged)) == mergedV2, "every file v2: the merge is Yjs's mergeUpdatesV2")
+
+        let empty = try await StateHubBinary.run(["doc", urls[2].path])
+        #expect(empty.status == 0)
+        #expect(empty.stderr.contains("empty-v2.bin: read as update format v2"))
+
+        // A v1 and a v2 file together: both read, the merge written as v1.
+        let mixed = try await StateHubBinary.run(["doc", urls[3].path, urls[1].path, "--merge", merged.path])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("1.bin: read as update format v1"))
+        #expect(mixed.stderr.contains("2-v2.bin: read as update format v2"))
+        #expect([UInt8](try Data(contentsOf: merged)).first == 1, "a v1 update of one client group")
+
+        // A truncated v2 update is refused naming the format it was read as.
+        let cut = folder.appendingPathComponent("cut-v2.bin")
+        try Data(firstV2.prefix(firstV2.count - 3)).write(to: cut)
+        let refused = try await StateHubBinary.run(["doc", cut.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("cut-v2.bin: update format v2: "))
     }
 
     /// An update nesting maps 1,000 deep (each item's parent is the previous item's type): its

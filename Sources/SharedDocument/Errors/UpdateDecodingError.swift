@@ -21,8 +21,8 @@ public struct UpdateDecodingError: Error, Equatable, CustomStringConvertible, Se
         case nestingTooDeep
         /// Well-formed bytes that describe an impossible document.
         case invalidStructure(String)
-        /// A Yjs update in format v2 (`encodeStateAsUpdateV2`, `Y.applyUpdateV2`): recognised
-        /// by its framing and refused; only format v1 is read.
+        /// A Yjs update in format v2 (`encodeStateAsUpdateV2`) given to a function that reads
+        /// v1: recognised by its framing and refused. The `…V2` functions read it.
         case formatV2
     }
 
@@ -48,7 +48,7 @@ public struct UpdateDecodingError: Error, Equatable, CustomStringConvertible, Se
         case .invalidUTF8: return "string is not UTF-8 at byte \(offset)"
         case .nestingTooDeep: return "value nested deeper than \(Self.maximumNesting) levels at byte \(offset)"
         case .invalidStructure(let reason): return "invalid update structure at byte \(offset): \(reason)"
-        case .formatV2: return "a Yjs update in format v2 (encodeStateAsUpdateV2); only format v1 is read: encode it with Y.encodeStateAsUpdate, or convert it with Y.convertUpdateFormatV2ToV1"
+        case .formatV2: return "a Yjs update in format v2 (encodeStateAsUpdateV2) where v1 is read: apply it with applyUpdateV2, or convert it with Updates.convertV2ToV1"
         }
     }
 }

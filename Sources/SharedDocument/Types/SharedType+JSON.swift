@@ -93,6 +93,9 @@ extension SharedType {
         return convert(value)
     }
 
+    /// A parsed JSON value as `JSON.parse` gives it (integers within 2⁵³ as `int`).
+    static func value(ofJSON value: JSONValue) -> YValue { convert(value) }
+
     /// Bounded by the parser's depth cap (512), so the recursion is too.
     private static func convert(_ value: JSONValue) -> YValue {
         switch value {

@@ -39,15 +39,8 @@ extension SharedDocument {
                 return
             }
         }
-        var parent = WireStruct.Parent.none
-        if origin == nil && rightOrigin == nil {
-            // Only an item with no neighbour names its parent: no parent is built otherwise.
-            if let type = item.parent {
-                if let parentItem = type.item { parent = .item(parentItem.id) } else { parent = .root(type.rootName ?? "") }
-            } else if let parentID = item.parentID {
-                parent = .item(parentID)
-            }
-        }
+        // Only an item with no neighbour names its parent: no parent is built otherwise.
+        let parent = origin == nil && rightOrigin == nil ? item.parentOnWire : .none
         writeItem(to: &writer, origin: origin, rightOrigin: rightOrigin, parent: parent, parentSub: item.parentSub, content: item.content, offset: offset)
     }
 
@@ -87,12 +80,7 @@ extension SharedDocument {
     /// Returns, per store slot, the deleted ranges of each list it walked whole.
     @discardableResult
     func writeClientsStructs(to writer: inout ByteWriter, target: [Int: Int]) -> [[DeleteSet.Range]?] {
-        var selected: [(client: Int, clock: Int)] = []
-        for (client, clock) in target where store.state(of: client) > clock { selected.append((client, clock)) }
-        for slot in store.lists.indices where target[store.clientOfList[slot]] == nil && !store.lists[slot].isEmpty {
-            selected.append((store.clientOfList[slot], 0))
-        }
-        return writeClientsStructs(to: &writer, selected: selected, gatherDeleted: true)
+        writeClientsStructs(to: &writer, selected: clientsToWrite(target: target), gatherDeleted: true)
     }
 
     /// The structs of `selected` clients from their clocks, highest client first. With
@@ -119,6 +107,18 @@ extension SharedDocument {
             }
         }
         return walked
+    }
+
+    /// The clients with structs beyond `target` and the clock to write each from (the
+    /// target's, 0 for a client it lacks), highest client first.
+    func clientsToWrite(target: [Int: Int]) -> [(client: Int, clock: Int)] {
+        var selected: [(client: Int, clock: Int)] = []
+        for (client, clock) in target where store.state(of: client) > clock { selected.append((client, clock)) }
+        for slot in store.lists.indices where target[store.clientOfList[slot]] == nil && !store.lists[slot].isEmpty {
+            selected.append((store.clientOfList[slot], 0))
+        }
+        selected.sort { $0.client > $1.client }
+        return selected
     }
 
     /// The delete set the store describes (deleted structs, merged runs), clients in store order;
@@ -177,4 +177,17 @@ extension SharedDocument {
 
     /// This document's state vector, encoded (Yjs `encodeStateVector`).
     public func encodeStateVector() -> [UInt8] { Updates.encodeStateVector(store.stateVector) }
+}
+
+extension Item {
+    /// The parent as an update names it: the id of the item holding the parent type, a root's
+    /// name, or the id read from an update before integration.
+    var parentOnWire: WireStruct.Parent {
+        if let type = parent {
+            if let parentItem = type.item { return .item(parentItem.id) }
+            return .root(type.rootName ?? "")
+        }
+        if let parentID { return .item(parentID) }
+        return .none
+    }
 }

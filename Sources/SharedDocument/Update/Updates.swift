@@ -1,5 +1,6 @@
-/// Functions on v1 updates that need no document (what a server uses): merge, diff, state
-/// vectors. They follow Yjs 13.5's lazy struct reader/writer so results match its bytes.
+/// Functions on updates that need no document (what a server uses): merge, diff, state
+/// vectors, for v1 here and for v2 (the `…V2` functions, and ``format(of:)`` to tell them
+/// apart). They follow Yjs 13.5's lazy struct reader/writer so results match its bytes.
 public enum Updates {
     /// Encodes client → clock, highest client first (Yjs `writeStateVector`).
     public static func encodeStateVector(_ vector: [Int: Int]) -> [UInt8] {

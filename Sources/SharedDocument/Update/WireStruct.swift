@@ -181,14 +181,20 @@ struct DecodedUpdate {
                     let content = try readContent(&reader, ref: Int(info & 0x1F))
                     wire = WireStruct(kind: .item, id: ID(client: client, clock: clock), length: content.length, origin: origin, rightOrigin: rightOrigin, parent: parent, parentSub: parentSub, content: content)
                 }
-                guard wire.length > 0 else { throw UpdateDecodingError(.invalidStructure("struct of length 0"), at: start) }
-                clock += wire.length
-                guard clock < 1 << 53 else { throw UpdateDecodingError(.overflow, at: start) }
-                structs.append(wire)
+                try append(wire, to: &structs, clock: &clock, readAt: start)
             }
             result.append(WireClientStructs(client: client, structs: structs))
         }
         return result
+    }
+
+    /// Appends a struct read at byte `start` and moves `clock` past it: no struct is empty,
+    /// no clock reaches 2⁵³ (both formats' readers).
+    static func append(_ wire: WireStruct, to structs: inout [WireStruct], clock: inout Int, readAt start: Int) throws(UpdateDecodingError) {
+        guard wire.length > 0 else { throw UpdateDecodingError(.invalidStructure("struct of length 0"), at: start) }
+        clock += wire.length
+        guard clock < 1 << 53 else { throw UpdateDecodingError(.overflow, at: start) }
+        structs.append(wire)
     }
 
     static func readContent(_ reader: inout ByteReader, ref: Int) throws(UpdateDecodingError) -> ItemContent {
@@ -210,16 +216,8 @@ struct DecodedUpdate {
             return .format(key: key, value: try reader.readString())
         case 7:
             let typeRef = try reader.readVarUint()
-            let kind: SharedTypeKind
-            switch typeRef {
-            case 0: kind = .array
-            case 1: kind = .map
-            case 2: kind = .text
-            case 3: kind = .xmlElement(try reader.readString())
-            case 4: kind = .xmlFragment
-            case 5: kind = .xmlHook(try reader.readString())
-            case 6: kind = .xmlText
-            default: throw reader.error(.unknownTypeRef(typeRef))
+            guard let kind = try SharedTypeKind(ref: typeRef, name: { () throws(UpdateDecodingError) in try reader.readString() }) else {
+                throw reader.error(.unknownTypeRef(typeRef))
             }
             return .type(SharedType(kind: kind))
         case 8:
@@ -248,6 +246,23 @@ struct DecodedUpdate {
             }
             return .doc(reference)
         default: throw reader.error(.unknownContentRef(ref))
+        }
+    }
+}
+
+extension SharedTypeKind {
+    /// The kind a type ref names; `name` reads an XML element's or hook's name (a string in
+    /// v1, a key in v2). Nil for a ref Yjs does not define.
+    init?(ref: Int, name: () throws(UpdateDecodingError) -> String) throws(UpdateDecodingError) {
+        switch ref {
+        case 0: self = .array
+        case 1: self = .map
+        case 2: self = .text
+        case 3: self = .xmlElement(try name())
+        case 4: self = .xmlFragment
+        case 5: self = .xmlHook(try name())
+        case 6: self = .xmlText
+        default: return nil
         }
     }
 }

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import SharedDocument
 
-/// `statehub doc FILE...`: applies Yjs v1 update files in order and prints the document.
+/// `statehub doc FILE...`: applies Yjs update files (v1 or v2, detected per file) in order and
+/// prints the document.
 struct DocCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doc",
@@ -14,12 +15,14 @@ struct DocCommand: AsyncParsableCommand {
             stored at its guid: it shows as an object with its guid and the options Yjs keeps \
             (`gc`, `autoLoad`, `meta`), e.g. {"guid": "4f0c…", "autoLoad": true}. \
             --diff writes the binary update a peer with that state vector lacks to standard output \
-            instead of printing JSON. Only update format v1 is read: a v2 update \
-            (encodeStateAsUpdateV2) is recognised and refused.
+            instead of printing JSON. Each file's format, v1 (encodeStateAsUpdate) or v2 \
+            (encodeStateAsUpdateV2), is detected and named on standard error \
+            ("statehub: FILE: read as update format v2"); --merge and --diff write v2 when \
+            every file is v2, v1 otherwise.
 
             Exit codes: 0 the document is complete (or, with --merge, the merged update was \
             written; a document too deep to print as JSON is then only noted on standard \
-            error); 1 an update cannot be read (malformed, or format v2), an output cannot be \
+            error); 1 an update cannot be read (malformed), an output cannot be \
             written (nothing is written then), or, without --merge, the document nests shared \
             types deeper than 512 levels, which JSON cannot show (--merge and --diff still \
             work); 2 a file cannot be opened or an argument is wrong; 3 the document was printed, but the updates hold structs or deletes that \
@@ -28,13 +31,13 @@ struct DocCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Binary update files (Yjs update format v1), applied in the order given.")
+    @Argument(help: "Binary update files (Yjs update format v1 or v2), applied in the order given.")
     var files: [String]
 
     @Flag(help: "Print the state vector too (client → next clock).")
     var stateVector = false
 
-    @Option(name: .customLong("merge"), help: "Write all the updates merged into one (Yjs mergeUpdates) to this file.")
+    @Option(name: .customLong("merge"), help: "Write all the updates merged into one (Yjs mergeUpdates, or mergeUpdatesV2 when every file is v2) to this file.")
     var mergeOutput: String?
 
     @Option(name: .customLong("diff"), help: "A binary state vector file: write what the updates hold beyond it to standard output.")
@@ -50,17 +53,31 @@ struct DocCommand: AsyncParsableCommand {
             }
         }
         let document = SharedDocument()
+        // Every update as v1 too, for --merge and --diff.
+        var updatesV1: [[UInt8]] = []
         for (file, update) in zip(files, updates) {
+            let format = Updates.format(of: update)
             do {
-                try document.applyUpdate(update)
+                switch format {
+                case .v1:
+                    try document.applyUpdate(update)
+                    updatesV1.append(update)
+                case .v2:
+                    try document.applyUpdateV2(update)
+                    updatesV1.append(try Updates.convertV2ToV1(update))
+                }
             } catch {
-                Output.error("statehub: \(file): \(error)")
+                Output.error("statehub: \(file): \(format): \(error)")
                 throw ExitCode(1)
             }
+            Output.error("statehub: \(file): read as \(format)")
         }
+        // What --merge and --diff write: v2 when every update was v2.
+        let outputV2 = updates.allSatisfy { Updates.format(of: $0) == .v2 }
+        func written(_ update: [UInt8]) throws(UpdateDecodingError) -> [UInt8] { try outputV2 ? Updates.convertV1ToV2(update) : update }
         if let mergeOutput {
             do {
-                let merged = try Updates.merge(updates)
+                let merged = try written(try Updates.merge(updatesV1))
                 try Data(merged).write(to: URL(fileURLWithPath: mergeOutput), options: .atomic)   // all or nothing
             } catch {
                 Output.error("statehub: cannot write \(mergeOutput): \(error)")
@@ -75,7 +92,7 @@ struct DocCommand: AsyncParsableCommand {
                 throw CLIError.unreadableFile(path: diffStateVector, reason: error.localizedDescription).exit()
             }
             do {
-                let diff = try Updates.diff(try Updates.merge(updates), stateVector: vector)
+                let diff = try written(try Updates.diff(try Updates.merge(updatesV1), stateVector: vector))
                 FileHandle.standardOutput.write(Data(diff))
             } catch {
                 Output.error("statehub: \(diffStateVector): \(error)")

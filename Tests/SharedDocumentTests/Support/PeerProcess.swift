@@ -22,13 +22,14 @@ final class PeerProcess {
 
     static var peersFolder: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers") }
 
-    init(_ kind: Kind) throws {
+    /// `script`: a file in Peers/ other than the kind's own peer (a node script for `.yjs`).
+    init(_ kind: Kind, script: String? = nil) throws {
         self.kind = kind
         var environment = ProcessInfo.processInfo.environment
         switch kind {
         case .yjs:
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["node", Self.peersFolder.appendingPathComponent("yjs-peer.cjs").path]
+            process.arguments = ["node", Self.peersFolder.appendingPathComponent(script ?? "yjs-peer.cjs").path]
             environment["NODE_PATH"] = "/usr/share/nodejs"
         case .yrs:
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
