@@ -9,7 +9,7 @@ import Trace
 /// action's late batches; the flag those drops set used to be charged to whatever
 /// `action_result` came next, so a later read-only dispatch failed with "its writes were
 /// discarded" (3 of 3 runs with two stores, 4 of 8 with one).
-@Suite("Discarded writes belong to their dispatch", .tags(.engine))
+@Suite("Discarded writes belong to their dispatch", .tags(.engine), stopSuiteTimeLimit)
 struct WriteDiscardedTests {
     static let stores = """
         const useS = defineStore('s', {
@@ -29,7 +29,7 @@ struct WriteDiscardedTests {
 
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func aReadOnlyDispatchAfterAStopSucceeds(flush: StoreScripts.Flush) async throws {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(60)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "discard", executionTimeLimit: .milliseconds(200)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)
