@@ -14,6 +14,8 @@ actor SyncDocumentHost {
     private let storage: ServerStorage
     private let instance: String
     private let configuration: SyncConfiguration
+    /// The server's clock: the awareness relay rate follows it.
+    private let clock: ServerClock
     private let logger: Logger
     /// Called once when storing failed: the hub forgets this host (its connections are closed).
     private let onFailure: @Sendable (SyncDocumentHost) async -> Void
@@ -54,7 +56,8 @@ actor SyncDocumentHost {
         var awarenessClients: Set<Int> = []
         /// Relays it may still cause now (a token bucket refilled at `awarenessRelaysPerSecond`).
         var relayAllowance: Double
-        var refilled: ContinuousClock.Instant
+        /// When the allowance was last refilled (``ServerClock/now``).
+        var refilled: Duration
         /// Its awareness changes over the rate, waiting for the next relay.
         var held = PendingAwareness()
         var flushScheduled = false
@@ -67,12 +70,13 @@ actor SyncDocumentHost {
         let update: [UInt8]?
     }
 
-    init(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration, logger: Logger,
-         onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void) {
+    init(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration, clock: ServerClock,
+         logger: Logger, onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void) {
         self.name = name
         self.storage = storage
         self.instance = instance
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         self.onFailure = onFailure
     }
@@ -157,7 +161,7 @@ actor SyncDocumentHost {
 
     /// Adds a connection and greets it: sync step 1, then everyone's awareness if anyone is present.
     func join(_ connection: SyncConnection) {
-        members[connection.id] = Member(connection: connection, relayAllowance: Double(configuration.awarenessRelayBurst), refilled: .now)
+        members[connection.id] = Member(connection: connection, relayAllowance: Double(configuration.awarenessRelayBurst), refilled: clock.now)
         connection.send(.syncStep1(stateVector: document.encodeStateVector()))
         if !awareness.isEmpty {
             connection.send(.awareness(AwarenessUpdate(entries: awareness.values.sorted { $0.client < $1.client }).encoded()))
@@ -270,7 +274,7 @@ actor SyncDocumentHost {
     /// coalesced, and relayed together when the rate allows (docs/sync.md §2.5, "Awareness").
     private func relayWithinRate(_ entries: [AwarenessUpdate.Entry], from connection: SyncConnection) {
         guard !entries.isEmpty, var member = members[connection.id] else { return }
-        let now = ContinuousClock.Instant.now
+        let now = clock.now
         let rate = Double(max(1, configuration.awarenessRelaysPerSecond))
         let elapsed = now - member.refilled
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -289,8 +293,10 @@ actor SyncDocumentHost {
             member.flushScheduled = true
             let wait = Duration.seconds((1 - member.relayAllowance) / rate)
             let id = connection.id
+            let flushAt = now + wait
+            let clock = clock
             Task { [weak self] in
-                try? await Task.sleep(for: wait)
+                try? await clock.sleep(until: flushAt)
                 await self?.flushHeldAwareness(of: id)
             }
         }
@@ -302,7 +308,7 @@ actor SyncDocumentHost {
         guard var member = members[id] else { return }
         member.flushScheduled = false
         member.relayAllowance = 0
-        member.refilled = .now
+        member.refilled = clock.now
         let relayed = member.held.take()
         members[id] = member
         guard !relayed.isEmpty else { return }
