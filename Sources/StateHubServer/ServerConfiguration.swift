@@ -34,6 +34,12 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int?
     /// The sync endpoint's caps and timings (docs/sync.md §2.5).
     public var sync = SyncConfiguration()
+    /// The clock every delay and deadline of the server's own logic follows: documents unloaded
+    /// after their last connection, the awareness relay rate, the snapshot lease and its
+    /// heartbeat, a writer's wait for other instances, the listeners' reconnect pause. Tests
+    /// pass swift-clocks' `TestClock` and advance it instead of sleeping. Socket timeouts
+    /// (`idleTimeout`, `requestBodyTimeout`, the sync ping) run on the event loops' time.
+    public var clock: any Clock<Duration> = ContinuousClock()
 
     public init(maxUploadBytes: Int = 32 << 20, maxThemeBytes: Int = 1 << 20, maxSmallBodyBytes: Int = 64 << 10,
                 adminOrigin: String? = nil, cacheBytes: Int = 256 << 20,

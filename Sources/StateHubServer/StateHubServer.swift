@@ -12,6 +12,8 @@ public final class StateHubServer: Sendable {
     public let configuration: ServerConfiguration
     let content: ContentCache
     let cache: SnapshotCache
+    /// ``ServerConfiguration/clock``, read as durations since this server was made.
+    let clock: ServerClock
     let loaderPage: LoaderPage
     let metrics: PrometheusCollectorRegistry
     let logger: Logger
@@ -30,9 +32,10 @@ public final class StateHubServer: Sendable {
         self.metrics = metrics
         self.logger = logger
         content = ContentCache(storage: storage, limit: configuration.cacheBytes)
-        cache = SnapshotCache(mode: storage.isShared ? .shared : .local, storage: storage, content: content)
+        clock = ServerClock(configuration.clock)
+        cache = SnapshotCache(mode: storage.isShared ? .shared : .local, storage: storage, content: content, clock: clock)
         loaderPage = try LoaderPage()
-        sync = SyncService(storage: storage, configuration: configuration.sync, logger: logger)
+        sync = SyncService(storage: storage, configuration: configuration.sync, clock: clock, logger: logger)
         traceWorkers = TraceTimelineWorkers(limit: configuration.maxConcurrentTraceTimelines)
     }
 

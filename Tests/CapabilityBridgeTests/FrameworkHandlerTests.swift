@@ -1,4 +1,5 @@
 import CapabilityBridge
+import Clocks
 import JSEngine
 import JSSources
 import StateHubTestSupport
@@ -124,15 +125,41 @@ struct FrameworkHandlerTests {
 
 @Suite("Running a micro-app as the CLI does", .tags(.engine))
 struct MicroAppRunTests {
+    /// The wait starts before the page runs, and quiet is measured on a test clock from the
+    /// page's last call: the chain's calls cannot leave a gap it takes for quiet, however slowly
+    /// the machine runs them.
     @Test func waitUntilQuietCoversChainedCalls() async throws {
-        let h = try await BridgeHarness.make()
+        let clock = TestClock()
+        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(
+            urlAllowlist: URLAllowlist(hosts: ["shop.example.com"]), clock: clock))
+        let quiet = Task { await h.host.waitUntilQuiet(quietPeriod: .milliseconds(250), timeout: .seconds(30)) }
         try await h.engine.evaluate(JSSources.file("examples/micro-app.js") ?? "throw new Error('micro-app.js missing')", sourceURL: "examples/micro-app.js")
-        // Quiet is a time window (no call started or answered for `quietPeriod`): a reply is
-        // counted answered once posted to the page, and a loaded full run once took more than
-        // the default 20 ms before the page ran it and made the next call.
-        #expect(await h.host.waitUntilQuiet(quietPeriod: .milliseconds(250), timeout: eventWaitDeadline))
+        #expect(try await h.engine.evaluateAndAwait("microApp.ready") == "loaded", "the chain of calls did not end")
+        await clock.advance(by: .milliseconds(250))
+        #expect(await quiet.value)
         #expect(h.host.callsInFlight == 0)
         #expect(h.shell.state.loading == .finished, "every chained call of the micro-app was answered")
         #expect(h.shell.state.header.rightItems.count == 1)
+    }
+
+    /// Quiet is a whole `quietPeriod` of the bridge's clock after the last call started or
+    /// answered: a call late in one period starts the period again.
+    @Test func quietNeedsAWholePeriodAfterTheLastCall() async throws {
+        let clock = TestClock()
+        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(clock: clock))
+        let start = clock.now
+        _ = try await h.invoke("getInitialData")
+        let quiet = Task {
+            let quiet = await h.host.waitUntilQuiet(quietPeriod: .milliseconds(250), timeout: .seconds(30))
+            return (quiet, start.duration(to: clock.now))
+        }
+        await clock.advance(by: .milliseconds(249))
+        _ = try await h.invoke("getInitialData")
+        await clock.advance(by: .milliseconds(1))
+        await clock.advance(by: .milliseconds(248))
+        await clock.advance(by: .milliseconds(1))
+        let (wasQuiet, at) = await quiet.value
+        #expect(wasQuiet)
+        #expect(at >= .milliseconds(499), "quiet \(at) after the start, before a whole period after the call at 249 ms")
     }
 }

@@ -141,15 +141,19 @@ struct RunLimitTests {
         #expect(result.stderr.contains(file.path), "\(result.stderr)")
     }
 
-    /// One signal, sent once the run's dispatch is in the trace, ends the run at once, also on a
-    /// loaded machine: the handler is in place before the run starts (a libdispatch signal
-    /// source is only once the global queue has run its registration, which a loaded machine
-    /// can delay past every SIGINT of 40 s).
+    /// One signal, sent once the run's dispatch is in the trace, ends the run at once, with the
+    /// trace written and closed. The signal handler must be in place from the start: a run on a
+    /// loaded machine must not ignore a signal and go on to its own deadline.
+    ///
+    /// The trace is a FIFO that the test reads as the run writes it, so the signal follows the
+    /// `action_result` record itself; the run's end closes the FIFO, which ends the reading.
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalWritesAndClosesTheTrace(signal: Int32) async throws {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         let file = try StateHubBinary.script(Self.spinStore + "\nsetInterval(() => {}, 10);\n", named: "busy.js")
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-\(name)-\(UUID().uuidString).ndjson")
+        #expect(mkfifo(trace.path, 0o600) == 0, "mkfifo: \(errno)")
+        defer { try? FileManager.default.removeItem(at: trace) }
         let process = Process()
         process.executableURL = StateHubBinary.url
         process.arguments = ["run", file.path, "--dispatch", "s.add", "--trace", trace.path]
@@ -157,30 +161,44 @@ struct RunLimitTests {
         process.standardError = err
         process.standardOutput = Pipe()
         try process.run()
-        // Once the dispatch has been recorded (the trace reaches the file within 100 ms; a debug
-        // build's start on a loaded machine took over 20 s once), the signal is sent from a thread
-        // of its own: the run's deadline (its time limit + 30 s) counts from the dispatch, and
-        // the test's cooperative pool may be busy with the rest of the suite.
-        let pid = process.processIdentifier
-        let recorded = await offThePool {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if (try? String(contentsOf: trace, encoding: .utf8))?.contains("action_result") == true {
-                    kill(pid, signal)
-                    return true
-                }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            kill(pid, signal)
-            return false
-        }
-        #expect(recorded, "the dispatch never reached the trace")
+        let (lines, line) = AsyncStream.makeStream(of: String.self)
+        let path = trace.path
+        // Read on a thread of its own: opening a FIFO waits until the run opens it too.
+        async let written: [String] = offThePool { Self.readLines(ofFIFO: path, yieldingTo: line) }
+        await waitFor("the dispatch's action_result in the trace", in: lines) { $0.contains("\"action_result\"") }
+        kill(process.processIdentifier, signal)
         let stderr = String(decoding: await err.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
         await process.exitedOffThePool()
+        // A run that ended before opening the FIFO leaves the reader waiting for a writer: this
+        // one opens and closes it (and fails, harmlessly, once the reader is gone).
+        let releasing = open(path, O_WRONLY | O_NONBLOCK)
+        if releasing >= 0 { close(releasing) }
+        let records = await written
         #expect(process.terminationStatus == 128 + signal, "\(stderr)")
         #expect(stderr.contains("statehub: \(name): stopped; trace written to"), "\(stderr)")
-        let records = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
         #expect(records.count >= 3)
         #expect(records.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+    }
+
+    /// Every line written to the FIFO at `path` until its last writer closes it, each also
+    /// yielded to `sink` as it arrives.
+    private static func readLines(ofFIFO path: String, yieldingTo sink: AsyncStream<String>.Continuation) -> [String] {
+        defer { sink.finish() }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        var lines: [String] = []
+        var pending = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let text = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...end)
+                lines.append(text)
+                sink.yield(text)
+            }
+        }
+        return lines
     }
 }

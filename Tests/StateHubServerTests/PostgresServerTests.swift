@@ -113,6 +113,8 @@ struct PostgresServerTests {
         do {
             try await appOne.test(.live) { one in
                 try await appTwo.test(.live) { two in
+                    // The lease is taken on the listener's own connection, with no event outside
+                    // the server: polled.
                     for server in [first.server, second.server] {
                         let cache = server.cache
                         await pollUntil("the listener to take its lease") { cache.servesFromMemory }

@@ -140,6 +140,8 @@ import Testing
             let holder = try RawConnection(port: port)
             try holder.send("POST /admin/console/trace-timeline HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestServer.token)\r\n"
                             + "Content-Length: 100\r\n\r\n")
+            // The slot is taken inside the server as the head arrives; a client sees nothing of
+            // it until it answers: the gauge is polled.
             let workers = server.traceWorkers
             await pollUntil("the holder to take the one slot") { workers.reserved == 1 }
             let busy = try await RawConnection(port: port).exchange(

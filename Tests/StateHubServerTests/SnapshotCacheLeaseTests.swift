@@ -11,7 +11,7 @@ import Testing
         let test = try await TestServer.sqlite()
         let clock = TestClock()
         let cache = SnapshotCache(mode: .shared, storage: test.server.storage,
-                                  content: ContentCache(storage: test.server.storage, limit: 1 << 20), clock: clock)
+                                  content: ContentCache(storage: test.server.storage, limit: 1 << 20), clock: ServerClock(clock))
         #expect(!cache.servesFromMemory, "served from memory before any lease")
         cache.extendNotifications(until: cache.now + .seconds(5))
         #expect(cache.servesFromMemory)

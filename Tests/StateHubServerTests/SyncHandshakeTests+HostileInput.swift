@@ -107,6 +107,7 @@ extension SyncHandshakeTests {
             #expect(connections.count == 6)
             connections.removeAll()  // closed: a FIN without a close frame
             // Every connection ends on its own; only a handler that is never freed fails this.
+            // Handlers are freed inside NIO as channels close, with no event: the gauge is polled.
             let sync = server.sync
             await pollUntil("every connection handler freed", observed: { "\(sync.liveHandlers.load(ordering: .relaxed)) alive" }) {
                 sync.liveHandlers.load(ordering: .relaxed) == 0
@@ -133,6 +134,7 @@ extension SyncHandshakeTests {
                     try connection.resetOnClose()  // dropped here: a reset
                 }
             }
+            // Freed inside NIO as channels close, with no event: the gauges are polled.
             let sync = server.sync
             await pollUntil("every connection handler and upgraded channel freed",
                             observed: { "\(sync.liveHandlers.load(ordering: .relaxed)) handlers, \(sync.upgradedChannels.alive) channels alive" }) {

@@ -4,8 +4,8 @@ import Foundation
 /// thread of its own and suspends the caller until it returns.
 ///
 /// Swift Testing runs tests on the cooperative pool, which has one thread per core: two on CI.
-/// A test that blocks one of them holds every other test's tasks behind it, and the windows
-/// of the transaction tests' restores (8–20 s) could run out meanwhile.
+/// A test that blocks one of them holds every other test's tasks behind it, and every
+/// real-time window another test waits in runs out meanwhile.
 package func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()

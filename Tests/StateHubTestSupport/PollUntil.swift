@@ -7,8 +7,8 @@ package let pollInterval: Duration = .milliseconds(10)
 /// connection handlers, attached connections, bytes queued, a document still loaded) that
 /// changes when a channel is freed or a task ends inside the server.
 ///
-/// Use ``waitUntil(_:notifiedBy:observed:sourceLocation:_:)`` wherever an event exists; this
-/// reads the state again every ``pollInterval``. The interval decides only how soon a change is
+/// Use ``waitUntil(_:notifiedBy:observed:sourceLocation:_:)`` wherever an event exists, and say
+/// at each call site why none does; this reads the state again every ``pollInterval``. The interval decides only how soon a change is
 /// seen, never whether the test passes: past ``eventWaitDeadline`` it records an issue with
 /// `description` and `observed()` (what was there instead) and returns false.
 @discardableResult

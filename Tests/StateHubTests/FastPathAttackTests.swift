@@ -7,7 +7,7 @@ import Trace
 /// once when no effect reacts (reactivity.js `setOwn`, pinia.js `deliverNow`), the plugin's plain-set
 /// queue, the dispatch hooks and the hub's one-set write path. Odd orderings run in a real engine
 /// and the mirror is compared with the engine's `$state` after every step, in both flush modes.
-@Suite("Fast paths under odd orderings (attack)", .tags(.engine))
+@Suite("Fast paths under odd orderings (attack)", .tags(.engine), stopSuiteTimeLimit)
 struct FastPathAttackTests {
     static let stores = """
         globalThis.useA = defineStore('a', {
@@ -224,7 +224,7 @@ struct FastPathAttackTests {
     }
 
     private func stopRounds(flush: StoreScripts.Flush, actions: [String], rounds: Int) async throws {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "stop-\(flush)", executionTimeLimit: .milliseconds(100)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)

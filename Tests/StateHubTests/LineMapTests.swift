@@ -8,7 +8,7 @@ import Trace
 /// original lines everywhere the engine and the hub build a place: a thrown error and its
 /// stack, an action's stop, a timer's stop, the hub's problem and the trace's `stopped` record
 /// (an ES module's stops named the bundle's lines there).
-@Suite("Line maps: places in the original source", .tags(.engine))
+@Suite("Line maps: places in the original source", .tags(.engine), stopSuiteTimeLimit)
 struct LineMapTests {
     /// The bundle: two wrapper lines (no origin), then the module's lines, shifted by 2.
     static let wrapper = "(() => {\n  // bundled\n"
@@ -38,7 +38,7 @@ struct LineMapTests {
 
     @Test func stopsErrorsProblemsAndTracesNameTheOriginalLines() async throws {
         let recorder = TraceRecorder(capacity: 10_000)
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(name: "mapped", executionTimeLimit: .milliseconds(200)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: .tick)

@@ -12,7 +12,7 @@ import Trace
 /// and a trace recorder turned a 4 MB write into a stop. Native time is now left out of the
 /// limit (docs/engine.md, "Native time is not the page's"); a real loop is still stopped, and
 /// so is a loop whose every write costs the hub far more than the page.
-@Suite("Native time is not charged to the page", .tags(.engine))
+@Suite("Native time is not charged to the page", .tags(.engine), stopSuiteTimeLimit)
 struct NativeTimeTests {
     static let store = """
         const useS = defineStore('s', {
@@ -37,7 +37,7 @@ struct NativeTimeTests {
         let unresponsive = UnresponsiveTurns()
         // A recorder with a redactor, as `statehub run --trace` has: both run inside the post.
         let recorder = traced ? TraceRecorder(capacity: 1_000, redactor: TraceRedactor.jsonKeys(["password", "token"])) : nil
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(600), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(
             name: "native-time", executionTimeLimit: .seconds(1),
             onUnresponsive: { _ in unresponsive.count.withLock { $0 += 1 } }))

@@ -12,7 +12,7 @@ import Trace
 /// one message of many MB, cut into chunks. The batch now also counts the items its inserts
 /// carry (PROTOCOL.md A.5.2), native time is not the page's, and a dispatch whose page is
 /// still running a script is waited for (the CLI's wait, limit + 5 s, had expired first).
-@Suite("A Set filled and cleared in a loop is stopped as an action", .tags(.engine))
+@Suite("A Set filled and cleared in a loop is stopped as an action", .tags(.engine), stopSuiteTimeLimit)
 struct SetLoopStopTests {
     static let store = """
         const useS = defineStore('s', {
@@ -32,8 +32,7 @@ struct SetLoopStopTests {
     @Test func theLoopIsStoppedAtItsLineAndLaterDispatchesRun() async throws {
         let unresponsive = UnresponsiveTurns()
         let recorder = TraceRecorder(capacity: 100_000)
-        // The wait `statehub run` gives a dispatch: the limit plus 5 s.
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(6), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(
             name: "setloop", executionTimeLimit: .seconds(1),
             onUnresponsive: { _ in unresponsive.count.withLock { $0 += 1 } }))

@@ -10,7 +10,7 @@ import Trace
 /// with nothing but the CLI's final comparison to tell. Now a stop makes the hub ask again for
 /// a resync it is waiting for (a few times in a row), and past that the mirror's status is
 /// `stale` with a `mirrorStale` problem (docs/hub.md, "Mirror status").
-@Suite("A stop during a large write ends converged or loudly stale", .tags(.engine))
+@Suite("A stop during a large write ends converged or loudly stale", .tags(.engine), stopSuiteTimeLimit)
 struct StopDuringTransferTests {
     /// Every iteration posts a 12 MB string as `chunk`s (over the 8 MiB cap): the stop lands
     /// at one of them, most often in the middle of a transfer.
@@ -33,7 +33,7 @@ struct StopDuringTransferTests {
         """
 
     static func page(limit: Duration, recorder: TraceRecorder? = nil) async throws -> (GlobalStateHub, JavaScriptEngine) {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(600), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(name: "transfer", executionTimeLimit: limit))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: .sync)

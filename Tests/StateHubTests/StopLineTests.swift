@@ -10,7 +10,7 @@ import Testing
 /// loop; one inside a write the body makes (the store runtime, the plugin's post) gets the
 /// write's line. Before, the first named the `while` and the second the body's line, so a
 /// classic top level and an action named different lines for the same loop.
-@Suite("Which line a stop names", .tags(.engine))
+@Suite("Which line a stop names", .tags(.engine), stopSuiteTimeLimit)
 struct StopLineTests {
     static let store = """
         const useS = defineStore('s', {
@@ -44,7 +44,7 @@ struct StopLineTests {
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func everyStopNamesTheLoopsOwnLine(flush: StoreScripts.Flush) async throws {
         let stops = StopList()
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(30)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "lines", executionTimeLimit: .milliseconds(200)))
         engine.onStop { stop in stops.append(stop) }
         try await hub.attach(engine)

@@ -1,5 +1,6 @@
 import Foundation
 import JSEngine
+import StateHubTestSupport
 import Testing
 import Trace
 @testable import StateHub
@@ -8,10 +9,10 @@ import Trace
 /// `stopped` trace record naming the file and the loop's line, the page's stores resynced; a
 /// dispatch whose action (or the `await` loop it left) was stopped fails with the stop, not
 /// with "did not answer".
-@Suite("Stops reach the hub", .tags(.integration))
+@Suite("Stops reach the hub", .tags(.integration), stopSuiteTimeLimit)
 struct StopRecordTests {
     static func page(_ recorder: TraceRecorder) async throws -> (GlobalStateHub, JavaScriptEngine) {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(name: "stops", executionTimeLimit: .milliseconds(300)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime()
@@ -41,7 +42,7 @@ struct StopRecordTests {
             try await engine.execute("let n = 0;\nn++;\nwhile (true) { n++ }", sourceURL: "top.js")
         }
         try await engine.execute("setTimeout(() => {\n  let n = 0;\n  while (true) { n++ }\n}, 0);", sourceURL: "timer.js")
-        try await engine.waitUntilIdle(timeout: .seconds(10))
+        try await engine.waitUntilIdle(timeout: eventWaitDeadline) // the hang guard: the timer's stop makes it idle
         try await engine.execute("function again() {\n  queueMicrotask(again);\n}\nqueueMicrotask(again);", sourceURL: "micro.js")
         let stops = hub.problems.compactMap { problem -> ScriptStop? in if case .scriptStopped(let stop) = problem.kind { stop } else { nil } }
         #expect(stops.map(\.description) == ["top.js:3: stopped after 0.3 s", "timer.js:3: stopped after 0.3 s", "micro.js:2: stopped after 0.3 s"])

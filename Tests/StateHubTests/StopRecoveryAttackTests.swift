@@ -7,7 +7,7 @@ import Testing
 /// every sync and batched subscriber is given (`type:path=value`), a time-limit stop lands in one of them
 /// at an odd moment, and the test checks that every other subscriber gets each write once, in write
 /// order, and that the mirror ends equal to `$state`, in both flush modes.
-@Suite("Recovery after a stop under attack", .tags(.engine))
+@Suite("Recovery after a stop under attack", .tags(.engine), stopSuiteTimeLimit)
 struct StopRecoveryAttackTests {
     /// `logTo(name)`: a subscriber that logs each mutation it is given as `type:path=value,...`
     /// (`+p` when it carries a payload), into `seen[name]`.
@@ -245,7 +245,7 @@ struct StopRecoveryAttackTests {
     // MARK: - Helpers
 
     private func page(_ name: String, flush: StoreScripts.Flush, script: String) async throws -> (GlobalStateHub, JavaScriptEngine) {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: name, executionTimeLimit: .milliseconds(100)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)

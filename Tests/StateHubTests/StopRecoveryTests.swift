@@ -11,7 +11,7 @@ import Trace
 /// `spin()` stopped, then `inc(1)` sent no `apply_mutation`). Each action below is stopped
 /// wherever the limit lands in its loop, several times in the same page, and the dispatch that
 /// follows must reach the mirror whole.
-@Suite("Recovery after a stop", .tags(.engine))
+@Suite("Recovery after a stop", .tags(.engine), stopSuiteTimeLimit)
 struct StopRecoveryTests {
     static let store = """
         const useS = defineStore('s', {
@@ -57,7 +57,7 @@ struct StopRecoveryTests {
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func theDispatchAfterAStopReachesTheMirror(flush: StoreScripts.Flush) async throws {
         let recorder = TraceRecorder(capacity: 50_000)
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(name: "recovery", executionTimeLimit: .milliseconds(100)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)
@@ -94,7 +94,7 @@ struct StopRecoveryTests {
     /// the hub recorded a sequence gap after every such timer (hostile review).
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func aStoppedTimerThatWroteLeavesNoSequenceGap(flush: StoreScripts.Flush) async throws {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "gap", executionTimeLimit: .milliseconds(100)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)
@@ -128,7 +128,7 @@ struct StopRecoveryTests {
     /// as an `action_tag_lost` problem the trace shows before that write.
     @Test func aPendingActionLosesItsTagAndTheTraceSaysSo() async throws {
         let recorder = TraceRecorder(capacity: 10_000)
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(60), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(name: "tags", executionTimeLimit: .milliseconds(150)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: .tick)
@@ -171,7 +171,7 @@ struct StopRecoveryTests {
     /// would run away again, inside the recovery, and leave every later write held).
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func theSubscribersAfterAStoppedOneGetTheWriteOnce(flush: StoreScripts.Flush) async throws {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "resume-\(flush)", executionTimeLimit: .milliseconds(100)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)
@@ -201,7 +201,7 @@ struct StopRecoveryTests {
     /// only resets and drops what is still held. The page's later writes reach the mirror.
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func aRecoveryStoppedAgainAndAgainEndsWithThePageWriting(flush: StoreScripts.Flush) async throws {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(20)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "again-\(flush)", executionTimeLimit: .milliseconds(100)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)

@@ -17,7 +17,7 @@ import Trace
 /// sends a tick's batch early at 1,024 ops (PROTOCOL.md A.5.2), which also calls native code,
 /// where the turn check stops the loop. Before the fix every loop below failed: the watch
 /// fired for each, and the largest message held 30,000–100,000 ops.
-@Suite("Tick-flush loops are stopped, not reported unresponsive", .tags(.engine))
+@Suite("Tick-flush loops are stopped, not reported unresponsive", .tags(.engine), stopSuiteTimeLimit)
 struct TickBatchStopTests {
     static let store = """
         const useM = defineStore('m', {
@@ -36,7 +36,7 @@ struct TickBatchStopTests {
     func aLoopIsStoppedAndTheNextDispatchReachesTheMirror(loop: String) async throws {
         let unresponsive = UnresponsiveCount()
         let recorder = TraceRecorder(capacity: 100_000)
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(60), trace: recorder))
+        let hub = GlobalStateHub.forStopTests(trace: recorder)
         let engine = try JavaScriptEngine(configuration: .init(
             name: "tickloop", executionTimeLimit: .milliseconds(250),
             onUnresponsive: { _ in unresponsive.count.withLock { $0 += 1 } }))

@@ -8,7 +8,7 @@ import Trace
 /// After a stop the hub asks for a resync and drops the stopped action's late batches; the
 /// flag those drops set must not be charged to whatever `action_result` comes next, or a later
 /// read-only dispatch fails with "its writes were discarded".
-@Suite("Discarded writes belong to their dispatch", .tags(.engine))
+@Suite("Discarded writes belong to their dispatch", .tags(.engine), stopSuiteTimeLimit)
 struct WriteDiscardedTests {
     static let stores = """
         const useS = defineStore('s', {
@@ -28,7 +28,7 @@ struct WriteDiscardedTests {
 
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func aReadOnlyDispatchAfterAStopSucceeds(flush: StoreScripts.Flush) async throws {
-        let hub = GlobalStateHub(configuration: .init(dispatchTimeout: .seconds(60)))
+        let hub = GlobalStateHub.forStopTests()
         let engine = try JavaScriptEngine(configuration: .init(name: "discard", executionTimeLimit: .milliseconds(200)))
         try await hub.attach(engine)
         try await engine.loadStoreRuntime(flush: flush)

@@ -60,7 +60,7 @@ import Testing
             storage = try await ServerStorage.open(.sqlite(directory: folder), logger: Logger(label: "awareness-test"))
             self.configuration = configuration
             host = SyncDocumentHost(name: "d", storage: storage, instance: "i", configuration: configuration,
-                                    logger: Logger(label: "awareness-test"), clock: clock, onFailure: { _ in })
+                                    clock: ServerClock(clock), logger: Logger(label: "awareness-test"), onFailure: { _ in })
         }
 
         /// A joined connection and what it receives.

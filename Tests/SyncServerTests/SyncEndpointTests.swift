@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HummingbirdWSClient
 import SharedDocument
@@ -247,9 +248,10 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
     @Test func updatesAreCompactedAndSurviveUnloadAndRestart() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = TestClock()
         var configuration = ServerConfiguration()
         configuration.sync.compactAfterUpdates = 5
-        configuration.sync.unloadAfter = .milliseconds(50)
+        configuration.clock = clock
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
         let client = try await SyncTestClient.connect(port: live.port, document: "log", token: LiveSyncServer.adminToken, acknowledgements: true)
         let document = SharedDocument()
@@ -263,8 +265,15 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         #expect(status == 200)
         #expect((summary["updates"] as? Int ?? 99) <= 5, "not compacted: \(summary)")
         #expect((summary["snapshotBytes"] as? Int ?? 0) > 0, "no snapshot: \(summary)")
-        // Unloaded once the last client has been gone for the delay.
+        // Unloaded once the last client has been gone for the delay, and not before. The
+        // server announces neither a detach nor an unload: both are gauges, read by polling.
         let sync = live.server.sync
+        await pollUntil("the last connection detached", observed: { "\(await sync.connectionCount(document: "log")) connections" }) {
+            await sync.connectionCount(document: "log") == 0
+        }
+        await clock.advance(by: configuration.sync.unloadAfter - .nanoseconds(1))
+        #expect(await sync.isLoaded(document: "log"), "unloaded before the delay")
+        await clock.advance(by: .nanoseconds(1))
         await pollUntil("the document to be unloaded") { await !sync.isLoaded(document: "log") }
         await live.stop()
 
@@ -294,6 +303,8 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         let writer = try await SyncTestClient.connect(port: live.port, document: "feed", token: token, acknowledgements: true)
         // Each client is greeted once the server has attached it.
         for client in [slow, reader, writer] where client !== slow { #expect(await client.next() == .syncStep1(stateVector: [0])) }
+        // The client that does not read cannot see its greeting, and the server announces no
+        // attach: the count is polled, as is the cut below (that client sees no close either).
         let sync = live.server.sync
         await pollUntil("three attached connections", observed: { "\(await sync.connectionCount(document: "feed"))" }) {
             await sync.connectionCount(document: "feed") == 3
@@ -334,6 +345,8 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
         configuration.sync.maxDocumentBytes = 128 << 20
         configuration.sync.pingInterval = SyncEndpointTests.pingIntervalPastTheTest
         let live = try await LiveSyncServer.start(.sqlite(directory: folder), configuration: configuration)
+        // Clients that do not read see neither their greeting nor their cut, and the server
+        // announces no attach or detach: connection counts and queued bytes are polled.
         let sync = live.server.sync
         func waitForConnections(_ count: Int, _ description: String, sourceLocation: SourceLocation = #_sourceLocation) async {
             await pollUntil("\(count) connections: \(description)", observed: { "\(await sync.connectionCount(document: "wide"))" },

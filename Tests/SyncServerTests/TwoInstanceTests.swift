@@ -73,7 +73,8 @@ struct TwoInstanceTests {
         // Waits until the connection ends (or a generous bound for a server that never closes it).
         _ = await watcher.next(where: { _ in false })
         #expect(watcher.hasEnded, "the revoked connection on instance two is still open")
-        // The client sees the close before instance two has detached the connection.
+        // The client sees the close before instance two has detached the connection; the
+        // server announces no detach, so its connection count is polled.
         let twoSync = two.server.sync
         await pollUntil("the revoked connection detached on instance two",
                         observed: { "\(await twoSync.connectionCount(document: "shared")) attached" }) {

@@ -72,10 +72,10 @@ extension BridgeHost {
     /// a handler that really suspends gets a timer task for the time limit.
     func start(_ request: BridgeRequest, page: AttachedPage, transport: BridgeTransportKind,
                answer deliver: @escaping @Sendable (Result<JSONValue, BridgeError>) -> Void) {
-        state.withLock { $0.inFlight += 1; $0.activity += 1 }
+        noteActivity(inFlight: 1)
         let answer: @Sendable (Result<JSONValue, BridgeError>) -> Void = { [weak self] result in
             deliver(result)
-            self?.state.withLock { $0.inFlight -= 1; $0.activity += 1 }
+            self?.noteActivity(inFlight: -1)
         }
         let resolution = resolve(request, page: page)
         let handlers: (business: AnyBridgeHandler?, framework: AnyBridgeHandler?)

@@ -27,6 +27,8 @@ public final class BridgeHost: Sendable {
     public let configuration: BridgeConfiguration
     /// Where bridge traffic is recorded, shared with the store hub for one timeline.
     public let trace: TraceRecorder?
+    /// ``BridgeConfiguration/clock`` as durations since the host was made: quiet is measured on it.
+    let quietClock: QuietClock
 
     struct State: Sendable {
         var pages: [String: AttachedPage] = [:]
@@ -42,6 +44,10 @@ public final class BridgeHost: Sendable {
         var inFlight = 0
         /// Grows with every message received and every answer; for ``waitUntilQuiet(quietPeriod:timeout:)``.
         var activity = 0
+        /// When `activity` last grew (``QuietClock/now``).
+        var lastActivityAt: Duration = .zero
+        /// ``waitUntilQuiet(quietPeriod:timeout:)`` calls waiting for `activity` to grow.
+        var activityWaiters: [CheckedContinuation<Void, Never>] = []
     }
     let state = Mutex(State())
 
@@ -57,6 +63,7 @@ public final class BridgeHost: Sendable {
                 frameworkHandlers: Bool = true) {
         self.configuration = configuration
         self.trace = trace
+        quietClock = QuietClock(configuration.clock)
         if frameworkHandlers { FrameworkHandlers.install(on: self) }
     }
 

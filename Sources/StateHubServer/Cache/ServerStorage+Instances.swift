@@ -45,15 +45,20 @@ extension ServerStorage {
     }
 
     /// Waits until every live instance has seen the current generation (at least the one the
-    /// caller's write made), polling; gives up after the lease, when a silent instance stops
-    /// counting anyway. Returns the instances still behind then (none, normally).
-    func waitUntilInstancesSeeCurrentGeneration() async throws -> [String] {
+    /// caller's write made), reading the table every ``instancePollInterval`` of `clock` (the
+    /// acknowledgements are rows, with no notification of their own); gives up after the lease,
+    /// when a silent instance stops counting anyway. Returns the instances still behind then
+    /// (none, normally).
+    func waitUntilInstancesSeeCurrentGeneration(clock: ServerClock) async throws -> [String] {
         let target = try await generation()
-        let deadline = ContinuousClock.now + Self.instanceLease
+        let deadline = clock.now + Self.instanceLease
         while true {
             let behind = try await instancesBehind(target)
-            if behind.isEmpty || ContinuousClock.now >= deadline { return behind }
-            try await Task.sleep(for: .milliseconds(2))
+            if behind.isEmpty || clock.now >= deadline { return behind }
+            try await clock.sleep(for: Self.instancePollInterval)
         }
     }
+
+    /// How often a writer reads which instances are still behind.
+    static let instancePollInterval: Duration = .milliseconds(2)
 }

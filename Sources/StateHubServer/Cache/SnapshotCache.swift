@@ -13,8 +13,8 @@ import Synchronization
 ///   wait for the next one, so a change committed anywhere before a request arrives is seen
 ///   by that request, and the database sees one small query per round trip, not per request.
 ///
-/// The lease is counted on the clock the cache is given (``now``): the continuous clock on a
-/// server, a `TestClock` in tests of the lease itself.
+/// The lease is counted on the server's clock (``now``, ``ServerConfiguration/clock``): the
+/// continuous clock on a server, a `TestClock` in tests of the lease itself.
 final class SnapshotCache: Sendable {
     enum Mode: Sendable { case local, shared }
 
@@ -35,18 +35,18 @@ final class SnapshotCache: Sendable {
     private let mode: Mode
     private let storage: ServerStorage
     private let content: ContentCache
-    private let elapsed: @Sendable () -> Duration
+    /// The server's clock: the lease is counted on it.
+    let clock: ServerClock
 
-    init<C: Clock>(mode: Mode, storage: ServerStorage, content: ContentCache, clock: C = ContinuousClock()) where C.Duration == Duration {
+    init(mode: Mode, storage: ServerStorage, content: ContentCache, clock: ServerClock = ServerClock(ContinuousClock())) {
         self.mode = mode
         self.storage = storage
         self.content = content
-        let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
+        self.clock = clock
     }
 
-    /// Now on the cache's clock: the time since the cache was made.
-    var now: Duration { elapsed() }
+    /// Now on the cache's clock: the time since the server was made.
+    var now: Duration { clock.now }
 
     /// Marks the snapshot stale (call after a local write commits).
     func invalidate() {

@@ -13,7 +13,8 @@ import Synchronization
 /// lets reads skip the per-read generation check, for half the lease. Every notification marks
 /// the snapshot stale and is acknowledged (the generation seen); a heartbeat on the same
 /// connection renews the lease. When the connection fails, reads go back to checking at once,
-/// and the service reconnects after a second.
+/// and the service reconnects after a second. Heartbeats and the pause follow the cache's clock
+/// (``ServerConfiguration/clock``), the one the lease is counted on.
 struct StateListenerService: Service {
     let cache: SnapshotCache
     let client: PostgresClient
@@ -36,7 +37,7 @@ struct StateListenerService: Service {
                 await forget()
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }
                 logger.warning("state: the listening connection failed; reads check the generation until it is back, retrying in 1 s: \(error)")
-                try? await Task.sleep(for: .seconds(1))
+                try? await cache.clock.sleep(for: .seconds(1))
             }
         }
         cache.endNotifications()
@@ -62,7 +63,7 @@ struct StateListenerService: Service {
                 group.addTask {
                     do {
                         while true {
-                            try await Task.sleep(for: heartbeatInterval)
+                            try await cache.clock.sleep(for: heartbeatInterval)
                             try await renew(db, seen: seen, generation: nil)
                         }
                     } catch {

@@ -123,7 +123,7 @@ extension StateHubServer {
             // Answered only once every live instance dropped its snapshot (docs/server.md, "Hot
             // reads and invalidation across instances"); the write itself is committed either way.
             do {
-                let behind = try await storage.waitUntilInstancesSeeCurrentGeneration()
+                let behind = try await storage.waitUntilInstancesSeeCurrentGeneration(clock: clock)
                 if !behind.isEmpty {
                     logger.warning("instances \(behind) did not confirm the write within \(ServerStorage.instanceLease); they stop serving from memory on their own")
                 }

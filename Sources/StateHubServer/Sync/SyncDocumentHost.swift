@@ -16,11 +16,9 @@ actor SyncDocumentHost {
     private let storage: ServerStorage
     private let instance: String
     private let configuration: SyncConfiguration
+    /// The server's clock: the awareness relay rate follows it.
+    private let clock: ServerClock
     private let logger: Logger
-    /// Time on the host's clock (since the host was made): the awareness relay rate reads it.
-    private let elapsed: @Sendable () -> Duration
-    /// Sleeps on the host's clock until ``elapsed`` reaches the given time (at once when it has).
-    private let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Called once when storing failed: the hub forgets this host (its connections are closed).
     private let onFailure: @Sendable (SyncDocumentHost) async -> Void
 
@@ -74,17 +72,15 @@ actor SyncDocumentHost {
         let update: [UInt8]?
     }
 
-    init<C: Clock>(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration, logger: Logger,
-                   clock: C = ContinuousClock(), onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void)
-    where C.Duration == Duration {
+    init(name: String, storage: ServerStorage, instance: String, configuration: SyncConfiguration,
+         clock: ServerClock = ServerClock(ContinuousClock()), logger: Logger,
+         onFailure: @escaping @Sendable (SyncDocumentHost) async -> Void) {
         self.name = name
         self.storage = storage
         self.instance = instance
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
-        let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
-        sleepUntil = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
         self.onFailure = onFailure
     }
 
@@ -196,7 +192,7 @@ actor SyncDocumentHost {
 
     /// Adds a connection and greets it: sync step 1, then everyone's awareness if anyone is present.
     func join(_ connection: SyncConnection) {
-        let rate = AwarenessRelayRate(perSecond: configuration.awarenessRelaysPerSecond, burst: configuration.awarenessRelayBurst, now: elapsed())
+        let rate = AwarenessRelayRate(perSecond: configuration.awarenessRelaysPerSecond, burst: configuration.awarenessRelayBurst, now: clock.now)
         members[connection.id] = Member(connection: connection, relayRate: rate)
         connection.send(.syncStep1(stateVector: document.encodeStateVector()))
         if !awareness.isEmpty {
@@ -321,7 +317,7 @@ actor SyncDocumentHost {
     private func relayWithinRate(_ entries: [AwarenessUpdate.Entry], from connection: SyncConnection) {
         guard !entries.isEmpty, var member = members[connection.id] else { return }
         member.held.merge(entries)
-        if !member.flushScheduled && member.relayRate.take(at: elapsed()) {
+        if !member.flushScheduled && member.relayRate.take(at: clock.now) {
             let relayed = member.held.take()
             members[connection.id] = member
             relayEverywhere(relayed)
@@ -330,11 +326,11 @@ actor SyncDocumentHost {
         if !member.flushScheduled {
             member.flushScheduled = true
             // A time, not a delay: however late the task starts, the relay is due then.
-            let due = elapsed() + member.relayRate.untilNext
+            let due = clock.now + member.relayRate.untilNext
             let id = connection.id
-            let sleepUntil = self.sleepUntil
+            let clock = clock
             Task { [weak self] in
-                try? await sleepUntil(due)
+                try? await clock.sleep(until: due)
                 await self?.flushHeldAwareness(of: id)
             }
         }
@@ -345,7 +341,7 @@ actor SyncDocumentHost {
     private func flushHeldAwareness(of id: Int) {
         guard var member = members[id] else { return }
         member.flushScheduled = false
-        member.relayRate.spend(at: elapsed())
+        member.relayRate.spend(at: clock.now)
         let relayed = member.held.take()
         members[id] = member
         relayEverywhere(relayed)

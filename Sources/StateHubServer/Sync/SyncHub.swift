@@ -10,6 +10,8 @@ import Synchronization
 actor SyncHub {
     let storage: ServerStorage
     let configuration: SyncConfiguration
+    /// The server's clock: unload delays and the awareness relay rate follow it.
+    let clock: ServerClock
     let logger: Logger
     /// Names this instance in NOTIFY payloads, so it skips its own.
     nonisolated let instance: String
@@ -24,9 +26,10 @@ actor SyncHub {
         var generation: Int
     }
 
-    init(storage: ServerStorage, configuration: SyncConfiguration, logger: Logger) {
+    init(storage: ServerStorage, configuration: SyncConfiguration, clock: ServerClock, logger: Logger) {
         self.storage = storage
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         instance = String(UInt64.random(in: 0 ... .max), radix: 36)
     }
@@ -46,7 +49,7 @@ actor SyncHub {
             host = entry.host
         } else {
             host = SyncDocumentHost(name: name, storage: storage, instance: instance, configuration: configuration,
-                                    logger: logger, onFailure: { [weak self] host in await self?.forget(host) })
+                                    clock: clock, logger: logger, onFailure: { [weak self] host in await self?.forget(host) })
             entries[name] = Entry(host: host, connections: 1, generation: 0)
         }
         do {
@@ -66,9 +69,11 @@ actor SyncHub {
         release(name, host)
         guard let entry = entries[name], entry.host === host, entry.connections == 0 else { return }
         let generation = entry.generation
-        let delay = configuration.unloadAfter
+        // The instant is taken now: time that passes before the task sleeps counts.
+        let unloadAt = clock.now + configuration.unloadAfter
+        let clock = clock
         Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(until: unloadAt)
             await self?.unload(name, generation: generation)
         }
     }

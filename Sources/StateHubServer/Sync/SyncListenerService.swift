@@ -32,7 +32,7 @@ struct SyncListenerService: Service {
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { return }
                 sync.logger.warning("sync: the listening connection failed, retrying in 1 s: \(error)")
-                try? await Task.sleep(for: .seconds(1))
+                try? await sync.hub.clock.sleep(for: .seconds(1))
             }
         }
     }

@@ -33,12 +33,12 @@ public final class SyncService: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    init(storage: ServerStorage, configuration: SyncConfiguration, logger: Logger) {
+    init(storage: ServerStorage, configuration: SyncConfiguration, clock: ServerClock, logger: Logger) {
         self.storage = storage
         self.configuration = configuration
         self.logger = logger
         budget = SyncOutgoingBudget(limit: configuration.maxQueuedBytesTotal)
-        hub = SyncHub(storage: storage, configuration: configuration, logger: logger)
+        hub = SyncHub(storage: storage, configuration: configuration, clock: clock, logger: logger)
     }
 
     /// Waits until every open document has stored its updates and finished any compaction:
