@@ -31,14 +31,18 @@ built=false      # whether the build stage passed
 tail_lines=40    # how much of a failed stage's log the end of the run prints
 
 # stage NAME COMMAND...: runs COMMAND with its output in $logs/NAME.log, records
-# "STATUS SECONDS" in $logs/NAME.result and prints one line when it ends.
+# "STATUS SECONDS CPU-SECONDS" in $logs/NAME.result and prints one line when it ends. CPU
+# seconds are user + system time of the stage's processes (those it waits for): beside the
+# wall-clock seconds they say whether a stage computes or waits.
 stage() {
   local name=$1; shift
-  local start=$SECONDS status=0
+  local start=$SECONDS status=0 TIMEFORMAT='%U %S' user system
   echo "stage $name: started"
-  ("$@") >"$logs/$name.log" 2>&1 || status=$?  # a subshell: a stage cannot end the run
+  # a subshell: a stage cannot end the run
+  { time { ("$@") >"$logs/$name.log" 2>&1 || status=$?; }; } 2>"$logs/$name.cpu"
   local seconds=$((SECONDS - start))
-  echo "$status $seconds" >"$logs/$name.result"
+  read -r user system <"$logs/$name.cpu"
+  echo "$status $seconds $(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.0f", u + s }')" >"$logs/$name.result"
   if [ "$status" -eq 0 ]; then echo "stage $name: passed (${seconds} s)"
   else echo "stage $name: FAILED, exit $status (${seconds} s)"; fi
   return 0
@@ -47,7 +51,7 @@ stage() {
 # skip NAME WHY: records a stage that could not run; it counts as failed.
 skip() {
   echo "$2" >"$logs/$1.log"
-  echo "skipped 0" >"$logs/$1.result"
+  echo "skipped 0 0" >"$logs/$1.result"
   echo "stage $1: skipped ($2)"
 }
 
@@ -77,8 +81,9 @@ fuzz_server() { STATEHUB_BIN="$bin/statehub" bash scripts/fuzz-server.sh 15; }
 js_types() { bash scripts/check-js-types.sh; }
 # A store micro-app's loader page runs its store in headless Chromium.
 loader_page() { python3 scripts/test-loader-page.py "$bin/statehub"; }
-# Coverage-guided fuzzing of what pages, files and peers feed us (docs/reliability.md).
-fuzz() { bash scripts/fuzz.sh 20; }
+# Coverage-guided fuzzing of what pages, files and peers feed us (docs/reliability.md): a fixed
+# number of inputs per target, so a loaded machine fuzzes as much as a quiet one.
+fuzz() { bash scripts/fuzz.sh --ci; }
 # Two pages and native dispatches with random writes: mirror == both pages' states at every
 # quiet point, flat memory (docs/reliability.md).
 soak() { statehub soak --seconds 45; }
@@ -155,17 +160,18 @@ for name in "${stages[@]}"; do
   fi
 done
 echo
+printf '%-12s %-7s %7s %9s\n' stage result seconds "cpu (s)"
 for name in "${stages[@]}"; do
-  read -r status seconds <"$logs/$name.result"
+  read -r status seconds cpu <"$logs/$name.result"
   case "$status" in
     0) result=passed; passed=$((passed + 1)) ;;
     skipped) result=skipped; failed=$((failed + 1)) ;;
     *) result=failed; failed=$((failed + 1)) ;;
   esac
-  printf '%-12s %-7s %5s s\n' "$name" "$result" "$seconds"
+  printf '%-12s %-7s %7s %9s\n' "$name" "$result" "$seconds" "$cpu"
 done
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
-printf '%-12s %-7s %5s s   load average %s at the start, %s at the end\n' total "" "$SECONDS" "$start_load" "${load:-?}"
+printf '%-12s %-7s %7s   load average %s at the start, %s at the end\n' total "" "$SECONDS" "$start_load" "${load:-?}"
 for name in "${runner_stages[@]}"; do
   closing=$(grep -a -E "Test run with [0-9]+ tests?" "$logs/$name.log" | tail -1)
   echo "$name: ${closing:-no closing line from the test runner}"
