@@ -60,7 +60,10 @@ export interface WireMutation {
 }
 
 /** Error codes the plugin sends in `error` messages (A.5.6). */
-export type SyncErrorCode = 'unserializable_state' | 'bad_message' | 'unknown_store' | 'op_failed' | 'state_too_deep'
+export type SyncErrorCode = 'unserializable_state' | 'bad_message' | 'unknown_store' | 'op_failed' | 'state_too_deep' | 'getter_failed'
+
+/** A store's getters by name, in the tagged encoding of the state (A.13): computed by the page, never written by native. */
+export type WireGetters = { [getter: string]: EncodedValue }
 
 /** Error codes of a failed `action_result` (A.5.4). */
 export type ActionErrorCode = 'action_threw' | 'unknown_action' | 'unknown_store' | 'bad_message'
@@ -79,9 +82,15 @@ export type WebToNativeMessage =
       /** PROTOCOL.md A.5.1: with `reason: 'created'` only, first in `payload`; action → declared parameter names ("...rest", null when destructured). */
       actionParameters?: { [action: string]: (string | null)[] };
       state: { [key: string]: EncodedValue };
+      /** A.13: every getter of the store; absent when it has none. */
+      getters?: WireGetters;
       reason: 'created' | 'resync' | 'hydrated';
     }> & WebSequence)
-  | (EnvelopeBase<'apply_mutation', { mutations: WireMutation[] }> & WebSequence)
+  | (EnvelopeBase<'apply_mutation', {
+      mutations: WireMutation[];
+      /** A.13: only the getters whose value changed since the last message that carried them; absent when none did. */
+      getters?: WireGetters;
+    }> & WebSequence)
   | (EnvelopeBase<'action_result',
       | { ok: true; value: EncodedValue }
       | { ok: false; error: { code: ActionErrorCode; name: string; message: string; stack: string } }> & Partial<WebSequence>)

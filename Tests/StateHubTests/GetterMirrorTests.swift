@@ -94,6 +94,24 @@ struct GetterMirrorTests {
         #expect(hub.state(of: "counter") == ["n": 51] && hub.version(of: "counter") == 51)
     }
 
+    /// A hot update that removes a getter leaves native without it: the plugin follows the
+    /// update with a whole `sync_state`, which replaces the getters the hub holds (A.13).
+    @Test func aGetterRemovedByAHotUpdateLeavesNative() async throws {
+        let hub = GlobalStateHub()
+        let engine = try await makePage(hub, name: "getters-hot")
+        let version = { (getters: String) in
+            "(function () { defineStore('h', { state: function () { return { n: 1 }; }, getters: { \(getters) }, actions: { bump: function () { this.n++; } } })(); })();"
+        }
+        try await engine.evaluate(version("double: function (s) { return s.n * 2; }, triple: function (s) { return s.n * 3; }"), sourceURL: "v1.js")
+        #expect(hub.getters(of: "h") == ["double": 2, "triple": 3])
+        _ = try await engine.hotSwap(version("double: function (s) { return s.n * 2; }"), sourceURL: "v2.js")
+        #expect(await mirror(of: hub, "h") { _ in hub.getters(of: "h") == ["double": 2] }, "triple stayed on native: \(String(describing: hub.getters(of: "h")))")
+        try await hub.dispatch(store: "h", action: "bump", args: [])
+        #expect(await mirror(of: hub, "h") { _ in hub.getters(of: "h") == ["double": 4] }, "double never became 4: \(String(describing: hub.getters(of: "h")))")
+        #expect(hub.state(of: "h") == ["n": 2])
+        #expect(hub.problems.isEmpty, "\(hub.problems)")
+    }
+
     /// The hub's side of the bounds (A.13): a `getters` member that is not an object, or nests past
     /// the state's cap, is ignored with a problem, and the message's state still applies.
     @Test func gettersOverTheBoundsAreIgnoredWithAProblem() async throws {

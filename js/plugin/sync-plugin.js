@@ -674,6 +674,7 @@
       let q = record.errQueue; record.errQueue = null;
       for (let i = 0; i < q.length; i++) send(record, MessageType.error, q[i]);
     }
+    if (record.gettersRemoved) { record.gettersRemoved = false; postSyncState(record, 'resync'); }
   }
 
   // One mutation as its own apply_mutation (flush 'sync'): the text send() would write for it, assembled in one
@@ -847,7 +848,10 @@
   // assembled as text, and each getter's value is already encoded as JSON text here).
   function gettersPayload(record, all, asText) {
     let names = getterNames(record);
-    if (names.length === 0) return null;
+    if (names.length === 0) {
+      if (record.getterTexts !== null && record.getterTexts.size > 0) forgetRemovedGetters(record, names, all);
+      return null;
+    }
     let sent = record.getterTexts || (record.getterTexts = new Map()), failed = record.getterFailures || (record.getterFailures = new Map()), out = null;
     for (let i = 0; i < names.length; i++) {
       let name = names[i];
@@ -873,7 +877,17 @@
         reportGetterFailure(record, name, failure, errs);
       }
     }
+    if (sent.size > names.length) forgetRemovedGetters(record, names, all);
     return asText && out !== null ? out + '}' : out;
+  }
+  // A getter the store no longer has (a hot update removed it) is forgotten here; an apply_mutation
+  // cannot say a getter is gone, so a whole sync_state follows the message (afterPost), which
+  // replaces every getter native holds.
+  function forgetRemovedGetters(record, names, all) {
+    let kept = new Set(names), sent = record.getterTexts, failed = record.getterFailures;
+    sent.forEach(function (text, name) {
+      if (!kept.has(name)) { sent.delete(name); failed.delete(name); if (!all) record.gettersRemoved = true; }
+    });
   }
   function reportGetterFailure(record, name, failure, errs) {
     let queue = record.errQueue || (record.errQueue = []), where = 'getter "' + name + '" of store "' + record.id + '"';
@@ -1891,6 +1905,7 @@
         runningActions: [], lazyOps: false,
         getterTexts: null, getterFailures: null, // by getter name: its value's JSON text last sent, how it failed (gettersPayload)
         raw: null, getterSource: null, getterNameList: null, // the raw store; where its getters' names were read, and them (getterNames)
+        gettersRemoved: false,                  // a getter sent before is gone: a sync_state follows (forgetRemovedGetters)
         ack: null // JSON text of the messageId of the last native sync_state / apply_mutation applied (A.7)
       };
       registry.set(record.id, record);
