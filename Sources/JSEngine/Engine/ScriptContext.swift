@@ -419,8 +419,7 @@ final class ScriptContext {
     ///
     /// `instanceof` runs the page's code (a `Symbol.hasInstance` on `Promise`, a proxy's
     /// `getPrototypeOf`): inside an entry, refused while a stop is unsettled, and a stop there is
-    /// thrown. What the page's code threw otherwise answers "not a promise", as before the
-    /// question reached it.
+    /// thrown. Any other throw of the page's code there answers "not a promise".
     func isPromise(_ value: JSValueRef?) throws -> Bool {
         guard let context, let value, let promiseConstructor, JSValueIsObject(context, value) else { return false }
         return try insideEntry(keepingAlive: value) {
