@@ -80,8 +80,10 @@ struct BindingTests {
         final class Token: Sendable {}
         weak var weakEngine: JavaScriptEngine?
         weak var weakToken: Token?
+        let thread: EngineThread
         do {
             let engine = try JavaScriptEngine()
+            thread = engine.thread
             let token = Token()
             weakToken = token
             try await engine.bind("ping", on: "native") { _ in
@@ -93,8 +95,11 @@ struct BindingTests {
             #expect(try await engine.evaluate("native.ping()") == "pong")
             weakEngine = engine
         }
-        #expect(await ProcessFigures.eventually { weakEngine == nil })
-        #expect(await ProcessFigures.eventually { weakToken == nil })
+        // The engine's thread exits once the engine is released, after its context (and the
+        // closure's function object with it) is freed.
+        #expect(await ProcessFigures.waitForExit(of: [thread]))
+        #expect(weakEngine == nil)
+        #expect(weakToken == nil)
     }
 
     @Test func heldFunctionCalledRepeatedly() async throws {

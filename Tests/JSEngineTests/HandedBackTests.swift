@@ -1,4 +1,5 @@
 import Foundation
+import StateHubTestSupport
 import Testing
 @testable import JSEngine
 
@@ -13,24 +14,27 @@ import Testing
 struct HandedBackTests {
     enum Check: Int32 { case noReport = 20, wrongReport = 21, laterTimerLost = 22, laterCallFailed = 23 }
 
-    /// Registers garbage until the engine reports something or `seconds` pass: cleanup
-    /// callbacks run only after a garbage collection, which allocation brings on.
-    static func collectUntilReported(_ engine: JavaScriptEngine, _ reported: Recorder<UnhandledError>, seconds: Double = 20) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while reported.values.isEmpty, Date() < deadline {
+    /// Registers garbage until the engine reports something: cleanup callbacks run only after
+    /// a garbage collection, which allocation brings on, and from JavaScriptCore's run loop,
+    /// which the engine iterates between its jobs. Each round ends with a timer's round trip
+    /// (a pass of that loop), never a sleep; `eventWaitDeadline` only guards against a hang.
+    static func collectUntilReported(_ engine: JavaScriptEngine, _ reported: Recorder<UnhandledError>) async throws {
+        let deadline = ContinuousClock.now + eventWaitDeadline
+        while reported.values.isEmpty, ContinuousClock.now < deadline {
             try await engine.execute("for (let i = 0; i < 20000; i++) registry.register({ padding: new Array(100) }, i);", sourceURL: "garbage.js")
-            try await Task.sleep(for: .milliseconds(20))
+            _ = try await engine.evaluateAndAwait("new Promise((settle) => setTimeout(settle, 0))", sourceURL: "pass.js")
         }
         guard !reported.values.isEmpty else { exit(Check.noReport.rawValue) }
     }
 
-    /// A timer set after the stop fires, and the engine answers calls.
+    /// A timer set after the stop fires (its promise, awaited, settles from its callback), and
+    /// the engine answers calls.
     static func expectUsable(_ engine: JavaScriptEngine) async throws {
-        try await engine.execute("globalThis.timerRan = false; setTimeout(() => { timerRan = true; }, 1);", sourceURL: "after.js")
-        let deadline = Date().addingTimeInterval(5)
-        while try await engine.evaluate("timerRan") != true {
-            guard Date() < deadline else { exit(Check.laterTimerLost.rawValue) }
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            guard try await engine.evaluateAndAwait("new Promise((settle) => setTimeout(() => settle(true), 1))", sourceURL: "after.js",
+                                                   timeout: eventWaitDeadline) == true else { exit(Check.laterTimerLost.rawValue) }
+        } catch EngineError.timeout {
+            exit(Check.laterTimerLost.rawValue)
         }
         guard try await engine.evaluate("1 + 1") == 2,
               try await engine.evaluateAndAwait("(async () => { await null; return 'awaited'; })()") == "awaited" else {
@@ -100,8 +104,7 @@ struct HandedBackTests {
                   for (;;) {}
                 });
                 """, sourceURL: "wasm.js")
-            let deadline = Date().addingTimeInterval(10)
-            while reported.values.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            guard await reported.wait(forCount: 1, of: "reports of the stop") else { exit(Check.noReport.rawValue) }
             guard let first = reported.values.first, first.kind == .timeLimitExceeded, first.stop?.kind == .microtask,
                   first.error.sourceURL == "wasm.js", first.error.line == 2 else {
                 FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
@@ -129,8 +132,7 @@ struct HandedBackTests {
                   for (;;) {}
                 } } });
                 """, sourceURL: "start.js")
-            let deadline = Date().addingTimeInterval(10)
-            while reported.values.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            guard await reported.wait(forCount: 1, of: "reports of the stop") else { exit(Check.noReport.rawValue) }
             guard let first = reported.values.first, first.kind == .timeLimitExceeded, first.error.sourceURL == "start.js", first.error.line == 3 else {
                 FileHandle.standardError.write(Data("reports: \(reported.values)\n".utf8))
                 exit(Check.wrongReport.rawValue)

@@ -47,11 +47,11 @@ struct LeakTests {
             try await engine.evaluate("setTimeout(() => {}, 60000)") // a pending real timer does not keep it alive
             threads.append(engine.thread)
         }
-        #expect(await ProcessFigures.eventually { threads.allSatisfy(\.hasExited) })
-        // Work posted to an ended thread is dropped, never run, and wakes nothing freed.
+        #expect(await ProcessFigures.waitForExit(of: threads))
+        // Work posted to an ended thread is dropped, never run, and wakes nothing freed: `post`
+        // drops it before it returns (under the queue's lock), so nothing can run it later.
         let ran = Recorder<Int>()
         for thread in threads { thread.post { ran.append(1) } }
-        try await Task.sleep(for: .milliseconds(20))
         #expect(ran.count == 0)
     }
 
@@ -63,7 +63,7 @@ struct LeakTests {
             #expect(try await engine.call(functions[99]) == 99)
         }
         // Dropping handles after the engine (and its thread) are gone is harmless.
-        #expect(await ProcessFigures.eventually { functions.allSatisfy { $0.thread.hasExited } })
+        #expect(await ProcessFigures.waitForExit(of: functions.map(\.thread)))
         functions.removeAll()
         #expect(functions.isEmpty)
     }

@@ -1,4 +1,7 @@
 import Foundation
+@testable import JSEngine
+import StateHubTestSupport
+import Testing
 
 /// Process-wide figures read from /proc, for the leak and thread checks.
 enum ProcessFigures {
@@ -15,13 +18,19 @@ enum ProcessFigures {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 
-    /// Polls until `condition` holds or `timeout` passed; returns whether it held.
-    static func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
+    /// Waits until every one of `threads` has exited, woken by each exit (`waitUntil`); returns
+    /// whether they did. Past `eventWaitDeadline` it records an issue and returns false.
+    static func waitForExit(of threads: [EngineThread]) async -> Bool {
+        let (exits, exited) = AsyncStream<Void>.makeStream()
+        for thread in threads {
+            Task {
+                await thread.waitForExit()
+                exited.yield()
+            }
         }
-        return true
+        return await waitUntil("\(threads.count) engine threads to exit", notifiedBy: exits,
+                               observed: { "\(threads.count(where: \.hasExited)) exited" }) {
+            threads.allSatisfy(\.hasExited)
+        }
     }
 }

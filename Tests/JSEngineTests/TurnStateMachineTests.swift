@@ -401,6 +401,56 @@ struct TurnStateMachineTests {
         #expect(machine.entryBegins() == .refuse)
     }
 
+    // MARK: Page code while a stop is unsettled
+
+    /// StopInsideAReadTests.aThrownErrorsFields: once the turn is stopped, no entry nests in
+    /// it (the termination may be pending); the turn still ends and settles as before.
+    @Test func anEntryInAStoppedTurnIsRefusedWithTheStop() {
+        var machine = Self.inTurn()
+        _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
+        machine.stopLocated(at: Self.page)
+        guard case .refuseStopped(let stop) = machine.entryBegins() else { Issue.record("not refused: \(machine.state)"); return }
+        #expect(stop.location == Self.page)
+        #expect(machine.state == .inTurn(.init(depth: 1, purpose: .page, stop: stop)), "a refused entry does not nest")
+        Self.endStopped(&machine, unreported: true)
+        #expect(machine.entryBegins() == .runRecoveryFirst)
+    }
+
+    /// A forced stop refuses a nested entry too.
+    @Test func anEntryInATurnForcingItsStopIsRefused() {
+        var machine = Self.inTurn()
+        #expect(Self.refuses(&machine, at: Self.page))
+        guard case .refuseStopped(let stop) = machine.entryBegins() else { Issue.record("not refused: \(machine.state)"); return }
+        #expect(stop.forcing)
+    }
+
+    /// The unsettled stop, which keeps plain API calls from running page code, is there from the
+    /// stop until its probes come back clean: in a turn, and outside any entry.
+    @Test func aStopIsUnsettledFromTheStopUntilItsProbesEnd() {
+        var machine = Self.inTurn()
+        #expect(!machine.hasUnsettledStop)
+        #expect(machine.unsettledStop == nil)
+        _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
+        machine.stopLocated(at: Self.page)
+        #expect(machine.hasUnsettledStop)
+        #expect(machine.unsettledStop?.location == Self.page)
+        _ = machine.takeUnreportedStop()
+        #expect(machine.hasUnsettledStop, "told to a caller, still unsettled")
+        guard case .settle = machine.entryEnds() else { Issue.record("no settle"); return }
+        #expect(machine.hasUnsettledStop, "the probes run")
+        _ = machine.stopSettled(clean: true)
+        #expect(!machine.hasUnsettledStop)
+        #expect(machine.unsettledStop == nil)
+
+        var outside = Machine()
+        _ = outside.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
+        #expect(outside.hasUnsettledStop, "a plain API call's page code was stopped")
+        guard case .settlePendingStopFirst = outside.entryBegins() else { Issue.record("not settled first"); return }
+        #expect(outside.hasUnsettledStop)
+        _ = outside.stopSettled(clean: true)
+        #expect(!outside.hasUnsettledStop)
+    }
+
     /// Settling with nothing to settle (a stray event) changes nothing.
     @Test func aStraySettlingChangesNothing() {
         var machine = Machine()

@@ -48,6 +48,8 @@ extension ScriptContext {
     /// An object converted through `JSON.stringify` text.
     func jsonByText(_ value: JSValueRef) throws -> JSONValue {
         let context = try live()
+        // A `toJSON` or getter is the page's code (``refuseWhileStopped(kind:)``).
+        try refuseWhileStopped()
         var exception: JSValueRef?
         guard let text = JSValueCreateJSONString(context, value, 0, &exception) else {
             if let exception {
@@ -85,6 +87,7 @@ extension ScriptContext {
             var elements: [JSONValue] = []
             elements.reserveCapacity(length)
             for index in 0..<length {
+                try refuseWhileStopped()
                 var exception: JSValueRef?
                 let element = JSObjectGetPropertyAtIndex(context, object, UInt32(index), &exception)
                 if let exception { throw error(fromException: exception) }
@@ -92,6 +95,7 @@ extension ScriptContext {
             }
             return .array(elements)
         }
+        try refuseWhileStopped()   // a proxy's `ownKeys`
         let names = JSObjectCopyPropertyNames(context, object)
         defer { JSPropertyNameArrayRelease(names) }
         var members = JSONValue.ObjectMembers()
@@ -99,6 +103,7 @@ extension ScriptContext {
         members.reserveCapacity(count)
         for index in 0..<count {
             guard let name = JSPropertyNameArrayGetNameAtIndex(names, index) else { continue }
+            try refuseWhileStopped()
             var exception: JSValueRef?
             let member = JSObjectGetProperty(context, object, name, &exception)
             if let exception { throw error(fromException: exception) }

@@ -25,6 +25,8 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
         var stopping = false
         /// The thread has left its loop: work posted from now on is dropped, never run.
         var exited = false
+        /// Who waits for the thread to exit (``waitForExit()``).
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -89,14 +91,15 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
             runLoop.drain()
             // Work that arrives from now on is dropped; what is queued is released here,
             // outside the lock (releasing a closure may post again).
-            let leftover = thread.state.withLock { state -> [Work] in
+            let (leftover, exitWaiters) = thread.state.withLock { state -> ([Work], [CheckedContinuation<Void, Never>]) in
                 state.exited = true
-                defer { state.queue.removeAll() }
-                return state.queue
+                defer { state.queue.removeAll(); state.exitWaiters.removeAll() }
+                return (state.queue, state.exitWaiters)
             }
             withExtendedLifetime(leftover) {}
             runLoop.leaveThread()
             thread.finished.signal()
+            for waiter in exitWaiters { waiter.resume() }
         }
         worker.name = name
         worker.stackSize = 8 << 20
@@ -171,6 +174,19 @@ final class EngineThread: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     /// Whether the thread has left its loop and torn down. For tests and diagnostics.
     var hasExited: Bool { state.withLock { $0.exited } }
+
+    /// Returns once the thread has left its loop and torn down (at once if it has): its
+    /// context and group are released by then. For tests and diagnostics, which await the
+    /// exit instead of polling ``hasExited``.
+    func waitForExit() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let exited = state.withLock { state -> Bool in
+                if !state.exited { state.exitWaiters.append(continuation) }
+                return state.exited
+            }
+            if exited { continuation.resume() }
+        }
+    }
 
     /// Asks the loop to finish the queue and stop. Does not wait.
     func stop() {

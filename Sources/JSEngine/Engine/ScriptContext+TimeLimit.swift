@@ -86,8 +86,30 @@ extension ScriptContext {
                 // A recovery stopped with probes that kept failing closed the context: the
                 // caller's body holds the context it had before (`unprotectIfLive(_:)`).
                 throw .closed
+            case .refuseStopped(let stop):
+                throw refusal(for: stop, kind: kind)
             }
         }
+    }
+
+    /// Throws the unsettled stop (``TurnStateMachine/unsettledStop``), if there is one: asked
+    /// before every plain API call that can run the page's code (a getter, a setter, a `toJSON`,
+    /// a `toString`, a `Symbol.hasInstance`), outside an entry or inside one. With the stop's
+    /// termination pending, such code would reach a native call, where JavaScriptCore aborts.
+    ///
+    /// - Parameter kind: the stop's kind if no caller was told of it yet. Every stop of a call
+    ///   comes back as that call's exception and is told there, so an untold one found before
+    ///   the next call stopped a microtask JavaScriptCore drained as the last call returned.
+    @inline(__always)
+    func refuseWhileStopped(kind: ScriptStop.Kind = .microtask) throws(EngineError) {
+        guard turns.hasUnsettledStop, let stop = turns.unsettledStop else { return }
+        throw refusal(for: stop, kind: kind)
+    }
+
+    /// The error that refuses page code while `stop` is unsettled: the stop itself, told to
+    /// this caller when no one was told of it yet.
+    func refusal(for stop: TurnStateMachine.Stop, kind: ScriptStop.Kind) -> EngineError {
+        firedStop(kind: kind) ?? .executionTimeLimitExceeded(limit: turnLimit ?? .zero, location: stop.location, kind: kind)
     }
 
     /// Ends an entry; the outermost one ends the turn and settles its stop.

@@ -245,6 +245,10 @@ final class ScriptContext {
     }
 
     /// Checks the syntax of `source` without running it.
+    ///
+    /// The check runs none of the page's code; reading the `SyntaxError` it makes does (a
+    /// getter the page put on `SyntaxError.prototype`), inside an entry
+    /// (``error(fromException:)``).
     func checkSyntax(_ source: String, sourceURL: String?) throws {
         try withScript(source, sourceURL: sourceURL) { context, script, url in
             var exception: JSValueRef?
@@ -256,8 +260,11 @@ final class ScriptContext {
 
     // MARK: Properties
 
+    /// A property's value. A getter or a proxy's trap is the page's code: refused while a
+    /// stop is unsettled (``refuseWhileStopped(kind:)``).
     func property(_ name: String, of object: JSObjectRef) throws -> JSValueRef? {
         let context = try live()
+        try refuseWhileStopped()
         guard let key = name.jsStringRetained() else { throw EngineError.invalidName(name) }
         defer { JSStringRelease(key) }
         var exception: JSValueRef?
@@ -266,8 +273,10 @@ final class ScriptContext {
         return value
     }
 
+    /// Sets a property; a setter is the page's code, as for ``property(_:of:)``.
     func setProperty(_ name: String, of object: JSObjectRef, to value: JSValueRef?, readOnly: Bool = false) throws {
         let context = try live()
+        try refuseWhileStopped()
         guard let key = name.jsStringRetained() else { throw EngineError.invalidName(name) }
         defer { JSStringRelease(key) }
         var exception: JSValueRef?
@@ -407,9 +416,19 @@ final class ScriptContext {
     }
 
     /// Whether `value` is a promise (`instanceof Promise`).
-    func isPromise(_ value: JSValueRef?) -> Bool {
+    ///
+    /// `instanceof` runs the page's code (a `Symbol.hasInstance` on `Promise`, a proxy's
+    /// `getPrototypeOf`): inside an entry, refused while a stop is unsettled, and a stop there is
+    /// thrown. Any other throw of the page's code there answers "not a promise".
+    func isPromise(_ value: JSValueRef?) throws -> Bool {
         guard let context, let value, let promiseConstructor, JSValueIsObject(context, value) else { return false }
-        return JSValueIsInstanceOfConstructor(context, value, promiseConstructor, nil)
+        return try insideEntry(keepingAlive: value) {
+            try refuseWhileStopped()
+            var exception: JSValueRef?
+            let answer = JSValueIsInstanceOfConstructor(context, value, promiseConstructor, &exception)
+            if exception != nil { try refuseWhileStopped(kind: entryKind) }
+            return answer
+        }
     }
 
     /// Records an error no script handled and hands it to the owner's handler.

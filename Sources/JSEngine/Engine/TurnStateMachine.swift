@@ -109,6 +109,33 @@ struct TurnStateMachine {
         }
     }
 
+    /// The stop made and not settled yet: the running turn's, one pending outside any entry, or
+    /// the one whose probes run; nil when there is none.
+    ///
+    /// JavaScriptCore may hold the stop's termination until a probe takes it, and page code run
+    /// before then (a getter, a `toJSON`, a `Symbol.hasInstance` that a plain API call runs)
+    /// reaches its first native call with the termination pending, where JavaScriptCore aborts
+    /// the process. So while there is one, nothing may run the page's code: an entry is refused
+    /// (``EntryAction/refuseStopped(_:)``) and `ScriptContext` makes no plain call that can run
+    /// page code.
+    var unsettledStop: Stop? {
+        switch state {
+        case .inTurn(let turn): turn.stop
+        case .idle(.stopPending(let stop, _)), .settling(let stop, _): stop
+        case .idle(.ready), .idle(.recoveryDue), .idle(.recovering), .closed: nil
+        }
+    }
+
+    /// Whether there is an ``unsettledStop``; reads no payload (asked before every plain call
+    /// that can run page code).
+    var hasUnsettledStop: Bool {
+        switch state {
+        case .inTurn(let turn): turn.stop != nil
+        case .idle(.stopPending), .settling: true
+        case .idle(.ready), .idle(.recoveryDue), .idle(.recovering), .closed: false
+        }
+    }
+
     /// Whether a native call of the running turn is refused at once (the turn is forcing its stop).
     var isForcingStop: Bool {
         if case .inTurn(let turn) = state { return turn.stop?.forcing ?? false }
@@ -129,12 +156,16 @@ struct TurnStateMachine {
         case runRecoveryFirst
         /// The context is closed: throw `EngineError.closed`.
         case refuse
+        /// The running turn was stopped: its termination may be pending, so no page code runs
+        /// before it is settled; throw the stop.
+        case refuseStopped(Stop)
     }
 
     /// A call into JavaScript begins.
     ///
     /// - Parameter purpose: `recovery` for an attempt of the stop recovery.
     mutating func entryBegins(_ purpose: Purpose = .page) -> EntryAction {
+        if case .inTurn(let turn) = state, let stop = turn.stop { return .refuseStopped(stop) }
         switch state {
         case .inTurn(var turn):
             turn.depth += 1

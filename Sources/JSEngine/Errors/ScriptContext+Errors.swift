@@ -11,8 +11,19 @@ extension ScriptContext {
     /// `EngineError.executionTimeLimitExceeded`; an `Error` object becomes a
     /// `JavaScriptError` with its fields; any other thrown value becomes a
     /// `JavaScriptError` whose message is `String(value)` and whose `thrownValue` is its JSON.
+    /// Reading the value runs the page's code (``javaScriptError(from:)``); when the limit stops
+    /// that, the stop is the error.
     func error(fromException exception: JSValueRef) -> any Error {
-        firedStop(kind: entryKind) ?? javaScriptError(from: exception)
+        if let stop = turns.unsettledStop { return refusal(for: stop, kind: turns.isInEntry ? entryKind : .call) }
+        do {
+            return try insideEntry(keepingAlive: exception) {
+                let failure = readJavaScriptError(exception)
+                if let stop = turns.unsettledStop { return refusal(for: stop, kind: entryKind) }
+                return failure
+            }
+        } catch {
+            return error
+        }
     }
 
     /// The stop the time limit made in this turn and no caller was told of yet, as the error
@@ -27,29 +38,61 @@ extension ScriptContext {
         return EngineError.executionTimeLimitExceeded(limit: limit, location: stop.location, kind: kind)
     }
 
+    /// The `JavaScriptError` for a thrown value (or a rejection's reason).
+    ///
+    /// Reading it runs the page's code: `instanceof Error` (a `Symbol.hasInstance`), getters on
+    /// its fields, its `toJSON` and `toString`. So it is read inside an entry, and once the
+    /// limit stops one of them, nothing more of it is read: the stop is left to the turn, which
+    /// reports it (``error(fromException:)`` tells its caller instead).
     func javaScriptError(from thrown: JSValueRef?) -> JavaScriptError {
-        guard let context, let thrown else { return JavaScriptError(message: "undefined") }
-        if let errorConstructor, JSValueIsObject(context, thrown),
-           JSValueIsInstanceOfConstructor(context, thrown, errorConstructor, nil),
-           let object = JSValueToObject(context, thrown, nil)
-        {
-            func text(_ name: String) -> String? {
-                guard let value = try? property(name, of: object), !JSValueIsUndefined(context, value), !JSValueIsNull(context, value) else { return nil }
-                return string(from: value)
-            }
-            func integer(_ name: String) -> Int? {
-                guard let value = try? property(name, of: object), JSValueIsNumber(context, value) else { return nil }
-                let number = JSValueToNumber(context, value, nil)
-                return number.isFinite ? Int(number) : nil
-            }
-            let stack = text("stack").flatMap { $0.isEmpty ? nil : $0 }
-            return mapped(JavaScriptError(
-                name: text("name"), message: text("message") ?? "", sourceURL: text("sourceURL"),
-                line: integer("line"), column: integer("column"), stack: stack,
-                thrownValue: nil))
+        guard let thrown else { return JavaScriptError(message: "undefined") }
+        return (try? insideEntry(keepingAlive: thrown) { readJavaScriptError(thrown) }) ?? Self.unreadError
+    }
+
+    /// What stands for a thrown value's fields that were not read: the time limit stopped the
+    /// page's code reading them ran, or the context closed.
+    static let unreadError = JavaScriptError(message: "not read: the page's code that reading it ran was stopped")
+
+    /// ``javaScriptError(from:)``'s reading, inside an entry: every read that can run the page's
+    /// code is made only while no stop is unsettled (``TurnStateMachine/hasUnsettledStop``).
+    private func readJavaScriptError(_ thrown: JSValueRef) -> JavaScriptError {
+        guard let context, !turns.hasUnsettledStop else { return Self.unreadError }
+        guard let errorConstructor, JSValueIsObject(context, thrown) else {
+            return JavaScriptError(message: describeThrown(thrown), thrownValue: try? json(from: thrown))
         }
-        let json = try? self.json(from: thrown)
-        return JavaScriptError(message: describeThrown(thrown), thrownValue: json)
+        let isError = JSValueIsInstanceOfConstructor(context, thrown, errorConstructor, nil)
+        guard !turns.hasUnsettledStop else { return Self.unreadError }
+        guard isError, let object = JSValueToObject(context, thrown, nil) else {
+            // Not `json(from:)`, which tells its caller of a stop: a stop in the `toJSON` stays
+            // the turn's, for the caller of `error(fromException:)` or the turn's report.
+            let json = thrownJSON(object: thrown)
+            return JavaScriptError(message: describeThrown(thrown), thrownValue: json)
+        }
+        func text(_ name: String) -> String? {
+            guard let value = try? property(name, of: object), !JSValueIsUndefined(context, value), !JSValueIsNull(context, value),
+                  !JSValueIsObject(context, value) || !turns.hasUnsettledStop else { return nil }
+            return string(from: value)
+        }
+        func integer(_ name: String) -> Int? {
+            guard let value = try? property(name, of: object), JSValueIsNumber(context, value) else { return nil }
+            let number = JSValueToNumber(context, value, nil)
+            return number.isFinite ? Int(number) : nil
+        }
+        let stack = text("stack").flatMap { $0.isEmpty ? nil : $0 }
+        return mapped(JavaScriptError(
+            name: text("name"), message: text("message") ?? "", sourceURL: text("sourceURL"),
+            line: integer("line"), column: integer("column"), stack: stack,
+            thrownValue: nil))
+    }
+
+    /// A thrown object's JSON (`JSON.stringify`, which runs its `toJSON` and getters); nil when
+    /// it has none or the conversion threw or was stopped.
+    private func thrownJSON(object thrown: JSValueRef) -> JSONValue? {
+        guard let context, !turns.hasUnsettledStop else { return nil }
+        var exception: JSValueRef?
+        guard let text = JSValueCreateJSONString(context, thrown, 0, &exception) else { return nil }
+        defer { JSStringRelease(text) }
+        return try? JSONValue(parsing: String(jsString: text))
     }
 
     /// The thrown value as a string; when it cannot be one (a symbol, an object whose
@@ -58,7 +101,7 @@ extension ScriptContext {
     private func describeThrown(_ thrown: JSValueRef) -> String {
         guard let context else { return "" }
         var exception: JSValueRef?
-        let text = JSValueToStringCopy(context, thrown, &exception)
+        let text = turns.hasUnsettledStop ? nil : JSValueToStringCopy(context, thrown, &exception)
         defer { if let text { JSStringRelease(text) } }
         if let text, exception == nil { return String(jsString: text) }
         let kind = switch JSValueGetType(context, thrown) {

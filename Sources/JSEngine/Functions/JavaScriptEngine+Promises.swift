@@ -32,7 +32,7 @@ extension JavaScriptEngine {
 extension ScriptContext {
     /// Converts `value`, or, when it is a promise, attaches handlers that report its outcome.
     func watch(_ value: JSValueRef?) throws -> JavaScriptEngine.Settlement {
-        guard isPromise(value), let value, let raw = context, let promise = JSValueToObject(raw, value, nil) else {
+        guard try isPromise(value), let value, let raw = context, let promise = JSValueToObject(raw, value, nil) else {
             return .value(try json(from: value))
         }
         let resumer = OnceResumer()
