@@ -12,6 +12,9 @@ final class FaultyHTTPClient: HTTPClient {
         case corruptPath(String)
         /// Replaces this text with another in manifest bodies (a hostile or broken server).
         case rewriteManifest(String, String)
+        /// Replaces this text with another in the manifest request's URL (a server that answers
+        /// as if the device had asked with another `nativeVersion`, say).
+        case rewriteManifestRequest(String, String)
     }
 
     private let base = URLSessionHTTPClient(timeout: 10)
@@ -71,7 +74,12 @@ final class FaultyHTTPClient: HTTPClient {
             var response = try await base.get(url, headers: headers)
             response.body = Data(String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: text, with: replacement).utf8)
             return response
-        case .none, .corruptBundles, .corruptPath, .rewriteManifest:
+        case .rewriteManifestRequest(let text, let replacement) where url.path.hasSuffix("/manifest"):
+            guard let rewritten = URL(string: url.absoluteString.replacingOccurrences(of: text, with: replacement)) else {
+                throw HTTPClientError("injected: \(replacement) makes no URL")
+            }
+            return try await base.get(rewritten, headers: headers)
+        case .none, .corruptBundles, .corruptPath, .rewriteManifest, .rewriteManifestRequest:
             let response = try await base.get(url, headers: headers)
             log.withLock { $0.append((url.absoluteString, headers, response.status)) }
             return response

@@ -58,15 +58,16 @@ import Testing
     static func bundle(_ version: String) -> String { "globalThis.loaded = '\(version)';" }
 
     /// The statement of a version as uploaded here: its bundle and one asset.
-    static func statement(_ version: String, bundle: String, asset: Data) throws -> ReleaseStatement {
-        try ReleaseStatement(app: "cart", version: version, minNativeVersion: "1.0.0", bundle: .init(of: Data(bundle.utf8)),
+    static func statement(_ version: String, bundle: String, asset: Data, minNativeVersion: String = "1.0.0") throws -> ReleaseStatement {
+        try ReleaseStatement(app: "cart", version: version, minNativeVersion: minNativeVersion, bundle: .init(of: Data(bundle.utf8)),
                              stylesheet: nil, assets: [("img/logo.png", .init(of: asset))])
     }
 
     /// Uploads `version` with `signature` (none: unsigned) and makes it the stable release.
-    static func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, signature: ReleaseSignature?) async throws {
+    static func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, minNativeVersion: String = "1.0.0",
+                        signature: ReleaseSignature?) async throws {
         let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
-        var body = #"{"bundle":"\#(bundle ?? Self.bundle(version))","minNativeVersion":"1.0.0","#
+        var body = #"{"bundle":"\#(bundle ?? Self.bundle(version))","minNativeVersion":"\#(minNativeVersion)","#
         body += #""assets":[{"path":"img/logo.png","data":"\#(Self.logo.base64EncodedString())"}]"#
         if let signature { body += #","signature":{"keyId":"\#(signature.keyID)","value":"\#(signature.value)"}"# }
         body += "}"
@@ -80,8 +81,8 @@ import Testing
     static let logo = Data("PNG bytes of the logo".utf8)
 
     /// Signs `version` as `publish` uploads it by default.
-    static func sign(_ version: String, with key: ReleaseSigningKey) throws -> ReleaseSignature {
-        try key.sign(statement(version, bundle: bundle(version), asset: logo))
+    static func sign(_ version: String, minNativeVersion: String = "1.0.0", with key: ReleaseSigningKey) throws -> ReleaseSignature {
+        try key.sign(statement(version, bundle: bundle(version), asset: logo, minNativeVersion: minNativeVersion))
     }
 
     static func load(_ delivery: MicroAppDelivery) async throws -> DeliveredApp {
@@ -133,6 +134,26 @@ import Testing
                         == .fallback(version: "1.0.0", reason: .badSignature(version: "1.1.0", keyID: publisher.publicKey.keyID)))
                 http.fault.withLock { $0 = .none }
                 #expect(try await Self.load(delivery).status == .fresh(version: "1.1.0"))
+            }
+        }
+    }
+
+    @Test func aSignedVersionForANewerShellIsRefused() async throws {
+        let publisher = ReleaseSigningKey()
+        try await Self.withSetup { setup in
+            try await setup.serve { client, url in
+                let http = FaultyHTTPClient()
+                let delivery = MicroAppDelivery(configuration: .init(server: url, root: setup.device, nativeVersion: "1.0.0",
+                                                                     releaseTrust: try .publicKeys([publisher.publicKey])), http: http)
+                try await Self.publish(client, "1.0.0", signature: try Self.sign("1.0.0", with: publisher))
+                #expect(try await Self.load(delivery).status == .fresh(version: "1.0.0"))
+                try await Self.publish(client, "2.0.0", minNativeVersion: "3.0.0", signature: try Self.sign("2.0.0", minNativeVersion: "3.0.0", with: publisher))
+                #expect(try await Self.load(delivery).status == .fresh(version: "1.0.0"), "the server's resolver keeps a 1.0.0 shell on 1.0.0")
+                // A server or proxy that answers as for a newer shell: the version is signed, and made for 3.0.0.
+                http.fault.withLock { $0 = .rewriteManifestRequest("nativeVersion=1.0.0", "nativeVersion=3.0.0") }
+                #expect(try await Self.load(delivery).status
+                        == .fallback(version: "1.0.0", reason: .requiresNewerNative(version: "2.0.0", minNativeVersion: "3.0.0", nativeVersion: "1.0.0")))
+                #expect(!FileManager.default.fileExists(atPath: setup.device.appendingPathComponent("cart/2.0.0").path))
             }
         }
     }

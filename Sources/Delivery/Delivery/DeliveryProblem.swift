@@ -16,6 +16,9 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownSigningKey(version: String, keyID: String)
     /// The signature does not verify over the version's statement with the shipped key of its id.
     case badSignature(version: String, keyID: String)
+    /// The version's `minNativeVersion` is newer than this shell's `nativeVersion`: a server or
+    /// network path named a version this shell cannot run (the server's resolver never does).
+    case requiresNewerNative(version: String, minNativeVersion: String, nativeVersion: String)
     /// The bundle threw while loading.
     case loadFailed(version: String, reason: String)
     /// The server named a version that already failed to load on this device.
@@ -33,6 +36,8 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
         case .unsigned(let version): "version \(version) is not signed, and this app runs only signed versions"
         case .unknownSigningKey(let version, let keyID): "version \(version) is signed with key \(keyID), which this app does not ship"
         case .badSignature(let version, let keyID): "version \(version): the signature by key \(keyID) does not match the manifest"
+        case .requiresNewerNative(let version, let minimum, let native):
+            "version \(version) needs a shell of at least \(minimum), and this one is \(native)"
         case .loadFailed(let version, let reason): "version \(version) threw while loading: \(reason)"
         case .previouslyFailed(let version): "version \(version) failed to load here before"
         case .disk(let reason): "local storage: \(reason)"

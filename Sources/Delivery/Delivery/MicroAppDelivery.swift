@@ -102,7 +102,7 @@ public actor MicroAppDelivery {
             throw DeliveryError(app: app, problems: problems)
         }
         // Before a byte is downloaded: the files are then checked against the hashes this covers.
-        if let problem = configuration.releaseTrust.problem(with: manifest) {
+        if let problem = runProblem(with: manifest) {
             problems.append(problem)
             if let cached = lastGood(app, status: { .fallback(version: $0, reason: problem) }) { return cached }
             publishFailure(app, problems)
@@ -193,10 +193,24 @@ public actor MicroAppDelivery {
 
     private func lastGood(_ app: String, status: (String) -> DeliveryStatus) -> DeliveredApp? {
         let state = disk.readState(app)
-        // Checked again: the app may ship other keys than when the version was installed.
+        // Checked again: the app may ship other keys, or be another shell version, than when the version was installed.
         guard let manifest = state.lastGoodManifest, state.lastGood == manifest.version,
-              configuration.releaseTrust.problem(with: manifest) == nil, disk.isIntact(manifest) else { return nil }
+              runProblem(with: manifest) == nil, disk.isIntact(manifest) else { return nil }
         return disk.delivered(manifest, status: status(manifest.version))
+    }
+
+    /// Why this shell may not run `manifest`: its signature (``ReleaseTrust``), then its signed
+    /// `minNativeVersion` against ``Configuration/nativeVersion`` — a server or network path
+    /// could otherwise hand an old shell a signed version made for a newer one.
+    private func runProblem(with manifest: Manifest) -> DeliveryProblem? {
+        if let problem = configuration.releaseTrust.problem(with: manifest) { return problem }
+        guard let native = try? SemanticVersion(parsing: configuration.nativeVersion) else { return nil }
+        guard let minimum = try? SemanticVersion(parsing: manifest.minNativeVersion) else {
+            return .invalidManifest("minNativeVersion \(manifest.minNativeVersion.prefix(80).debugDescription) is not a semantic version")
+        }
+        guard native < minimum else { return nil }
+        return .requiresNewerNative(version: manifest.version, minNativeVersion: manifest.minNativeVersion,
+                                    nativeVersion: configuration.nativeVersion)
     }
 
     // MARK: Reporting
