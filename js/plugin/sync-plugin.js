@@ -855,7 +855,8 @@
     let sent = record.getterTexts || (record.getterTexts = new Map()), failed = record.getterFailures || (record.getterFailures = new Map()), out = null;
     for (let i = 0; i < names.length; i++) {
       let name = names[i];
-      if (typeof name !== 'string') continue;
+      // `$state` is Pinia's own, whatever a getter of that name says (it is shadowed): not a getter.
+      if (typeof name !== 'string' || name === '$state') continue;
       let errs = [], encoded, failure;
       try {
         encoded = encodeValue(rawOf(record.store[name]), [name], errs, 1);

@@ -715,6 +715,9 @@
     internals.defineStateAccessor(storeRaw, key, record);   // reads and writes record.proxy[key]
   }
   function defineGetterAccessor(record, key, computedRef) {
+    // Pinia defines the store's own `$state` after the setup's and the getters' keys: a getter of
+    // that name is shadowed, and the store keeps its state.
+    if (key === '$state') return;
     if (record.getterKeys.indexOf(key) === -1) record.getterKeys.push(key);
     // through the proxy: effects that read an older getter of this name follow the new one
     Object.defineProperty(record.store, key, {

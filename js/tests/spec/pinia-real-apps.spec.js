@@ -247,4 +247,15 @@
       expect(Object.keys(storeToRefs(store)).sort()).toEqual(['a', 'extra', 'twice']);
     });
   });
+
+  describe('a getter named like a store property', () => {
+    beforeEach(fresh);
+
+    it('a getter named $state is shadowed by the store\'s own $state', () => {
+      const store = defineStore('named-state', { state: () => ({ n: 1 }), getters: { $state: () => 'fake' } })();
+      expect(store.$state).toEqual({ n: 1 });
+      store.$patch({ n: 2 });
+      expect(store.$state.n).toBe(2);
+    });
+  });
 })(typeof globalThis !== 'undefined' ? globalThis : this);
