@@ -137,6 +137,8 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#"→ cart.checkout() = {"items":[{"id":"p1","name":"Pen","price":1.5,"qty":2}],"count":2,"total":3}"#))
         #expect(result.stdout.contains("cart = {\n  \"items\": []\n}"))
+        // The cart's getters reach the hub and are printed beside its state.
+        #expect(result.stdout.contains("cart getters = {\n  \"count\": 0,\n  \"total\": 0\n}"), "\(result.stdout)")
         #expect(result.stdout.contains("\"loggedIn\": true"))
         // The micro-app talked to the headless shell through the capability bridge.
         #expect(result.stdout.contains("shell = {"))

@@ -65,4 +65,19 @@ struct NewUserTests {
         #expect(!result.stdout.contains("shell = {"), "\(result.stdout)")
         #expect(result.stdout.contains("quiet = {"), "\(result.stdout)")
     }
+
+    /// A shell developer sees a store's getters from the CLI: `--json` has them beside the
+    /// state, and `trace replay` prints them.
+    @Test func gettersShowInRunJSONAndTraceReplay() async throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-getters-\(UUID().uuidString).ndjson")
+        let result = try await StateHubBinary.run(["run", "js/examples/cart.js", "--dispatch", "cart.add", #"[{"id":"p1","name":"Pen","price":1.5,"qty":2}]"#,
+                                                   "--json", "--trace", trace.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONOutputTests.object(result)
+        let cart = try #require((object["getters"] as? [String: Any])?["cart"] as? [String: Any], "\(result.stdout)")
+        #expect(cart["count"] as? Int == 2 && cart["total"] as? Double == 3, "\(cart)")
+        let replay = try await StateHubBinary.run(["trace", "replay", trace.path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("cart getters = {\n  \"count\": 2,\n  \"total\": 3\n}"), "\(replay.stdout)")
+    }
 }

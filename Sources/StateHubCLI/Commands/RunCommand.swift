@@ -199,7 +199,13 @@ struct RunCommand: AsyncParsableCommand {
         for storeId in hub.storeIDs {
             guard let mirror = hub.state(of: storeId) else { continue }
             mirrors.append((storeId, mirror))
-            if report == nil { Output.line("\(storeId) = \(mirror.prettyText())") }
+            if report == nil {
+                Output.line("\(storeId) = \(mirror.prettyText())")
+                // Getters mirror read-only beside the state (PROTOCOL.md A.13); a store without any prints none.
+                if let getters = hub.getters(of: storeId), getters != .object([:]) {
+                    Output.line("\(storeId) getters = \(getters.prettyText())")
+                }
+            }
             do {
                 // The run's own read, not the page's work: a large state may take longer to encode
                 // than the page's limit allows a turn (a healthy run with 200,000 rows failed here).

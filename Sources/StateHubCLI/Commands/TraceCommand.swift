@@ -66,7 +66,7 @@ struct TraceCommand: AsyncParsableCommand {
     /// record the hub could not apply (an operation that failed, a message refused as too
     /// deep or malformed, a sequence gap…), by step. Results that answer no dispatch are
     /// expected in a replay and are not listed.
-    static func replayProblems(_ records: [TraceRecord], until: Int? = nil) -> (mirrors: [String: JSONValue], problems: [(record: TraceRecord, problem: String)]) {
+    static func replayProblems(_ records: [TraceRecord], until: Int? = nil) -> (mirrors: [String: JSONValue], getters: [String: JSONValue], problems: [(record: TraceRecord, problem: String)]) {
         let replay = TraceReplay()
         var problems: [(TraceRecord, String)] = []
         for record in records where until.map({ record.step <= $0 }) ?? true {
@@ -77,7 +77,11 @@ struct TraceCommand: AsyncParsableCommand {
                 problems.append((record, problem.description))
             }
         }
-        return (replay.mirrors, problems)
+        var getters: [String: JSONValue] = [:]
+        for storeId in replay.mirrors.keys {
+            if let values = replay.getters(of: storeId), values != .object([:]) { getters[storeId] = values }
+        }
+        return (replay.mirrors, getters, problems)
     }
 
     struct Show: AsyncParsableCommand {
@@ -189,11 +193,12 @@ struct TraceCommand: AsyncParsableCommand {
                 Output.error("statehub: --until \(until) is outside the trace (steps \(records.first?.step ?? 0)…\(records.last?.step ?? 0))")
                 throw ExitCode(2)
             }
-            let (mirrors, problems) = TraceCommand.replayProblems(records, until: until)
+            let (mirrors, getters, problems) = TraceCommand.replayProblems(records, until: until)
             let last = until ?? records.last?.step ?? 0
             Output.line("state at step \(last):")
             for storeId in mirrors.keys.sorted() {
                 Output.line("\(storeId) = \(mirrors[storeId]?.prettyText() ?? "null")")
+                if let values = getters[storeId] { Output.line("\(storeId) getters = \(values.prettyText())") }
             }
             // A record the hub could not apply: the state above is not what the page had.
             guard problems.isEmpty else {

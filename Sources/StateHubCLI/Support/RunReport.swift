@@ -212,6 +212,12 @@ final class RunReport: Sendable {
         object["dispatches"] = .array(snapshot.dispatches)
         let mirrors = stores ?? snapshot.hub.map { hub in hub.storeIDs.compactMap { id in hub.state(of: id).map { (id, $0) } } } ?? []
         object["stores"] = .object(.init(uniqueKeysWithValues: mirrors.map { (JSONKey($0.0), $0.1) }))
+        // Each store's getters (PROTOCOL.md A.13), for the stores that have any.
+        let getters: [(JSONKey, JSONValue)] = mirrors.compactMap { storeId, _ in
+            guard let values = snapshot.hub?.getters(of: storeId), values != .object([:]) else { return nil }
+            return (JSONKey(storeId), values)
+        }
+        object["getters"] = .object(.init(uniqueKeysWithValues: getters))
         object["shell"] = snapshot.shell?.state.jsonValue ?? .null
         object["problems"] = .array((snapshot.hub?.problems ?? []).map { .string($0.description) })
         var diagnostics = snapshot.diagnostics.map(JSONValue.string)
