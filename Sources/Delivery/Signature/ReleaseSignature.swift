@@ -20,7 +20,7 @@ public struct ReleaseSignature: Sendable, Hashable, Codable {
     }
 
     /// The signature's 64 bytes, when `keyID` and `value` have the documented form
-    /// (``ReleaseSignatureForm``, the server's check on upload too).
+    /// (`ReleaseSignatureForm` in MicroAppAssets, the server's check on upload too).
     public func checkedBytes() throws(ReleaseSigningError) -> Data {
         guard ReleaseSignatureForm.isKeyID(keyID) else {
             throw .invalidSignature("keyId \(keyID.prefix(80).debugDescription) is not \(ReleaseSignatureForm.keyIDLength) lowercase hex digits")

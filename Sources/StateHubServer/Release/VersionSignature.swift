@@ -15,6 +15,6 @@ public struct VersionSignature: Sendable, Hashable, Codable {
     }
 
     /// The reason this signature does not have the documented form, or `nil` when it does
-    /// (``ReleaseSignatureForm``, Delivery's check too).
+    /// (`ReleaseSignatureForm` in MicroAppAssets, Delivery's check too).
     var formProblem: String? { ReleaseSignatureForm.problem(keyID: keyId, value: value) }
 }
