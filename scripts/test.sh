@@ -140,8 +140,9 @@ if [ "$quick" = true ]; then
 else
   run_lane swift-tests
   stages+=(swift-tests)
-  compiling=(fuzz webkitgtk)
-  waiting=(js-types types trace-view fuzz-server loader-page soak board console docs)
+  # Balanced by time: fuzz (about 420 s) alone against the rest (about 450 s with webkitgtk).
+  compiling=(fuzz)
+  waiting=(js-types types trace-view fuzz-server loader-page soak board console docs webkitgtk)
   run_lane "${compiling[@]}" &
   compiling_lane=$!
   run_lane "${waiting[@]}"
