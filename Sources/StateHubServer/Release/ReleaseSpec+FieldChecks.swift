@@ -7,7 +7,7 @@ extension ReleaseSpec {
     ///   `10.000000001` would silently be one of their neighbours; and `-0`, which is no percentage;
     /// - two arms with one label, or only one of two arms labelled: the manifest's `variant`
     ///   could not tell the arms apart;
-    /// - an arm label outside the character set of arm labels (docs/server.md) (look-alike letters, spaces, controls);
+    /// - an arm label outside the arm labels' character set (docs/server.md: look-alike letters, spaces, controls);
     /// - a user id with a control or format character (bidirectional controls, zero-width
     ///   characters): stored text would show as another.
     public func refusedField() -> String? {
