@@ -120,40 +120,43 @@ import Testing
 
     @Test func aManifestRewrittenOnTheWayIsRefused() async throws {
         let publisher = ReleaseSigningKey()
-        try await Self.withSetup { setup in
-            try await setup.serve { client, url in
-                let http = FaultyHTTPClient()
-                let delivery = MicroAppDelivery(configuration: .init(server: url, root: setup.device, nativeVersion: "1.0.0",
-                                                                     releaseTrust: try .publicKeys([publisher.publicKey])), http: http)
-                try await Self.publish(client, "1.0.0", signature: try Self.sign("1.0.0", with: publisher))
-                _ = try await Self.load(delivery)
-                try await Self.publish(client, "1.1.0", signature: try Self.sign("1.1.0", with: publisher))
-                // A CDN or proxy lowers the oldest shell the version claims to run in.
-                http.fault.withLock { $0 = .rewriteManifest(#""minNativeVersion":"1.0.0""#, #""minNativeVersion":"0.1.0""#) }
-                #expect(try await Self.load(delivery).status
-                        == .fallback(version: "1.0.0", reason: .badSignature(version: "1.1.0", keyID: publisher.publicKey.keyID)))
-                http.fault.withLock { $0 = .none }
-                #expect(try await Self.load(delivery).status == .fresh(version: "1.1.0"))
-            }
+        try await Self.withFaultyDelivery(trusting: publisher) { _, client, delivery, http in
+            try await Self.publish(client, "1.0.0", signature: try Self.sign("1.0.0", with: publisher))
+            _ = try await Self.load(delivery)
+            try await Self.publish(client, "1.1.0", signature: try Self.sign("1.1.0", with: publisher))
+            // A CDN or proxy lowers the oldest shell the version claims to run in.
+            http.fault.withLock { $0 = .rewriteManifest(#""minNativeVersion":"1.0.0""#, #""minNativeVersion":"0.1.0""#) }
+            #expect(try await Self.load(delivery).status
+                    == .fallback(version: "1.0.0", reason: .badSignature(version: "1.1.0", keyID: publisher.publicKey.keyID)))
+            http.fault.withLock { $0 = .none }
+            #expect(try await Self.load(delivery).status == .fresh(version: "1.1.0"))
         }
     }
 
     @Test func aSignedVersionForANewerShellIsRefused() async throws {
         let publisher = ReleaseSigningKey()
-        try await Self.withSetup { setup in
+        try await Self.withFaultyDelivery(trusting: publisher) { setup, client, delivery, http in
+            try await Self.publish(client, "1.0.0", signature: try Self.sign("1.0.0", with: publisher))
+            #expect(try await Self.load(delivery).status == .fresh(version: "1.0.0"))
+            try await Self.publish(client, "2.0.0", minNativeVersion: "3.0.0", signature: try Self.sign("2.0.0", minNativeVersion: "3.0.0", with: publisher))
+            #expect(try await Self.load(delivery).status == .fresh(version: "1.0.0"), "the server's resolver keeps a 1.0.0 shell on 1.0.0")
+            // A server or proxy that answers as for a newer shell: the version is signed, and made for 3.0.0.
+            http.fault.withLock { $0 = .rewriteManifestRequest("nativeVersion=1.0.0", "nativeVersion=3.0.0") }
+            #expect(try await Self.load(delivery).status
+                    == .fallback(version: "1.0.0", reason: .requiresNewerNative(version: "2.0.0", minNativeVersion: "3.0.0", nativeVersion: "1.0.0")))
+            #expect(!FileManager.default.fileExists(atPath: setup.device.appendingPathComponent("cart/2.0.0").path))
+        }
+    }
+
+    /// A served setup and a 1.0.0 device trusting `publisher`, whose HTTP client a test can fault.
+    static func withFaultyDelivery(trusting publisher: ReleaseSigningKey,
+                                   _ body: @Sendable (Setup, any TestClientProtocol, MicroAppDelivery, FaultyHTTPClient) async throws -> Void) async throws {
+        try await withSetup { setup in
             try await setup.serve { client, url in
                 let http = FaultyHTTPClient()
                 let delivery = MicroAppDelivery(configuration: .init(server: url, root: setup.device, nativeVersion: "1.0.0",
                                                                      releaseTrust: try .publicKeys([publisher.publicKey])), http: http)
-                try await Self.publish(client, "1.0.0", signature: try Self.sign("1.0.0", with: publisher))
-                #expect(try await Self.load(delivery).status == .fresh(version: "1.0.0"))
-                try await Self.publish(client, "2.0.0", minNativeVersion: "3.0.0", signature: try Self.sign("2.0.0", minNativeVersion: "3.0.0", with: publisher))
-                #expect(try await Self.load(delivery).status == .fresh(version: "1.0.0"), "the server's resolver keeps a 1.0.0 shell on 1.0.0")
-                // A server or proxy that answers as for a newer shell: the version is signed, and made for 3.0.0.
-                http.fault.withLock { $0 = .rewriteManifestRequest("nativeVersion=1.0.0", "nativeVersion=3.0.0") }
-                #expect(try await Self.load(delivery).status
-                        == .fallback(version: "1.0.0", reason: .requiresNewerNative(version: "2.0.0", minNativeVersion: "3.0.0", nativeVersion: "1.0.0")))
-                #expect(!FileManager.default.fileExists(atPath: setup.device.appendingPathComponent("cart/2.0.0").path))
+                try await body(setup, client, delivery, http)
             }
         }
     }
