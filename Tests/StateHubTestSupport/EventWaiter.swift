@@ -9,6 +9,16 @@ import Testing
 /// never reaches it while the thing awaited is still on its way.
 package let eventWaitDeadline: Duration = .seconds(120)
 
+/// How long a test may wait for a child process (`statehub`, node, python) to exit, or for one
+/// of its pipes to end, before it counts as a hang.
+///
+/// A hang guard like ``eventWaitDeadline``, longer because a child is a whole program: a
+/// `statehub` command that starts an engine and a server takes seconds on a quiet machine and
+/// several times that beside other tests on two cores. When it is reached the wait records
+/// what it waited for and what `/proc` says of the child, so a lost exit reads differently from
+/// a child that still runs.
+package let childProcessDeadline: Duration = .seconds(600)
+
 /// Waits for the first element of `events` that `isWanted` accepts (any, by default), and
 /// returns it.
 ///
@@ -117,7 +127,7 @@ private final class LastSeen: Sendable {
 }
 
 /// How a wait ended.
-private enum WaitOutcome<Value: Sendable>: Sendable {
+enum WaitOutcome<Value: Sendable>: Sendable {
     case found(Value)
     case ended
     case failed(any Error)
@@ -125,9 +135,12 @@ private enum WaitOutcome<Value: Sendable>: Sendable {
     case cancelled
 }
 
-/// Runs `work` against ``eventWaitDeadline`` and returns whichever ends first, without waiting
-/// for the loser: a sequence that ignores cancellation cannot hold the test past the deadline.
-private func race<Value: Sendable>(_ work: @escaping @Sendable () async -> WaitOutcome<Value>) async -> WaitOutcome<Value> {
+/// Runs `work` against `deadline` and returns whichever ends first, without waiting for the
+/// loser: a sequence that ignores cancellation cannot hold the test past the deadline.
+func race<Value: Sendable>(
+    deadline: Duration = eventWaitDeadline,
+    _ work: @escaping @Sendable () async -> WaitOutcome<Value>
+) async -> WaitOutcome<Value> {
     let finish = FirstOutcome<Value>()
     return await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
@@ -136,7 +149,7 @@ private func race<Value: Sendable>(_ work: @escaping @Sendable () async -> WaitO
                 worker: Task { finish.resume(await work()) },
                 deadline: Task {
                     // The one sleep of the waiter: the hang guard, never the thing asserted.
-                    do { try await ContinuousClock().sleep(for: eventWaitDeadline) } catch { return }
+                    do { try await ContinuousClock().sleep(for: deadline) } catch { return }
                     finish.resume(.timedOut)
                 }
             )
