@@ -13,6 +13,7 @@
 #   node-typescript                           js/index.d.ts checked with tsc (scripts/check-js-types.sh)
 #   libsqlite3-dev                            GRDB (the native sync client's document store)
 #   libwebkit2gtk-4.1-dev, xvfb               the WebKitGTK web view package and its tests (docs/webview.md)
+#   gdb                                       thread stacks of a hung test run (scripts/hang-guard.sh)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -44,6 +45,7 @@ need libsqlite3-dev               pkg-config --exists sqlite3
 # webview (issue 19): Integrations/WebKitGTK builds against WebKitGTK and tests under xvfb-run.
 need libwebkit2gtk-4.1-dev        pkg-config --exists webkit2gtk-4.1
 need xvfb                         command -v xvfb-run
+need gdb                          command -v gdb
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else

@@ -33,7 +33,7 @@ for run in $(seq "$runs"); do
   log="$logs/run-$run.log"
   start=$SECONDS
   status=0
-  bash scripts/with-postgres.sh swift test --skip-build >"$log" 2>&1 || status=$?
+  bash scripts/with-postgres.sh bash scripts/hang-guard.sh 1500 swift test --skip-build >"$log" 2>&1 || status=$?
   seconds=$((SECONDS - start))
   closing=$(grep -a -E "Test run with [0-9]+ tests?" "$log" | tail -1)
   if [ "$status" -eq 0 ]; then

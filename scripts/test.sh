@@ -62,8 +62,9 @@ deps() { bash scripts/ensure-deps.sh; }
 build() { swift build --build-tests; }
 # The PostgreSQL tests need the database scripts/with-postgres.sh starts.
 # A hang guard, not a deadline: the suite takes about 250 s on two cores; a hung run fails this
-# stage after 25 minutes instead of holding CI to its own limit (docs/testing-stages.md).
-swift_tests() { bash scripts/with-postgres.sh timeout --kill-after=30 1500 swift test --skip-build; }
+# stage after 25 minutes, printing what each of its processes is doing, instead of holding CI
+# to its own limit (scripts/hang-guard.sh, docs/testing-stages.md).
+swift_tests() { bash scripts/with-postgres.sh bash scripts/hang-guard.sh 1500 swift test --skip-build; }
 # The committed generated types still match the stores they were generated from (docs/types.md);
 # regenerate with the same command and -o instead of --check.
 types() {
