@@ -8,7 +8,7 @@ struct PageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop a script, an action or a timer callback that runs longer than this many seconds (0.01 at least).", valueName: "SECONDS"))
     var timeLimit: String = "10"
 
-    @Option(help: ArgumentHelp("End the whole run after this many seconds of wall-clock time, whatever still runs or is pending (an await loop, a timer chain, an interval), saying what it was.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("End the whole run after this many seconds of wall-clock time from the first file's load, whatever still runs or is pending (an await loop, a timer chain, an interval), saying what it was.", valueName: "SECONDS"))
     var wallLimit: String = "\(PageOptions.defaultWallLimitSeconds)"
 
     @Option(help: ArgumentHelp("Stop the run when the process uses more than this many MiB of memory (0: no limit).", valueName: "MIB"))

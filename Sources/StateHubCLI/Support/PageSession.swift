@@ -95,8 +95,6 @@ struct PageSession {
         let guardian = RunGuard(recorder: recorder, redactionReport: redactionReport, memoryLimit: memoryLimit, report: report, context: { current.value })
         // A file that fails ends the run before `run`'s dispatches: each is listed as skipped.
         guardian.dispatching(nil, later: dispatches[...])
-        // Armed before anything runs: a file whose microtasks never end never returns from `load`.
-        guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit, timeLimit: timeLimit) }
         let shell = HeadlessShell(initialData: initialData, root: DemoShell.root, alertAnswer: options.alertAnswer)
         let page: HostedPage
         do {
@@ -134,6 +132,10 @@ struct PageSession {
         // Past the wall limit, so that limit's message (which says what was pending) comes first.
         var session = PageSession(page: page, guardian: guardian, timeLimit: timeLimit, idleLimit: wallLimit + .seconds(5),
                                   recorder: recorder, shell: shell, initialShellState: shell.state, current: current, report: report)
+        // Armed once the engine and the store runtime are up, before the first file loads: the
+        // limit is the user's scripts' time, not the engine's start, which takes seconds on a busy
+        // machine. Before `load`, because a file whose microtasks never end never returns from it.
+        guardian.armDeadline(after: wallLimit, kind: "wallLimit") { current.describeUnfinished(after: wallLimit, timeLimit: timeLimit) }
         for script in loaded {
             current.value = script.path
             do {
