@@ -3,6 +3,9 @@
 //   node presence-peer.cjs <ws://host:port/sync> <document> <token>
 // Commands: {"op":"present","name":n} (sets the local state {name}) {"op":"disconnect"}
 //           {"op":"connect"} {"op":"exit"}
+//           {"op":"noRenewal"} (stops y-protocols' 3 s check that re-sends the local state every
+//           15 s and drops others silent for 30 s: what the server sends is then the only way
+//           back for a client the others saw leave)
 // Events:   {"event":"status","status":...} {"event":"others","names":[...]} (on every
 //           awareness change: the names of the other clients present, sorted)
 //           {"event":"ok","op":...} {"event":"error","message":...}
@@ -30,6 +33,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     case 'present': provider.awareness.setLocalState({ name: command.name }); emit({ event: 'ok', op: 'present' }); break
     case 'disconnect': provider.disconnect(); emit({ event: 'ok', op: 'disconnect' }); break
     case 'connect': provider.connect(); emit({ event: 'ok', op: 'connect' }); break
+    case 'noRenewal': clearInterval(provider.awareness._checkInterval); emit({ event: 'ok', op: 'noRenewal' }); break
     case 'exit': provider.destroy(); emit({ event: 'ok', op: 'exit' }); setTimeout(() => process.exit(0), 50); break
     default: emit({ event: 'error', message: 'unknown op ' + command.op })
   }
