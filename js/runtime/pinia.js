@@ -113,6 +113,13 @@
     warnVue(`injection "${String(key)}" not found.`);
     return undefined;
   }
+  // A getter named "__proto__" cannot be a store property: Pinia's own assignment of it sets the
+  // prototype of the object it collects getters in, so real Pinia drops it without a word. Here
+  // it is dropped too, with a warning, so that nothing disappears silently.
+  function warnProtoGetter(id) {
+    warn(`A getter cannot be named "__proto__"; it is not defined on store "${id}". Rename it.`);
+  }
+
   function warnVue(message) {
     if (global.console && typeof global.console.warn === 'function') global.console.warn('[Vue warn]: ' + message);
   }
@@ -795,6 +802,7 @@
       const getters = options.getters || {};
       record.scope.run(() => {
         for (const name of Object.keys(getters)) {
+          if (name === '__proto__') { warnProtoGetter(id); continue; }
           if (record.stateKeys.indexOf(name) !== -1) {
             warn(`A getter cannot have the same name as another state property. Rename one of them. Found with "${name}" in store "${id}".`);
           }
@@ -829,6 +837,7 @@
           }
           defineStateAccessor(record, key);
         } else if (isComputed(prop)) {
+          if (key === '__proto__') { warnProtoGetter(id); continue; }
           record.hmr.getters[key] = prop;
           defineGetterAccessor(record, key, prop);
         } else if (typeof prop === 'function') {

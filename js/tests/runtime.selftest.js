@@ -177,6 +177,31 @@
     var inc = s.inc; eq(inc(2), 5, 'detached this'); eq(inc.call({}, 1), 6, 'foreign this');
     eq(s.twice(), 8);
   });
+  test('a getter named __proto__ is not defined, with a warning naming the store', function () {
+    fresh();
+    var warnings = [], savedWarn = global.console && global.console.warn;
+    if (global.console) global.console.warn = function (m) { warnings.push(String(m)); };
+    try {
+      var optionsId = sid('proto'), setupId = sid('protoSetup');
+      var getters = { double: function (st) { return st.n * 2; } };
+      Object.defineProperty(getters, '__proto__', { value: function () { return 'bad'; }, enumerable: true });
+      var s = defineStore(optionsId, { state: function () { return { n: 2 }; }, getters: getters })();
+      var t = defineStore(setupId, function () {
+        var n = ref(1), out = { n: n, double: computed(function () { return n.value * 2; }) };
+        Object.defineProperty(out, '__proto__', { value: computed(function () { return 'bad'; }), enumerable: true });
+        return out;
+      })();
+      eq(s.double, 4); eq(t.double, 2);
+      ok(!Object.prototype.hasOwnProperty.call(s, '__proto__'), 'no own __proto__ on the options store');
+      ok(!Object.prototype.hasOwnProperty.call(t, '__proto__'), 'no own __proto__ on the setup store');
+      eq(Object.getPrototypeOf(toRaw(s)), Object.prototype, 'the prototype is untouched');
+      eq(warnings.length, 2, 'one warning a store: ' + J(warnings));
+      ok(warnings[0].indexOf('"__proto__"') !== -1 && warnings[0].indexOf(optionsId) !== -1, warnings[0]);
+      ok(warnings[1].indexOf(setupId) !== -1, warnings[1]);
+    } finally {
+      if (global.console) global.console.warn = savedWarn;
+    }
+  });
   test('setup store: refs/reactive = state, computed = getters, functions = actions', function () {
     fresh();
     var useS = defineStore(sid('setup'), function () {
