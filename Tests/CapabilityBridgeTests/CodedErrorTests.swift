@@ -93,7 +93,7 @@ struct CodedErrorTests {
     }
 
     @Test func oversizePayload() async throws {
-        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(maxRequestBytes: 1024))
+        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(maxRequestBytes: 1024, clock: TestClock()))
         let reply = try await h.invoke("showAlert", ["message": .string(String(repeating: "x", count: 2000))])
         #expect(reply["code"] == "payload_too_large")
         #expect(reply["message"]?.stringValue?.hasSuffix("is over the cap of 1024 bytes") == true)

@@ -1,4 +1,5 @@
 import CapabilityBridge
+import Clocks
 import JSEngine
 import Testing
 
@@ -64,7 +65,7 @@ struct LegacyURLTests {
 
     @Test func failuresCarryErrNumbersAndTheSameSecurity() async throws {
         let h = try await BridgeHarness.make(grants: .framework(plus: ["boom"]), configuration: BridgeConfiguration(
-            maxRequestBytes: 512, urlAllowlist: URLAllowlist(hosts: ["shop.example.com"])))
+            maxRequestBytes: 512, urlAllowlist: URLAllowlist(hosts: ["shop.example.com"]), clock: TestClock()))
         h.host.register("boom", payload: EmptyPayload.self, result: JSONValue.self) { _, _ in throw BridgeError(.handlerFailed, "boom: exploded") }
         let urls = [
             "jsbridge://teleport?callback=r1",                                                        // 3 refused (not granted)
@@ -102,7 +103,7 @@ struct LegacyURLTests {
     }
 
     @Test func configurableScheme() async throws {
-        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(legacyScheme: "hybrid"))
+        let h = try await BridgeHarness.make(configuration: BridgeConfiguration(legacyScheme: "hybrid", clock: TestClock()))
         try await h.engine.evaluate("globalThis.r = null; window.cb = x => { r = x; testArrivals.arrived(); }; location.href = 'hybrid://didFinishLoading?callback=cb'; location.href = 'jsbridge://didFailLoading?params=%7B%22message%22%3A%22x%22%7D'; 0")
         try await h.waitForPage("the answer to didFinishLoading", "r !== null")
         #expect(try await h.engine.evaluate("r") == ["data": .null, "err": 0, "msg": "ok"])

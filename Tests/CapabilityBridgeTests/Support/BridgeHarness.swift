@@ -1,4 +1,5 @@
 import CapabilityBridge
+import Clocks
 import JSEngine
 import StateHubTestSupport
 import Testing
@@ -6,6 +7,11 @@ import Trace
 
 /// A real engine with page-shim.js and bridge-client.js loaded, attached to a host with a
 /// headless shell, and a trace with the default redactor.
+///
+/// The host's clock is a `TestClock` nobody advances unless a test passes a configuration with
+/// its own: a handler's time limit is a test's subject only where the test moves that clock, and
+/// elsewhere a loaded machine's slow handler must not be answered `timeout` (it was, at 10 s of
+/// real time). ``invoke(_:_:)`` sets no client timeout for the same reason.
 struct BridgeHarness {
     let engine: JavaScriptEngine
     let host: BridgeHost
@@ -20,7 +26,8 @@ struct BridgeHarness {
     static func make(
         name: String = "page-1",
         grants: BridgeGrants = .all,
-        configuration: BridgeConfiguration = BridgeConfiguration(urlAllowlist: URLAllowlist(hosts: ["shop.example.com", "*.cdn.example.com"])),
+        configuration: BridgeConfiguration = BridgeConfiguration(
+            urlAllowlist: URLAllowlist(hosts: ["shop.example.com", "*.cdn.example.com"]), clock: TestClock()),
         clock: EngineClock = .real,
         host: BridgeHost? = nil,
         trace: TraceRecorder? = nil
@@ -37,14 +44,20 @@ struct BridgeHarness {
         return BridgeHarness(engine: engine, host: host, shell: shell, trace: trace)
     }
 
-    /// Runs `invokeNative(action, payload)` and returns `{"ok":true,"data":…}` or
-    /// `{"ok":false,"code":…,"message":…}`.
-    func invoke(_ action: String, _ payload: JSONValue = [:], timeout: Int = 5000) async throws -> JSONValue {
+    /// Runs `invokeNative(action, payload)` without a client timeout and returns
+    /// `{"ok":true,"data":…}` or `{"ok":false,"code":…,"message":…}`; a reply that never comes
+    /// fails the test after ``eventWaitDeadline``, naming the action.
+    func invoke(_ action: String, _ payload: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         let script = """
-        invokeNative(\(JSONValue.string(action).jsonText()), \(payload.jsonText()), { timeout: \(timeout) })
+        invokeNative(\(JSONValue.string(action).jsonText()), \(payload.jsonText()), { timeout: 0 })
           .then(d => ({ ok: true, data: d }), e => ({ ok: false, code: e.code, message: e.message }))
         """
-        return try await engine.evaluateAndAwait(script)
+        do {
+            return try await engine.evaluateAndAwait(script, timeout: eventWaitDeadline)
+        } catch EngineError.timeout {
+            Issue.record("waited \(eventWaitDeadline) for the reply to invokeNative('\(action)')", sourceLocation: sourceLocation)
+            return .null
+        }
     }
 
     /// Posts a raw text on the bridge channel and waits for the reply to that id, through
