@@ -57,17 +57,19 @@ import Testing
 
     static func bundle(_ version: String) -> String { "globalThis.loaded = '\(version)';" }
 
-    /// The statement of a version as uploaded here: its bundle and one asset.
-    static func statement(_ version: String, bundle: String, asset: Data, minNativeVersion: String = "1.0.0") throws -> ReleaseStatement {
+    /// The statement of a version as uploaded here: its bundle, its stylesheet if any, and one asset.
+    static func statement(_ version: String, bundle: String, stylesheet: String? = nil, asset: Data,
+                          minNativeVersion: String = "1.0.0") throws -> ReleaseStatement {
         try ReleaseStatement(app: "cart", version: version, minNativeVersion: minNativeVersion, bundle: .init(of: Data(bundle.utf8)),
-                             stylesheet: nil, assets: [("img/logo.png", .init(of: asset))])
+                             stylesheet: stylesheet.map { .init(of: Data($0.utf8)) }, assets: [("img/logo.png", .init(of: asset))])
     }
 
     /// Uploads `version` with `signature` (none: unsigned) and makes it the stable release.
-    static func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, minNativeVersion: String = "1.0.0",
-                        signature: ReleaseSignature?) async throws {
+    static func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, stylesheet: String? = nil,
+                        minNativeVersion: String = "1.0.0", signature: ReleaseSignature?) async throws {
         let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
         var body = #"{"bundle":"\#(bundle ?? Self.bundle(version))","minNativeVersion":"\#(minNativeVersion)","#
+        if let stylesheet { body += #""stylesheet":"\#(stylesheet)","# }
         body += #""assets":[{"path":"img/logo.png","data":"\#(Self.logo.base64EncodedString())"}]"#
         if let signature { body += #","signature":{"keyId":"\#(signature.keyID)","value":"\#(signature.value)"}"# }
         body += "}"
@@ -81,8 +83,9 @@ import Testing
     static let logo = Data("PNG bytes of the logo".utf8)
 
     /// Signs `version` as `publish` uploads it by default.
-    static func sign(_ version: String, minNativeVersion: String = "1.0.0", with key: ReleaseSigningKey) throws -> ReleaseSignature {
-        try key.sign(statement(version, bundle: bundle(version), asset: logo, minNativeVersion: minNativeVersion))
+    static func sign(_ version: String, stylesheet: String? = nil, minNativeVersion: String = "1.0.0",
+                     with key: ReleaseSigningKey) throws -> ReleaseSignature {
+        try key.sign(statement(version, bundle: bundle(version), stylesheet: stylesheet, asset: logo, minNativeVersion: minNativeVersion))
     }
 
     static func load(_ delivery: MicroAppDelivery) async throws -> DeliveredApp {

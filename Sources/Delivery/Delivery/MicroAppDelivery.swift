@@ -20,13 +20,22 @@ public actor MicroAppDelivery {
         /// Which versions may run: those signed by the app's shipped keys, or, named
         /// explicitly, unsigned ones too (docs/server.md, "Signed releases").
         public var releaseTrust: ReleaseTrust
+        /// The most bytes of a manifest read (default 1 MiB, ``defaultManifestLimit``); a longer
+        /// one is ``DeliveryProblem/oversizedManifest(limit:)``.
+        public var manifestLimit: Int
 
-        public init(server: URL, root: URL, nativeVersion: String, keep: Int = 3, releaseTrust: ReleaseTrust) {
+        /// 1 MiB: over five times the largest manifest the server's default caps allow (256
+        /// assets whose paths and URLs are as long as "Names and values" lets them be).
+        public static let defaultManifestLimit = 1 << 20
+
+        public init(server: URL, root: URL, nativeVersion: String, keep: Int = 3, releaseTrust: ReleaseTrust,
+                    manifestLimit: Int = defaultManifestLimit) {
             self.server = server
             self.root = root
             self.nativeVersion = nativeVersion
             self.keep = max(1, keep)
             self.releaseTrust = releaseTrust
+            self.manifestLimit = max(0, manifestLimit)
         }
     }
 
@@ -145,13 +154,14 @@ public actor MicroAppDelivery {
         guard let url = components?.url else { return .failure(.invalidManifest("cannot form the manifest URL")) }
         let response: HTTPClientResponse
         do {
-            response = try await http.get(url, headers: ["Accept": "application/json"])
+            response = try await http.get(url, headers: ["Accept": "application/json"], bodyLimit: configuration.manifestLimit)
         } catch {
             return .failure(.unreachable(error.description))
         }
         guard response.status == 200 else {
             return .failure(.serverError(status: response.status, body: String(decoding: response.body.prefix(512), as: UTF8.self)))
         }
+        guard response.body.count <= configuration.manifestLimit else { return .failure(.oversizedManifest(limit: configuration.manifestLimit)) }
         let manifest: Manifest
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: response.body)
