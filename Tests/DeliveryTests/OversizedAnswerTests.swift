@@ -69,6 +69,22 @@ import Testing
         }
     }
 
+    @Test func aVersionLargerThanTheLimitIsNotDownloaded() async throws {
+        let publisher = ReleaseSigningKey()
+        try await SignedReleaseTests.withFaultyDelivery(trusting: publisher) { _, client, delivery, http in
+            try await SignedReleaseTests.publish(client, "1.0.0", signature: try SignedReleaseTests.sign("1.0.0", with: publisher))
+            // A server that names a terabyte asset: refused before any file is asked for.
+            let terabyte = 1 << 40
+            http.fault.withLock { $0 = .rewriteManifest(#""size":\#(SignedReleaseTests.logo.count)"#, #""size":\#(terabyte)"#) }
+            let total = SignedReleaseTests.bundle("1.0.0").utf8.count + terabyte
+            let limit = MicroAppDelivery.Configuration.defaultVersionLimit
+            await #expect(throws: DeliveryError(app: "cart", problems: [.oversizedVersion(version: "1.0.0", size: total, limit: limit)])) {
+                _ = try await SignedReleaseTests.load(delivery)
+            }
+            #expect(!http.log.withLock { $0 }.contains { $0.url.contains("/1.0.0/") }, "no file of the version was requested")
+        }
+    }
+
     @Test func theClientKeepsOneBytePastTheLimit() async throws {
         try await FloodServer.serve { url in
             let response = try await URLSessionHTTPClient().get(url.appendingPathComponent("anything"), headers: [:], bodyLimit: 10)

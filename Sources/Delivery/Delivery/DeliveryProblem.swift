@@ -14,6 +14,9 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
     /// past `expected` and cancelled the download, so a hostile server or CDN cannot fill the
     /// device's memory.
     case oversized(file: String, expected: Int)
+    /// The manifest's sizes add up to more than ``MicroAppDelivery/Configuration/versionLimit``:
+    /// nothing of the version is downloaded.
+    case oversizedVersion(version: String, size: Int, limit: Int)
     /// The manifest was longer than ``MicroAppDelivery/Configuration/manifestLimit`` bytes:
     /// Delivery cancelled the request there.
     case oversizedManifest(limit: Int)
@@ -41,6 +44,8 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
         case .hashMismatch(let file, let expected, let actual): "\(file): sha256 \(actual) differs from the manifest's \(expected)"
         case .sizeMismatch(let file, let expected, let actual): "\(file): \(actual) bytes, the manifest says \(expected)"
         case .oversized(let file, let expected): "\(file): the server sent more than the \(expected) bytes the manifest says; reading stopped there"
+        case .oversizedVersion(let version, let size, let limit):
+            "version \(version): the manifest's files add up to \(size) bytes, more than the \(limit) this device takes"
         case .oversizedManifest(let limit): "the manifest is more than \(limit) bytes; reading stopped there"
         case .unsigned(let version): "version \(version) is not signed, and this app runs only signed versions"
         case .unknownSigningKey(let version, let keyID): "version \(version) is signed with key \(keyID), which this app does not ship"
