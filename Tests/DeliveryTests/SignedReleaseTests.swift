@@ -259,7 +259,7 @@ import Testing
         // The key file and the public key's text read back as the same key.
         let reread = try ReleaseSigningKey(fileText: key.fileText)
         #expect(reread.publicKey == key.publicKey)
-        #expect(try ReleasePublicKey(base64: key.publicKey.base64) == key.publicKey)
+        #expect(try ReleasePublicKey(text: key.publicKey.text) == key.publicKey)
         #expect(key.publicKey.keyID.count == 16)
     }
 
@@ -280,6 +280,46 @@ import Testing
                                  bundle: .init(sha256: digest.sha256.uppercased(), size: 1), stylesheet: nil, assets: [])
         }
         #expect(throws: ReleaseSigningError.noKeys) { try ReleaseTrust.publicKeys([]) }
-        #expect(throws: ReleaseSigningError.self) { try ReleasePublicKey(base64: "not a key") }
+        #expect(throws: ReleaseSigningError.self) { try ReleasePublicKey(text: "not a key") }
+    }
+
+    @Test func eachKeyTextSaysItsKind() throws {
+        let key = ReleaseSigningKey()
+        let secretBase64 = String(key.fileText.dropFirst(ReleaseKeyKind.secret.prefix.count).dropLast())
+        #expect(key.fileText.hasPrefix("statehub-ed25519-secret:") && key.fileText.hasSuffix("\n"))
+        #expect(key.publicKey.text.hasPrefix("statehub-ed25519-public:"))
+        #expect(Data(base64Encoded: secretBase64)?.count == 32)
+        #expect(Data(base64Encoded: String(key.publicKey.text.dropFirst(ReleaseKeyKind.public.prefix.count)))?.count == 32)
+    }
+
+    @Test func aSecretKeyWhereAPublicKeyBelongsIsRefusedWithoutEchoingIt() throws {
+        let key = ReleaseSigningKey()
+        let error = #expect(throws: ReleaseSigningError.wrongKeyKind(given: .secret, wanted: .public)) {
+            try ReleasePublicKey(text: key.fileText)
+        }
+        let message = try #require(error).description
+        #expect(message.contains("this is a secret key, and a public key is wanted here"), "\(message)")
+        #expect(!message.contains(String(key.fileText.dropFirst(ReleaseKeyKind.secret.prefix.count).prefix(8))), "\(message)")
+        // The app's key list goes through the same reader.
+        #expect(throws: ReleaseSigningError.wrongKeyKind(given: .secret, wanted: .public)) {
+            try ReleaseTrust.publicKeys([try ReleasePublicKey(text: key.fileText)])
+        }
+    }
+
+    @Test func aPublicKeyWhereASecretKeyBelongsIsRefused() {
+        let key = ReleaseSigningKey()
+        let error = #expect(throws: ReleaseSigningError.wrongKeyKind(given: .public, wanted: .secret)) {
+            try ReleaseSigningKey(fileText: key.publicKey.text + "\n")
+        }
+        #expect(error?.description.contains("this is a public key, and a secret key is wanted here") == true, "\(String(describing: error))")
+    }
+
+    @Test func aBareBase64KeyIsRefusedWithHowToMakeANewPair() {
+        let key = ReleaseSigningKey()
+        let barePublic = String(key.publicKey.text.dropFirst(ReleaseKeyKind.public.prefix.count))
+        let bareSecret = String(key.fileText.dropFirst(ReleaseKeyKind.secret.prefix.count))
+        let error = #expect(throws: ReleaseSigningError.untypedKey(wanted: .public)) { try ReleasePublicKey(text: barePublic) }
+        #expect(error?.description.contains("statehub release keygen --out FILE") == true, "\(String(describing: error))")
+        #expect(throws: ReleaseSigningError.untypedKey(wanted: .secret)) { try ReleaseSigningKey(fileText: bareSecret) }
     }
 }

@@ -42,6 +42,7 @@ struct ReleaseCommandTests {
         let mode = try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let keyText = try String(contentsOf: keyFile, encoding: .utf8)
+        #expect(keyText.hasPrefix("statehub-ed25519-secret:") && publicKey.hasPrefix("statehub-ed25519-public:"))
         let again = try await StateHubBinary.run(["release", "keygen", "--out", keyFile.path])
         #expect(again.status == 2 && again.stderr.contains("cannot create \(keyFile.path)"), "\(again.stderr)")
         #expect(try String(contentsOf: keyFile, encoding: .utf8) == keyText, "an existing key file is never overwritten")
@@ -105,5 +106,45 @@ struct ReleaseCommandTests {
         let untokened = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "2.0.1",
                                                       "--key", keyFile.path, "--server", server.base.absoluteString])
         #expect(untokened.status == 2 && untokened.stderr.contains("STATEHUB_ADMIN_TOKEN"), "\(untokened.stderr)")
+    }
+
+    @Test func eachKeyIsRefusedWhereTheOtherKindBelongs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-release-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("release.key")
+        let (publicKey, _) = try await Self.keygen(keyFile)
+        let secretText = try String(contentsOf: keyFile, encoding: .utf8)
+        let dist = try Self.buildFolder(in: folder, version: "1.0.0")
+
+        // The public key given to `release sign` as its key file.
+        let publicFile = folder.appendingPathComponent("release.pub")
+        try (publicKey + "\n").write(to: publicFile, atomically: true, encoding: .utf8)
+        let signedWithPublic = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "1.0.0", "--key", publicFile.path])
+        #expect(signedWithPublic.status == 2, "\(signedWithPublic.stderr)")
+        #expect(signedWithPublic.stderr.contains("--key \(publicFile.path): release key: this is a public key, and a secret key is wanted here"),
+                "\(signedWithPublic.stderr)")
+        #expect(signedWithPublic.stdout.isEmpty)
+
+        // The secret key given to a device as the key it ships; it is never printed back.
+        let shippedSecret = try await StateHubBinary.run(["run", "--server", "http://127.0.0.1:9", "--app", "cart", "--user", "alice",
+                                                          "--app-cache", folder.appendingPathComponent("device").path,
+                                                          "--release-key", secretText.trimmingCharacters(in: .newlines)])
+        #expect(shippedSecret.status == 2, "\(shippedSecret.stderr)")
+        #expect(shippedSecret.stderr.contains("--release-key: release key: this is a secret key, and a public key is wanted here"),
+                "\(shippedSecret.stderr)")
+        let secretBase64 = String(secretText.dropFirst("statehub-ed25519-secret:".count).prefix(12))
+        #expect(!shippedSecret.stderr.contains(secretBase64) && !shippedSecret.stdout.contains(secretBase64))
+
+        // Keys without their kind, as written before keys said it: refused, with how to make a new pair.
+        let bareFile = folder.appendingPathComponent("bare.key")
+        try String(secretText.dropFirst("statehub-ed25519-secret:".count)).write(to: bareFile, atomically: true, encoding: .utf8)
+        let bareSecret = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "1.0.0", "--key", bareFile.path])
+        #expect(bareSecret.status == 2 && bareSecret.stderr.contains("statehub release keygen --out FILE"), "\(bareSecret.stderr)")
+        let barePublic = try await StateHubBinary.run(["run", "--server", "http://127.0.0.1:9", "--app", "cart", "--user", "alice",
+                                                       "--app-cache", folder.appendingPathComponent("device").path,
+                                                       "--release-key", String(publicKey.dropFirst("statehub-ed25519-public:".count))])
+        #expect(barePublic.status == 2 && barePublic.stderr.contains("a bare base64 key does not say whether it is public or secret"),
+                "\(barePublic.stderr)")
     }
 }

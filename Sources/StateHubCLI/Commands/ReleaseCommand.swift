@@ -29,7 +29,7 @@ struct ReleaseCommand: AsyncParsableCommand {
         @Option(help: "The oldest shell version the bundle runs in.")
         var minNativeVersion: String = "0.0.0"
 
-        @Option(help: "The private key file `statehub release keygen` wrote.")
+        @Option(help: "The secret key file `statehub release keygen` wrote (statehub-ed25519-secret:…).")
         var key: String
 
         /// The upload body, signed, and who signed it.
@@ -40,8 +40,13 @@ struct ReleaseCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.unreadableFile(path: key, reason: error.localizedDescription).exit()
             }
+            let signingKey: ReleaseSigningKey
             do {
-                let signingKey = try ReleaseSigningKey(fileText: keyText)
+                signingKey = try ReleaseSigningKey(fileText: keyText)
+            } catch {
+                throw CLIError.badArgument("--key \(key): \(error)").exit()
+            }
+            do {
                 let build = try ReleaseBuildFolder(URL(fileURLWithPath: folder))
                 let signature = try signingKey.sign(try build.statement(app: app, version: version, minNativeVersion: minNativeVersion))
                 return (build.uploadBody(minNativeVersion: minNativeVersion, signature: signature), signature)
@@ -55,10 +60,10 @@ struct ReleaseCommand: AsyncParsableCommand {
 
     struct Keygen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a new Ed25519 private key file (mode 0600) and print its public key and key id.",
+            abstract: "Write a new Ed25519 secret key file (mode 0600) and print its public key and key id.",
             discussion: "Ship the public key in the app (ReleaseTrust.publicKeys); keep the file with the publisher, never on the server.")
 
-        @Option(help: "The private key file to create (an existing file is not overwritten).")
+        @Option(help: "The secret key file to create (an existing file is not overwritten).")
         var out: String
 
         func run() async throws {
@@ -70,7 +75,7 @@ struct ReleaseCommand: AsyncParsableCommand {
             let written = write(descriptor, bytes, bytes.count)
             close(descriptor)
             guard written == bytes.count else { throw CLIError.badArgument("cannot write \(out)").exit() }
-            Output.line("public key: \(key.publicKey.base64)")
+            Output.line("public key: \(key.publicKey.text)")
             Output.line("key id: \(key.publicKey.keyID)")
         }
     }
