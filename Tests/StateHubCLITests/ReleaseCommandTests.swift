@@ -147,4 +147,38 @@ struct ReleaseCommandTests {
         #expect(barePublic.status == 2 && barePublic.stderr.contains("a bare base64 key does not say whether it is public or secret"),
                 "\(barePublic.stderr)")
     }
+
+    @Test func publishRefusesPlainHTTPBeyondLoopbackUnlessAllowed() async throws {
+        let server = try ServeProcess()
+        defer {
+            _ = server.stop()
+            try? FileManager.default.removeItem(at: server.folder)
+        }
+        let keyFile = server.folder.appendingPathComponent("release.key")
+        let (_, keyID) = try await Self.keygen(keyFile)
+        let dist = try Self.buildFolder(in: server.folder, version: "1.0.0")
+        func publish(_ version: String, to url: String, _ extra: [String] = []) async throws -> StateHubBinary.Result {
+            try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", version, "--key", keyFile.path,
+                                          "--server", url, "--admin-token-file", server.folder.appendingPathComponent("token").path] + extra)
+        }
+        // `.invalid` never resolves (RFC 6761): past the check, the upload fails to reach it.
+        let remote = "http://statehub.invalid:8080"
+        let refused = try await publish("1.0.0", to: remote)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--server \(remote) is plain http:// to a host that is not loopback"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-insecure-http"), "\(refused.stderr)")
+        let allowed = try await publish("1.0.0", to: remote, ["--allow-insecure-http"])
+        #expect(allowed.status == 1 && allowed.stderr.contains("\(remote) could not be reached"), "\(allowed.stderr)")
+        let secure = try await publish("1.0.0", to: "https://statehub.invalid")
+        #expect(secure.status == 1 && secure.stderr.contains("could not be reached"), "\(secure.stderr)")
+
+        // Loopback by name and by address stays allowed: `localhost` reaches the server here;
+        // nothing listens on [::1], which the upload (not the check) finds out.
+        let port = try #require(server.base.port)
+        let local = try await publish("1.0.0", to: "http://localhost:\(port)")
+        #expect(local.status == 0 && local.stdout == "uploaded cart 1.0.0 signed by key \(keyID)\n", "\(local.stderr)")
+        let six = try await publish("1.0.0", to: "http://[::1]:\(port)")
+        #expect(six.status != 2, "\(six.stderr)")
+        #expect(!six.stderr.contains("--allow-insecure-http"), "\(six.stderr)")
+    }
 }

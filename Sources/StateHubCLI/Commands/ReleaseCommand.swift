@@ -119,9 +119,19 @@ struct ReleaseCommand: AsyncParsableCommand {
         @Option(help: "A file holding the admin token.")
         var adminTokenFile: String?
 
+        @Flag(name: .customLong("allow-insecure-http"),
+              help: "Send the admin token over plain http:// to a server that is not on loopback, readable on every network it crosses.")
+        var allowInsecureHTTP = false
+
         func run() async throws {
             guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else {
                 throw CLIError.badArgument("--server must be an http(s) URL, not \(server)").exit()
+            }
+            if base.scheme == "http", !allowInsecureHTTP, !Self.isLoopback(base.host ?? "") {
+                throw CLIError.badArgument("""
+                    --server \(server) is plain http:// to a host that is not loopback: the admin token would cross the \
+                    network unencrypted. Use https://, or pass --allow-insecure-http to send it anyway
+                    """).exit()
             }
             let token = try adminToken()
             let signed = try options.signedUpload()
@@ -149,6 +159,14 @@ struct ReleaseCommand: AsyncParsableCommand {
                 Output.error("statehub: the server answered \(status): \(String(decoding: answer.prefix(2_000), as: UTF8.self))")
                 throw ExitCode(1)
             }
+        }
+
+        /// Whether `host` (as `URL.host` gives it) is this machine: `localhost`, `127.0.0.0/8` or `::1`.
+        static func isLoopback(_ host: String) -> Bool {
+            let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            if name == "localhost" || name == "::1" { return true }
+            let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+            return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
         }
 
         private func adminToken() throws -> String {
