@@ -98,14 +98,47 @@ struct ReleaseCommandTests {
         #expect(try await server.request("PUT", "/admin/apps/cart/versions/2.0.0", body: body, admin: true).status == 201)
 
         // A folder the server would refuse is refused before anything is signed.
-        try Data().write(to: dist.appendingPathComponent(".hidden"))
-        let hidden = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.1", "--key", keyFile.path])
-        #expect(hidden.status == 2 && hidden.stderr.contains(".hidden"), "\(hidden.stderr)")
-        #expect(hidden.stdout.isEmpty)
+        let outside = server.folder.appendingPathComponent("outside.js")
+        try ServeCommandTests.bundle("2.0.1").write(to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: dist.appendingPathComponent("img/outside.js"), withDestinationURL: outside)
+        let linked = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.1", "--key", keyFile.path])
+        #expect(linked.status == 2 && linked.stderr.contains("img/outside.js is a symbolic link"), "\(linked.stderr)")
+        #expect(linked.stdout.isEmpty)
+        try FileManager.default.removeItem(at: dist.appendingPathComponent("img/outside.js"))
         // No token, no upload: it is never read from an argument.
         let untokened = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "2.0.1",
                                                       "--key", keyFile.path, "--server", server.base.absoluteString])
         #expect(untokened.status == 2 && untokened.stderr.contains("STATEHUB_ADMIN_TOKEN"), "\(untokened.stderr)")
+    }
+
+    @Test func hiddenFilesAreLeftOutOfTheRelease() async throws {
+        let server = try ServeProcess()
+        defer {
+            _ = server.stop()
+            try? FileManager.default.removeItem(at: server.folder)
+        }
+        let keyFile = server.folder.appendingPathComponent("release.key")
+        _ = try await Self.keygen(keyFile)
+        let dist = try Self.buildFolder(in: server.folder, version: "3.0.0")
+        // What a Mac, an editor and git leave in a build folder: none of it is part of the build.
+        try FileManager.default.createDirectory(at: dist.appendingPathComponent(".git/objects"), withIntermediateDirectories: true)
+        for file in [".DS_Store", ".git/HEAD", ".git/objects/ab", "img/.DS_Store", "img/.logo.png.swp"] {
+            try Data("hidden".utf8).write(to: dist.appendingPathComponent(file))
+        }
+        let signed = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "3.0.0", "--key", keyFile.path])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        #expect(signed.stderr.contains(#"left out 4 hidden entries (a name starting with "."): .DS_Store, .git/, img/.DS_Store, img/.logo.png.swp"#),
+                "\(signed.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as? [String: Any])
+        #expect((object["assets"] as? [[String: String]])?.map { $0["path"] } == ["img/logo.png"])
+        #expect(try await server.request("PUT", "/admin/apps/cart/versions/3.0.0", body: signed.stdout, admin: true).status == 201)
+
+        // Past five, the line names the first five and counts the rest.
+        for index in 0 ..< 4 { try Data().write(to: dist.appendingPathComponent("img/.tmp\(index)")) }
+        let many = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "3.0.1", "--key", keyFile.path])
+        #expect(many.status == 0, "\(many.stderr)")
+        #expect(many.stderr.contains("left out 8 hidden entries (a name starting with \".\"): .DS_Store, .git/, img/.DS_Store, img/.logo.png.swp, "
+                                     + "img/.tmp0 and 3 more"), "\(many.stderr)")
     }
 
     @Test func eachKeyIsRefusedWhereTheOtherKindBelongs() async throws {

@@ -48,6 +48,7 @@ struct ReleaseCommand: AsyncParsableCommand {
             }
             do {
                 let build = try ReleaseBuildFolder(URL(fileURLWithPath: folder))
+                if let note = build.hiddenNote { Output.error("statehub: \(note)") }
                 let signature = try signingKey.sign(try build.statement(app: app, version: version, minNativeVersion: minNativeVersion))
                 return (build.uploadBody(minNativeVersion: minNativeVersion, signature: signature), signature)
             } catch let error as CLIError {
