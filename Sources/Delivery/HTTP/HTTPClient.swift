@@ -8,4 +8,3 @@ public protocol HTTPClient: Sendable {
     /// request is cancelled there, so a caller tells "more than `bodyLimit`" by the count alone.
     func get(_ url: URL, headers: [String: String], bodyLimit: Int) async throws(HTTPClientError) -> HTTPClientResponse
 }
-
