@@ -57,17 +57,19 @@ import Testing
 
     static func bundle(_ version: String) -> String { "globalThis.loaded = '\(version)';" }
 
-    /// The statement of a version as uploaded here: its bundle and one asset.
-    static func statement(_ version: String, bundle: String, asset: Data, minNativeVersion: String = "1.0.0") throws -> ReleaseStatement {
+    /// The statement of a version as uploaded here: its bundle, its stylesheet if any, and one asset.
+    static func statement(_ version: String, bundle: String, stylesheet: String? = nil, asset: Data,
+                          minNativeVersion: String = "1.0.0") throws -> ReleaseStatement {
         try ReleaseStatement(app: "cart", version: version, minNativeVersion: minNativeVersion, bundle: .init(of: Data(bundle.utf8)),
-                             stylesheet: nil, assets: [("img/logo.png", .init(of: asset))])
+                             stylesheet: stylesheet.map { .init(of: Data($0.utf8)) }, assets: [("img/logo.png", .init(of: asset))])
     }
 
     /// Uploads `version` with `signature` (none: unsigned) and makes it the stable release.
-    static func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, minNativeVersion: String = "1.0.0",
-                        signature: ReleaseSignature?) async throws {
+    static func publish(_ client: any TestClientProtocol, _ version: String, bundle: String? = nil, stylesheet: String? = nil,
+                        minNativeVersion: String = "1.0.0", signature: ReleaseSignature?) async throws {
         let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
         var body = #"{"bundle":"\#(bundle ?? Self.bundle(version))","minNativeVersion":"\#(minNativeVersion)","#
+        if let stylesheet { body += #""stylesheet":"\#(stylesheet)","# }
         body += #""assets":[{"path":"img/logo.png","data":"\#(Self.logo.base64EncodedString())"}]"#
         if let signature { body += #","signature":{"keyId":"\#(signature.keyID)","value":"\#(signature.value)"}"# }
         body += "}"
@@ -81,8 +83,9 @@ import Testing
     static let logo = Data("PNG bytes of the logo".utf8)
 
     /// Signs `version` as `publish` uploads it by default.
-    static func sign(_ version: String, minNativeVersion: String = "1.0.0", with key: ReleaseSigningKey) throws -> ReleaseSignature {
-        try key.sign(statement(version, bundle: bundle(version), asset: logo, minNativeVersion: minNativeVersion))
+    static func sign(_ version: String, stylesheet: String? = nil, minNativeVersion: String = "1.0.0",
+                     with key: ReleaseSigningKey) throws -> ReleaseSignature {
+        try key.sign(statement(version, bundle: bundle(version), stylesheet: stylesheet, asset: logo, minNativeVersion: minNativeVersion))
     }
 
     static func load(_ delivery: MicroAppDelivery) async throws -> DeliveredApp {
@@ -256,7 +259,7 @@ import Testing
         // The key file and the public key's text read back as the same key.
         let reread = try ReleaseSigningKey(fileText: key.fileText)
         #expect(reread.publicKey == key.publicKey)
-        #expect(try ReleasePublicKey(base64: key.publicKey.base64) == key.publicKey)
+        #expect(try ReleasePublicKey(text: key.publicKey.text) == key.publicKey)
         #expect(key.publicKey.keyID.count == 16)
     }
 
@@ -277,6 +280,46 @@ import Testing
                                  bundle: .init(sha256: digest.sha256.uppercased(), size: 1), stylesheet: nil, assets: [])
         }
         #expect(throws: ReleaseSigningError.noKeys) { try ReleaseTrust.publicKeys([]) }
-        #expect(throws: ReleaseSigningError.self) { try ReleasePublicKey(base64: "not a key") }
+        #expect(throws: ReleaseSigningError.self) { try ReleasePublicKey(text: "not a key") }
+    }
+
+    @Test func eachKeyTextSaysItsKind() throws {
+        let key = ReleaseSigningKey()
+        let secretBase64 = String(key.fileText.dropFirst(ReleaseKeyKind.secret.prefix.count).dropLast())
+        #expect(key.fileText.hasPrefix("statehub-ed25519-secret:") && key.fileText.hasSuffix("\n"))
+        #expect(key.publicKey.text.hasPrefix("statehub-ed25519-public:"))
+        #expect(Data(base64Encoded: secretBase64)?.count == 32)
+        #expect(Data(base64Encoded: String(key.publicKey.text.dropFirst(ReleaseKeyKind.public.prefix.count)))?.count == 32)
+    }
+
+    @Test func aSecretKeyWhereAPublicKeyBelongsIsRefusedWithoutEchoingIt() throws {
+        let key = ReleaseSigningKey()
+        let error = #expect(throws: ReleaseSigningError.wrongKeyKind(given: .secret, wanted: .public)) {
+            try ReleasePublicKey(text: key.fileText)
+        }
+        let message = try #require(error).description
+        #expect(message.contains("this is a secret key, and a public key is wanted here"), "\(message)")
+        #expect(!message.contains(String(key.fileText.dropFirst(ReleaseKeyKind.secret.prefix.count).prefix(8))), "\(message)")
+        // The app's key list goes through the same reader.
+        #expect(throws: ReleaseSigningError.wrongKeyKind(given: .secret, wanted: .public)) {
+            try ReleaseTrust.publicKeys([try ReleasePublicKey(text: key.fileText)])
+        }
+    }
+
+    @Test func aPublicKeyWhereASecretKeyBelongsIsRefused() {
+        let key = ReleaseSigningKey()
+        let error = #expect(throws: ReleaseSigningError.wrongKeyKind(given: .public, wanted: .secret)) {
+            try ReleaseSigningKey(fileText: key.publicKey.text + "\n")
+        }
+        #expect(error?.description.contains("this is a public key, and a secret key is wanted here") == true, "\(String(describing: error))")
+    }
+
+    @Test func aBareBase64KeyIsRefusedWithHowToMakeANewPair() {
+        let key = ReleaseSigningKey()
+        let barePublic = String(key.publicKey.text.dropFirst(ReleaseKeyKind.public.prefix.count))
+        let bareSecret = String(key.fileText.dropFirst(ReleaseKeyKind.secret.prefix.count))
+        let error = #expect(throws: ReleaseSigningError.untypedKey(wanted: .public)) { try ReleasePublicKey(text: barePublic) }
+        #expect(error?.description.contains("statehub release keygen --out FILE") == true, "\(String(describing: error))")
+        #expect(throws: ReleaseSigningError.untypedKey(wanted: .secret)) { try ReleaseSigningKey(fileText: bareSecret) }
     }
 }

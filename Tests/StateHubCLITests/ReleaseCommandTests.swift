@@ -31,6 +31,20 @@ struct ReleaseCommandTests {
         return (String(publicKey), String(keyID))
     }
 
+    /// A running `statehub serve`, a key file `keygen` wrote in its folder (with the key's id)
+    /// and a build folder of `version`, for `body`.
+    static func withServedBuild(version: String,
+                                _ body: (ServeProcess, _ keyFile: URL, _ keyID: String, _ dist: URL) async throws -> Void) async throws {
+        let server = try ServeProcess()
+        defer {
+            _ = server.stop()
+            try? FileManager.default.removeItem(at: server.folder)
+        }
+        let keyFile = server.folder.appendingPathComponent("release.key")
+        let (_, keyID) = try await Self.keygen(keyFile)
+        try await body(server, keyFile, keyID, try Self.buildFolder(in: server.folder, version: version))
+    }
+
     @Test func keygenPublishAndADeviceThatShipsTheKeyRunsIt() async throws {
         let server = try ServeProcess()
         defer {
@@ -42,6 +56,7 @@ struct ReleaseCommandTests {
         let mode = try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let keyText = try String(contentsOf: keyFile, encoding: .utf8)
+        #expect(keyText.hasPrefix("statehub-ed25519-secret:") && publicKey.hasPrefix("statehub-ed25519-public:"))
         let again = try await StateHubBinary.run(["release", "keygen", "--out", keyFile.path])
         #expect(again.status == 2 && again.stderr.contains("cannot create \(keyFile.path)"), "\(again.stderr)")
         #expect(try String(contentsOf: keyFile, encoding: .utf8) == keyText, "an existing key file is never overwritten")
@@ -77,33 +92,122 @@ struct ReleaseCommandTests {
     }
 
     @Test func signWritesTheBodyAPipelineUploadsItself() async throws {
-        let server = try ServeProcess()
-        defer {
-            _ = server.stop()
-            try? FileManager.default.removeItem(at: server.folder)
-        }
-        let keyFile = server.folder.appendingPathComponent("release.key")
-        let (_, keyID) = try await Self.keygen(keyFile)
-        let dist = try Self.buildFolder(in: server.folder, version: "2.0.0")
-        let bodyFile = server.folder.appendingPathComponent("upload.json")
-        let signed = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.0",
-                                                   "--key", keyFile.path, "-o", bodyFile.path])
-        #expect(signed.status == 0, "\(signed.stderr)")
-        let body = try String(contentsOf: bodyFile, encoding: .utf8)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
-        #expect((object["signature"] as? [String: String])?["keyId"] == keyID)
-        #expect((object["assets"] as? [[String: String]])?.map { $0["path"] } == ["img/logo.png"])
-        #expect(object["minNativeVersion"] as? String == "0.0.0")
-        #expect(try await server.request("PUT", "/admin/apps/cart/versions/2.0.0", body: body, admin: true).status == 201)
+        try await Self.withServedBuild(version: "2.0.0") { server, keyFile, keyID, dist in
+            let bodyFile = server.folder.appendingPathComponent("upload.json")
+            let signed = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.0",
+                                                       "--key", keyFile.path, "-o", bodyFile.path])
+            #expect(signed.status == 0, "\(signed.stderr)")
+            let body = try String(contentsOf: bodyFile, encoding: .utf8)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            #expect((object["signature"] as? [String: String])?["keyId"] == keyID)
+            #expect((object["assets"] as? [[String: String]])?.map { $0["path"] } == ["img/logo.png"])
+            #expect(object["minNativeVersion"] as? String == "0.0.0")
+            #expect(try await server.request("PUT", "/admin/apps/cart/versions/2.0.0", body: body, admin: true).status == 201)
 
-        // A folder the server would refuse is refused before anything is signed.
-        try Data().write(to: dist.appendingPathComponent(".hidden"))
-        let hidden = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.1", "--key", keyFile.path])
-        #expect(hidden.status == 2 && hidden.stderr.contains(".hidden"), "\(hidden.stderr)")
-        #expect(hidden.stdout.isEmpty)
-        // No token, no upload: it is never read from an argument.
-        let untokened = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "2.0.1",
-                                                      "--key", keyFile.path, "--server", server.base.absoluteString])
-        #expect(untokened.status == 2 && untokened.stderr.contains("STATEHUB_ADMIN_TOKEN"), "\(untokened.stderr)")
+            // A folder the server would refuse is refused before anything is signed.
+            let outside = server.folder.appendingPathComponent("outside.js")
+            try ServeCommandTests.bundle("2.0.1").write(to: outside, atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(at: dist.appendingPathComponent("img/outside.js"), withDestinationURL: outside)
+            let linked = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "2.0.1", "--key", keyFile.path])
+            #expect(linked.status == 2 && linked.stderr.contains("img/outside.js is a symbolic link"), "\(linked.stderr)")
+            #expect(linked.stdout.isEmpty)
+            try FileManager.default.removeItem(at: dist.appendingPathComponent("img/outside.js"))
+            // No token, no upload: it is never read from an argument.
+            let untokened = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "2.0.1",
+                                                          "--key", keyFile.path, "--server", server.base.absoluteString])
+            #expect(untokened.status == 2 && untokened.stderr.contains("STATEHUB_ADMIN_TOKEN"), "\(untokened.stderr)")
+        }
+    }
+
+    @Test func hiddenFilesAreLeftOutOfTheRelease() async throws {
+        try await Self.withServedBuild(version: "3.0.0") { server, keyFile, _, dist in
+            // What a Mac, an editor and git leave in a build folder: none of it is part of the build.
+            try FileManager.default.createDirectory(at: dist.appendingPathComponent(".git/objects"), withIntermediateDirectories: true)
+            for file in [".DS_Store", ".git/HEAD", ".git/objects/ab", "img/.DS_Store", "img/.logo.png.swp"] {
+                try Data("hidden".utf8).write(to: dist.appendingPathComponent(file))
+            }
+            let signed = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "3.0.0", "--key", keyFile.path])
+            #expect(signed.status == 0, "\(signed.stderr)")
+            #expect(signed.stderr.contains(#"left out 4 hidden entries (a name starting with "."): .DS_Store, .git/, img/.DS_Store, img/.logo.png.swp"#),
+                    "\(signed.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as? [String: Any])
+            #expect((object["assets"] as? [[String: String]])?.map { $0["path"] } == ["img/logo.png"])
+            #expect(try await server.request("PUT", "/admin/apps/cart/versions/3.0.0", body: signed.stdout, admin: true).status == 201)
+
+            // Past five, the line names the first five and counts the rest.
+            for index in 0 ..< 4 { try Data().write(to: dist.appendingPathComponent("img/.tmp\(index)")) }
+            let many = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "3.0.1", "--key", keyFile.path])
+            #expect(many.status == 0, "\(many.stderr)")
+            #expect(many.stderr.contains("left out 8 hidden entries (a name starting with \".\"): .DS_Store, .git/, img/.DS_Store, img/.logo.png.swp, "
+                                         + "img/.tmp0 and 3 more"), "\(many.stderr)")
+        }
+    }
+
+    @Test func eachKeyIsRefusedWhereTheOtherKindBelongs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-release-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("release.key")
+        let (publicKey, _) = try await Self.keygen(keyFile)
+        let secretText = try String(contentsOf: keyFile, encoding: .utf8)
+        let dist = try Self.buildFolder(in: folder, version: "1.0.0")
+
+        // The public key given to `release sign` as its key file.
+        let publicFile = folder.appendingPathComponent("release.pub")
+        try (publicKey + "\n").write(to: publicFile, atomically: true, encoding: .utf8)
+        let signedWithPublic = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "1.0.0", "--key", publicFile.path])
+        #expect(signedWithPublic.status == 2, "\(signedWithPublic.stderr)")
+        #expect(signedWithPublic.stderr.contains("--key \(publicFile.path): release key: this is a public key, and a secret key is wanted here"),
+                "\(signedWithPublic.stderr)")
+        #expect(signedWithPublic.stdout.isEmpty)
+
+        // The secret key given to a device as the key it ships; it is never printed back.
+        let shippedSecret = try await StateHubBinary.run(["run", "--server", "http://127.0.0.1:9", "--app", "cart", "--user", "alice",
+                                                          "--app-cache", folder.appendingPathComponent("device").path,
+                                                          "--release-key", secretText.trimmingCharacters(in: .newlines)])
+        #expect(shippedSecret.status == 2, "\(shippedSecret.stderr)")
+        #expect(shippedSecret.stderr.contains("--release-key: release key: this is a secret key, and a public key is wanted here"),
+                "\(shippedSecret.stderr)")
+        let secretBase64 = String(secretText.dropFirst("statehub-ed25519-secret:".count).prefix(12))
+        #expect(!shippedSecret.stderr.contains(secretBase64) && !shippedSecret.stdout.contains(secretBase64))
+
+        // Bare base64 keys say no kind: refused, with how to make a new pair.
+        let bareFile = folder.appendingPathComponent("bare.key")
+        try String(secretText.dropFirst("statehub-ed25519-secret:".count)).write(to: bareFile, atomically: true, encoding: .utf8)
+        let bareSecret = try await StateHubBinary.run(["release", "sign", dist.path, "--app", "cart", "--version", "1.0.0", "--key", bareFile.path])
+        #expect(bareSecret.status == 2 && bareSecret.stderr.contains("statehub release keygen --out FILE"), "\(bareSecret.stderr)")
+        let barePublic = try await StateHubBinary.run(["run", "--server", "http://127.0.0.1:9", "--app", "cart", "--user", "alice",
+                                                       "--app-cache", folder.appendingPathComponent("device").path,
+                                                       "--release-key", String(publicKey.dropFirst("statehub-ed25519-public:".count))])
+        #expect(barePublic.status == 2 && barePublic.stderr.contains("a bare base64 key does not say whether it is public or secret"),
+                "\(barePublic.stderr)")
+    }
+
+    @Test func publishRefusesPlainHTTPBeyondLoopbackUnlessAllowed() async throws {
+        try await Self.withServedBuild(version: "1.0.0") { server, keyFile, keyID, dist in
+            func publish(_ version: String, to url: String, _ extra: [String] = []) async throws -> StateHubBinary.Result {
+                try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", version, "--key", keyFile.path,
+                                              "--server", url, "--admin-token-file", server.folder.appendingPathComponent("token").path] + extra)
+            }
+            // `.invalid` never resolves (RFC 6761): past the check, the upload fails to reach it.
+            let remote = "http://statehub.invalid:8080"
+            let refused = try await publish("1.0.0", to: remote)
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains("--server \(remote) is plain http:// to a host that is not loopback"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("--allow-insecure-http"), "\(refused.stderr)")
+            let allowed = try await publish("1.0.0", to: remote, ["--allow-insecure-http"])
+            #expect(allowed.status == 1 && allowed.stderr.contains("\(remote) could not be reached"), "\(allowed.stderr)")
+            let secure = try await publish("1.0.0", to: "https://statehub.invalid")
+            #expect(secure.status == 1 && secure.stderr.contains("could not be reached"), "\(secure.stderr)")
+
+            // Loopback by name and by address stays allowed: `localhost` reaches the server here;
+            // nothing listens on [::1], which the upload (not the check) finds out.
+            let port = try #require(server.base.port)
+            let local = try await publish("1.0.0", to: "http://localhost:\(port)")
+            #expect(local.status == 0 && local.stdout == "uploaded cart 1.0.0 signed by key \(keyID)\n", "\(local.stderr)")
+            let six = try await publish("1.0.0", to: "http://[::1]:\(port)")
+            #expect(six.status != 2, "\(six.stderr)")
+            #expect(!six.stderr.contains("--allow-insecure-http"), "\(six.stderr)")
+        }
     }
 }

@@ -10,6 +10,16 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
     case hashMismatch(file: String, expected: String, actual: String)
     /// A downloaded file's size differs from the manifest's.
     case sizeMismatch(file: String, expected: Int, actual: Int)
+    /// The server sent more of a file than the manifest's (signed) size: Delivery kept one byte
+    /// past `expected` and cancelled the download, so a hostile server or CDN cannot fill the
+    /// device's memory.
+    case oversized(file: String, expected: Int)
+    /// The manifest's sizes add up to more than ``MicroAppDelivery/Configuration/versionLimit``:
+    /// nothing of the version is downloaded.
+    case oversizedVersion(version: String, size: Int, limit: Int)
+    /// The manifest was longer than ``MicroAppDelivery/Configuration/manifestLimit`` bytes:
+    /// Delivery cancelled the request there.
+    case oversizedManifest(limit: Int)
     /// Signatures are checked (``ReleaseTrust/publicKeys(_:)``) and the version has none.
     case unsigned(version: String)
     /// The version is signed with a key the app does not ship.
@@ -33,6 +43,10 @@ public enum DeliveryProblem: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidManifest(let reason): "invalid manifest: \(reason)"
         case .hashMismatch(let file, let expected, let actual): "\(file): sha256 \(actual) differs from the manifest's \(expected)"
         case .sizeMismatch(let file, let expected, let actual): "\(file): \(actual) bytes, the manifest says \(expected)"
+        case .oversized(let file, let expected): "\(file): the server sent more than the \(expected) bytes the manifest says; reading stopped there"
+        case .oversizedVersion(let version, let size, let limit):
+            "version \(version): the manifest's files add up to \(size) bytes, more than the \(limit) this device takes"
+        case .oversizedManifest(let limit): "the manifest is more than \(limit) bytes; reading stopped there"
         case .unsigned(let version): "version \(version) is not signed, and this app runs only signed versions"
         case .unknownSigningKey(let version, let keyID): "version \(version) is signed with key \(keyID), which this app does not ship"
         case .badSignature(let version, let keyID): "version \(version): the signature by key \(keyID) does not match the manifest"

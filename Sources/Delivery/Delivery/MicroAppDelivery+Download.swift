@@ -62,17 +62,19 @@ extension MicroAppDelivery {
         return result.compactMap { $0 }
     }
 
-    /// One file, checked against its size and SHA-256.
+    /// One file, checked against its size and SHA-256. No more than the manifest's size + 1
+    /// bytes are read: a server or CDN that sends more is ``DeliveryProblem/oversized(file:expected:)``.
     static func download(_ asset: Manifest.Asset, from url: URL, file: String, http: any HTTPClient) async throws(DeliveryProblem) -> Data {
         let response: HTTPClientResponse
         do {
-            response = try await http.get(url, headers: [:])
+            response = try await http.get(url, headers: [:], bodyLimit: asset.size)
         } catch {
             throw .unreachable(error.description)
         }
         guard response.status == 200 else {
             throw .serverError(status: response.status, body: String(decoding: response.body.prefix(512), as: UTF8.self))
         }
+        guard response.body.count <= asset.size else { throw .oversized(file: file, expected: asset.size) }
         guard response.body.count == asset.size else { throw .sizeMismatch(file: file, expected: asset.size, actual: response.body.count) }
         let actual = DeliveryDisk.sha256Hex(response.body)
         guard actual == asset.sha256 else { throw .hashMismatch(file: file, expected: asset.sha256, actual: actual) }

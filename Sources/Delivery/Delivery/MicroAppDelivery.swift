@@ -20,13 +20,30 @@ public actor MicroAppDelivery {
         /// Which versions may run: those signed by the app's shipped keys, or, named
         /// explicitly, unsigned ones too (docs/server.md, "Signed releases").
         public var releaseTrust: ReleaseTrust
+        /// The most bytes of a manifest read (default 1 MiB, ``defaultManifestLimit``); a longer
+        /// one is ``DeliveryProblem/oversizedManifest(limit:)``.
+        public var manifestLimit: Int
+        /// The most bytes a version's files (bundle, stylesheet, assets) may add up to, by the
+        /// manifest's sizes (default 64 MiB, ``defaultVersionLimit``): downloads are held in memory
+        /// until the version is installed whole, and an unsigned manifest's sizes are the server's
+        /// word alone. A larger version is ``DeliveryProblem/oversizedVersion(version:size:limit:)``.
+        public var versionLimit: Int
 
-        public init(server: URL, root: URL, nativeVersion: String, keep: Int = 3, releaseTrust: ReleaseTrust) {
+        /// 1 MiB: over five times the largest manifest the server's default caps allow (256
+        /// assets whose paths and URLs are as long as "Names and values" lets them be).
+        public static let defaultManifestLimit = 1 << 20
+        /// 64 MiB: twice the server's default cap on a whole version upload (`maxUploadBytes`).
+        public static let defaultVersionLimit = 64 << 20
+
+        public init(server: URL, root: URL, nativeVersion: String, keep: Int = 3, releaseTrust: ReleaseTrust,
+                    manifestLimit: Int = defaultManifestLimit, versionLimit: Int = defaultVersionLimit) {
             self.server = server
             self.root = root
             self.nativeVersion = nativeVersion
             self.keep = max(1, keep)
             self.releaseTrust = releaseTrust
+            self.manifestLimit = max(0, manifestLimit)
+            self.versionLimit = max(0, versionLimit)
         }
     }
 
@@ -145,13 +162,14 @@ public actor MicroAppDelivery {
         guard let url = components?.url else { return .failure(.invalidManifest("cannot form the manifest URL")) }
         let response: HTTPClientResponse
         do {
-            response = try await http.get(url, headers: ["Accept": "application/json"])
+            response = try await http.get(url, headers: ["Accept": "application/json"], bodyLimit: configuration.manifestLimit)
         } catch {
             return .failure(.unreachable(error.description))
         }
         guard response.status == 200 else {
             return .failure(.serverError(status: response.status, body: String(decoding: response.body.prefix(512), as: UTF8.self)))
         }
+        guard response.body.count <= configuration.manifestLimit else { return .failure(.oversizedManifest(limit: configuration.manifestLimit)) }
         let manifest: Manifest
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: response.body)
@@ -162,6 +180,9 @@ public actor MicroAppDelivery {
         guard manifest.app == app, (try? SemanticVersion(parsing: manifest.version)) != nil, manifest.version.utf8.count <= 64,
               manifest.bundle.size >= 0, manifest.bundle.sha256.utf8.count == 64
         else { return .failure(.invalidManifest("app \(manifest.app), version \(manifest.version.prefix(80))")) }
+        if let stylesheet = manifest.stylesheet, stylesheet.size < 0 || stylesheet.sha256.utf8.count != 64 {
+            return .failure(.invalidManifest("stylesheet: size \(stylesheet.size), sha256 \(stylesheet.sha256.prefix(80))"))
+        }
         // The same rules the server applies on upload (MicroAppAssets), before any path names a file.
         var paths: [AssetPath] = []
         for asset in manifest.assets {
@@ -176,6 +197,14 @@ public actor MicroAppDelivery {
         }
         if let collision = AssetPath.collisions(in: paths).first {
             return .failure(.invalidManifest("assets: \(collision)"))
+        }
+        let sizes = [manifest.bundle.size, manifest.stylesheet?.size ?? 0] + manifest.assets.map(\.size)
+        let total = sizes.reduce(0) { sum, size in
+            let (added, overflow) = sum.addingReportingOverflow(size)
+            return overflow ? .max : added
+        }
+        guard total <= configuration.versionLimit else {
+            return .failure(.oversizedVersion(version: manifest.version, size: total, limit: configuration.versionLimit))
         }
         return .success(manifest)
     }

@@ -1,27 +1,31 @@
 import Crypto
 import Foundation
 
-/// A publisher's Ed25519 public key as an app ships it: the standard base64 of its raw 32 bytes
-/// (docs/server.md, "Signed releases").
+/// A publisher's Ed25519 public key as an app ships it: `statehub-ed25519-public:` and the
+/// standard base64 of its raw 32 bytes (docs/server.md, "Signed releases").
 public struct ReleasePublicKey: Sendable, Hashable {
     /// The raw 32 bytes, checked to be a key when made (swift-crypto's key type is not `Sendable`).
     private let raw: Data
-    /// The raw 32 bytes, standard base64.
-    public let base64: String
+    /// The key as an app ships it and `statehub release keygen` prints it:
+    /// `statehub-ed25519-public:` and the raw 32 bytes in standard base64.
+    public let text: String
     /// The first 8 bytes of SHA-256 of the raw key, lowercase hex: what a signature names.
     public let keyID: String
 
-    public init(base64 text: String) throws(ReleaseSigningError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let raw = Data(base64Encoded: trimmed), raw.count == 32,
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
-        else { throw .invalidKey("a public key is the standard base64 of 32 bytes, not \(trimmed.prefix(80).debugDescription)") }
+    /// The key from its ``text``. A secret key (`statehub-ed25519-secret:…`) is refused as
+    /// ``ReleaseSigningError/wrongKeyKind(given:wanted:)``, a bare base64 key (no kind) as
+    /// ``ReleaseSigningError/untypedKey(wanted:)``.
+    public init(text: String) throws(ReleaseSigningError) {
+        let raw = try ReleaseKeyKind.rawKey(text, wanted: .public)
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
+            throw .invalidKey("the 32 bytes after \(ReleaseKeyKind.public.prefix) are not an Ed25519 public key")
+        }
         self.init(key)
     }
 
     init(_ key: Curve25519.Signing.PublicKey) {
         raw = key.rawRepresentation
-        base64 = key.rawRepresentation.base64EncodedString()
+        text = ReleaseKeyKind.public.prefix + key.rawRepresentation.base64EncodedString()
         keyID = DeliveryDisk.sha256Hex(key.rawRepresentation).prefix(16).description
     }
 
@@ -32,6 +36,6 @@ public struct ReleasePublicKey: Sendable, Hashable {
         return key.isValidSignature(bytes, for: statement.bytes)
     }
 
-    public static func == (left: ReleasePublicKey, right: ReleasePublicKey) -> Bool { left.base64 == right.base64 }
-    public func hash(into hasher: inout Hasher) { hasher.combine(base64) }
+    public static func == (left: ReleasePublicKey, right: ReleasePublicKey) -> Bool { left.raw == right.raw }
+    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }

@@ -3,8 +3,13 @@ import StyleTokens
 import Synchronization
 
 /// A `ThemeSource` over a StateHub server: `GET /themes/current?nativeVersion=<major>.0.0`
-/// with the `ETag` it saw last in `If-None-Match`; a `304` returns the bytes it kept.
+/// with the `ETag` it saw last in `If-None-Match`; a `304` returns the bytes it kept. At most
+/// ``themeLimit`` bytes of a theme are read.
 public final class HTTPThemeSource: ThemeSource {
+    /// The most bytes of a theme read: 1 MiB, the server's own cap on a theme upload
+    /// (`ServerConfiguration.maxThemeBytes`). A longer answer is `ThemeSourceError.unreadable`.
+    public static let themeLimit = 1 << 20
+
     private struct Kept: Sendable {
         var entityTag: String
         var body: Data
@@ -31,12 +36,15 @@ public final class HTTPThemeSource: ThemeSource {
         if let previous { headers["If-None-Match"] = previous.entityTag }
         let response: HTTPClientResponse
         do {
-            response = try await http.get(url, headers: headers)
+            response = try await http.get(url, headers: headers, bodyLimit: Self.themeLimit)
         } catch {
             throw .transport(reason: error.description)
         }
         switch response.status {
         case 200:
+            guard response.body.count <= Self.themeLimit else {
+                throw .unreadable(location: url.absoluteString, reason: "more than \(Self.themeLimit) bytes; reading stopped there")
+            }
             if let tag = response.headers["etag"] {
                 kept.withLock { $0[majorVersion] = Kept(entityTag: tag, body: response.body) }
             }

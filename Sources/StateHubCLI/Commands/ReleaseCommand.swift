@@ -29,7 +29,7 @@ struct ReleaseCommand: AsyncParsableCommand {
         @Option(help: "The oldest shell version the bundle runs in.")
         var minNativeVersion: String = "0.0.0"
 
-        @Option(help: "The private key file `statehub release keygen` wrote.")
+        @Option(help: "The secret key file `statehub release keygen` wrote (statehub-ed25519-secret:…).")
         var key: String
 
         /// The upload body, signed, and who signed it.
@@ -40,9 +40,15 @@ struct ReleaseCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.unreadableFile(path: key, reason: error.localizedDescription).exit()
             }
+            let signingKey: ReleaseSigningKey
             do {
-                let signingKey = try ReleaseSigningKey(fileText: keyText)
+                signingKey = try ReleaseSigningKey(fileText: keyText)
+            } catch {
+                throw CLIError.badArgument("--key \(key): \(error)").exit()
+            }
+            do {
                 let build = try ReleaseBuildFolder(URL(fileURLWithPath: folder))
+                if let note = build.hiddenNote { Output.error("statehub: \(note)") }
                 let signature = try signingKey.sign(try build.statement(app: app, version: version, minNativeVersion: minNativeVersion))
                 return (build.uploadBody(minNativeVersion: minNativeVersion, signature: signature), signature)
             } catch let error as CLIError {
@@ -55,10 +61,10 @@ struct ReleaseCommand: AsyncParsableCommand {
 
     struct Keygen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a new Ed25519 private key file (mode 0600) and print its public key and key id.",
+            abstract: "Write a new Ed25519 secret key file (mode 0600) and print its public key and key id.",
             discussion: "Ship the public key in the app (ReleaseTrust.publicKeys); keep the file with the publisher, never on the server.")
 
-        @Option(help: "The private key file to create (an existing file is not overwritten).")
+        @Option(help: "The secret key file to create (an existing file is not overwritten).")
         var out: String
 
         func run() async throws {
@@ -70,7 +76,7 @@ struct ReleaseCommand: AsyncParsableCommand {
             let written = write(descriptor, bytes, bytes.count)
             close(descriptor)
             guard written == bytes.count else { throw CLIError.badArgument("cannot write \(out)").exit() }
-            Output.line("public key: \(key.publicKey.base64)")
+            Output.line("public key: \(key.publicKey.text)")
             Output.line("key id: \(key.publicKey.keyID)")
         }
     }
@@ -114,9 +120,19 @@ struct ReleaseCommand: AsyncParsableCommand {
         @Option(help: "A file holding the admin token.")
         var adminTokenFile: String?
 
+        @Flag(name: .customLong("allow-insecure-http"),
+              help: "Send the admin token over plain http:// to a server that is not on loopback, readable on every network it crosses.")
+        var allowInsecureHTTP = false
+
         func run() async throws {
             guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else {
                 throw CLIError.badArgument("--server must be an http(s) URL, not \(server)").exit()
+            }
+            if base.scheme == "http", !allowInsecureHTTP, !Self.isLoopback(base.host ?? "") {
+                throw CLIError.badArgument("""
+                    --server \(server) is plain http:// to a host that is not loopback: the admin token would cross the \
+                    network unencrypted. Use https://, or pass --allow-insecure-http to send it anyway
+                    """).exit()
             }
             let token = try adminToken()
             let signed = try options.signedUpload()
@@ -144,6 +160,14 @@ struct ReleaseCommand: AsyncParsableCommand {
                 Output.error("statehub: the server answered \(status): \(String(decoding: answer.prefix(2_000), as: UTF8.self))")
                 throw ExitCode(1)
             }
+        }
+
+        /// Whether `host` (as `URL.host` gives it) is this machine: `localhost`, `127.0.0.0/8` or `::1`.
+        static func isLoopback(_ host: String) -> Bool {
+            let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            if name == "localhost" || name == "::1" { return true }
+            let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+            return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
         }
 
         private func adminToken() throws -> String {

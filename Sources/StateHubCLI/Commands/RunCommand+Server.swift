@@ -22,7 +22,7 @@ struct ServerRunOptions: ParsableArguments {
     @Option(help: "Where downloaded versions are kept (default: ./statehub-apps).")
     var appCache: String?
 
-    @Option(help: "A release public key (base64, as `statehub release keygen` prints it); repeat for several. Without one, signatures are not checked.")
+    @Option(help: "A release public key (statehub-ed25519-public:…, as `statehub release keygen` prints it); repeat for several. Without one, signatures are not checked.")
     var releaseKey: [String] = []
 }
 
@@ -48,7 +48,7 @@ extension RunCommand {
             Output.error("statehub: release signatures are not checked (no --release-key)")
         } else {
             do {
-                trust = try .publicKeys(remote.releaseKey.map(ReleasePublicKey.init(base64:)))
+                trust = try .publicKeys(remote.releaseKey.map(ReleasePublicKey.init(text:)))
             } catch {
                 throw CLIError.badArgument("--release-key: \(error)").exit()
             }

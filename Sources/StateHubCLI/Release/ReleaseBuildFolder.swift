@@ -3,7 +3,8 @@ import Foundation
 import StateHubJSON
 
 /// A build folder as `statehub release` reads it (docs/server.md, "Signed releases"):
-/// `bundle.js`, optionally `style.css`, and every other regular file an asset at its path.
+/// `bundle.js`, optionally `style.css`, and every other regular file an asset at its path,
+/// except hidden ones (`.DS_Store`, `.git/`: any path part starting with `.`).
 struct ReleaseBuildFolder {
     struct Asset {
         var path: String
@@ -13,6 +14,8 @@ struct ReleaseBuildFolder {
     var bundle: String
     var stylesheet: String?
     var assets: [Asset]
+    /// The hidden files and folders left out, sorted: a folder once, ending in `/`, nothing inside it read.
+    var hidden: [String]
 
     /// Reads `folder`. A symbolic link, a bundle or stylesheet that is not UTF-8, or a missing
     /// bundle is refused by name: what is signed must be what the server stores byte for byte.
@@ -27,10 +30,21 @@ struct ReleaseBuildFolder {
             throw .unreadableFile(path: root.path, reason: "not a folder")
         }
         var assets: [Asset] = []
+        var hidden: [String] = []
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for case let file as URL in walk {
             let values = try? file.resourceValues(forKeys: Set(keys))
             let path = String(file.standardizedFileURL.path.dropFirst(prefix.count))
+            // Editor, OS and version-control files are never part of a build: no asset path may name them.
+            if file.lastPathComponent.hasPrefix(".") {
+                if values?.isDirectory == true {
+                    walk.skipDescendants()
+                    hidden.append(path + "/")
+                } else {
+                    hidden.append(path)
+                }
+                continue
+            }
             if values?.isSymbolicLink == true { throw .badArgument("\(root.path): \(path) is a symbolic link; a build folder holds files") }
             guard values?.isRegularFile == true, path != "bundle.js", path != "style.css" else { continue }
             do {
@@ -40,7 +54,19 @@ struct ReleaseBuildFolder {
             }
         }
         self.assets = assets.sorted { Array($0.path.utf8).lexicographicallyPrecedes($1.path.utf8) }
+        self.hidden = hidden.sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }
     }
+
+    /// The one line that says what ``hidden`` left out, naming the first few; `nil` when nothing was.
+    var hiddenNote: String? {
+        guard !hidden.isEmpty else { return nil }
+        let named = hidden.prefix(Self.hiddenNamed).joined(separator: ", ")
+        let more = hidden.count > Self.hiddenNamed ? " and \(hidden.count - Self.hiddenNamed) more" : ""
+        return "left out \(hidden.count) hidden \(hidden.count == 1 ? "entry" : "entries") (a name starting with \".\"): \(named)\(more)"
+    }
+
+    /// How many hidden entries ``hiddenNote`` names.
+    static let hiddenNamed = 5
 
     /// The statement the device will rebuild from the manifest of this upload.
     func statement(app: String, version: String, minNativeVersion: String) throws(ReleaseSigningError) -> ReleaseStatement {
