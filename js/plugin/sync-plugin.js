@@ -1197,7 +1197,7 @@
   }
   // A tick's batch is sent early once a store's holds this many ops (PROTOCOL.md A.5.2). A loop writing
   // places the coalescing cannot join (`set.add` + `push` + `shift`, a `$patch` per turn) would otherwise
-  // pile up ops for as long as it ran without calling native code: hundreds of MB, and after its stop one
+  // pile up ops for as long as it runs without calling native code: hundreds of MB, and after its stop one
   // message so large that applying it would hold the engine thread for seconds, to be reported as an
   // unstoppable turn that ends the run. Sending early calls native code, where the
   // time limit's turn check stops the loop as it does under `flush: 'sync'`.
