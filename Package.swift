@@ -13,28 +13,28 @@ let package = Package(
         .library(name: "StyleTokens", targets: ["StyleTokens"]),
         .library(name: "StateHubTesting", targets: ["StateHubTesting"]),
         .executable(name: "statehub", targets: ["StateHubCLI"]),
-        // crdt: Yjs-compatible shared documents
+        // Yjs-compatible shared documents
         .library(name: "SharedDocument", targets: ["SharedDocument"]),
-        // cli engineer: one-call page set-up (issue 12)
+        // One-call page set-up
         .library(name: "StateHubPage", targets: ["StateHubPage"]),
-        // server: micro-app delivery (issue 14)
+        // Micro-app delivery: the server, and the device's side of it
         .library(name: "StateHubServer", targets: ["StateHubServer"]),
         .library(name: "Delivery", targets: ["Delivery"]),
-        // sync: the native client of shared documents (issue 16)
+        // Shared documents on the device: the native sync client, and what pages see of it
         .library(name: "SharedDocumentSync", targets: ["SharedDocumentSync"]),
         .library(name: "SharedStores", targets: ["SharedStores"]),
-        // sync: the board of issue 16, runnable (`swift run board-example`)
+        // The board of docs/sync.md §4, runnable (`swift run board-example`)
         .executable(name: "board-example", targets: ["BoardExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-        // json engineer: the hub's test clock, whole-value diffs in StateHubTesting, DocC builds.
+        // The hub's test clock, whole-value diffs in StateHubTesting, DocC builds
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // server: micro-app delivery (issue 14)
+        // The server: HTTP, templates, service lifecycle, storage, signatures, metrics
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -44,9 +44,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // sync: the y-websocket endpoint (issue 16)
+        // The y-websocket endpoint (server) and the native sync client's WebSocket
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-        // sync: the native client's disk queue (issue 16)
+        // The native sync client's disk queue
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -63,6 +63,7 @@ let package = Package(
             name: "StateHubJSON",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
         ),
+        // JavaScriptCore as a Swift actor on its own thread, and PageTransport, the seam to a page.
         .target(
             name: "JSEngine",
             dependencies: [
@@ -77,7 +78,9 @@ let package = Package(
         .executableTarget(name: "EmbedJSTool"),
         .plugin(name: "EmbedJS", capability: .buildTool(), dependencies: ["EmbedJSTool"]),
         .target(name: "JSSources", plugins: ["EmbedJS"]),
-        .target(name: "Trace", dependencies: ["StateHubJSON"]),  // redaction on StateHubJSON's tokenizer
+        // Trace records, recorder, redaction and timeline; redaction uses StateHubJSON's tokenizer.
+        .target(name: "Trace", dependencies: ["StateHubJSON"]),
+        // GlobalStateHub: stores mirrored in Swift, kept in sync with the pages that own them.
         .target(
             name: "StateHub",
             dependencies: [
@@ -96,9 +99,10 @@ let package = Package(
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ]
         ),
-        // server: BridgePageStyleSheet (a theme's stylesheet sent through the bridge) lives here,
-        // so StyleTokens needs no engine.
+        // The capability bridge: native handlers pages call. BridgePageStyleSheet (a theme's
+        // stylesheet sent through the bridge) lives here, so StyleTokens needs no engine.
         .target(name: "CapabilityBridge", dependencies: ["JSEngine", "Trace", "JSSources", "StyleTokens"]),
+        // Themes: the token contract, resolution, validation and CSS; no engine.
         .target(
             name: "StyleTokens",
             dependencies: [
@@ -106,7 +110,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
-        // cli engineer: one-call page set-up (issue 12)
+        // One-call page set-up, as `statehub run` does it, and the pool of warm pages.
         .target(
             name: "StateHubPage",
             dependencies: [
@@ -115,15 +119,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StateHubPageTests", dependencies: ["StateHubTestSupport", "StateHubPage", "StateHub", "JSEngine", "Trace"]),
-        // types (issue 18): what `statehub types` infers and writes; no engine (docs/types.md).
+        // What `statehub types` infers and writes; no engine (docs/types.md).
         .target(name: "StateHubTypes", dependencies: ["StateHubJSON"]),
         .testTarget(name: "StateHubTypesTests", dependencies: ["StateHubTestSupport", "StateHubTypes", "StateHubPage", "StateHub", "JSEngine"],
                     exclude: ["Fixtures"]),
-        // server: the rules for a version's asset paths and content types, shared by the
-        // server (upload) and Delivery (writing to disk); no dependencies (issue 14).
+        // The rules for a version's asset paths and content types, shared by the server
+        // (upload) and Delivery (writing to disk); no dependencies.
         .target(name: "MicroAppAssets"),
-        // server: micro-app delivery (issue 14). StyleTokens validates uploaded themes and
-        // renders their CSS variables; neither pulls in the engine.
+        // The micro-app server (`statehub serve`) and its y-websocket endpoint. StyleTokens
+        // validates uploaded themes and renders their CSS variables; neither pulls in the engine.
         .target(
             name: "StateHubServer",
             dependencies: [
@@ -139,11 +143,12 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
-                // sync: the y-websocket endpoint (issue 16)
+                // the y-websocket endpoint (Sync/)
                 "SharedDocument",
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
         ),
+        // The device's side of the server: packages on disk, fallback, the HTTP theme source.
         .target(
             name: "Delivery",
             dependencies: [
@@ -163,7 +168,7 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),  // the snapshot cache's lease on a test clock
             ]
         ),
-        // sync: the y-websocket endpoint against real clients (issue 16)
+        // The y-websocket endpoint against real clients.
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
@@ -186,24 +191,25 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),  // signed releases: bytes changed in storage after upload
             ]
         ),
+        // The `statehub` command-line tool.
         .executableTarget(
             name: "StateHubCLI",
             dependencies: [
                 "StateHub", "CapabilityBridge", "StyleTokens", "JSEngine", "Trace", "JSSources", "StateHubPage", "StateHubJSON",
-                "StateHubTypes", // types (issue 18)
-                "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // server (issue 14)
-                "SharedDocument", // crdt
+                "StateHubTypes", // `statehub types`
+                "StateHubServer", "Delivery", .product(name: "Hummingbird", package: "hummingbird"), // `serve`, `release`
+                "SharedDocument", // `statehub doc`, `bench crdt`
                 "StateHubTesting", // the seeded generator that soak and bench workloads replay
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // crdt: a pure-Swift Yjs document model and update format (no engine).
+        // A pure-Swift Yjs document model and update format; no engine.
         .target(
             name: "SharedDocument",
             dependencies: ["StateHubJSON", .product(name: "OrderedCollections", package: "swift-collections")]  // string escaping from the one JSON layer; YObject's named keys
         ),
-        // sync: a shared document that works offline and syncs with a y-websocket server (issue 16)
+        // A shared document that works offline and syncs with a y-websocket server.
         .target(
             name: "SharedDocumentSync",
             dependencies: [
@@ -213,8 +219,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // sync: what pages see of shared documents: sync status in the bridge (issue 16)
+        // What pages see of shared documents: sync status in the bridge.
         .target(name: "SharedStores", dependencies: ["SharedDocumentSync", "SharedDocument", "CapabilityBridge", "StateHub", "StateHubJSON"]),
+        // The board of docs/sync.md §4 as a program, with its Yjs web client.
         .executableTarget(
             name: "BoardExample",
             dependencies: [
@@ -266,8 +273,8 @@ let package = Package(
         .testTarget(name: "StyleTokensTests", dependencies: ["StateHubTestSupport", "StyleTokens", "CapabilityBridge", "JSEngine"]),
         // Runs the built `statehub` binary (the dependency makes sure it is built first).
         .testTarget(name: "StateHubCLITests", dependencies: ["StateHubCLI", "StateHubTestSupport"]),
-        // cli (session 13): helpers several test targets share (the `statehub serve` launcher, a
-        // fresh PostgreSQL database), once; not a product.
+        // Helpers several test targets share (the `statehub serve` launcher, a fresh PostgreSQL
+        // database), once; not a product.
         .target(
             name: "StateHubTestSupport",
             dependencies: [.product(name: "PostgresKit", package: "postgres-kit")],

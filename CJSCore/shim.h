@@ -75,7 +75,7 @@ static inline void cjs_source_destroy(GSource *source) {
 /// set is kept). Compiled code then checks the trap bit at its loop heads instead of waiting for
 /// JavaScriptCore's signal sender to suspend the thread: a watchdog timer that fired while no
 /// script ran leaves a stop request standing, the next timer then sends no signal, and a loop
-/// already compiled by an earlier turn was never stopped (docs/engine.md, "Polling traps").
+/// already compiled by an earlier turn would never be stopped (docs/engine.md, "Polling traps").
 static inline void cjs_prefer_polling_traps(void) {
     setenv("JSC_usePollingTraps", "true", 0);
 }

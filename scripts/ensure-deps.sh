@@ -42,7 +42,7 @@ need node-ws                      test -d /usr/share/nodejs/ws
 need node-typescript              command -v tsc
 need python3                      command -v python3
 need libsqlite3-dev               pkg-config --exists sqlite3
-# webview (issue 19): Integrations/WebKitGTK builds against WebKitGTK and tests under xvfb-run.
+# The web view: Integrations/WebKitGTK builds against WebKitGTK and tests under xvfb-run.
 need libwebkit2gtk-4.1-dev        pkg-config --exists webkit2gtk-4.1
 need xvfb                         command -v xvfb-run
 need gdb                          command -v gdb

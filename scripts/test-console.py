@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The console (issue 17) in a real browser, against a real `statehub serve`.
+"""The console in a real browser, against a real `statehub serve`.
 
 Starts `statehub serve` on a fresh SQLite folder, uploads two versions of a micro-app and
 publishes theme 1.1.0 through the admin API (what a pipeline does), then drives /console in
@@ -27,7 +27,7 @@ from browser_support import Checks, headless_chromium, start_server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 work = tempfile.mkdtemp(prefix="statehub-console-")
-# A copy of the binary, away from its build folder: the console is embedded in it (issue 17).
+# A copy of the binary, away from its build folder: the console is embedded in it.
 statehub = shutil.copy(sys.argv[1], os.path.join(work, "statehub"))
 screenshots = os.environ.get("STATEHUB_SCREENSHOTS")
 check = Checks()
@@ -429,8 +429,8 @@ try:
     check(wait_for(lambda: len(table("version-table")) == 4 and "(1 assets)" in table("version-table")[3][2]),
           "the versions list counts it (%s)" % table("version-table")[-1])
     driver.execute_script("document.getElementById('upload-assets').value = ''")
-    # A 422 lists every problem of the assets, each at its path (new-user review, session 18: only
-    # "1 problem(s) with the assets" showed).
+    # A 422 lists every problem of the assets, each at its path, not only a count such as
+    # "1 problem(s) with the assets".
     clashing = []
     for folder, name in [("a", "Icon.png"), ("b", "icon.png")]:
         os.makedirs(os.path.join(work, folder), exist_ok=True)
@@ -486,7 +486,7 @@ try:
           "an explicit user gets their version, as the manifest route says")
 
     # The editor keeps what the API holds, verbatim: an id with spaces around it or an "=" in it,
-    # custom arm labels (review, session 17). Saved unchanged from the editor, the release is the same.
+    # custom arm labels. Saved unchanged from the editor, the release is the same.
     verbatim = {"stable": "1.0.0", "arms": [{"version": "1.1.0", "percent": 30, "label": "control"},
                                              {"version": "1.2.0", "percent": 30, "label": "treatment"}],
                 "users": {" alice": "1.1.0", "a=b": "1.2.0", "bob ": "1.0.0"}}
@@ -521,8 +521,7 @@ try:
 
     # A colleague's change found by the re-read, the warning cancelled, then Save again: the editor
     # still shows the release it loaded, so the second save is refused too (412) and the colleague's
-    # change stands (new-user review, session 18: the re-read moved the tag and the second save
-    # overwrote it).
+    # change stands: the re-read must not move the tag the editor saves against.
     colleague = dict(verbatim, users=dict(verbatim["users"], vip="1.1.0"))
     check(call("PUT", "/admin/apps/shop/release", colleague)[0] == 200, "a colleague adds an explicit user through the API")
     driver.find_element(By.ID, "release-save").click()
@@ -541,8 +540,8 @@ try:
     check(wait_for(lambda: "vip=1.1.0" in driver.find_element(By.ID, "release-users").get_attribute("value")),
           "the editor is reloaded with it")
 
-    # An explicit user named "__proto__" survives a save of the unchanged editor (it was dropped:
-    # `users[id] = version` set the object's prototype; new-user review, session 18).
+    # An explicit user named "__proto__" survives a save of the unchanged editor (a plain
+    # `users[id] = version` would set the object's prototype instead).
     proto = {"stable": "1.0.0", "arms": [], "users": {"__proto__": "1.1.0", "constructor": "1.2.0", "alice": "1.1.0"}}
     check(call("PUT", "/admin/apps/shop/release", raw=b'{"stable":"1.0.0","arms":[],"users":{"__proto__":"1.1.0","constructor":"1.2.0","alice":"1.1.0"}}')[0] == 200,
           "a release with the user __proto__ is set through the API")
@@ -728,7 +727,7 @@ try:
     # The same file picked again is read again (the input is emptied once read).
     said = open_trace(trace)
     check(said == "demo.ndjson: %d record(s)." % len(cli_steps), "picking the same file again reads it again (%s)" % said)
-    # A trace whose timeline passes its bounds: the server's 422 names the bound (hostile review).
+    # A trace whose timeline passes its bounds: the server's 422 names the bound.
     amplified = os.path.join(work, "amplified.ndjson")
     big = "x" * (256 << 10)
     amp_records = [

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`statehub trace view` in a real browser (issue 12 item 8).
+"""`statehub trace view` in a real browser.
 
 Records a trace of the example stores and micro-app with `statehub run --trace`, then checks
 the timeline page in headless Chromium (Debian's chromium + chromium-driver, selenium from

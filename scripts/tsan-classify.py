@@ -19,8 +19,8 @@ for b in blocks:
     for kind, pat in pats:
         if kind in ('race',) and pat in body: hit = pat; break
         # called_from_lib covers what an interceptor did for the library, so the library must
-        # be the top frame of a stack, not anywhere in it (session 17: it used to claim the
-        # hub's own races on the engine thread, whose stacks pass through JavaScriptCore).
+        # be the top frame of a stack, not anywhere in it: the hub's own races on the engine
+        # thread have stacks that pass through JavaScriptCore and must still count as unmatched.
         tops = re.findall(r'\n    #0 [^\n]*', body)
         if kind == 'signal' and pat in body and 'signal' in title: hit = pat; break
         if kind == 'called_from_lib' and any(pat in t for t in tops): hit = pat; break

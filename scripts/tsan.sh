@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt halt_on_error=0 report_signal_unsafe=0 ${TSAN_OPTIONS:-}"
 # JavaScriptCore stops JIT code by suspending the engine thread with a signal; TSan defers a
 # signal's handler until the thread reaches instrumented code, which a compiled loop never
-# does, so the signal sender waited forever and the loop was never stopped (exit-test children
-# spun for good). Polling traps need no signal: compiled code checks the trap bit itself.
+# does, so the signal sender would wait forever and the loop never stop (an exit test's child
+# would spin for good). Polling traps need no signal: compiled code checks the trap bit itself.
 export JSC_usePollingTraps=true
 args=(--sanitize=thread --scratch-path .build-tsan)
 swift build --build-tests "${args[@]}"

@@ -1,4 +1,4 @@
-// The board of issue 16, end to end (docs/sync.md §4): `swift run board-example`.
+// The board of docs/sync.md §4, end to end: `swift run board-example`.
 //
 // Starts `statehub serve`'s server in this process (SQLite in a temporary folder), device A (a
 // page in our engine hosting js/examples/board.js, its store bound to the shared document

@@ -1,4 +1,4 @@
-// A web client of the board example (docs/sync.md §4, issue 16 item 6): real Yjs and
+// A web client of the board example (docs/sync.md §4): real Yjs and
 // y-websocket's WebsocketProvider editing the board store's document as a web page would.
 //   NODE_PATH=/usr/share/nodejs node web-client.cjs <ws://host:port/sync> <document> <token>
 // Commands (one JSON per line on stdin): {"op":"addTask","id":…,"title":…} {"op":"dump"}

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A package of its own so that the core never needs WebKitGTK to build (issue 19, docs/webview.md).
+// A package of its own so that the core never needs WebKitGTK to build (docs/webview.md).
 //
 // The core is a dependency by relative path. SwiftPM names a path dependency after its folder, and a
 // clone may sit in a folder of any name; `name: "StateHub"` gives the products one name to be found by

@@ -12,7 +12,7 @@ struct StateHubCommand: AsyncParsableCommand {
             + StateHubCommand.cliCommands
             + [ServeCommand.self]
             + [SoakCommand.self]
-            + [DocCommand.self] // crdt
+            + [DocCommand.self] // stored Yjs updates
             + [TypesCommand.self]
             + [ReleaseCommand.self] // signed releases
     )

@@ -90,9 +90,8 @@ struct EvaluationTests {
         #expect(undefinedThrown?.message == "undefined")
     }
 
-    /// A thrown value that cannot be a string still gets a message that says what it was
-    /// (hostile review: a symbol, a throwing or looping `toString`, a revoked proxy all gave
-    /// an empty one).
+    /// A thrown value that cannot be a string still gets a message that says what it was:
+    /// a symbol, a throwing or looping `toString` and a revoked proxy each get a non-empty one.
     @Test(arguments: [
         ("throw Symbol('s')", "a symbol"),
         ("throw { toString() { throw new Error('no') } }", "an object"),

@@ -27,7 +27,7 @@ struct EventLoopTests {
         await #expect(throws: JavaScriptError.self) { try await engine.evaluate("queueMicrotask(42)") }
     }
 
-    /// A native's TypeError is a real one (it was an `Error` named `TypeError`: hostile review).
+    /// A native's TypeError is a real one, not an `Error` named `TypeError`.
     @Test func aTimerWithoutAFunctionThrowsARealTypeError() async throws {
         let engine = try JavaScriptEngine()
         let checks = try await engine.evaluate("""

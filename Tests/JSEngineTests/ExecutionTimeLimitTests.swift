@@ -45,9 +45,9 @@ struct ExecutionTimeLimitTests {
     }
 }
 
-/// An owner's evaluation with a time limit of its own (hostile review: the CLI's
-/// read of a 200,000-row `$state` to compare it with its mirror was stopped by the page's
-/// 0.3 s limit, and a healthy run failed).
+/// An owner's evaluation with a time limit of its own: the CLI's read of a 200,000-row
+/// `$state` to compare it with its mirror must not be stopped by the page's 0.3 s limit and
+/// fail a healthy run.
 @Suite("Time limit: an owner's evaluation with its own limit", .tags(.engine))
 struct OwnTimeLimitTests {
     @Test func aLongerLimitCoversOneEvaluationOnly() async throws {

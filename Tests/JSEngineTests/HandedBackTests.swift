@@ -4,12 +4,13 @@ import Testing
 @testable import JSEngine
 
 /// JavaScriptCore runs `FinalizationRegistry` cleanup
-/// callbacks from its run loop, outside every call the engine makes. A looping callback was
-/// stopped by the watchdog, but nothing settled the stop: the next timer batch met the pending
-/// termination (`TypeError: null is not an object (evaluating 'callbacks.length')`), later
-/// timers were lost, and no stop was reported. A throwing callback was printed by
-/// JavaScriptCore to stderr and otherwise lost. Each case runs in a child process: a callback
-/// that is never stopped keeps its engine thread for good.
+/// callbacks from its run loop, outside every call the engine makes. Run there, a looping
+/// callback is stopped by the watchdog but nothing settles the stop: the next timer batch meets
+/// the pending termination (`TypeError: null is not an object (evaluating 'callbacks.length')`),
+/// later timers are lost, and no stop is reported; a throwing callback is printed by
+/// JavaScriptCore to stderr and otherwise lost. The engine hands that work back to its own turns;
+/// these tests hold it to that. Each case runs in a child process: a callback that is never
+/// stopped keeps its engine thread for good.
 @Suite("Work JavaScriptCore runs from its run loop: stopped, reported, and the engine goes on", .tags(.integration))
 struct HandedBackTests {
     enum Check: Int32 { case noReport = 20, wrongReport = 21, laterTimerLost = 22, laterCallFailed = 23 }
@@ -117,10 +118,9 @@ struct HandedBackTests {
         }
     }
 
-    /// A module's start function (and any import it calls) ran inside JavaScriptCore's own
-    /// instantiation, from its run loop: a loop there was cut off unreported, the promise never
-    /// settled and every later promise stayed pending (hostile review, this session). It runs
-    /// in one of the engine's turns now.
+    /// A module's start function (and any import it calls) runs in one of the engine's turns,
+    /// not inside JavaScriptCore's own instantiation from its run loop, where a loop would be
+    /// cut off unreported, the promise never settle and every later promise stay pending.
     @Test func aLoopInAWebAssemblyStartFunctionIsStopped() async {
         await #expect(processExitsWith: .success) {
             let reported = Recorder<UnhandledError>()

@@ -107,10 +107,10 @@ struct RunawayTurnTests {
         }
     }
 
-    /// A compiled loop is stopped again after a stop at a native call (hostile review, session
-    /// 17): the watchdog timer of the native-call turn fired while no script ran, its stop
-    /// request stayed standing, and the next timer sent no signal, so the second `spin` (already
-    /// compiled by the first) ran for good. Polling traps and a probe with a loop head fix it.
+    /// A compiled loop is stopped again after a stop at a native call. The watchdog timer of
+    /// the native-call turn can fire while no script runs and leave its stop request standing;
+    /// the next timer then sends no signal, and the second `spin` (already compiled by the
+    /// first) would run for good. Polling traps and a probe with a loop head stop it.
     @Test func aCompiledLoopIsStoppedAgainAfterAStopAtANativeCall() async {
         await #expect(processExitsWith: .success) {
             let reported = Recorder<UnhandledError>()
@@ -126,9 +126,9 @@ struct RunawayTurnTests {
     }
 
     /// The stop recovery runs as a turn of its own: a page that makes it run away (a patched
-    /// array iterator the runtime's recovery loops over) used to spend the caller's turn's
-    /// watchdog on it, so the caller's own `for (;;) {}` was never stopped (hostile review,
-    /// this session: the run ended unresponsive).
+    /// array iterator the runtime's recovery loops over) does not spend the caller's turn's
+    /// watchdog on it, so the caller's own `for (;;) {}` is still stopped and the run does not
+    /// end unresponsive.
     @Test func aRunawayStopRecoveryDoesNotHoldTheNextTurn() async {
         await #expect(processExitsWith: .success) {
             let reported = Recorder<UnhandledError>()

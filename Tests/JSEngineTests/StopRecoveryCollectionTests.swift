@@ -5,11 +5,11 @@ import Testing
 /// A message sent right after a stop reaches the page as sent, while JavaScriptCore collects on
 /// its own thread (docs/engine.md, "Values made before a call").
 ///
-/// The failure it guards against (`TickBatchStopTests` under load): the page's
-/// `nativeBridge.dispatch` got `"504"` instead of a `request_sync`. The message's string,
-/// made before the call, was held only in a Swift array until the call protected it; a
-/// collection on JavaScriptCore's own thread in between found it dead, and the stop recovery
-/// that runs first at that entry reused its cell for a string of its own.
+/// The failure it guards against (seen in `TickBatchStopTests` under load): the page's
+/// `nativeBridge.dispatch` gets `"504"` instead of a `request_sync`. A message's string made
+/// before the call and held only in a Swift array until the call protects it can be found dead
+/// by a collection on JavaScriptCore's own thread in between, and the stop recovery that runs
+/// first at that entry reuses its cell for a string of its own.
 @Suite("Stop recovery and the collector", .tags(.integration))
 struct StopRecoveryCollectionTests {
     /// Exit statuses the child uses to say which check failed.
@@ -29,8 +29,8 @@ struct StopRecoveryCollectionTests {
     /// In a child process, so the collector can be told to run without pause
     /// (`JSC_collectContinuously`, read once when JavaScriptCore starts). Each round stops a
     /// loop, then sends three messages; the first entry runs the recovery, which makes
-    /// strings. Before the fix 11 of 200 and 26 of 600 rounds handed the page one of the
-    /// recovery's strings (`"100000"`) as the first message; after it, none of 1,200.
+    /// strings. With the message unprotected, 11 of 200 and 26 of 600 rounds handed the page one
+    /// of the recovery's strings (`"100000"`) as the first message; protected as made, none of 1,200.
     @Test func aMessageSentAfterAStopReachesThePageAsSent() async {
         await #expect(processExitsWith: .success) {
             setenv("JSC_collectContinuously", "true", 1)
@@ -76,9 +76,9 @@ struct StopRecoveryCollectionTests {
     /// hands to `then`, and the timer batch's argument arrays. Each round stops a loop, calls a
     /// function with 24 strings that allocates and returns a promise, then fires ten timers with
     /// an argument each, whose callback allocates; every value must reach the page as made.
-    /// Before the fix: the call's arguments came back garbled in 5 of 7 runs (at rounds 43
-    /// and 104, in the two that printed it); with only the timer batch's fix taken out, 2 of
-    /// 4 runs failed. With the fix, 10 of 10 passed.
+    /// With those values unprotected, the call's arguments came back garbled in 5 of 7 runs (at
+    /// rounds 43 and 104, in the two that printed it); with only the timer batch's protection
+    /// taken out, 2 of 4 runs failed; with every protection in place, 10 of 10 passed.
     @Test func argumentsAndTimerArgumentsMadeInSwiftReachThePageAsMade() async {
         await #expect(processExitsWith: .success) {
             setenv("JSC_collectContinuously", "true", 1)

@@ -5,8 +5,9 @@ import Testing
 /// After the execution time limit stops a script anywhere, every later call works or throws a
 /// typed error, and the stop is reported once with the place it happened
 /// (docs/engine.md, "Execution time limit"). Each case runs in a child process (an exit
-/// test): before the fix, the microtask cases aborted inside JavaScriptCore, and an abort
-/// must fail one test, not end the whole run.
+/// test): after a stop in a microtask, a later call into the same context can abort inside
+/// JavaScriptCore unless the engine recovers first, and an abort must fail one test, not end
+/// the whole run.
 @Suite("Time limit: the engine survives what it stops", .tags(.integration))
 struct TimeLimitSurvivalTests {
     /// Exit statuses the child uses to say which check failed.
@@ -18,7 +19,7 @@ struct TimeLimitSurvivalTests {
     }
 
     /// What every case checks after its stop: evaluation, a held function, a timer whose
-    /// callback calls a native function (`console.log`, the call that used to abort), and a
+    /// callback calls a native function (`console.log`, a call that can abort after a stop), and a
     /// promise awaited from Swift.
     static func laterCallsWork(_ engine: JavaScriptEngine) async throws {
         guard try await engine.evaluate("1 + 1") == 2 else { exit(Check.laterCallFailed.rawValue) }

@@ -3,8 +3,8 @@ import Testing
 @testable import JSEngine
 
 /// JSC's full-GC activity timer, firing on an engine thread, builds WTF's memory-pressure
-/// handler, which needs WTF's main run loop: the C API never initialises it, and the engine
-/// thread crashed on a null read (docs/engine.md, "WTF main thread").
+/// handler, which needs WTF's main run loop: the C API never initialises it, and without
+/// `JSCMainThread` the engine thread crashes on a null read (docs/engine.md, "WTF main thread").
 @Suite("WTF main thread", .tags(.engine))
 struct WTFMainThreadTests {
     #if canImport(CJSCore)
@@ -23,8 +23,9 @@ struct WTFMainThreadTests {
     #endif
 
     /// Allocation that keeps part of what it makes, with idle gaps in which the engine thread
-    /// iterates its run loop: JSC schedules its full-GC timer and it fires there. Before the
-    /// fix this crashed the process within 1–8 s in every run tried (release, debug, ASan).
+    /// iterates its run loop: JSC schedules its full-GC timer and it fires there. Without
+    /// WTF's main thread set up, this crashed the process within 1–8 s in every run tried
+    /// (release, debug, ASan).
     @Test func fullGarbageCollectionTimerFiresSafely() async throws {
         let script = """
         globalThis.retained = globalThis.retained || [];

@@ -42,7 +42,7 @@ struct JSONTextTests {
     /// Keys in JavaScript's order whatever order they were set in: integer-like keys ascending
     /// (up to 2³²−2), then the others in insertion order; removing and re-adding moves a named
     /// key to the end. 200,000 client-id keys set in descending order (what a state vector of
-    /// many clients gives) cost O(1) each: the same walk was quadratic before.
+    /// many clients gives) cost O(1) each, not a quadratic walk.
     @Test func keysFollowJavaScriptsOrderWhateverTheOrderTheyArrive() {
         var object = YObject()
         for key in ["b", "10", "a", "2", "01", "4294967295", "4294967294", "0", "-1", "1.5"] { object[key] = .int(1) }

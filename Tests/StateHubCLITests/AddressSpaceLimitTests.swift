@@ -2,9 +2,9 @@ import Foundation
 @testable import StateHubCLI
 import Testing
 
-/// Review finding 10: under `ulimit -v` below about 6 GiB every engine start aborted with
-/// SIGABRT and no message (JavaScriptCore reserves address space). `run` and `eval` now check
-/// `RLIMIT_AS` first and exit 1 naming the limit.
+/// Under `ulimit -v` below about 6 GiB an engine start aborts with SIGABRT and no message
+/// (JavaScriptCore reserves address space), so `run` and `eval` check `RLIMIT_AS` first and
+/// exit 1 naming the limit.
 @Suite("a low ulimit -v is named, not a SIGABRT", .tags(.integration))
 struct AddressSpaceLimitTests {
     /// `statehub ARGUMENTS` under `ulimit -v KIB`, through the shell as users set it.
@@ -42,8 +42,8 @@ struct AddressSpaceLimitTests {
 
     /// At the limit the check asks for, a module run starts, with and without the JIT (the
     /// check is not stricter than JavaScriptCore), and just under it the run is refused, never
-    /// let through to abort: at the old 6 GiB (5 GiB without the JIT) such a run passed the
-    /// check and died of SIGABRT (hostile review, exit 134).
+    /// let through to abort (a limit of 6 GiB, 5 GiB without the JIT, is too low for a module
+    /// run: it dies of SIGABRT, exit 134).
     @Test func theLimitTheMessageAsksForIsEnoughForAModule() async throws {
         let file = try StateHubBinary.script(Self.module, named: "m1.mjs")
         let trace = file.deletingLastPathComponent().appendingPathComponent("t.ndjson").path
@@ -67,7 +67,7 @@ struct AddressSpaceLimitTests {
     }
 
     /// Arguments and files are checked first: an unreadable file under a low limit is still
-    /// `usage`, exit 2 (it was `setup`, exit 1, naming the limit).
+    /// `usage`, exit 2, not `setup`, exit 1, naming the limit.
     @Test func anUnreadableFileIsStillUsageUnderALowLimit() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-no-such-\(UUID().uuidString).js").path
         let run = try await Self.run(underKiB: 4 << 20, ["run", missing, "--json"])

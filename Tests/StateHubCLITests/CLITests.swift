@@ -162,8 +162,9 @@ struct RunCommandTests {
         #expect(outOfRange.status == 2)
     }
 
-    /// Hostile review: `trace show` printed a change the hub refused as if it had happened; a
-    /// trace line with `"step": 1.5` was "not valid JSON"; a huge line was read whole.
+    /// `trace show` marks a change the hub refused instead of printing it as if it had happened;
+    /// a trace line with `"step": 1.5` is named for its step, not as "not valid JSON"; a huge
+    /// line is not read whole.
     @Test func traceShowMarksRefusedChangesAndNamesBadLines() async throws {
         func record(_ step: Int, _ type: String, seq: Int, _ payload: String) -> String {
             let message = #"{"v":1,"storeId":"s","messageId":"w\#(step)","seq":\#(seq),"type":"\#(type)","payload":\#(payload)}"#

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `--dispatch` as people write it (new-user review: `--dispatch 's.num()'` printed
-/// `s.num()()` and failed as an unknown action "num()").
+/// `--dispatch` as people write it: `--dispatch 's.num()'` runs the action `num` and prints
+/// `s.num()`, never `s.num()()` or an unknown action "num()".
 @Suite("--dispatch call syntax", .tags(.integration))
 struct DispatchSyntaxTests {
     static let store = """
@@ -36,8 +36,8 @@ struct DispatchSyntaxTests {
         }
     }
 
-    /// Second-round new-user finding 3: `1e400` reads as infinity, which JSON cannot carry
-    /// (it reached the page as `null`, exit 0); a number out of range is an argument error.
+    /// `1e400` reads as infinity, which JSON cannot carry (it would reach the page as `null`,
+    /// exit 0): a number out of range is an argument error.
     @Test func aNumberOutOfRangeIsAnArgumentError() async throws {
         let file = try StateHubBinary.script(Self.store, named: "range.js")
         for arguments in [["--dispatch", "s.add(1e400)"], ["--dispatch", "s.add", "[1e400]"], ["--dispatch", "s.add", #"[1, {"deep": [-1e400]}]"#]] {

@@ -153,9 +153,9 @@ struct DocCommandTests {
 
     /// An update nesting maps 1,000 deep (each item's parent is the previous item's type): its
     /// JSON is refused by name, and merging still works at that depth.
-    /// `doc --merge` that wrote its output exits 0 (review: it exited 1 with the file written);
-    /// without `--merge` nothing is produced and the exit is 1. 100,000 levels, as the hostile
-    /// review tried.
+    /// `doc --merge` that wrote its output exits 0, never 1 with the file written; without
+    /// `--merge` nothing is produced and the exit is 1. 100,000 levels, as a hostile update
+    /// might nest.
     @Test func aDocumentNestedPastTheLimitIsNotPrintedButMerges() async throws {
         func varuint(_ value: Int) -> [UInt8] {
             var value = value, bytes: [UInt8] = []

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Exit codes tell the truth (hostile review): a run whose hub recorded problems
+/// Exit codes tell the truth: a run whose hub recorded problems
 /// fails; a store the hub refused is not called "defined but not created"; a replay that
 /// cannot apply a record fails naming it.
 @Suite("exit codes", .tags(.integration))

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Hostile review: a file named `sp ace:7 é.mjs` made stderr, `error.message`
-/// and `dispatches[]` name file "ace" line 7 (the place was re-parsed from printed text), and
-/// a failed dispatch or an unhandled rejection lost `error.file`/`line`/`column`. Places now
-/// come from the stop's and the error's own fields.
+/// A file named `sp ace:7 é.mjs` is named whole in stderr, `error.message` and
+/// `dispatches[]`, never as file "ace" line 7 (as a place re-parsed from printed text would
+/// be), and a failed dispatch or an unhandled rejection keeps `error.file`/`line`/`column`:
+/// places come from the stop's and the error's own fields.
 @Suite("a file name with spaces and :DIGITS is named whole", .tags(.integration))
 struct FileNamePlaceTests {
     static func body(module: Bool) -> String {

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-/// Second-round new-user finding 5: what the docs and `--help` say a command prints is what
-/// the binary prints.
+/// What the docs and `--help` say a command prints is what the binary prints.
 @Suite("help and docs match the binary", .tags(.integration))
 struct HelpAndDocsTests {
     /// The fenced blocks of `text` after the first line containing `marker`, in order.

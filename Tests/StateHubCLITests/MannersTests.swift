@@ -14,8 +14,8 @@ struct MannersTests {
         #expect(typoAction.stderr.contains("actions: "), "\(typoAction.stderr)")
     }
 
-    /// New-user review: `--dispatch` reads up to the next option, so files written after it
-    /// were taken as dispatches; they are now loaded, in order.
+    /// `--dispatch` reads up to the next option, yet files written after it are loaded, in
+    /// order, not taken as dispatches.
     @Test func filesAfterADispatchAreLoaded() async throws {
         let result = try await StateHubBinary.run(["run", "--dispatch", "cart.add", #"[{"sku":"A1","qty":2}]"#, "js/examples/cart.js"])
         #expect(result.status == 0, "\(result.stderr)")

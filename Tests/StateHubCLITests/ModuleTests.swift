@@ -31,8 +31,8 @@ struct ModuleTests {
         #expect(result.stdout.contains("→ counter.add(1) = 82"), "\(result.stdout)")
     }
 
-    /// New-user review: stack lines of a bundled module named esbuild's output (`bad.mjs:17`
-    /// for a throw on line 7); esbuild's source map now takes them back to the module.
+    /// Stack lines of a bundled module name the module's own lines, not esbuild's output
+    /// (`bad.mjs:17` for a throw on line 7): esbuild's source map takes them back.
     @Test func errorLocationsInAModuleAreTheModulesOwn() async throws {
         let source = """
             import { defineStore } from 'pinia'
@@ -64,11 +64,11 @@ struct ModuleTests {
         #expect(!atTop.stderr.contains("\(file.path):2"), "a bundle line number is left: \(atTop.stderr)")
     }
 
-    /// Review finding 5: a stop in an ES module named the bundle's line in
-    /// `--json`'s `error.stop`, the hub's problem and the trace (`trace show` printed
-    /// `spin.mjs:20` for line 8). The bundle is now evaluated as `spin.mjs#bundle` with the
-    /// map handed to the engine, and the page's own text (an action's failure stack) is
-    /// mapped on its way into the trace: every place names the module's own line, once.
+    /// A stop in an ES module names the module's own line, not the bundle's, in `--json`'s
+    /// `error.stop`, the hub's problem and the trace (`trace show` prints `spin.mjs:8`, not
+    /// `spin.mjs:20`). The bundle is evaluated as `spin.mjs#bundle` with the map handed to the
+    /// engine, and the page's own text (an action's failure stack) is mapped on its way into
+    /// the trace: every place names the module's own line, once.
     @Test func aStopAndAThrowInAModuleNameItsOwnLinesInJSONAndTheTrace() async throws {
         let source = """
             import { defineStore } from 'pinia'
@@ -130,9 +130,9 @@ struct ModuleTests {
         #expect(result.stdout == "80\n")
     }
 
-    /// Second-round new-user finding 4: `-o out/app.js` with no `out/` exited 2 naming
-    /// `out/app.js.map`; the folder is created, with and without --sourcemap, and a folder
-    /// that cannot be created is named (a file stands where it should be).
+    /// `-o out/app.js` with no `out/` creates the folder, with and without --sourcemap,
+    /// rather than exiting 2 naming `out/app.js.map`; a folder that cannot be created is
+    /// named (a file stands where it should be).
     @Test func bundleCreatesAMissingOutputFolder() async throws {
         let file = try moduleFolder()
         let root = file.deletingLastPathComponent()

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// Hostile review finding 6: the plugin's parameter-name scanner was fooled silently. A regex
-/// default made it return wrong names (`a = /,b=/` gave `["a","b","password"]`, so the password
-/// at position 1 was written in clear), and a `'` in a regex, `p\u0061ssword`, an 849 KB list
-/// and a replaced `Function.prototype.toString` all left the password in clear with no word.
-/// Now the scanner gives up on each, and the run warns naming the store and action with the
+/// The plugin's parameter-name scanner must not be fooled silently. A regex default could make
+/// it return wrong names (`a = /,b=/` read as `["a","b","password"]` writes the password at
+/// position 1 in clear), and a `'` in a regex, `p\u0061ssword`, an 849 KB list and a replaced
+/// `Function.prototype.toString` could each leave the password in clear with no word. The
+/// scanner gives up on each, and the run warns naming the store and action with the
 /// `--redact-argument` that hides it.
 @Suite("trace redaction: parameter lists the scanner gives up on are warned about", .tags(.integration))
 struct ParameterScannerTests {

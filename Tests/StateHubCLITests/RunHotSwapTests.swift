@@ -52,7 +52,7 @@ struct RunHotSwapTests {
     }
 }
 
-/// New-user review: `--hot-swap` bundles ES modules as `run` does, and a classic script that
+/// `--hot-swap` bundles ES modules as `run` does, and a classic script that
 /// redeclares a top-level `const` gets a hint instead of JavaScriptCore's bare error.
 @Suite("statehub run --hot-swap: modules and redeclarations", .tags(.integration))
 struct RunHotSwapModuleTests {

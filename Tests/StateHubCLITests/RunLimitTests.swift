@@ -49,7 +49,7 @@ struct RunLimitTests {
     }
 
     /// eval exits at the first stop, and the stops that came with it in the same wait are
-    /// printed too, a line each (four stopped finalizers printed one line: hostile review).
+    /// printed too, a line each (four stopped finalizers print four lines, not one).
     @Test func evalPrintsEveryStopOfTheWaitItEndsIn() async throws {
         // Garbage is made turn after turn until a cleanup runs: one batch of registrations did not
         // always lead to a collection before the page was idle (a fresh-clone run exited 0).
@@ -75,7 +75,7 @@ struct RunLimitTests {
     @Test func intervalStopsArePrintedAsTheyComeUntilTheWallLimit() async throws {
         let file = try StateHubBinary.script("setInterval(() => {\n  for (;;) { performance.now() }\n}, 1);\n", named: "interval.js")
         // 5 s of wall time: a loaded full run gives this child a third of a core, and its start
-        // took most of the 2 s it had (no stop at all was printed).
+        // can take most of 2 s (then no stop at all is printed).
         let result = try await StateHubBinary.run(["run", file.path, "--time-limit", "0.05", "--wall-limit", "5"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "interval.js:2: stopped after 0.05 s (a timer callback").count > 3, "\(result.stderr)")
@@ -84,7 +84,7 @@ struct RunLimitTests {
     }
 
     /// A `setTimeout(f, 0)` chain at the wall limit is named as one, whether the limit falls
-    /// while a timer runs or between two (it was "microtasks …" or "the page was idle").
+    /// while a timer runs or between two, never as "microtasks …" or "the page was idle".
     @Test func aTimerChainAtTheWallLimitIsNamedAsOne() async throws {
         let file = try StateHubBinary.script("function t() { setTimeout(t, 0); }\nt();\n", named: "chain.js")
         let result = try await StateHubBinary.run(["eval", file.path, "--wall-limit", "1"])

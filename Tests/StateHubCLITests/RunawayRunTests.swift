@@ -62,7 +62,7 @@ struct RunawayRunTests {
         }
     }
 
-    /// New-user finding 1: the stop is blamed on the user's file, not on StateHub's own
+    /// The stop is blamed on the user's file, not on StateHub's own
     /// scripts, and the writes made before the stop reach the mirror (no "mirror differs").
     @Test func aStoppedWritingActionNamesTheUsersFileAndLeavesTheMirrorEqual() async throws {
         let store = """

@@ -104,9 +104,8 @@ struct SecretTests {
         #expect(show.stdout.contains(#"auth.setToken("[redacted]")"#), "\(show.stdout)")
     }
 
-    /// Hostile review 5: the scanner's give-up warning reached stderr only, never
-    /// `--json`'s diagnostics, so a machine reading the object could not know the trace held
-    /// an argument in clear.
+    /// The scanner's give-up warning reaches `--json`'s diagnostics, not stderr only, so a
+    /// machine reading the object knows the trace holds an argument in clear.
     @Test func theScannersWarningIsADiagnosticInJSON() async throws {
         let file = try StateHubBinary.script("defineStore('r', { state: () => ({ n: 0 }), actions: { login(user, password = /x/) {} } })();", named: "re.js")
         let run = try await StateHubBinary.run(["run", file.path, "--dispatch", #"r.login("u", "p")"#, "--json"])
@@ -120,11 +119,11 @@ struct SecretTests {
         #expect((try JSONOutputTests.object(quiet)["diagnostics"] as? [String]) == [], "\(quiet.stdout)")
     }
 
-    /// Hostile review 6: the scanner leaked silently (the secret in clear in the
-    /// trace, no warning) on a bound function with defaults, a Proxy whose `length` is 0, an
-    /// HTML-like comment in the list, array patterns, a renamed binding, and a page that
-    /// replaced String.prototype.trim or RegExp.prototype.exec. Each now either hides the
-    /// argument or warns naming the store and action; the tampered builtins change nothing.
+    /// The scanner never leaks silently (the secret in clear in the trace, no warning) on a
+    /// bound function with defaults, a Proxy whose `length` is 0, an HTML-like comment in the
+    /// list, array patterns, a renamed binding, or a page that replaced String.prototype.trim or
+    /// RegExp.prototype.exec. Each either hides the argument or warns naming the store and
+    /// action; the tampered builtins change nothing.
     @Test func theScannerHidesOrWarnsNeverLeaksSilently() async throws {
         let source = """
             function mk(id, actions) { defineStore(id, { state: () => ({ n: 0 }), actions })(); }
@@ -166,9 +165,9 @@ struct SecretTests {
         #expect(!show.stdout.contains("SECRET-tampered") && !recorded.contains("SECRET-tampered"))
     }
 
-    /// Hostile review, finding 4: a Map entry whose key is a sensitive name, and secrets
+    /// Secrets that must not leak: a Map entry whose key is a sensitive name, and secrets
     /// written as prose (`token=…`, `password: …`, `Authorization: Bearer …`) in a page's
-    /// `error` message, in an exception's text and in a stop, leaked.
+    /// `error` message, in an exception's text and in a stop.
     static let prose = """
         const useVault = defineStore('vault', {
           state: () => ({ config: new Map([['apiKey', 'SECRET-MAP-KEY-1'], ['region', 'eu']]), ok: true }),

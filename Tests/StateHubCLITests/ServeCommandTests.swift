@@ -106,7 +106,7 @@ struct ServeCommandTests {
         #expect(newer.status == 0, "\(newer.stderr)")
         #expect(newer.stdout.contains("\"version\": \"1.1.0\""), "\(newer.stdout)")
         #expect(newer.stderr.contains("cart 1.1.0 from \(server.base.absoluteString): fresh 1.1.0"), "\(newer.stderr)")
-        // `--json` carries the delivery status (new-user review).
+        // `--json` carries the delivery status.
         let newerJSON = try await StateHubBinary.run(["run", "--server", server.base.absoluteString, "--app", "cart", "--user", inside,
                                                 "--app-cache", cache.path, "--json"])
         #expect(newerJSON.stdout.contains(#""delivery":{"app":"cart","version":"1.1.0","source":"network","status":"fresh"}"#), "\(newerJSON.stdout)")

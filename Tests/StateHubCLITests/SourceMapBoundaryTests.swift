@@ -2,10 +2,10 @@ import Foundation
 @testable import StateHubCLI
 import Testing
 
-/// Hostile review: `SourceMaps.rewrite` matched `b.mjs#bundle:` as a plain
-/// substring, so with `b.mjs` and `ab.mjs` loaded a throw on line 10 of `ab.mjs` was mapped
-/// through `b.mjs`'s map whenever that map came first (8 runs of 10): a plausible, wrong line.
-/// A name now matches only as a whole file token, longest name first.
+/// `SourceMaps.rewrite` matches a name only as a whole file token, longest name first: matched
+/// as a plain substring, `b.mjs#bundle:` would map a throw on line 10 of `ab.mjs` (with `b.mjs`
+/// and `ab.mjs` loaded) through `b.mjs`'s map whenever that map came first: a plausible, wrong
+/// line.
 @Suite("source-map rewriting matches whole file names", .tags(.integration))
 struct SourceMapBoundaryTests {
     /// A map of `lines` generated lines, line N from line N of `source`.
@@ -26,9 +26,9 @@ struct SourceMapBoundaryTests {
         #expect(maps.rewrite(text) == "boom@ab.mjs:17:1\nx@b.mjs:15:1\ny@sub/b.mjs:17:1\nat sp ace.mjs:17:1 (ace.mjs:14:1)")
     }
 
-    /// The review's case through the binary: `b.mjs`, `ab.mjs` and `sub/b.mjs` loaded, a throw
-    /// on line 10 of `ab.mjs`. Five runs: the old code's choice of map depended on the
-    /// dictionary's order, which differs per process.
+    /// Through the binary: `b.mjs`, `ab.mjs` and `sub/b.mjs` loaded, a throw on line 10 of
+    /// `ab.mjs`. Five runs: a choice of map that depended on a dictionary's order would differ
+    /// per process.
     @Test func aThrowInAbMjsNamesItsOwnLineBesideBMjs() async throws {
         let folder = try StateHubBinary.script("", named: "unused.js").deletingLastPathComponent()
         var b = "import { defineStore } from 'pinia';\nexport const useB = defineStore('b', { state: () => ({ n: 0 }), actions: { x() {} } });\n"
@@ -60,7 +60,7 @@ struct SourceMapBoundaryTests {
             let dispatches = try #require(try JSONOutputTests.object(result)["dispatches"] as? [[String: Any]], "\(result.stdout)")
             let stack = try #require(dispatches.first?["stack"] as? String, "\(dispatches)")
             #expect(stack.contains("ab.mjs:10:"), "run \(run): \(stack)")
-            // `--json`'s error.details too (it named `ab.mjs#bundle:17:24`; hostile review 4).
+            // `--json`'s error.details too, not the bundle's line (`ab.mjs#bundle:17:24`).
             let details = try #require((try JSONOutputTests.object(result)["error"] as? [String: Any])?["details"] as? String, "\(result.stdout)")
             #expect(details.contains("ab.mjs:10:"), "run \(run): \(details)")
             for text in [result.stderr, stack, details] {

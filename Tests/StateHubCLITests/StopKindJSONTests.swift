@@ -53,9 +53,9 @@ struct StopKindJSONTests {
         }
     }
 
-    /// An `await` loop a dispatched action started named no page file (the
-    /// turn enters through the plugin, and the held thread's stack cannot be read). The run
-    /// now names the file that defined the dispatched store, in the printed stop and in
+    /// An `await` loop a dispatched action started has no page file of its own (the turn
+    /// enters through the plugin, and the held thread's stack cannot be read). The run names
+    /// the file that defined the dispatched store, in the printed stop and in
     /// `error.stop.file` (a bundled module by its own path); the line stays unknown.
     @Test(arguments: ["loops.js", "loops.mjs"])
     func anAwaitLoopStartedByADispatchNamesItsStoresFile(name: String) async throws {
@@ -78,7 +78,7 @@ struct StopKindJSONTests {
         #expect(stop["kind"] as? String == "unstoppable", "\(stop)")
         #expect(stop["file"] as? String == file.path, "\(stop)")
         #expect(stop["line"] is NSNull, "\(stop)")
-        // Hostile review 7: the dispatch the loop ended the run in carries the
+        // The dispatch the loop ended the run in carries the
         // same stop and the file, as cli.md says a dispatch failed by a stop does.
         let dispatches = try #require(try JSONOutputTests.object(result)["dispatches"] as? [[String: Any]], "\(result.stdout)")
         let spun = try #require(dispatches.first, "\(dispatches)")

@@ -4,7 +4,7 @@ import Testing
 
 /// `trace show` reads a message as deep as the hub parses one (`JSONValue.maximumMessageNesting`):
 /// an `apply_mutation` whose state is within the depth cap but whose envelope takes it past the
-/// parser's default depth used to show no change at all.
+/// parser's default depth still shows its change.
 @Suite("timeline depth", .tags(.integration))
 struct TimelineDepthTests {
     @Test func aChangeNearTheStateDepthCapIsShown() async throws {
@@ -26,7 +26,7 @@ struct TimelineDepthTests {
         #expect(changes.first?["kind"]?.stringValue == "set")
     }
 
-    /// The timeline's bounds hold in the CLI too (hostile review): writes far
+    /// The timeline's bounds hold in the CLI too: writes far
     /// past an array's end adding more than one null per 8 bytes of an 8 MiB trace are refused by
     /// `trace show`, `--json` and `trace view`, naming the bound, instead of growing the state.
     @Test func aTraceThatGrowsArraysPastTheBoundIsRefused() async throws {

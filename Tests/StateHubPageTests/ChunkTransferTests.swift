@@ -33,10 +33,10 @@ import Testing
         #expect(assembler.openBytes(page: "p") == 0)
     }
 
-    /// A transfer over the page's cap was dropped with a problem and a resync, but
-    /// the page heard nothing. Now it gets `error` `transfer_too_large` (PROTOCOL.md A.5.10),
-    /// the dispatch whose writes were in it fails truthfully, and the resync whose answer is
-    /// over the cap too is not asked again (no loop).
+    /// A transfer over the page's cap is dropped with a problem and a resync, and the page is
+    /// told: it gets `error` `transfer_too_large` (PROTOCOL.md A.5.10), the dispatch whose
+    /// writes were in it fails truthfully, and the resync whose answer is over the cap too is
+    /// not asked again (no loop).
     @Test func aTransferOverTheCapIsDroppedAndThePageIsTold() async throws {
         let console = Mutex<[String]>([])
         var configuration = GlobalStateHub.Configuration(maximumMessageBytes: 4_096)
@@ -107,8 +107,8 @@ import Testing
         await page.close()
     }
 
-    /// Hostile finding 5: a chunk header with `count: 1e300` was refused as "chunk without
-    /// transfer, index, count or data". Each field is now named with what it should be.
+    /// A bad chunk header (`count: 1e300`, for one) is refused naming the field and what it
+    /// should be, not as a blanket "chunk without transfer, index, count or data".
     @Test func aBadChunkHeaderIsNamedByItsField() async throws {
         let hub = GlobalStateHub()
         try await hub.attach(SilentPage())

@@ -28,8 +28,8 @@ import Trace
     }
 
     /// Two pages on one hub (`Configuration.hub`): a transaction spans both, and closing one
-    /// leaves the other attached (a new user's review: each page had a hub of its own, so a
-    /// unit could not reach the second page's store).
+    /// leaves the other attached (with a hub each, a unit could not reach the second page's
+    /// store).
     @Test func pagesSharingAHubRunOneTransactionAcrossBoth() async throws {
         let hub = GlobalStateHub()
         let shop = try await HostedPage.make(.init(name: "shop", bundles: [Self.counter], hub: hub))

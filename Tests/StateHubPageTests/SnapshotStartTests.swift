@@ -114,7 +114,7 @@ import Testing
         #expect(snapshots.fileURL(of: "..").lastPathComponent == "%2E%2E.json")
     }
 
-    /// A save that cannot write is a typed error naming the store, the file and why (it was
+    /// A save that cannot write is a typed error naming the store, the file and why (not
     /// Foundation's bare error), and `save(from:)` goes on past a store that fails.
     @Test func aFailedSaveNamesTheStoreAndTheOthersAreStillSaved() async throws {
         let folder = Folder()
@@ -183,8 +183,8 @@ import Testing
         try await expectDroppedUnread { path in #expect(mkfifo(path, 0o600) == 0) }
     }
 
-    /// Hostile review: a link was followed, so a file outside the folder was applied (and a
-    /// link's target read whole before the size was checked).
+    /// A link is not followed: a file outside the folder is never applied, and a link's target
+    /// is never read whole before the size is checked.
     @Test func aSymbolicLinkInPlaceOfTheFileIsDroppedUnread() async throws {
         try await expectDroppedUnread { path in try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero") }
         // Even to a good snapshot: the folder's files are the ones `save` renamed into it.
@@ -195,8 +195,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: elsewhere.path), "the link's target is not deleted")
     }
 
-    /// Hostile review: on a case-insensitive disk (macOS, iOS) `Cart.json` and `cart.json` were
-    /// one file, so loading store `cart` dropped (and deleted) store `Cart`'s snapshot.
+    /// On a case-insensitive disk (macOS, iOS) `Cart.json` and `cart.json` are one file, and
+    /// loading store `cart` would drop (and delete) store `Cart`'s snapshot: ids that differ only
+    /// in case get file names that differ without case.
     @Test func idsThatDifferOnlyInCaseGetFileNamesThatDifferWithoutCase() throws {
         let snapshots = Folder().snapshots
         let ids = ["cart", "Cart", "CART", "cArt", "%43art", "%2543art", "c%41rt"]
@@ -205,8 +206,8 @@ import Testing
         #expect(snapshots.fileURL(of: "Cart").lastPathComponent == "%43art.json")
     }
 
-    /// Hostile review: an escaped id past the file system's 255-byte name limit could never be
-    /// saved ("File name too long"). Long names are cut and hashed, and still round-trip.
+    /// An escaped id past the file system's 255-byte name limit cannot be a file name ("File
+    /// name too long"): long names are cut and hashed, and still round-trip.
     @Test func aLongIdIsSavedUnderAHashedNameAndLoadsBack() async throws {
         let folder = Folder()
         let snapshots = folder.snapshots

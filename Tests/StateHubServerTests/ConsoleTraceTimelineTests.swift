@@ -115,10 +115,10 @@ import Trace
         }
     }
 
-    /// Hostile review: a refused `apply_mutation` followed by thousands of
-    /// ops each showing the whole big state as `old` made a 336 KB request a 525 MB answer, and
-    /// writes 100,000 past an array's end grew the replayed state by 100,000 nulls each (90 KB of
-    /// trace aborted the server). Both are refused with `422 timeline-too-large` naming the bound.
+    /// A refused `apply_mutation` followed by thousands of ops each showing the whole big state
+    /// as `old` would make a 336 KB request a 525 MB answer, and writes 100,000 past an array's
+    /// end would grow the replayed state by 100,000 nulls each (90 KB of trace could abort the
+    /// server). Both are refused with `422 timeline-too-large` naming the bound.
     @Test func aTimelinePastItsBoundsIsRefusedNamingTheBound() async throws {
         let cap = 64 << 10
         try await TestServer.sqlite(configuration: .init(maxTraceBytes: cap)).test(.router) { client in

@@ -82,8 +82,8 @@ extension SyncHandshakeTests {
 
     /// Connections that end in every way a client can end them (a close frame, a reset in the
     /// middle of a fragmented message, a reset in the middle of a frame, a plain FIN) leave no
-    /// connection handler behind: each one held its channel and its half-joined message, so a
-    /// client that sent 7 MiB of fragments and went away used to leave 7 MiB in the server.
+    /// connection handler behind: each one holds its channel and its half-joined message, so a
+    /// handler left behind by a client that sent 7 MiB of fragments and went away keeps 7 MiB.
     @Test func connectionsThatEndInAnyWayLeaveNoHandlerBehind() async throws {
         try await ConnectionFloodTests().withLiveServer(ServerConfiguration()) { port, server in
             var connections: [RawConnection] = []
@@ -117,7 +117,7 @@ extension SyncHandshakeTests {
     }
 
     /// Every upgraded connection's channel is freed once the connection has ended: a
-    /// client that upgrades and closes at once, over and over, used to leave each channel in the
+    /// client that upgrades and closes at once, over and over, must not leave each channel in the
     /// server (about 6 KB: ~38 MB per 6,000 connections). Counted weakly
     /// (`SyncService.upgradedChannels`); the handlers are checked too, so a failure here with no
     /// handler alive points at what else holds the channel.

@@ -2,8 +2,8 @@ import Foundation
 
 /// At most so many child processes at once, waited for without holding a thread.
 ///
-/// Tests that start a child (`statehub`, node) used to block a cooperative thread each, which
-/// bounded them to the pool's width by accident and starved every other test. Awaiting instead
+/// A test that blocks a cooperative thread while its child (`statehub`, node) runs bounds the
+/// children to the pool's width by accident and starves every other test. Awaiting instead
 /// frees the pool, and this limit keeps the children from all running at once: a hundred
 /// `statehub` processes on two cores turn every time limit in them into a coin toss.
 package actor ChildProcessLimit {

@@ -2,7 +2,7 @@ import Testing
 @testable import StateHub
 
 /// The check every received message passes (`GlobalStateHub.headMentionsChunk`): `"type":"chunk"`
-/// in the first 400 bytes, compared as UTF-8 bytes (it was Foundation's `String.contains`).
+/// in the first 400 bytes, compared as UTF-8 bytes (not with Foundation's `String.contains`).
 @Suite(.tags(.unit)) struct ChunkDetectionTests {
     @Test func findsTheMarkerInThePluginsEnvelope() {
         #expect(GlobalStateHub.headMentionsChunk(#"{"v":1,"storeId":"s","messageId":"t.0","type":"chunk","payload":{}}"#))

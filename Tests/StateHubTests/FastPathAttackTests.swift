@@ -152,21 +152,20 @@ struct FastPathAttackTests {
         try await stopRounds(flush: flush, actions: ["spinInSubscriber", "spinInWatcher"], rounds: 3)
     }
 
-    /// Finding, not fixed: a store's sync subscriber writes to another store (held
+    /// A store's sync subscriber writes to another store (held
     /// until the callbacks return) whose own sync subscriber runs away on that value. The stop lands in the
     /// held delivery; the recovery's `release` (pinia.js `releaseAfterStop` -> `releaseHeld`) delivers the
     /// held op again, the same subscriber runs away again, and the recovery turn is stopped too
-    /// ("the recovery after a stop" problem). Its `finally` blocks skipped, pinia.js keeps `releasing`
-    /// true and the reactivity's release never runs; the recovery is not run again for its own stop. Every
-    /// later write is then held for good (`recordOps` -> `hold`, `releaseHeld` returns at `releasing`):
-    /// the plugin sends nothing, the mirror stays behind `$state` with no problem naming it, and later
-    /// sync subscribers never run (the next runaway subscriber is not even reached). Should: the writes
-    /// after the stop reach the mirror (or the page is retired with a typed error). A stop in the
-    /// store's own subscriber (the test above) is not queued: the delivery at once takes it out.
+    /// ("the recovery after a stop" problem). The recovery takes up after that stop too: otherwise,
+    /// its `finally` blocks skipped, pinia.js would keep `releasing` true, every later write would be
+    /// held for good (`recordOps` -> `hold`, `releaseHeld` returns at `releasing`), the mirror would
+    /// stay behind `$state` with no problem naming it, and later sync subscribers would never run.
+    /// The writes after the stop reach the mirror (or the page is retired with a typed error). A stop
+    /// in the store's own subscriber (the test above) is not queued: the delivery at once takes it out.
     @Test(arguments: [StoreScripts.Flush.sync, .tick])
     func aStopInARecoveryRedeliveryLeavesThePageHoldingEveryWrite(flush: StoreScripts.Flush) async throws {
-        // Was a known issue: the recovery re-delivered the held op to the runaway subscriber and was
-        // stopped there; every later write stayed held. The recovery now takes up after it.
+        // The recovery re-delivers the held op to the runaway subscriber and is stopped there; it
+        // takes up after that stop, so no later write stays held.
         try await stopRounds(flush: flush, actions: ["spinInOtherStore", "spinInSubscriber"], rounds: 2)
     }
 

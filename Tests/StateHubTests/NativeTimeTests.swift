@@ -6,12 +6,12 @@ import Trace
 @testable import StateHub
 
 /// Native work is not the page's: the hub applies, records and
-/// redacts a message on the engine thread inside `postMessage`, and that time used to count
-/// against the page's limit. A single large write (no loop) was stopped inside the plugin
-/// (`chunking.js`, reported as "microtasks that keep queueing microtasks" and unresponsive),
-/// and a trace recorder turned a 4 MB write into a stop. Native time is now left out of the
-/// limit (docs/engine.md, "Native time is not the page's"); a real loop is still stopped, and
-/// so is a loop whose every write costs the hub far more than the page.
+/// redacts a message on the engine thread inside `postMessage`, and that time is left out of
+/// the page's limit (docs/engine.md, "Native time is not the page's"). Counted against it, a
+/// single large write (no loop) would be stopped inside the plugin (`chunking.js`, reported as
+/// "microtasks that keep queueing microtasks" and unresponsive), and a trace recorder would turn
+/// a 4 MB write into a stop. A real loop is still stopped, and so is a loop whose every write
+/// costs the hub far more than the page.
 @Suite("Native time is not charged to the page", .tags(.engine), stopSuiteTimeLimit)
 struct NativeTimeTests {
     static let store = """

@@ -6,12 +6,13 @@ import Trace
 @testable import StateHub
 
 /// The tick-flush misdiagnosis, second shape:
-/// `this.tags.add(Math.random()); if (this.tags.size > 1000) this.tags.clear()` in a loop was
-/// reported `unresponsive` in 11 of 16 runs and later dispatches were skipped. Inserts joined
-/// into one splice grew the batch without adding ops, so the 1,024-op early post never came:
-/// one message of many MB, cut into chunks. The batch now also counts the items its inserts
-/// carry (PROTOCOL.md A.5.2), native time is not the page's, and a dispatch whose page is
-/// still running a script is waited for (the CLI's wait, limit + 5 s, had expired first).
+/// `this.tags.add(Math.random()); if (this.tags.size > 1000) this.tags.clear()` in a loop is
+/// stopped as an action, not reported `unresponsive` with later dispatches skipped. Inserts
+/// joined into one splice grow the batch without adding ops, so counting ops alone, the
+/// 1,024-op early post would never come: one message of many MB, cut into chunks. The batch
+/// also counts the items its inserts carry (PROTOCOL.md A.5.2), native time is not the page's,
+/// and a dispatch whose page is still running a script is waited for (the CLI's wait, limit +
+/// 5 s, would otherwise expire first).
 @Suite("A Set filled and cleared in a loop is stopped as an action", .tags(.engine), stopSuiteTimeLimit)
 struct SetLoopStopTests {
     static let store = """

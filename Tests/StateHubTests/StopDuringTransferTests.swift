@@ -4,12 +4,12 @@ import Testing
 import Trace
 @testable import StateHub
 
-/// After any stop the hub ends converged, or says loudly that it is not. `this.big = 'x'.repeat(60 MB)` under a 1 s limit was stopped in `chunking.js`:
-/// the transfer was abandoned, a sequence gap followed, the answer to the hub's resync request
-/// was stopped too, and the hub, already waiting, never asked again: the mirror stayed stale
-/// with nothing but the CLI's final comparison to tell. Now a stop makes the hub ask again for
-/// a resync it is waiting for (a few times in a row), and past that the mirror's status is
-/// `stale` with a `mirrorStale` problem (docs/hub.md, "Mirror status").
+/// After any stop the hub ends converged, or says loudly that it is not. `this.big = 'x'.repeat(60 MB)`
+/// under a 1 s limit is stopped in `chunking.js`: the transfer is abandoned, a sequence gap follows,
+/// and the answer to the hub's resync request can be stopped too. A hub that did not ask again would
+/// leave the mirror stale with nothing but the CLI's final comparison to tell: a stop makes the hub
+/// ask again for a resync it is waiting for (a few times in a row), and past that the mirror's status
+/// is `stale` with a `mirrorStale` problem (docs/hub.md, "Mirror status").
 @Suite("A stop during a large write ends converged or loudly stale", .tags(.engine), stopSuiteTimeLimit)
 struct StopDuringTransferTests {
     /// Every iteration posts a 12 MB string as `chunk`s (over the 8 MiB cap): the stop lands

@@ -58,7 +58,7 @@ struct StopLineTests {
             // Under tick flush the `await` loop's native calls are the plugin's flush, in a
             // microtask of its own, and the flush's scheduling inside the page's write: a stop
             // found at the flush is put off to the scheduling, where the page's frame is in sight
-            // (it was blamed on the plugin's file about one run in ten before).
+            // (blamed at the flush, it would name the plugin's file about one run in ten).
             #expect(stop.sourceURL == "store.js" && stop.line == line, "\(action): \(stop)")
         }
         // A classic top level writing state, and one calling nothing.

@@ -83,10 +83,10 @@ struct StopRecordTests {
     }
 
     /// Right after a stopped synchronous action, an `await` loop whose only native calls are
-    /// the plugin's flushes is stopped as a microtask. It used to be reported unstoppable: the
-    /// stop had left the runtime's write depth above 0, so the loop's writes were held and the
-    /// plugin never posted (no native call to stop at) — fixed by the recovery after a stop
-    /// (`StopRecoveryTests`). In a child process: if it regresses, the loop keeps its engine thread.
+    /// the plugin's flushes is stopped as a microtask, not reported unstoppable: a stop can leave
+    /// the runtime's write depth above 0, so the loop's writes would be held and the plugin never
+    /// post (no native call to stop at); the recovery after a stop (`StopRecoveryTests`) resets it.
+    /// In a child process: should that break, the loop keeps its engine thread.
     @Test func anAwaitLoopRightAfterAStoppedActionIsStopped() async {
         await #expect(processExitsWith: .success) {
             let (hub, _) = try await StopRecordTests.page(TraceRecorder(capacity: 100))

@@ -3,7 +3,7 @@ import Testing
 @testable import StateHub
 
 /// An attacker's review of the recovery that takes a cut-short delivery up after the subscriber it was
-/// stopped in (commit 0e29be7; docs/engine.md, "Recovery after a stop"). Each page logs what
+/// stopped in (docs/engine.md, "Recovery after a stop"). Each page logs what
 /// every sync and batched subscriber is given (`type:path=value`), a time-limit stop lands in one of them
 /// at an odd moment, and the test checks that every other subscriber gets each write once, in write
 /// order, and that the mirror ends equal to `$state`, in both flush modes.
@@ -182,12 +182,12 @@ struct StopRecoveryAttackTests {
     /// effects, is not the one the stop landed in: it should run for that write, as sync subscribers after a
     /// stopped one get the write.
     ///
-    /// Finding, not fixed: reactivity.js `flushBatchedEffects` copies the batch and clears the
-    /// set before running it, so the effects after the one a stop lands in are in neither the set nor
-    /// `runningEffects` (they never started): the recovery does not run them and the second watcher never
-    /// sees -1 (it gets [1, 2]; its next call has the stale old value). Older than 0e29be7. A fix keeps the
-    /// rest of the batch where the recovery finds it (a stack of batches in flight: flushes nest) on the
-    /// write path, so it needs `statehub bench` figures.
+    /// A known issue (`withKnownIssue` below): reactivity.js `flushBatchedEffects` copies the batch and
+    /// clears the set before running it, so the effects after the one a stop lands in are in neither the
+    /// set nor `runningEffects` (they never started): the recovery does not run them and the second watcher
+    /// never sees -1 (it gets [1, 2]; its next call has the stale old value). A fix keeps the rest of the
+    /// batch where the recovery finds it (a stack of batches in flight: flushes nest) on the write path,
+    /// so it needs `statehub bench` figures.
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func aSyncWatcherAfterAStoppedOneInTheSameWriteRuns(flush: StoreScripts.Flush) async throws {
         let (hub, engine) = try await page("watchers-\(flush)", flush: flush, script: """

@@ -90,8 +90,8 @@ struct StopRecoveryTests {
     }
 
     /// A timer that wrote and was then stopped leaves no gap in the page's sequence: a stop
-    /// while a message was built or posted spent its number on a message that never left, and
-    /// the hub recorded a sequence gap after every such timer (hostile review).
+    /// while a message is built or posted must not spend its number on a message that never
+    /// leaves, or the hub records a sequence gap after every such timer.
     @Test(arguments: [StoreScripts.Flush.tick, .sync])
     func aStoppedTimerThatWroteLeavesNoSequenceGap(flush: StoreScripts.Flush) async throws {
         let hub = GlobalStateHub.forStopTests()

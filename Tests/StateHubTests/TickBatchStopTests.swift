@@ -8,15 +8,15 @@ import Trace
 /// A synchronous action loop under the default `tick` flush is stopped as an action, not
 /// reported as an unstoppable turn.
 ///
-/// The cause: a loop writing places the plugin cannot coalesce (`set.add` + `push` +
-/// `shift`, a `$patch` per turn) piled up one tick's ops without calling native code. After
-/// JavaScriptCore stopped it, the plugin flushed them as one message of 100,000s of ops, and
-/// the hub, applying it on the engine thread inside `postMessage`, held that thread for
-/// seconds: the unresponsive watch then reported an unstoppable turn (`statehub run` ended
-/// the run, later dispatches skipped), with memory growing with the limit. The plugin now
+/// The risk: a loop writing places the plugin cannot coalesce (`set.add` + `push` +
+/// `shift`, a `$patch` per turn) piles up one tick's ops without calling native code. Stopped
+/// by JavaScriptCore, it would leave the plugin to flush them as one message of 100,000s of
+/// ops, and the hub, applying it on the engine thread inside `postMessage`, would hold that
+/// thread for seconds: the unresponsive watch would report an unstoppable turn (`statehub run`
+/// ending the run, later dispatches skipped), with memory growing with the limit. The plugin
 /// sends a tick's batch early at 1,024 ops (PROTOCOL.md A.5.2), which also calls native code,
-/// where the turn check stops the loop. Before the fix every loop below failed: the watch
-/// fired for each, and the largest message held 30,000–100,000 ops.
+/// where the turn check stops the loop. Without that early batch every loop below fails: the
+/// watch fires for each, and the largest message holds 30,000–100,000 ops.
 @Suite("Tick-flush loops are stopped, not reported unresponsive", .tags(.engine), stopSuiteTimeLimit)
 struct TickBatchStopTests {
     static let store = """

@@ -730,9 +730,9 @@ extension TransactionTests {
         page.post(hydrated.jsonText(), on: GlobalStateHub.channel)
     }
 
-    /// Hostile review: a page alone with a held store posted a `sync_state` `hydrated` that
-    /// acknowledged no hydration the hub sent; the mirror took its state unnoticed and the unit
-    /// committed it as its own.
+    /// A page alone with a held store posts a `sync_state` `hydrated` that acknowledges no
+    /// hydration the hub sent: the unit aborts, rather than the mirror taking that state
+    /// unnoticed and the unit committing it as its own.
     @Test func aHydratedStateAcknowledgingNoHydrationAbortsTheUnit() async throws {
         let hub = GlobalStateHub()
         let page = InMemoryPage(pageID: "p")
@@ -765,8 +765,8 @@ extension TransactionTests {
         #expect(hub.state(of: "cart") == before)
     }
 
-    /// Hostile review: messageIds are sequential, so a page can tag its own write to a held store
-    /// with the messageId of a step sent to another page; that write was taken for the unit's.
+    /// MessageIds are sequential, so a page can tag its own write to a held store with the
+    /// messageId of a step sent to another page; that write is not taken for the unit's.
     @Test func aWriteTaggedWithAStepSentToAnotherPageAbortsTheUnit() async throws {
         let hub = GlobalStateHub()
         let shop = InMemoryPage(pageID: "shop")

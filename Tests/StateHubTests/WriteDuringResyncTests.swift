@@ -4,9 +4,9 @@ import Testing
 
 /// Writes a page makes while the hub waits for its resync answer are dropped, but a page alone
 /// with the store answers with its whole state, which becomes the mirror: those writes are in
-/// it, so the dispatch they belong to succeeds. Every dispatch that ran while a stop's resync
-/// was under way failed with "its writes were discarded" although its writes were kept
-/// (a `FinalizationRegistry` callback stopped between dispatches).
+/// it, so the dispatch they belong to succeeds rather than failing with "its writes were
+/// discarded" although its writes were kept. A `FinalizationRegistry` callback stopped between
+/// dispatches is one way in: every dispatch that runs while that stop's resync is under way.
 @Suite("Writes during a resync of a page alone with its store", .tags(.unit))
 struct WriteDuringResyncTests {
     @Test func aDispatchWhoseWritesTheResyncCarriesSucceeds() async throws {

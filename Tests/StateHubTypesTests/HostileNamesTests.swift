@@ -3,9 +3,9 @@ import StateHub
 import StateHubTypes
 import Testing
 
-/// Hostile review: keys, actions and parameters named like the types the generated code names in
-/// expressions (`container.decode(Int.self)`, `try JSONValue(encoding: x)`), and an action named
-/// like the store's state type, gave a file that did not compile. Generated/HostileNames.swift is
+/// Keys, actions and parameters named like the types the generated code names in expressions
+/// (`container.decode(Int.self)`, `try JSONValue(encoding: x)`), and an action named like the
+/// store's state type, still give a file that compiles. Generated/HostileNames.swift is
 /// the writer's output for these observations, compiled with this target.
 @Suite(.tags(.unit)) struct HostileNamesTests {
     static func observations() -> [StoreObservations] {

@@ -123,8 +123,8 @@ func isAcknowledgement(_ message: SyncMessage) -> Bool { if case .acknowledgemen
     }
 
     /// y-websocket's client forwards every awareness change it sees, other clients' too. When a
-    /// connection leaves, only the clients it announced first are removed (the review found
-    /// everyone's presence gone when any one client left).
+    /// connection leaves, only the clients it announced first are removed, not everyone's
+    /// presence.
     @Test func aLeavingConnectionRemovesOnlyTheAwarenessClientsItAnnounced() async throws {
         let folder = temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

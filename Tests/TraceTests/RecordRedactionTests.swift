@@ -124,8 +124,8 @@ struct CutLineTests {
         #expect(try TraceFile.decodeRecovering(TraceFile.encode(records)).cutLine == nil)
     }
 
-    /// Hostile review: a complete last line that is not a record was called
-    /// cut because it had no newline. Only JSON that ends before its value does is cut.
+    /// A complete last line that is not a record is an error, not called cut for lacking a
+    /// newline. Only JSON that ends before its value does is cut.
     @Test func aCompleteButInvalidLastLineIsAnErrorNotACut() throws {
         let records = (0..<2).map { TraceRecord(step: $0, time: UInt64($0), direction: .webToNative, channel: "nativeBridge", engine: "e", type: "sync_state", message: "{}") }
         let good = TraceFile.encode(records)
@@ -151,7 +151,7 @@ struct CutLineTests {
         }
     }
 
-    /// Hostile finding 3: `authToken` and its kind were not among the default names.
+    /// Token, PIN and one-time-code names (`authToken` and its kind) are hidden by default.
     @Test func tokenPinAndOneTimeCodeNamesAreHiddenByDefault() {
         let names = ["authToken", "AUTH_TOKEN", "sessionToken", "idToken", "privateKey", "clientSecret", "pin", "OTP", "x-auth-token", "csrfToken", "passcode"]
         for name in names {

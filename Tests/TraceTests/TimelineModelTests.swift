@@ -41,7 +41,7 @@ import Testing
         #expect(model.steps[3].refused != nil && model.steps[3].changes.allSatisfy(\.refused))
     }
 
-    /// The bounds (hostile review): the steps' JSON and the padding the ops
+    /// The bounds: the steps' JSON and the padding the ops
     /// add are counted as the model is built, and the model is refused past either, naming it.
     @Test func theModelIsRefusedPastItsBounds() throws {
         let big = String(repeating: "x", count: 1_000)

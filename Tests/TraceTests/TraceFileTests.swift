@@ -163,7 +163,7 @@ struct TraceFileTests {
     }
 
     /// A line over the cap is refused with its number as soon as the cap is passed: the reader
-    /// keeps one line, so a 300 MB line no longer costs 1.5 GB (hostile review).
+    /// keeps one line, so a 300 MB line cannot cost 1.5 GB.
     @Test func aLineOverTheCapIsRefusedWithItsNumber() throws {
         let huge = #"{"channel":"bridge","direction":"native_to_web","engine":"e","message":""# + String(repeating: "x", count: 3 << 20) + #"","size":1,"step":1,"time":1,"type":"t"}"#
         let text = goodLine + "\n" + huge + "\n" + goodLine + "\n"

@@ -923,7 +923,7 @@
     if (mode !== 'stable') spec.arms.push(arm('a', mode === 'ab' ? 'A' : null));
     if (mode === 'ab') spec.arms.push(arm('b', 'B'));
     // No prototype, and each id defined as an own property: an id such as "__proto__" is a key like
-    // any other (`users[id] = v` set the object's prototype instead, and the id was dropped).
+    // any other (`users[id] = v` would set the object's prototype instead, and drop the id).
     var users = Object.create(null);
     var problem = null;
     byId('release-users').value.split('\n').forEach(function (line, index) {

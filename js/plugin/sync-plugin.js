@@ -1196,16 +1196,16 @@
     if (record.pendingOps >= MAX_BATCH_OPS) flushDirty();
   }
   // A tick's batch is sent early once a store's holds this many ops (PROTOCOL.md A.5.2). A loop writing
-  // places the coalescing cannot join (`set.add` + `push` + `shift`, a `$patch` per turn) otherwise piled up
-  // ops for as long as it ran without calling native code: hundreds of MB, and after its stop one message
-  // so large that applying it held the engine thread for seconds, which was then reported as an
-  // unstoppable turn and ended the run. Sending early calls native code, where the
+  // places the coalescing cannot join (`set.add` + `push` + `shift`, a `$patch` per turn) would otherwise
+  // pile up ops for as long as it runs without calling native code: hundreds of MB, and after its stop one
+  // message so large that applying it would hold the engine thread for seconds, to be reported as an
+  // unstoppable turn that ends the run. Sending early calls native code, where the
   // time limit's turn check stops the loop as it does under `flush: 'sync'`.
   const MAX_BATCH_OPS = 1024;
   // What the bound counts: one per op, plus one per item an insert carries, since inserts joined into one
-  // splice grow without adding ops (a Set filled and cleared in a loop, `tags.add(Math.random())`, sent
-  // one splice of 100,000s of items: a message of many MB, cut into chunks, that the stop then cut short,
-  // review finding 3). So a batch is also sent once it carries 1,024 items, whatever its op count.
+  // splice grow without adding ops (a Set filled and cleared in a loop, `tags.add(Math.random())`, would
+  // send one splice of 100,000s of items: a message of many MB, cut into chunks, that the stop then cuts
+  // short). So a batch is also sent once it carries 1,024 items, whatever its op count.
   let joinedItems = 0;
   function batchWeight(ops) {
     let weight = ops.length;
@@ -1222,8 +1222,8 @@
     if (op.op === OpKind.set && previous.op === OpKind.set && samePath(previous.path, op.path) &&
         (op[LAZY_VALUE] === true) === (previous[LAZY_VALUE] === true)) {
       // A write over the one just before it at the same place replaces it (both lazy or both not):
-      // `this.n++` in a loop is one op per tick, not one per iteration (a loop the time limit stops
-      // had piled up hundreds of MB of ops before it was stopped).
+      // `this.n++` in a loop is one op per tick, not one per iteration (one per iteration, a loop
+      // piles up hundreds of MB of ops before the time limit stops it).
       ops[ops.length - 1] = op;
     } else if (op.op === OpKind.splice && previous.op === OpKind.splice && op.deleteCount === 0 && previous.deleteCount === 0 &&
                op.index === previous.index + previous.items.length && samePath(previous.path, op.path)) {

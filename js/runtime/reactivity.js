@@ -371,7 +371,7 @@
       v = toRaw(v);
       if (parent !== null && key !== IN_COLLECTION && !keepsWrapper(wrapped)) parent[key] = v;
     }
-    // The kind is read once (a plain object's tag was read twice), and primitives are skipped
+    // The kind is read once (a plain object's tag is not read twice), and primitives are skipped
     // before the call: a store's creation walks its whole initial state here (docs/pool.md).
     const kind = targetKind(v);
     if (kind === TargetKind.invalid) { if (parent !== null) noteUnobservable(v, parent, key); return; }

@@ -97,7 +97,7 @@ extension ScriptContext {
 
     /// The thrown value as a string; when it cannot be one (a symbol, an object whose
     /// `toString` throws, runs away or is a revoked proxy's), what kind of value it was, so the
-    /// message is never empty (hostile review: `<script>: uncaught exception:` said nothing).
+    /// message is never empty (never a bare `<script>: uncaught exception:` that says nothing).
     private func describeThrown(_ thrown: JSValueRef) -> String {
         guard let context else { return "" }
         var exception: JSValueRef?

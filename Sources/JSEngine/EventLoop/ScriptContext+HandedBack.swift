@@ -9,10 +9,10 @@ import JavaScriptCore
 /// `WebAssembly.instantiate` promise's reactions do.
 ///
 /// JavaScriptCore runs both from its run loop (its deferred work), outside every entry the
-/// engine makes. Stopped there by the time limit, the page's code left the termination
+/// engine makes. Stopped there by the time limit, the page's code leaves the termination
 /// unsettled and JavaScriptCore's microtask queue undrained for good (checked with 2.50.6:
-/// every later promise of the engine stayed pending, and no stop was reported), and what a
-/// cleanup threw was printed to stderr by JavaScriptCore and lost. So the web globals give
+/// every later promise of the engine stays pending, and no stop is reported), and what a
+/// cleanup throws is printed to stderr by JavaScriptCore and lost. So the web globals give
 /// JavaScriptCore callbacks that only hand the page's function and its argument back here
 /// (one native call), and the engine thread runs them after each pass of its loop, each in
 /// its own turn: a cleanup as kind ``ScriptStop/Kind-swift.enum/finalizer``, a settlement

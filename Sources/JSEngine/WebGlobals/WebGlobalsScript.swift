@@ -443,8 +443,8 @@ enum WebGlobalsScript {
   // FinalizationRegistry, WebAssembly's promises ------------------------------
   // JavaScriptCore runs cleanup callbacks, and a WebAssembly compile's or instantiation's work
   // (the page's start function, its imports' getters, the promise's reactions), from its run
-  // loop, outside every call the engine makes: a stop there was never settled and left the
-  // engine's microtasks undrained, and a throw was only printed to stderr. So JavaScriptCore
+  // loop, outside every call the engine makes: a stop there is never settled and leaves the
+  // engine's microtasks undrained, and a throw is only printed to stderr. So JavaScriptCore
   // only ever calls a function that hands the page's work back to the engine (`handBack`),
   // which runs it in a turn of its own, as a timer runs; WebAssembly is compiled and
   // instantiated synchronously in such a turn. The engine's constructors and the builtins the

@@ -181,7 +181,7 @@ extension GlobalStateHub {
                 // action, slowed by a loaded machine or by native work that is not the page's,
                 // its answer on the way): its time limit will end it, or its host will report
                 // it, so wait on, up to ten timeouts in all, instead of calling a working page
-                // unresponsive (review finding 3). "A moment" covers the gap between a turn's
+                // unresponsive. "A moment" covers the gap between a turn's
                 // end and its answer reaching the hub, which a loaded machine stretches. A
                 // script running now on a page whose host ends every script is waited for
                 // however long it takes: its end, or its `unstoppable` stop, comes for sure

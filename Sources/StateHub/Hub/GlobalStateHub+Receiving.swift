@@ -240,7 +240,8 @@ extension GlobalStateHub {
             // The page's whole state is the truth: created again, a resync, or alone.
             // Only the acknowledgement of a hydration the hub sent (its `ack`) is not the page's
             // own: a `hydrated` that acknowledges nothing is a whole state like any other
-            // (hostile review: it replaced a held store's mirror and the unit committed it).
+            // (taken as an acknowledgement, it would replace a held store's mirror and the unit
+            // would commit it).
             let acknowledged = reason == "hydrated" && message.ack != nil && message.ack == host.lastHydration
             if let hold = entry.hold, !acknowledged {
                 // It may hold writes that are not the unit's: the unit cannot tell (docs/transactions.md).
@@ -303,8 +304,8 @@ extension GlobalStateHub {
         if host.awaitingSync || host.joining {
             // A page alone with the store answers the resync with its whole state, which the
             // mirror takes (handleSyncState): these writes were made before that answer and are
-            // in it, so nothing of the dispatch is lost (a stop's resync no longer failed every
-            // dispatch that ran meanwhile, hostile review). Otherwise they are charged to the
+            // in it, so nothing of the dispatch is lost (a stop's resync does not fail every
+            // dispatch that ran meanwhile). Otherwise they are charged to the
             // dispatches they belong to (their `dispatch` tags), not to whichever result comes
             // next: a stopped action's late batches name its own, already failed, dispatch.
             if host.joining || hostCount > 1 {

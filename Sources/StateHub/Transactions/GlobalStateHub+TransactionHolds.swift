@@ -73,7 +73,7 @@ extension GlobalStateHub {
             interruptTransaction(id, .concurrentWrite(store: storeId, pageID: pageID, detail: "a write by the page's own code (no dispatch tag)"), in: &state)
         } else if let other = message.dispatches.first(where: { record.steps[$0]?.pageID != pageID }) {
             // A step's writes come from the page it was sent to; messageIds are sequential, so a
-            // page can name another page's step (hostile review). Name the action behind the tag:
+            // page can name another page's step. Name the action behind the tag:
             // a messageId alone means nothing to the caller.
             let whose = state.pending[other].map { "\($0.storeId).\($0.action)" }
                 ?? "no longer pending: a timer or promise its action left running"

@@ -62,8 +62,8 @@ struct DispatchFloorBenchmark {
             Figure(key: "sync_1mb.crossing", label: "1 MB sync, step: the string into Swift", unit: "ms", higherIsBetter: false, jit: median(crossing)),
             Figure(key: "sync_1mb.parse", label: "1 MB sync, step: StateHubJSON parse", unit: "ms", higherIsBetter: false, jit: median(parse)),
             Figure(key: "sync_1mb.receive", label: "1 MB sync, step: hub.receive (parse + mirror)", unit: "ms", higherIsBetter: false, jit: median(receive)),
-            Figure(key: "sync_1mb.compare", label: "1 MB sync, step: old mirror == new (now only when shared)", unit: "ms", higherIsBetter: false, jit: median(compare)),
-            Figure(key: "sync_1mb.free", label: "1 MB sync, step: freeing the old tree (now off the page)", unit: "ms", higherIsBetter: false, jit: median(free)),
+            Figure(key: "sync_1mb.compare", label: "1 MB sync, step: old mirror == new (only when shared)", unit: "ms", higherIsBetter: false, jit: median(compare)),
+            Figure(key: "sync_1mb.free", label: "1 MB sync, step: freeing the old tree (off the page's thread)", unit: "ms", higherIsBetter: false, jit: median(free)),
         ]
     }
 
@@ -277,7 +277,7 @@ struct DispatchFloorBenchmark {
             receives.append((ContinuousClock.now - start).seconds * 1e3)
             guard hub.state(of: "big")?["rows"]?.arrayValue?.count == 9000 else { throw BenchmarkError.mirrorMismatch("big.rows after \(hub.problems.prefix(3))") }
         }
-        // What the hub no longer does on the page's thread for a store alone: compare the old
+        // What the hub does not do on the page's thread for a store alone: compare the old
         // mirror with the new one, and free the old tree there.
         var compares: [Double] = []
         var frees: [Double] = []

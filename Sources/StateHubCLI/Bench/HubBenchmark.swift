@@ -335,8 +335,8 @@ let quietLogger = Logger(label: "statehub.bench", factory: { _ in SwiftLogNoOpLo
 /// ``post(_:)`` hands a text to the receiver the hub installed, as its bytes, as an engine does.
 final class SilentPage: PageTransport {
     let pageID = "silent"
-    /// The receiver in a box: a closure stored in the `Mutex` itself came back as two reabstraction
-    /// thunks calling each other until the stack ran out (Swift 6.3, release and debug builds).
+    /// The receiver in a box: a closure stored in the `Mutex` itself comes back as two reabstraction
+    /// thunks calling each other until the stack runs out (Swift 6.3, release and debug builds).
     private final class Receiver: Sendable {
         let body: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
         init(_ body: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) { self.body = body }

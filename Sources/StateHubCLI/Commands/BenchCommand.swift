@@ -15,7 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [EngineBench.self, HubBench.self, BridgeBench.self, TraceBench.self, CollectionsBench.self]
             + [PoolBench.self]
             + [DispatchBench.self] // dispatch and 1 MB sync, with floors
-            + [CRDTBench.self] // crdt
+            + [CRDTBench.self] // SharedDocument against Yjs and Yrs
             + [HTTPBaselineBench.self], // scripts/bench-server.sh's baseline (hidden)
         defaultSubcommand: EngineBench.self
     )

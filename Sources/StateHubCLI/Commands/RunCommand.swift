@@ -109,7 +109,7 @@ struct RunCommand: AsyncParsableCommand {
         if delivered.files.isEmpty, files.isEmpty, filesAfterDispatch.isEmpty {
             throw CLIError.badArgument("run needs script files to load, e.g. statehub run js/examples/cart.js --dispatch 'cart.add({\"id\":\"p1\",\"name\":\"Pen\",\"price\":1.5})' (or --server URL --app APP --user USER)").exit()
         }
-        // Built once: each dispatch hands the guard a slice of it (a copy per dispatch was quadratic).
+        // Built once: each dispatch hands the guard a slice of it (a copy per dispatch would be quadratic).
         let callTexts = dispatches.map(\.callText)
         let session = try await PageSession.start(options: options, files: delivered.files + files + filesAfterDispatch, name: "main", report: report,
                                                dispatches: callTexts, scriptURLs: delivered.scriptURLs, stopsEndTheRun: false)

@@ -237,7 +237,7 @@ struct PageSession {
 
     /// Prints `first` and exits 1.
     /// Prints `first` and exits 1; a stop is followed by the stops that came after it in the
-    /// same wait, a line each (finalizers stopped four times printed one line: hostile review).
+    /// same wait, a line each (finalizers stopped four times print four lines, not one).
     private func fail(_ first: UnhandledError, laterStops: [UnhandledError] = []) -> Never {
         var error = first.error
         switch first.kind {

@@ -63,7 +63,7 @@ final class PeerProcess {
         let data = try JSONSerialization.data(withJSONObject: command)
         input.fileHandleForWriting.write(data + Data("\n".utf8))
         // Only bytes not yet searched are searched for the newline: a reply of megabytes
-        // arrives in many chunks, and searching the whole buffer after each was quadratic.
+        // arrives in many chunks, and searching the whole buffer after each would be quadratic.
         var searched = 0
         while true {
             if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: 0x0A) {

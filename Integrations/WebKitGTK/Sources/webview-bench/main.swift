@@ -1,5 +1,5 @@
 // webview-bench: a WebKitGTK page against the engine-backed HostedPage, in one process and one run
-// (issue 19, docs/webview.md "Benchmarks", docs/benchmarks.md "Web view (issue 19)").
+// (docs/webview.md "Benchmarks", docs/benchmarks.md "Web view").
 //
 //   xvfb-run -a swift run -c debug webview-bench [--dispatches 300] [--writes 2000] [--starts 5] [--extra-pages 4]
 //

@@ -5,7 +5,7 @@ import Testing
 import WebKitGTKPage
 
 /// Hostile pages and hostile callers (docs/webview.md, "Limits and hostile input"): each test
-/// is a finding of the hostile review of issue 19, failing before its fix.
+/// pins one way a page or a caller could reach past the web view's guards.
 extension WebKitGTKPageTests {
 @Suite("Web view under attack")
 struct AttackTests {
@@ -68,8 +68,8 @@ struct AttackTests {
     }
 
     /// Strings with U+0000 and lone surrogates cross whole, both ways, as in the engine: WebKit's
-    /// UTF-8 conversions stop at a NUL (C strings) and at a lone surrogate (strict UTF-8), so
-    /// `'a\0b'` arrived as `a` and `'x\uD800y'` as `x`, and a native `"a\0b"` reached the page as `a`.
+    /// UTF-8 conversions stop at a NUL (C strings) and at a lone surrogate (strict UTF-8), which
+    /// would cut `'a\0b'` to `a` and `'x\uD800y'` to `x`, and a native `"a\0b"` to `a` in the page.
     @Test func nulsAndLoneSurrogatesCrossWhole() async throws {
         let page = try await WebViewPage.make(.init(name: "strings", storeRuntime: false, bridgeScripts: false))
         try await page.load()
@@ -90,7 +90,7 @@ struct AttackTests {
     }
 
     /// A call waiting on the page when the page goes away ends as `pageGone`, like every other
-    /// call on a gone page (it was `scriptFailed` with WebKit's "Completion handler … no longer reachable").
+    /// call on a gone page, not `scriptFailed` with WebKit's "Completion handler … no longer reachable".
     @Test func aCallPendingWhenThePageCloses() async throws {
         let page = try await WebViewPage.make(.init(name: "pending", storeRuntime: false, bridgeScripts: false))
         try await page.load()
@@ -101,7 +101,7 @@ struct AttackTests {
     }
 
     /// A caller waiting on a page whose promise never settles can give up: cancelling its task
-    /// ends the wait with `CancellationError` (it waited forever, cancelled or not), and the page
+    /// ends the wait with `CancellationError` instead of leaving it waiting forever, and the page
     /// stays usable.
     @Test func aCallOnAPromiseThatNeverSettlesCanBeCancelled() async throws {
         let page = try await WebViewPage.make(.init(name: "never", storeRuntime: false, bridgeScripts: false))

@@ -5,7 +5,7 @@ import StyleTokens
 import Testing
 import WebKitGTKPage
 
-/// The capability bridge and the theme in a real WebKitGTK page (issue 19, docs/webview.md).
+/// The capability bridge and the theme in a real WebKitGTK page (docs/webview.md).
 extension WebKitGTKPageTests {
 @Suite("Web view and the bridge")
 struct BridgeTests {

@@ -3,7 +3,7 @@ import StateHub
 import Testing
 import WebKitGTKPage
 
-/// The hub mirroring stores from a real WebKitGTK page (issue 19, docs/webview.md).
+/// The hub mirroring stores from a real WebKitGTK page (docs/webview.md).
 extension WebKitGTKPageTests {
 @Suite("Web view and the hub")
 struct HubTests {

@@ -4,7 +4,7 @@ import StateHub
 import Testing
 import WebKitGTKPage
 
-/// Reloads and crashed web processes (issue 19, docs/webview.md, "What page went away means").
+/// Reloads and crashed web processes (docs/webview.md, "What page went away means").
 extension WebKitGTKPageTests {
 @Suite("Web view reloads and crashes")
 struct LifecycleTests {

@@ -9,7 +9,7 @@ import WebKitGTKPage
 
 extension WebKitGTKPageTests {
 /// The same scenario in the engine and in a web view records the same store-sync and bridge
-/// messages (issue 19 item 3; docs/webview.md, "Identical traces").
+/// messages (docs/webview.md, "Identical traces").
 @Suite("Web view and engine traces")
 struct TraceTests {
     static let initialData: JSONValue = ["apiBaseURL": "https://api.example.com", "userId": "u-42", "locale": "en-US"]
