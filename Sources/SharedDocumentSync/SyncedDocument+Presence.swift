@@ -46,11 +46,9 @@ extension SyncedDocument {
     // MARK: - The connection's part
 
     /// A new connection: our state (when present) and a query for everyone else's.
-    func presenceConnected(_ connection: any SyncConnection) {
-        if presence.localState != nil {
-            connection.send(SyncMessage.awareness(AwarenessUpdate(entries: [presence.localEntry]).encoded()).encoded())
-        }
-        connection.send(SyncMessage.queryAwareness.encoded())
+    func presenceConnected() {
+        answerPresenceQuery()
+        connection?.send(SyncMessage.queryAwareness.encoded())
     }
 
     /// An awareness update from the server.

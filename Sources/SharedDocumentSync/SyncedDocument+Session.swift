@@ -43,7 +43,7 @@ extension SyncedDocument {
                 session = Session(probes: [nil])
                 setStatus(SyncStatus(state: .syncing, pendingUpdates: pendingIDs.count, lastProblem: status.lastProblem))
                 connection.send(SyncMessage.syncStep1(stateVector: document.encodeStateVector()).encoded())
-                presenceConnected(connection)
+                presenceConnected()
                 for try await bytes in connection.inbound {
                     try receive(bytes, on: connection)
                     if status.state == .synced { delay = configuration.initialRetryDelay }
