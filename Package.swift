@@ -214,6 +214,7 @@ let package = Package(
             name: "SharedDocumentSync",
             dependencies: [
                 "SharedDocument",
+                "StateHubJSON",  // presence states
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

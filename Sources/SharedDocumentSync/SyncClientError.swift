@@ -14,6 +14,8 @@ public struct SyncClientError: Error, Equatable, Sendable, CustomStringConvertib
         case invalidServer(String)
         /// A document name the server would refuse (`[A-Za-z0-9][A-Za-z0-9._-]{0,127}`).
         case invalidName(String)
+        /// A presence state whose JSON text is past the server's per-state cap (docs/sync.md §3.5).
+        case presenceTooLarge(bytes: Int, maximum: Int)
     }
 
     public let kind: Kind
@@ -28,6 +30,7 @@ public struct SyncClientError: Error, Equatable, Sendable, CustomStringConvertib
         case .closed: "the document is closed"
         case .invalidServer(let reason): "invalid server URL: \(reason)"
         case .invalidName(let name): "invalid document name \"\(name)\": use 1-128 of A-Z a-z 0-9 . _ -, starting with a letter or digit"
+        case .presenceTooLarge(let bytes, let maximum): "presence state is \(bytes) bytes of JSON; at most \(maximum)"
         }
     }
 }

@@ -43,6 +43,7 @@ extension SyncedDocument {
                 session = Session(probes: [nil])
                 setStatus(SyncStatus(state: .syncing, pendingUpdates: pendingIDs.count, lastProblem: status.lastProblem))
                 connection.send(SyncMessage.syncStep1(stateVector: document.encodeStateVector()).encoded())
+                presenceConnected()
                 for try await bytes in connection.inbound {
                     try receive(bytes, on: connection)
                     if status.state == .synced { delay = configuration.initialRetryDelay }
@@ -56,6 +57,7 @@ extension SyncedDocument {
             connection?.close()
             connection = nil
             session = nil
+            presenceDisconnected()
             guard !isClosed, !Task.isCancelled else { return }
             setStatus(SyncStatus(state: .offline, pendingUpdates: pendingIDs.count, lastProblem: problem))
             try? await configuration.clock.sleep(for: delay * Double.random(in: 0.8...1.2))
@@ -92,8 +94,10 @@ extension SyncedDocument {
             if let kept { saveSnapshot(keptThrough: kept) }
         case .permissionDenied(let reason):
             setStatus(SyncStatus(state: status.state, pendingUpdates: pendingIDs.count, lastProblem: "permission denied: \(reason)"))
-        case .awareness, .queryAwareness:
-            break  // presence is not part of this client yet
+        case .awareness(let update):
+            try receivePresence(update)
+        case .queryAwareness:
+            answerPresenceQuery()
         }
         updateSyncedState()
     }

@@ -37,6 +37,14 @@ public actor SyncedDocument {
     /// A storage failure inside the document's update callback, thrown by the edit that caused it.
     var storageProblem: SyncClientError?
     var changeSinks: [Int: AsyncStream<DocumentChange>.Continuation] = [:]
+    /// Our presence and the other clients' (docs/sync.md §3.5).
+    var presence: PresenceTable
+    let presenceClock: PresenceClock
+    var presenceSinks: [Int: AsyncStream<PresenceChange>.Continuation] = [:]
+    /// Sleeps until the next renewal or timeout; nil while nothing can fall due.
+    var presenceTimer: Task<Void, Never>?
+    /// When ``presenceTimer`` wakes.
+    var presenceTimerTarget: Duration?
 
     /// Where transactions come from, so a change from the server or the disk is not queued as a
     /// local edit.
@@ -75,6 +83,8 @@ public actor SyncedDocument {
         self.url = url
         self.pendingIDs = pendingIDs
         self.status = SyncStatus(state: .offline, pendingUpdates: pendingIDs.count)
+        self.presence = PresenceTable(localClient: document.clientID)
+        self.presenceClock = PresenceClock(configuration.clock)
     }
 
     private func start() {
@@ -177,6 +187,7 @@ public actor SyncedDocument {
     public func close() async {
         guard !isClosed else { return }
         isClosed = true
+        endPresence()
         connection?.close()
         loop?.cancel()
         await loop?.value

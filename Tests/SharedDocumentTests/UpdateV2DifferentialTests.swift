@@ -21,14 +21,18 @@ struct UpdateV2DifferentialTests {
         }
         struct Replica {
             var v1: [UInt8], v1ToV2: [UInt8], v2: [UInt8], sv: [UInt8], diffV2: [UInt8], freshStateV2: [UInt8], freshV1: [UInt8], freshV2: [UInt8], json: String
+            /// The guids of the sub-documents a fresh Yjs document holds after reading `v2`.
+            var subdocumentGUIDs: [String]
         }
         var steps: [Step] = []
         var merges: [Merge] = []
         var replicas: [Replica] = []
+        /// Sub-documents the history created (asked for with `subdocs`).
+        var subdocuments = 0
     }
 
-    static func history(seed: Int, gc: Bool, edits: Int, from peer: PeerProcess) async throws -> History {
-        let reply = try await peer.send(["op": "history", "seed": seed, "gc": gc, "edits": edits])
+    static func history(seed: Int, gc: Bool, edits: Int, subdocuments: Bool = false, from peer: PeerProcess) async throws -> History {
+        let reply = try await peer.send(["op": "history", "seed": seed, "gc": gc, "edits": edits, "subdocs": subdocuments])
         func bytes(_ object: [String: Any], _ field: String) throws -> [UInt8] {
             guard let text = object[field] as? String, let data = Data(base64Encoded: text) else { throw PeerProcess.Failure(description: "missing \(field)") }
             return [UInt8](data)
@@ -45,8 +49,10 @@ struct UpdateV2DifferentialTests {
             history.replicas.append(.init(v1: try bytes(replica, "v1"), v1ToV2: try bytes(replica, "v1ToV2"), v2: try bytes(replica, "v2"), sv: try bytes(replica, "sv"),
                                           diffV2: try bytes(replica, "diffV2"), freshStateV2: try bytes(replica, "freshStateV2"),
                                           freshV1: try bytes(replica, "freshV1"), freshV2: try bytes(replica, "freshV2"),
-                                          json: replica["json"] as? String ?? ""))
+                                          json: replica["json"] as? String ?? "",
+                                          subdocumentGUIDs: replica["subdocGuids"] as? [String] ?? []))
         }
+        history.subdocuments = reply["subdocs"] as? Int ?? 0
         return history
     }
 
@@ -55,7 +61,22 @@ struct UpdateV2DifferentialTests {
         let peer = try PeerProcess(.yjs, script: "yjs-v2-history.cjs")
         let history = try await Self.history(seed: seed, gc: gc, edits: 80, from: peer)
         try #require(history.steps.count == 80 && history.replicas.count == 3, "the peer sent a whole history")
-        let context = "seed \(seed), gc \(gc)"
+        try Self.check(history, gc: gc, context: "seed \(seed), gc \(gc)")
+    }
+
+    /// The same with sub-documents (content ref 9, with and without gc, autoLoad and meta) among
+    /// the values maps and arrays take.
+    @Test("Sub-documents in v2: Swift's bytes are Yjs's; Yjs's v2 reads as Yjs's state", arguments: Array(1...4), [true, false])
+    func randomHistoryWithSubdocuments(seed: Int, gc: Bool) async throws {
+        let peer = try PeerProcess(.yjs, script: "yjs-v2-history.cjs")
+        let history = try await Self.history(seed: seed, gc: gc, edits: 80, subdocuments: true, from: peer)
+        try #require(history.steps.count == 80 && history.replicas.count == 3, "the peer sent a whole history")
+        try #require(history.subdocuments > 0, "the history holds no sub-document")
+        try Self.check(history, gc: gc, context: "seed \(seed), gc \(gc), sub-documents")
+    }
+
+    /// Every comparison of one history against what Yjs wrote.
+    static func check(_ history: History, gc: Bool, context: String) throws {
         var densest = 0.0
         for (index, step) in history.steps.enumerated() {
             #expect(try Updates.convertV1ToV2(step.v1) == step.v1ToV2, "convertV1ToV2 differs from Yjs's (\(context), step \(index))")
@@ -81,6 +102,7 @@ struct UpdateV2DifferentialTests {
             #expect(try document.encodeStateAsUpdate() == replica.freshV1, "applyUpdateV2 then encodeStateAsUpdate differs from Yjs's (\(context), replica \(index))")
             #expect(try document.encodeStateAsUpdateV2(stateVector: replica.sv) == replica.freshStateV2, "encodeStateAsUpdateV2(stateVector:) differs (\(context), replica \(index))")
             #expect(canonicalJSON(try document.toJSON().jsonText) == canonicalJSON(replica.json), "Swift reads Yjs's v2 as another state (\(context), replica \(index))")
+            #expect(document.subdocuments.map(\.guid).sorted() == replica.subdocumentGUIDs, "Swift reads other sub-documents from Yjs's v2 (\(context), replica \(index))")
             // The same update in v1 gives the same document.
             let fromV1 = SharedDocument(clientID: 1, gc: gc)
             try fromV1.applyUpdate(replica.v1)

@@ -60,13 +60,26 @@ function newType (r) {
   return r.pick([() => new Y.Map(), () => new Y.Array(), () => new Y.Text()])()
 }
 
+// With `subdocs`, a history also puts sub-documents (content ref 9) in maps and arrays: each a
+// new guid, with and without its options (gc off, autoLoad, meta).
+let subdocs = null
+function newSubdoc (r) {
+  subdocs.count += 1
+  const opts = { guid: 'sub-' + subdocs.seed + '-' + subdocs.count }
+  if (r.int(2) === 0) opts.gc = false
+  if (r.int(2) === 0) opts.autoLoad = true
+  if (r.int(2) === 0) opts.meta = { title: r.pick(texts), n: r.int(9) }
+  return new Y.Doc(opts)
+}
+const newChild = (r) => (subdocs !== null && r.int(3) === 0) ? newSubdoc(r) : newType(r)
+
 function edit (doc, r) {
   const target = r.pick(types(doc))
   if (target instanceof Y.Map) {
     const key = r.pick(['a', 'b', 'c', '1', 'long key'])
     const choice = r.int(5)
     if (choice === 0 && target.has(key)) target.delete(key)
-    else if (choice === 1) target.set(key, newType(r))
+    else if (choice === 1) target.set(key, newChild(r))
     else target.set(key, value(r))
   } else if (target instanceof Y.Text) {
     const length = target.length
@@ -80,7 +93,7 @@ function edit (doc, r) {
     const length = target.length
     const choice = r.int(4)
     if (choice === 0 && length > 0) { const i = r.int(length); target.delete(i, 1 + r.int(Math.min(3, length - i))) }
-    else if (choice === 1) target.insert(r.int(length + 1), [newType(r)])
+    else if (choice === 1) target.insert(r.int(length + 1), [newChild(r)])
     else target.insert(r.int(length + 1), [value(r), value(r)])
   } else if (target instanceof Y.XmlFragment) {
     // XmlElement is a fragment with attributes.
@@ -97,6 +110,7 @@ function edit (doc, r) {
 
 function history (cmd) {
   const r = generator(cmd.seed)
+  subdocs = cmd.subdocs ? { seed: cmd.seed, count: 0 } : null
   const clients = [7, 1000003, 3000000000]
   const docs = clients.map((client) => { const d = new Y.Doc({ gc: cmd.gc }); d.clientID = client + cmd.seed; return d })
   const steps = []
@@ -139,10 +153,11 @@ function history (cmd) {
       freshStateV2: b64(Y.encodeStateAsUpdateV2(fresh, sv)),
       freshV1: b64(Y.encodeStateAsUpdate(fresh)),
       freshV2: b64(Y.encodeStateAsUpdateV2(fresh)),
-      json: JSON.stringify({ m: doc.getMap('m').toJSON(), a: doc.getArray('a').toJSON(), t: doc.getText('t').toJSON() })
+      json: JSON.stringify({ m: doc.getMap('m').toJSON(), a: doc.getArray('a').toJSON(), t: doc.getText('t').toJSON() }),
+      subdocGuids: Array.from(fresh.getSubdocGuids()).sort()
     }
   })
-  return { steps, merges, replicas }
+  return { steps, merges, replicas, subdocs: subdocs === null ? 0 : subdocs.count }
 }
 
 const rl = readline.createInterface({ input: process.stdin })
