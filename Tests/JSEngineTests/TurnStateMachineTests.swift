@@ -91,7 +91,8 @@ struct TurnStateMachineTests {
         var machine = Self.inTurn()
         #expect(machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest) == .terminate(locate: true))
         machine.stopLocated(at: Self.page)
-        #expect(machine.takeUnreportedStop()?.location == Self.page)
+        #expect(machine.takeUnreportedStop() != nil)
+        #expect(machine.stopPlace.location == Self.page)
         #expect(machine.takeUnreportedStop() == nil, "a stop is told once")
         Self.endStopped(&machine, unreported: false)
         #expect(machine.state == .idle(.recoveryDue))
@@ -118,7 +119,7 @@ struct TurnStateMachineTests {
         machine.stopLocated(at: Self.other)
         guard case .settle(let stop, _) = machine.entryEnds() else { Issue.record("no settle"); return }
         #expect(stop.unreported)
-        #expect(stop.location == Self.page)
+        #expect(machine.stopPlace.location == Self.page)
     }
 
     /// StateHub's own scripts never take the blame from the page's code.
@@ -128,7 +129,8 @@ struct TurnStateMachineTests {
         machine.stopLocated(at: Self.ours)
         _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
         machine.stopLocated(at: Self.page)
-        #expect(machine.takeUnreportedStop()?.location == Self.page)
+        #expect(machine.takeUnreportedStop() != nil)
+        #expect(machine.stopPlace.location == Self.page)
     }
 
     /// Native time ran the clock (a large write): the page goes on, the watchdog restarts with
@@ -200,7 +202,7 @@ struct TurnStateMachineTests {
         #expect(Self.refuses(&machine, at: Self.ours))
         let stop = machine.takeUnreportedStop()
         #expect(stop?.forcing == true)
-        #expect(stop?.forcedAt == Self.ours)
+        #expect(machine.stopPlace.forcedAt == Self.ours)
     }
 
     /// The forced place is where the page was: it names the stop when the watchdog's
@@ -210,7 +212,8 @@ struct TurnStateMachineTests {
         #expect(Self.refuses(&machine, at: Self.page))
         _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
         machine.stopLocated(at: nil)
-        #expect(machine.takeUnreportedStop()?.location == Self.page)
+        #expect(machine.takeUnreportedStop() != nil)
+        #expect(machine.stopPlace.location == Self.page)
     }
 
     /// RunawayTurnTests.aCompiledLoopIsStoppedAgainAfterAStopAtANativeCall: the turn after a
@@ -320,7 +323,8 @@ struct TurnStateMachineTests {
         machine.stopLocated(at: Self.page)
         #expect(machine.nextEntryRunsCodeFirst)
         #expect(!machine.isInEntry)
-        let pending = Machine.Stop(location: Self.page)
+        let pending = Machine.Stop()
+        #expect(machine.stopPlace.location == Self.page)
         #expect(machine.state == .idle(.stopPending(pending, duringRecovery: false)))
         #expect(machine.entryBegins() == .settlePendingStopFirst(pending))
         #expect(machine.isInEntry, "the probes run inside an entry")
@@ -347,8 +351,8 @@ struct TurnStateMachineTests {
         _ = machine.takeUnreportedStop()
         _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
         machine.stopLocated(at: Self.other)
-        guard case .settlePendingStopFirst(let stop) = machine.entryBegins() else { Issue.record("not settled first"); return }
-        #expect(stop.location == Self.page)
+        guard case .settlePendingStopFirst = machine.entryBegins() else { Issue.record("not settled first"); return }
+        #expect(machine.stopPlace.location == Self.page)
         #expect(machine.stopSettled(clean: true) == .settled(unreported: true))
     }
 
@@ -410,7 +414,7 @@ struct TurnStateMachineTests {
         _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
         machine.stopLocated(at: Self.page)
         guard case .refuseStopped(let stop) = machine.entryBegins() else { Issue.record("not refused: \(machine.state)"); return }
-        #expect(stop.location == Self.page)
+        #expect(machine.stopPlace.location == Self.page)
         #expect(machine.state == .inTurn(.init(depth: 1, purpose: .page, stop: stop)), "a refused entry does not nest")
         Self.endStopped(&machine, unreported: true)
         #expect(machine.entryBegins() == .runRecoveryFirst)
@@ -433,7 +437,8 @@ struct TurnStateMachineTests {
         _ = machine.watchdogFires(pageBudgetLeft: { 0 }, shortestRestart: Self.shortest)
         machine.stopLocated(at: Self.page)
         #expect(machine.hasUnsettledStop)
-        #expect(machine.unsettledStop?.location == Self.page)
+        #expect(machine.unsettledStop != nil)
+        #expect(machine.stopPlace.location == Self.page)
         _ = machine.takeUnreportedStop()
         #expect(machine.hasUnsettledStop, "told to a caller, still unsettled")
         guard case .settle = machine.entryEnds() else { Issue.record("no settle"); return }

@@ -109,7 +109,7 @@ extension ScriptContext {
     /// The error that refuses page code while `stop` is unsettled: the stop itself, told to
     /// this caller when no one was told of it yet.
     func refusal(for stop: TurnStateMachine.Stop, kind: ScriptStop.Kind) -> EngineError {
-        firedStop(kind: kind) ?? .executionTimeLimitExceeded(limit: turnLimit ?? .zero, location: stop.location, kind: kind)
+        firedStop(kind: kind) ?? .executionTimeLimitExceeded(limit: turnLimit ?? .zero, location: turns.stopPlace.location, kind: kind)
     }
 
     /// Ends an entry; the outermost one ends the turn and settles its stop.
@@ -292,9 +292,9 @@ extension ScriptContext {
         // reported again for the microtasks stopped after it (the plugin's flush).
         if case .settled(unreported: true) = settled, let limit = turnLimit {
             if !turnEnded {
-                reportStopNobodyAwaited(ScriptStop(kind: .call, entry: .call, location: stop.location, after: limit), what: "page code run outside a call")
+                reportStopNobodyAwaited(ScriptStop(kind: .call, entry: .call, location: turns.stopPlace.location, after: limit), what: "page code run outside a call")
             } else if turnStop == nil {
-                let location = stop.location
+                let location = turns.stopPlace.location
                 let stop = ScriptStop(kind: .microtask, entry: entryKind, location: location, after: limit)
                 turnStop = stop
                 if !stopsGoToCaller {

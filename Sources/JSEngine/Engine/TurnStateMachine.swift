@@ -73,12 +73,18 @@ struct TurnStateMachine {
         var resumesRecovery = false
     }
 
-    /// A stop recorded in a turn.
+    /// A stop recorded in a turn. Its place is ``stopPlace``, beside the state: a
+    /// `ScriptLocation` holds strings, and in here it would make every copy of the state and of
+    /// the actions count references, at every entry (a native→JS call cost 45% more so).
     struct Stop: Equatable {
         /// No caller was told of it yet.
         var unreported = true
         /// A native call refused the turn: every later outermost native call is refused.
         var forcing = false
+    }
+
+    /// Where the stop of the moment was made.
+    struct StopPlace: Equatable {
         /// Where the page was stopped (``ScriptLocation/blame(earlier:here:forcedAt:)``).
         var location: ScriptLocation?
         /// Where the page was when a native call found the turn over its limit.
@@ -86,6 +92,10 @@ struct TurnStateMachine {
     }
 
     private(set) var state: State = .idle(.ready)
+
+    /// The place of the ``unsettledStop`` (of the last stop, once it is settled): set when the stop
+    /// is made, named by ``stopLocated(at:)`` and ``nativeCallPastLimit(at:)``.
+    private(set) var stopPlace = StopPlace()
 
     /// How many native calls past the limit a stop waits for one with the page's frame.
     static let maximumDeferredStops = 16
@@ -277,6 +287,7 @@ struct TurnStateMachine {
                     return .restart(nanoseconds: max(left, shortestRestart))
                 }
             }
+            if turn.stop == nil { stopPlace = StopPlace() }
             var stop = turn.stop ?? Stop()
             stop.unreported = true
             turn.stop = stop
@@ -286,8 +297,12 @@ struct TurnStateMachine {
             // Page code a plain API call ran (a setter on an error's `code`): the next entry
             // settles it first.
             switch idle {
-            case .ready, .recoveryDue: state = .idle(.stopPending(Stop(), duringRecovery: false))
-            case .recovering: state = .idle(.stopPending(Stop(), duringRecovery: true))
+            case .ready, .recoveryDue:
+                stopPlace = StopPlace()
+                state = .idle(.stopPending(Stop(), duringRecovery: false))
+            case .recovering:
+                stopPlace = StopPlace()
+                state = .idle(.stopPending(Stop(), duringRecovery: true))
             case .stopPending(var stop, let duringRecovery):
                 stop.unreported = true
                 state = .idle(.stopPending(stop, duringRecovery: duringRecovery))
@@ -303,14 +318,11 @@ struct TurnStateMachine {
     /// the first place that names page code wins, a forced stop's place before the backtrace's.
     mutating func stopLocated(at here: ScriptLocation?) {
         switch state {
-        case .inTurn(var turn):
-            guard var stop = turn.stop else { return }
-            stop.location = ScriptLocation.blame(earlier: stop.location, here: here, forcedAt: stop.forcedAt)
-            turn.stop = stop
-            state = .inTurn(turn)
-        case .idle(.stopPending(var stop, let duringRecovery)):
-            stop.location = ScriptLocation.blame(earlier: stop.location, here: here, forcedAt: stop.forcedAt)
-            state = .idle(.stopPending(stop, duringRecovery: duringRecovery))
+        case .inTurn(let turn):
+            guard turn.stop != nil else { return }
+            stopPlace.location = ScriptLocation.blame(earlier: stopPlace.location, here: here, forcedAt: stopPlace.forcedAt)
+        case .idle(.stopPending):
+            stopPlace.location = ScriptLocation.blame(earlier: stopPlace.location, here: here, forcedAt: stopPlace.forcedAt)
         case .idle, .settling, .closed:
             break
         }
@@ -327,11 +339,12 @@ struct TurnStateMachine {
             state = .inTurn(turn)
             return false
         }
+        if turn.stop == nil { stopPlace = StopPlace() }
         var stop = turn.stop ?? Stop()
         stop.unreported = true
         stop.forcing = true
-        stop.forcedAt = location
-        stop.location = ScriptLocation.blame(earlier: stop.location, here: location, forcedAt: location)
+        stopPlace.forcedAt = location
+        stopPlace.location = ScriptLocation.blame(earlier: stopPlace.location, here: location, forcedAt: location)
         turn.stop = stop
         state = .inTurn(turn)
         return true

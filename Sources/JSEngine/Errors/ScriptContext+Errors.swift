@@ -32,10 +32,11 @@ extension ScriptContext {
     /// - Parameter kind: what was stopped: the entry itself, or a microtask JavaScriptCore
     ///   drained as a call returned.
     func firedStop(kind: ScriptStop.Kind) -> EngineError? {
-        guard let limit = turnLimit, let stop = turns.takeUnreportedStop() else { return nil }
+        guard let limit = turnLimit, turns.takeUnreportedStop() != nil else { return nil }
+        let location = turns.stopPlace.location
         // Outside any entry (a plain API call's page code) no turn runs to record it in.
-        if turns.isInEntry, turnStop == nil { turnStop = ScriptStop(kind: kind, entry: entryKind, location: stop.location, after: limit) }
-        return EngineError.executionTimeLimitExceeded(limit: limit, location: stop.location, kind: kind)
+        if turns.isInEntry, turnStop == nil { turnStop = ScriptStop(kind: kind, entry: entryKind, location: location, after: limit) }
+        return EngineError.executionTimeLimitExceeded(limit: limit, location: location, kind: kind)
     }
 
     /// The `JavaScriptError` for a thrown value (or a rejection's reason).
