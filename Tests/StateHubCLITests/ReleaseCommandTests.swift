@@ -181,6 +181,14 @@ struct ReleaseCommandTests {
                                                        "--release-key", String(publicKey.dropFirst("statehub-ed25519-public:".count))])
         #expect(barePublic.status == 2 && barePublic.stderr.contains("a bare base64 key does not say whether it is public or secret"),
                 "\(barePublic.stderr)")
+
+        // `--key` takes a file, `--release-key` the key itself: a file name there is named as one.
+        let shippedFile = try await StateHubBinary.run(["run", "--server", "http://127.0.0.1:9", "--app", "cart", "--user", "alice",
+                                                        "--app-cache", folder.appendingPathComponent("device").path,
+                                                        "--release-key", publicFile.path])
+        #expect(shippedFile.status == 2, "\(shippedFile.stderr)")
+        #expect(shippedFile.stderr.contains("--release-key \(publicFile.path) is a file name: pass the key text, e.g. --release-key \"$(cat \(publicFile.path))\""),
+                "\(shippedFile.stderr)")
     }
 
     @Test func publishRefusesPlainHTTPBeyondLoopbackUnlessAllowed() async throws {
@@ -208,6 +216,41 @@ struct ReleaseCommandTests {
             let six = try await publish("1.0.0", to: "http://[::1]:\(port)")
             #expect(six.status != 2, "\(six.stderr)")
             #expect(!six.stderr.contains("--allow-insecure-http"), "\(six.stderr)")
+        }
+    }
+
+    @Test func publishNeverFollowsARedirectWithTheAdminToken() async throws {
+        try await Self.withServedBuild(version: "1.0.0") { server, keyFile, _, dist in
+            // The redirect's target answers as an upload would; it must never be asked.
+            let target = try CannedHTTPServer(answer: "HTTP/1.1 201 Created")
+            defer { target.stop() }
+            let targetPort = try #require(target.base.port)
+            let location = "http://localhost:\(targetPort)/admin/apps/cart/versions/1.0.0"
+            let redirecting = try CannedHTTPServer(answer: "HTTP/1.1 307 Temporary Redirect\r\nLocation: \(location)")
+            defer { redirecting.stop() }
+
+            let published = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "1.0.0",
+                                                          "--key", keyFile.path, "--server", redirecting.base.absoluteString,
+                                                          "--admin-token-file", server.folder.appendingPathComponent("token").path])
+            #expect(published.status == 1, "\(published.stderr)")
+            #expect(published.stderr.contains("the server answered 307, a redirect to \(location), not followed"), "\(published.stderr)")
+            #expect(published.stdout.isEmpty)
+            let asked = redirecting.requestHeads
+            #expect(asked.count == 1 && asked.first?.contains("Bearer \(server.token)") == true, "\(asked)")
+            #expect(target.requestHeads.isEmpty, "the redirect's target was sent: \(target.requestHeads)")
+        }
+    }
+
+    @Test func anUpperCaseSchemeIsAnHTTPURL() async throws {
+        try await Self.withServedBuild(version: "1.0.0") { server, keyFile, keyID, dist in
+            let port = try #require(server.base.port)
+            let published = try await StateHubBinary.run(["release", "publish", dist.path, "--app", "cart", "--version", "1.0.0",
+                                                          "--key", keyFile.path, "--server", "HTTP://127.0.0.1:\(port)",
+                                                          "--admin-token-file", server.folder.appendingPathComponent("token").path])
+            #expect(published.status == 0 && published.stdout == "uploaded cart 1.0.0 signed by key \(keyID)\n", "\(published.stderr)")
+            let notHTTP = try await StateHubBinary.run(["run", "--server", "ftp://127.0.0.1:\(port)", "--app", "cart", "--user", "alice"])
+            #expect(notHTTP.status == 2 && notHTTP.stderr.contains("--server must be an http(s) URL, not ftp://127.0.0.1:\(port)"),
+                    "\(notHTTP.stderr)")
         }
     }
 }

@@ -126,4 +126,16 @@ struct ServeCommandTests {
                                                   "--app-cache", cache.path, "--json"])
         #expect(offlineJSON.stdout.contains(#""delivery":{"app":"cart","version":"1.1.0","source":"cache","status":"offline","reason":"server unreachable:"#), "\(offlineJSON.stdout)")
     }
+    @Test func anIPv6HostIsPrintedInBrackets() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statehub-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // `ServeLaunch` reads the URL from the line the server prints: it must parse, port and all.
+        let launch = try ServeLaunch.start(["--data", folder.appendingPathComponent("data").path, "--host", "::1", "--port", "0"])
+        defer {
+            launch.process.terminate()
+            launch.process.waitUntilExit()
+        }
+        #expect(launch.base.absoluteString == "http://[::1]:\(launch.port)")
+        #expect(launch.base.host == "::1" || launch.base.host == "[::1]")
+    }
 }

@@ -41,6 +41,8 @@ import Testing
 
             let console = try #require(try Self.json(try await client.admin(.get, "/admin/console/apps/cart/versions")) as? [[String: Any]])
             #expect(console.map { $0["signatureKeyId"] as? String } == [Self.keyID, nil])
+            // Absent, not null, for an unsigned version: as docs/console.md and the OpenAPI document say.
+            #expect(console.last.map { $0.keys.contains("signatureKeyId") } == false, "\(console)")
         }
     }
 

@@ -41,7 +41,7 @@ struct HTTPBaselineBench: AsyncParsableCommand {
         let storage = data.map { StorageLocation.sqlite(directory: URL(fileURLWithPath: $0)) }
         try await StateHubServer.serveHTTPBaseline(host: host, port: port, parts: parts, storage: storage,
                                                    logger: logger) { port in
-            Output.line("statehub: baseline serving on http://\(host):\(port)")
+            Output.line("statehub: baseline serving on \(ServerURL.listening(host: host, port: port))")
         }
     }
 }

@@ -108,8 +108,9 @@ struct ReleaseCommand: AsyncParsableCommand {
             abstract: "Sign a build folder and upload it as a version, in one command.",
             discussion: """
                 The admin token comes from --admin-token-file or the environment variable STATEHUB_ADMIN_TOKEN, \
-                never from an argument (arguments show in process lists and CI logs). Uploading the same \
-                version again with the same bytes and signature is not an error.
+                never from an argument (arguments show in process lists and CI logs), and goes only to --server: \
+                a redirect is refused, not followed. Uploading the same version again with the same bytes and \
+                signature is not an error.
                 """)
 
         @OptionGroup var options: VersionOptions
@@ -125,9 +126,7 @@ struct ReleaseCommand: AsyncParsableCommand {
         var allowInsecureHTTP = false
 
         func run() async throws {
-            guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else {
-                throw CLIError.badArgument("--server must be an http(s) URL, not \(server)").exit()
-            }
+            let base = try ServerURL.parse(server)
             if base.scheme == "http", !allowInsecureHTTP, !Self.isLoopback(base.host ?? "") {
                 throw CLIError.badArgument("""
                     --server \(server) is plain http:// to a host that is not loopback: the admin token would cross the \
@@ -142,22 +141,25 @@ struct ReleaseCommand: AsyncParsableCommand {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(signed.body.utf8)
-            let status: Int
-            let answer: Data
+            let answer: AdminRequest.Answer
             do {
-                let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
-                status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                answer = data
+                answer = try await AdminRequest.send(request)
             } catch {
                 Output.error("statehub: \(server) could not be reached: \(error.localizedDescription)")
                 throw ExitCode(1)
             }
             let what = "\(options.app) \(options.version) signed by key \(signed.signature.keyID)"
-            switch status {
+            switch answer.status {
             case 201: Output.line("uploaded \(what)")
             case 200: Output.line("already uploaded: \(what), the same bytes and signature")
+            case 300 ..< 400:
+                Output.error("""
+                    statehub: the server answered \(answer.status), a redirect to \(answer.location ?? "no location"), not \
+                    followed: the admin token goes only to --server. If that target is your server, give it as --server
+                    """)
+                throw ExitCode(1)
             default:
-                Output.error("statehub: the server answered \(status): \(String(decoding: answer.prefix(2_000), as: UTF8.self))")
+                Output.error("statehub: the server answered \(answer.status): \(String(decoding: answer.body.prefix(2_000), as: UTF8.self))")
                 throw ExitCode(1)
             }
         }

@@ -7,13 +7,13 @@ import StateHubPage
 /// `statehub run --server URL --app NAME --user ID`: the micro-app comes from a StateHub
 /// server through Delivery (docs/server.md, "Delivery") instead of, or before, local files.
 struct ServerRunOptions: ParsableArguments {
-    @Option(help: "A StateHub server (statehub serve) to load the micro-app from.")
+    @Option(help: "A StateHub server (statehub serve) to load the micro-app from; needs --app and --user.")
     var server: String?
 
-    @Option(help: "The micro-app to load from --server.")
+    @Option(help: "The micro-app to load from --server (required with --server).")
     var app: String?
 
-    @Option(help: "The user the server picks a version for (rollouts, A/B).")
+    @Option(help: "The user the server picks a version for (rollouts, A/B; required with --server).")
     var user: String?
 
     @Option(help: "The shell version sent as nativeVersion.")
@@ -22,7 +22,7 @@ struct ServerRunOptions: ParsableArguments {
     @Option(help: "Where downloaded versions are kept (default: ./statehub-apps).")
     var appCache: String?
 
-    @Option(help: "A release public key (statehub-ed25519-public:…, as `statehub release keygen` prints it); repeat for several. Without one, signatures are not checked.")
+    @Option(help: "A release public key's text (statehub-ed25519-public:…, as `statehub release keygen` prints it; not a file name: --release-key \"$(cat FILE)\"); repeat for several. Without one, signatures are not checked.")
     var releaseKey: [String] = []
 }
 
@@ -35,9 +35,7 @@ extension RunCommand {
     /// `scriptURLs`: the delivered bundle's file URL, its `document.currentScript.src`.
     func deliveredFiles() async throws -> (files: [String], delivery: JSONValue?, scriptURLs: [String: String]) {
         guard let serverText = remote.server else { return ([], nil, [:]) }
-        guard let url = URL(string: serverText), url.scheme == "http" || url.scheme == "https" else {
-            throw CLIError.badArgument("--server must be an http(s) URL, not \(serverText)").exit()
-        }
+        let url = try ServerURL.parse(serverText)
         guard let app = remote.app, let user = remote.user else {
             throw CLIError.badArgument("--server needs --app and --user").exit()
         }
@@ -50,6 +48,10 @@ extension RunCommand {
             do {
                 trust = try .publicKeys(remote.releaseKey.map(ReleasePublicKey.init(text:)))
             } catch {
+                // `--key` takes a file and this option the key itself: a file name is the likely slip.
+                if let file = remote.releaseKey.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                    throw CLIError.badArgument("--release-key \(file) is a file name: pass the key text, e.g. --release-key \"$(cat \(file))\"").exit()
+                }
                 throw CLIError.badArgument("--release-key: \(error)").exit()
             }
         }

@@ -101,8 +101,8 @@ struct ServeCommand: AsyncParsableCommand {
                 addRoutes: { router in if exampleApi { ExampleProfileAPI.add(to: router) } },
                 onRunning: { port in
                     // Tools read the URL to the end of the first line: the console goes on a line of its own.
-                    Output.line("statehub: serving on http://\(host):\(port)")
-                    Output.line("statehub: console at http://\(host):\(port)/console")
+                    Output.line("statehub: serving on \(ServerURL.listening(host: host, port: port))")
+                    Output.line("statehub: console at \(ServerURL.listening(host: host, port: port))/console")
                 })
         } catch let error as StorageError {
             Output.error("statehub: \(error)")
