@@ -15,7 +15,7 @@ named by STATEHUB_SCREENSHOTS when it is set. Fails, never skips, when a tool is
 
 Usage: scripts/test-console.py PATH/TO/statehub
 """
-import hashlib, json, os, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import base64, hashlib, json, os, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -104,9 +104,13 @@ def bucket(app, user):
 
 try:
     # What a pipeline did before anyone opened the console.
+    # 1.1.0 carries a signature of the right form that nothing signed: the server cannot tell.
+    claimed = {"keyId": "0123456789abcdef", "value": base64.b64encode(bytes(64)).decode()}
     for version in ["1.0.0", "1.1.0"]:
-        status, _, _ = call("PUT", "/admin/apps/shop/versions/" + version,
-                            {"bundle": "globalThis.shop = '%s';" % version, "minNativeVersion": "1.0.0"})
+        body = {"bundle": "globalThis.shop = '%s';" % version, "minNativeVersion": "1.0.0"}
+        if version == "1.1.0":
+            body["signature"] = claimed
+        status, _, _ = call("PUT", "/admin/apps/shop/versions/" + version, body)
         check(status == 201, "version %s is uploaded" % version)
     check(call("PUT", "/admin/apps/shop/release", {"stable": "1.0.0"})[0] == 200, "the first release is set")
     standard = open(os.path.join(ROOT, "examples/themes/standard.json"), encoding="utf-8").read()
@@ -326,6 +330,8 @@ try:
     check(cells[0][0] == "1.0.0" and cells[0][2] == "%d B" % len("globalThis.shop = '1.0.0';") and cells[0][3] == bundle_hash[:16] + "…"
           and cells[0][4] == "unsigned" and cells[0][5].endswith("UTC"),
           "each version shows its size, hash, signing key and upload time (%s)" % cells[0])
+    check(cells[1][4] == "claims key 0123456789abcdef (not verified by the server; devices verify it)",
+          "a signature's key id is shown as a claim the server did not verify (%s)" % cells[1][4])
     Select(driver.find_element(By.ID, "release-stable")).select_by_value("1.0.0")
     Select(driver.find_element(By.ID, "release-mode")).select_by_value("rollout")
     Select(driver.find_element(By.ID, "arm-a-version")).select_by_value("1.1.0")
@@ -405,13 +411,14 @@ try:
         driver.execute_script("document.getElementById('app-status').textContent = ''")
         driver.find_element(By.ID, "upload").click()
         said = confirm()
-        check(("Upload shop %s?" % version) in said and "cannot be replaced" in said, "an upload asks first (%s)" % said)
+        check(("Upload shop %s?" % version) in said and "cannot be replaced" in said and "It is unsigned" in said,
+              "an upload asks first and says the version is unsigned (%s)" % said)
         wait_for(lambda: driver.find_element(By.ID, "app-status").text not in ("", "Uploading shop %s…" % version))
         return driver.find_element(By.ID, "app-status").text
 
     driver.execute_script("document.getElementById('upload-stylesheet').value = ''")
     said = upload("1.2.0", "globalThis.shop = '1.2.0';", "body{color:red}")
-    check(said == "Uploaded shop 1.2.0.", "a version is uploaded from the page (%s)" % said)
+    check(said == "Uploaded shop 1.2.0, unsigned.", "a version is uploaded from the page (%s)" % said)
     check(wait_for(lambda: [row[0] for row in table("version-table")] == ["1.0.0", "1.1.0", "1.2.0"]), "it shows in the versions")
     served = urllib.request.urlopen(base + "/apps/shop/1.2.0/style.css", timeout=10).read().decode()
     check(served == "body{color:red}", "the server serves its stylesheet")
@@ -424,7 +431,7 @@ try:
     open(logo, "wb").write(logo_bytes)
     driver.find_element(By.ID, "upload-assets").send_keys(logo)
     said = upload("1.3.0", "globalThis.shop = '1.3.0';")
-    check(said == "Uploaded shop 1.3.0.", "a version with an asset is uploaded (%s)" % said)
+    check(said == "Uploaded shop 1.3.0, unsigned.", "a version with an asset is uploaded (%s)" % said)
     check(urllib.request.urlopen(base + "/apps/shop/1.3.0/logo.png", timeout=10).read() == logo_bytes, "the server serves the asset's bytes")
     check(wait_for(lambda: len(table("version-table")) == 4 and "(1 assets)" in table("version-table")[3][2]),
           "the versions list counts it (%s)" % table("version-table")[-1])

@@ -334,7 +334,7 @@
             self.selected = app;
             return self.reload().then(function () {
               self.$patch({ failed: false, status: answer.status === 201
-                ? 'Uploaded ' + app + ' ' + version + '.'
+                ? 'Uploaded ' + app + ' ' + version + ', unsigned.'
                 : app + ' ' + version + ' was already uploaded with these bytes.' });
             });
           });
@@ -749,8 +749,11 @@
       cell(row, version.minNativeVersion);
       cell(row, bytes(version.totalBytes) + (version.assetCount ? ' (' + version.assetCount + ' assets)' : ''));
       cell(row, version.bundle.sha256.slice(0, 16) + '…').title = version.bundle.sha256;
-      // The server checks a signature's form only; devices verify it (docs/server.md, "Signed releases").
-      cell(row, version.signatureKeyId ? 'key ' + version.signatureKeyId : 'unsigned');
+      // The server holds no public key: it checks a signature's form only, so the key id is what the
+      // signature claims; devices verify it (docs/server.md, "Signed releases").
+      cell(row, version.signatureKeyId
+        ? 'claims key ' + version.signatureKeyId + ' (not verified by the server; devices verify it)'
+        : 'unsigned');
       cell(row, when(version.createdAt));
       body.appendChild(row);
     });
@@ -1190,7 +1193,8 @@
       confirmChange('Upload ' + app + ' ' + version + '?', [
         'Bundle ' + bytes(new TextEncoder().encode(parts[0]).length) + (parts[1] ? ', a stylesheet' : ', no stylesheet') +
           ', ' + parts[2].length + ' asset(s); oldest shell ' + (native || '0.0.0') + '.',
-        'Versions are immutable: once uploaded, ' + app + ' ' + version + ' cannot be replaced. Nobody gets it until a release or pin names it.'
+        'Versions are immutable: once uploaded, ' + app + ' ' + version + ' cannot be replaced. Nobody gets it until a release or pin names it.',
+        'It is unsigned: devices that check signatures refuse it (sign and upload with statehub release publish).'
       ], 'Upload', function () { apps.upload(app, version, parts[0], parts[1], native, parts[2]); }, appCancelled);
     }, function (error) { apps.$patch({ status: 'Could not read a file: ' + error.message, failed: true }); });
   });
