@@ -41,6 +41,37 @@ extension SyncHandshakeTests {
     /// Sync step 1 with an empty state vector: a valid message.
     static let stepOne: [UInt8] = [0, 0, 1, 0]
 
+    /// A client that pings and never reads gets its pongs coalesced (RFC 6455 §5.5.3): while the
+    /// channel can take no more, only the latest ping is answered, so the server holds one pong,
+    /// not one per ping (2,000,000 pings grew a server by 750 MB). 200,000 pings' pongs (25 MB)
+    /// are more than the loopback socket's buffers take, so the channel fills; the latest ping is
+    /// still answered once the client reads.
+    @Test func pingsFromAClientThatDoesNotReadAreAnsweredCoalesced() async throws {
+        var configuration = ServerConfiguration()
+        configuration.sync.pingInterval = .seconds(600)
+        try await ConnectionFloodTests().withLiveServer(configuration) { port in
+            let connection = try await Self.upgraded(port, "pingflood")
+            let pings = 200_000, perSend = 5_000
+            func payload(_ index: Int) -> [UInt8] {
+                (0..<8).map { UInt8(truncatingIfNeeded: index >> ($0 * 8)) } + [UInt8](repeating: 0x2E, count: 117)
+            }
+            for start in stride(from: 0, to: pings, by: perSend) {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(perSend * 131)
+                for index in start..<start + perSend {
+                    bytes += [0x89, 0x80 | 125, 0, 0, 0, 0]  // FIN + ping, masked with a zero key
+                    bytes += payload(index)
+                }
+                try connection.send(bytes: bytes)
+            }
+            let lastPong: [UInt8] = [0x8A, 125] + payload(pings - 1)
+            let received = try await connection.readToEnd { $0.count >= lastPong.count && Array($0.suffix(lastPong.count)) == lastPong }
+            let pongs = Self.frames(received).filter { $0.opcode == 0xA }
+            #expect(pongs.last?.payload == payload(pings - 1), "the latest ping is answered")
+            #expect(pongs.count < pings, "\(pongs.count) pongs for \(pings) pings: none were coalesced")
+        }
+    }
+
     /// A client frame that is not masked is a protocol error (RFC 6455 §5.1: "a server MUST close
     /// the connection upon receiving a frame that is not masked"): `1002`, and the message is not handled.
     @Test func anUnmaskedFrameIsClosedWith1002() async throws {

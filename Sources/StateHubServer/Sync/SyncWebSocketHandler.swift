@@ -24,6 +24,10 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var fragments: (binary: Bool, bytes: ByteBuffer)?
     private var ping: RepeatedTask?
     private var awaitingPong = false
+    /// The latest ping's payload, when its pong waits for the channel to be writable again: a
+    /// client that pings and never reads would otherwise queue a pong per ping without bound
+    /// (RFC 6455 §5.5.3 lets an endpoint answer only the most recent ping).
+    private var pendingPong: ByteBuffer?
     /// A close frame was sent: the next read of the client's close (or the timeout) ends it.
     private var closing = false
     /// Whether a close frame was sent: nothing may follow it (RFC 6455 §5.5.1), so
@@ -71,6 +75,15 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
         self.context = nil
     }
 
+    /// Answers the ping held while the channel could take no more (``pendingPong``).
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let payload = pendingPong, !closing {
+            pendingPong = nil
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         ping?.cancel()
         ping = nil
@@ -101,7 +114,11 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
             receiveData(frame, binary: binary)
         case .ping:
             guard frame.fin else { return refuse(.protocolError, "a fragmented ping") }
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            if context.channel.isWritable, pendingPong == nil {
+                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            } else {
+                pendingPong = frame.unmaskedData
+            }
         case .pong:
             awaitingPong = false
         case .connectionClose:
