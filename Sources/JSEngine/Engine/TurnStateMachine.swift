@@ -97,6 +97,12 @@ struct TurnStateMachine {
     /// is made, named by ``stopLocated(at:)`` and ``nativeCallPastLimit(at:)``.
     private(set) var stopPlace = StopPlace()
 
+    /// A new stop, with no place yet.
+    private mutating func makeStop() -> Stop {
+        stopPlace = StopPlace()
+        return Stop()
+    }
+
     /// How many native calls past the limit a stop waits for one with the page's frame.
     static let maximumDeferredStops = 16
 
@@ -287,8 +293,7 @@ struct TurnStateMachine {
                     return .restart(nanoseconds: max(left, shortestRestart))
                 }
             }
-            if turn.stop == nil { stopPlace = StopPlace() }
-            var stop = turn.stop ?? Stop()
+            var stop = turn.stop ?? makeStop()
             stop.unreported = true
             turn.stop = stop
             state = .inTurn(turn)
@@ -297,12 +302,8 @@ struct TurnStateMachine {
             // Page code a plain API call ran (a setter on an error's `code`): the next entry
             // settles it first.
             switch idle {
-            case .ready, .recoveryDue:
-                stopPlace = StopPlace()
-                state = .idle(.stopPending(Stop(), duringRecovery: false))
-            case .recovering:
-                stopPlace = StopPlace()
-                state = .idle(.stopPending(Stop(), duringRecovery: true))
+            case .ready, .recoveryDue: state = .idle(.stopPending(makeStop(), duringRecovery: false))
+            case .recovering: state = .idle(.stopPending(makeStop(), duringRecovery: true))
             case .stopPending(var stop, let duringRecovery):
                 stop.unreported = true
                 state = .idle(.stopPending(stop, duringRecovery: duringRecovery))
@@ -339,8 +340,7 @@ struct TurnStateMachine {
             state = .inTurn(turn)
             return false
         }
-        if turn.stop == nil { stopPlace = StopPlace() }
-        var stop = turn.stop ?? Stop()
+        var stop = turn.stop ?? makeStop()
         stop.unreported = true
         stop.forcing = true
         stopPlace.forcedAt = location

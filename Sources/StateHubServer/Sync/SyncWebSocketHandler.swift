@@ -79,9 +79,13 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable, let payload = pendingPong, !closing {
             pendingPong = nil
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
+            sendPong(payload, context: context)
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    private func sendPong(_ payload: ByteBuffer, context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -115,7 +119,7 @@ final class SyncWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .ping:
             guard frame.fin else { return refuse(.protocolError, "a fragmented ping") }
             if context.channel.isWritable, pendingPong == nil {
-                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+                sendPong(frame.unmaskedData, context: context)
             } else {
                 pendingPong = frame.unmaskedData
             }
